@@ -1,0 +1,56 @@
+"""Hive, the board game: an exact, fast rules library with UHP notation.
+
+>>> import hive
+>>> board = hive.Board("Base+MLP")
+>>> move = board.push_uhp("wG1")
+>>> len(board.legal_moves)
+42
+"""
+
+from .core import (
+    BLACK,
+    GAME_TYPES,
+    PIECE_NAMES,
+    WHITE,
+    Board,
+    GameType,
+    IllegalMoveError,
+    InvalidGameStringError,
+    InvalidGameTypeError,
+    InvalidMoveError,
+    LegalMoveGenerator,
+    Move,
+    Position,
+    axial_of,
+    cell_of,
+)
+
+__version__ = "0.1.0"
+
+
+def perft(board: Position, depth: int) -> int:
+    """Count the positions ``depth`` plies below ``board`` (a pass counts as a move, a finished game has none)."""
+    if depth < 0:
+        raise ValueError(f"perft depth must be >= 0, not {depth}")
+    return board.perft(depth)
+
+
+__all__ = [
+    "BLACK",
+    "GAME_TYPES",
+    "PIECE_NAMES",
+    "WHITE",
+    "Board",
+    "GameType",
+    "IllegalMoveError",
+    "InvalidGameStringError",
+    "InvalidGameTypeError",
+    "InvalidMoveError",
+    "LegalMoveGenerator",
+    "Move",
+    "Position",
+    "__version__",
+    "axial_of",
+    "cell_of",
+    "perft",
+]

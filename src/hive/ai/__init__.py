@@ -1,0 +1,5 @@
+"""Players that choose moves: for now a seeded random mover."""
+
+from .random_player import RandomPlayer
+
+__all__ = ["RandomPlayer"]

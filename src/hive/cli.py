@@ -1,0 +1,133 @@
+"""The ``hive`` command: ``hive play``, ``hive perft``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable, Sequence
+
+from . import __version__
+from .ai import RandomPlayer
+from .core import Board, IllegalMoveError, InvalidGameTypeError, InvalidMoveError
+from .core.pieces import WHITE
+
+HELP = """Type a move in UHP notation, e.g. 'wS1' (first move), 'bG1 -wS1', 'wB1 bG1' (climb on top), or 'pass'.
+Commands: moves (list legal moves), undo (take back your last move), board, help, quit."""
+
+
+def cmd_perft(args: argparse.Namespace) -> int:
+    text: str = args.game
+    try:
+        board = Board.from_game_string(text, tournament_opening=not args.original_opening)
+    except ValueError as err:
+        print(f"hive perft: {err}", file=sys.stderr)
+        return 2
+    if args.depth < 0:
+        print(f"hive perft: depth must be >= 0, not {args.depth}", file=sys.stderr)
+        return 2
+    start = time.perf_counter()
+    for d in range(args.depth + 1):
+        t0 = time.perf_counter()
+        count = board.perft(d)
+        print(f"{d} {count} {time.perf_counter() - t0:.3f}", flush=True)
+    if args.verbose:
+        print(f"total {time.perf_counter() - start:.3f} s", file=sys.stderr)
+    return 0
+
+
+def play_terminal(
+    board: Board,
+    human: int,
+    opponent: RandomPlayer,
+    read: Callable[[str], str] = input,
+    write: Callable[[str], None] = print,
+) -> str:
+    """Play a game in the terminal: the human types MoveStrings, the opponent answers.
+
+    Returns the final state (or ``"Abandoned"`` when the player quits or input ends).
+    """
+    write(HELP)
+    write(str(board))
+    while not board.is_game_over():
+        if board.turn != human:
+            move = opponent.choose(board)
+            write(f"{opponent.name} plays {board.uhp(move)}")
+            board.push(move)
+            write(str(board))
+            continue
+        try:
+            line = read(f"{board.turn_string}> ").strip()
+        except (EOFError, KeyboardInterrupt):
+            write("")
+            return "Abandoned"
+        word = line.lower()
+        if not line:
+            continue
+        if word in ("quit", "exit", "resign"):
+            return "Abandoned"
+        if word == "help":
+            write(HELP)
+        elif word == "board":
+            write(str(board))
+        elif word == "moves":
+            write(" ".join(sorted(board.uhp(m) for m in board.legal_moves)))
+        elif word == "undo":
+            if board.ply < 2 or (board.ply < 3 and human == 1):
+                write("Nothing to undo yet.")
+                continue
+            board.pop()
+            if board.turn != human:
+                board.pop()
+            write(str(board))
+        else:
+            try:
+                board.push_uhp(line)
+            except (InvalidMoveError, IllegalMoveError) as err:
+                write(f"Not played: {err}")
+                continue
+            write(str(board))
+    write(f"Game over: {board.state}")
+    write(board.game_string())
+    return board.state
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    try:
+        board = Board(args.game_type, tournament_opening=not args.original_opening)
+    except InvalidGameTypeError as err:
+        print(f"hive play: {err}", file=sys.stderr)
+        return 2
+    human = WHITE if args.colour == "white" else 1
+    play_terminal(board, human, RandomPlayer(args.seed))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="hive", description="Hive, the board game.")
+    parser.add_argument("--version", action="version", version=f"hive {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    play = sub.add_parser("play", help="play a game in the terminal against a random mover")
+    play.add_argument("--game-type", default="Base+MLP", help="Base, Base+M, ... Base+MLP (default Base+MLP)")
+    play.add_argument("--colour", "--color", choices=("white", "black"), default="white")
+    play.add_argument("--original-opening", action="store_true", help="allow the Queen on the first turn")
+    play.add_argument("--seed", type=int, default=None, help="seed of the random mover")
+    play.set_defaults(func=cmd_play)
+
+    perft = sub.add_parser("perft", help="count move-tree leaves at each depth")
+    perft.add_argument("game", help="a game type (e.g. Base+MLP) or a UHP GameString")
+    perft.add_argument("depth", type=int)
+    perft.add_argument("--original-opening", action="store_true", help="allow the Queen on the first turn")
+    perft.add_argument("-v", "--verbose", action="store_true", help="print the total time on stderr")
+    perft.set_defaults(func=cmd_perft)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    func: Callable[[argparse.Namespace], int] = args.func
+    try:
+        return func(args)
+    except KeyboardInterrupt:
+        return 130
