@@ -21,7 +21,10 @@ def perft_cases(max_depth: dict[str, int]) -> list[tuple[str, int, int]]:
     return cases
 
 
-@pytest.mark.parametrize(("game_string", "depth", "count"), perft_cases({"Base": 5}))
+DEFAULT_DEPTH = {str(gt): 5 for gt in GAME_TYPES}
+
+
+@pytest.mark.parametrize(("game_string", "depth", "count"), perft_cases(DEFAULT_DEPTH))
 def test_perft(game_string: str, depth: int, count: int) -> None:
     assert hive.perft(hive.Board.from_game_string(game_string), depth) == count
 
@@ -29,7 +32,7 @@ def test_perft(game_string: str, depth: int, count: int) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("game_string", "depth", "count"),
-    [case for case in perft_cases({"Base": 6, **{str(gt): 5 for gt in GAME_TYPES[1:]}}) if case[1] >= 5],
+    [case for case in perft_cases({str(gt): 6 for gt in GAME_TYPES}) if case[1] == 6],
 )
 def test_perft_deep(game_string: str, depth: int, count: int) -> None:
     assert hive.perft(hive.Board.from_game_string(game_string), depth) == count
@@ -37,6 +40,7 @@ def test_perft_deep(game_string: str, depth: int, count: int) -> None:
 
 def test_perft_files_cover_every_game_type() -> None:
     assert len(perft_cases({})) == 8 * 5
+    assert len(perft_cases(DEFAULT_DEPTH)) == 8 * 6
 
 
 VALID_MOVE_FILES = [

@@ -1,0 +1,139 @@
+"""The public API: Move values, legal_moves, push/pop, notation details, options, text drawing."""
+
+from __future__ import annotations
+
+import pytest
+
+import hive
+
+
+def test_new_board() -> None:
+    board = hive.Board("Base+MLP")
+    assert board.state == "NotStarted"
+    assert board.game_string() == "Base+MLP;NotStarted;White[1]"
+    assert len(board.legal_moves) == 7
+    assert all(move.origin is None for move in board.legal_moves)
+
+
+def test_bad_game_type_names_the_text() -> None:
+    with pytest.raises(hive.InvalidGameTypeError, match="Base\\+X"):
+        hive.Board("Base+X")
+    assert str(hive.Board("base+plm").game_type) == "Base+MLP"
+
+
+def test_moves_are_hashable_values() -> None:
+    board = hive.Board("Base")
+    first = board.parse_uhp("wS1")
+    again = board.parse_uhp("WS1")
+    assert first == again and hash(first) == hash(again)
+    assert len({first, again}) == 1
+    assert first.piece == "wS1" and first.origin is None
+    assert hive.Move("wS1", None, first.destination) == first  # type: ignore[arg-type]
+    assert hive.Move.PASS == hive.Move.PASS and not hive.Move.PASS and first
+
+
+def test_push_pop_and_state() -> None:
+    board = hive.Board("Base")
+    move = board.push_uhp("wS1")
+    assert board.state == "InProgress"
+    assert board.turn == hive.BLACK and board.turn_string == "Black[1]"
+    assert board.peek() == move
+    assert board.pop() == move
+    assert board.state == "NotStarted"
+    with pytest.raises(IndexError):
+        board.pop()
+
+
+def test_push_rejects_illegal_move_and_keeps_the_board() -> None:
+    board = hive.Board.from_game_string("Base;InProgress;White[2];wS1;bS1 wS1-")
+    illegal = hive.Move("wA1", None, board.pos[14])
+    before = board.game_string()
+    with pytest.raises(hive.IllegalMoveError):
+        board.push(illegal)
+    assert board.game_string() == before
+
+
+def test_notation_is_tolerant_of_case_and_spaces() -> None:
+    board = hive.Board.from_game_string("Base;InProgress;White[2];wS1;bS1 wS1-")
+    assert board.parse_uhp("  wa1   -ws1 ") == board.parse_uhp("wA1 -wS1")
+
+
+@pytest.mark.parametrize("text", ["", "wS1 -bS1 extra", "xQ", "wS1 -", "wS9 -wS1", "wA1 -xX", "wA1 --wS1", "wA1 wS1/-"])
+def test_malformed_move_strings(text: str) -> None:
+    board = hive.Board.from_game_string("Base;InProgress;White[2];wS1;bS1 wS1-")
+    with pytest.raises(hive.InvalidMoveError):
+        board.parse_uhp(text)
+
+
+def test_reference_not_in_play() -> None:
+    board = hive.Board.from_game_string("Base;InProgress;White[2];wS1;bS1 wS1-")
+    with pytest.raises(hive.InvalidMoveError, match="bG1 is not in play"):
+        board.parse_uhp("wA1 -bG1")
+
+
+def test_reference_may_be_the_moving_piece() -> None:
+    """'wQ wQ\\' (used in Mzinga's puzzles) names the cell east of the queen."""
+    board = hive.Board.from_game_string("Base;InProgress;White[3];wS1;bS1 wS1-;wQ \\wS1;bQ bS1/")
+    move = board.parse_uhp("wQ wQ-")
+    assert move == board.parse_uhp("wQ wS1/")
+
+
+@pytest.mark.parametrize("game_type", [str(gt) for gt in hive.GAME_TYPES])
+def test_original_opening_allows_queen_on_turn_one(game_type: str) -> None:
+    board = hive.Board(game_type, tournament_opening=False)
+    white = board.push_uhp("wQ")
+    assert white.piece == "wQ"
+    assert board.parse_uhp("bQ wQ-").piece == "bQ"
+    tournament = hive.Board(game_type)
+    with pytest.raises(hive.IllegalMoveError, match="first turn"):
+        tournament.parse_uhp("wQ")
+
+
+def test_original_opening_perft() -> None:
+    # one more bug to place on each side's first turn: 5 first moves, then 5 bugs x 6 cells
+    board = hive.Board("Base", tournament_opening=False)
+    assert [hive.perft(board, d) for d in range(3)] == [1, 5, 150]
+
+
+def test_perft_rejects_negative_depth() -> None:
+    with pytest.raises(ValueError, match="depth"):
+        hive.perft(hive.Board(), -1)
+
+
+def test_from_game_string_names_the_failing_token() -> None:
+    with pytest.raises(hive.InvalidGameStringError, match="token 1 'Bass'"):
+        hive.Board.from_game_string("Bass;NotStarted;White[1]")
+    with pytest.raises(hive.InvalidGameStringError, match="token 2 'Running'"):
+        hive.Board.from_game_string("Base;Running;White[1]")
+    with pytest.raises(hive.InvalidGameStringError, match="token 3 'Red\\[1\\]'"):
+        hive.Board.from_game_string("Base;NotStarted;Red[1]")
+    with pytest.raises(hive.IllegalMoveError, match=r"token 5 'bQ wS1-'.*first turn"):
+        hive.Board.from_game_string("Base;InProgress;White[2];wS1;bQ wS1-")
+    with pytest.raises(hive.InvalidMoveError, match="token 4 'wZ1'"):
+        hive.Board.from_game_string("Base;InProgress;White[2];wZ1")
+
+
+def test_str_draws_the_hive_with_stacks() -> None:
+    board = hive.Board.from_game_string(
+        "Base;InProgress;White[5];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wB1 \\wS1;bB1 bS1/;wB1 wS1;bB1 bS1"
+    )
+    text = str(board)
+    lines = text.splitlines()
+    assert lines[0] == "Base;InProgress;White[5]"
+    assert "wQ" in text and "bQ" in text and "wB1+" in text and "bB1+" in text
+    assert "stack (bottom < top): wS1 < wB1" in lines
+    assert "stack (bottom < top): bS1 < bB1" in lines
+    # the four occupied cells are one row: wQ wS1 bS1 bQ, west to east
+    row = next(line for line in lines if "wQ" in line)
+    assert row.index("wQ") < row.index("wB1+") < row.index("bB1+") < row.index("bQ")
+    assert str(hive.Board("Base")).endswith("(empty board)")
+
+
+def test_game_over_has_no_moves() -> None:
+    board = hive.Board.from_game_string(
+        "Base;InProgress;White[7];wS1;bS1 wS1-;wQ \\wS1;bQ bS1/;wG1 -wQ;bG1 bQ-;wA1 wG1\\;bA1 bQ\\;"
+        "wA2 \\wQ;bA2 \\bG1;wG2 wQ/;bG1 wG2\\"
+    )
+    assert board.state == "BlackWins"
+    assert list(board.legal_moves) == []
+    assert board.is_game_over()

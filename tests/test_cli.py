@@ -1,0 +1,69 @@
+"""The ``hive`` command line: perft output and the terminal game."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+import hive
+from hive.ai import RandomPlayer
+from hive.cli import main, play_terminal
+
+
+def test_perft_prints_one_line_per_depth(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["perft", "Base+MLP", "3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[:2] for line in lines] == [["0", "1"], ["1", "7"], ["2", "294"], ["3", "6678"]]
+    assert all(float(line.split()[2]) >= 0 for line in lines)
+
+
+def test_perft_from_a_game_string(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["perft", "Base;InProgress;White[2];wS1;bS1 wS1-", "1"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].startswith("1 15 ")
+
+
+def test_perft_bad_input_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["perft", "Chess", "2"]) == 2
+    assert "Unknown game type 'Chess'" in capsys.readouterr().err
+    assert main(["perft", "Base", "-1"]) == 2
+    assert "depth" in capsys.readouterr().err
+
+
+def test_console_script_runs() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "hive", "--version"], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert out.stdout.strip() == f"hive {hive.__version__}"
+
+
+def test_terminal_game_plays_to_the_end() -> None:
+    """A scripted player (itself random) and the random mover finish a game; bad input is answered, not fatal."""
+    board = hive.Board("Base")
+    script = RandomPlayer(1)
+    outputs: list[str] = []
+    inputs = iter(["", "help", "moves", "board", "nonsense", "wQ", "undo"])
+
+    def read(prompt: str) -> str:
+        for line in inputs:
+            return line
+        if board.ply > 400:
+            return "quit"
+        return board.uhp(script.choose(board))
+
+    result = play_terminal(board, hive.WHITE, RandomPlayer(2), read, outputs.append)
+    text = "\n".join(outputs)
+    assert "Not played: Invalid MoveString 'nonsense'" in text
+    assert "Not played: You can't play your Queen Bee on your first turn." in text
+    assert "Nothing to undo yet." in text
+    assert result in ("WhiteWins", "BlackWins", "Draw", "Abandoned")
+    if result != "Abandoned":
+        assert text.splitlines()[-1] == board.game_string()
+
+
+def test_terminal_game_ends_cleanly_on_end_of_input() -> None:
+    def read(prompt: str) -> str:
+        raise EOFError
+
+    assert play_terminal(hive.Board(), hive.WHITE, RandomPlayer(0), read, lambda s: None) == "Abandoned"
