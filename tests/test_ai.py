@@ -1,0 +1,135 @@
+"""The AI: Mzinga's puzzles (testdata/mzinga, MIT, jonthysell/Mzinga), time limits, determinism."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+import hive
+from hive.ai import LEVELS, Limits, RandomPlayer, Searcher, SearchResult, evaluate
+
+from .shared import mzinga_rows
+
+PUZZLES = [
+    (f"{name[:6]}-line{number}", game_string, int(depth), best)
+    for name in ("GameAI_BlockWinningMoveIsBestMoveTest.csv", "PuzzleCandidate_IsOneBestMoveToForceWinPuzzleTest.csv")
+    for _, number, (game_string, depth, best) in mzinga_rows(name)
+]
+
+
+def puzzles(shallow: bool) -> list[object]:
+    return [
+        pytest.param(gs, depth, best, id=f"{ident}-depth{depth}")
+        for ident, gs, depth, best in PUZZLES
+        if (depth <= 4) == shallow
+    ]
+
+
+def solve(game_string: str, depth: int) -> tuple[hive.Board, SearchResult]:
+    board = hive.Board.from_game_string(game_string)
+    before = board.game_string()
+    result = Searcher().search(board, Limits(depth=depth))
+    assert board.game_string() == before
+    return board, result
+
+
+@pytest.mark.parametrize(("game_string", "depth", "best"), puzzles(shallow=True))
+def test_puzzle(game_string: str, depth: int, best: str) -> None:
+    """The one move that wins (or blocks a win) within the given depth is found within that depth."""
+    board, result = solve(game_string, depth)
+    assert hive.Move.from_code(result.move) == board.parse_uhp(best)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("game_string", "depth", "best"), puzzles(shallow=False))
+def test_puzzle_deep(game_string: str, depth: int, best: str) -> None:
+    board, result = solve(game_string, depth)
+    assert hive.Move.from_code(result.move) == board.parse_uhp(best)
+
+
+def test_all_puzzles_are_collected() -> None:
+    assert len(PUZZLES) == 24
+
+
+def self_play_positions(count: int, seed: int) -> list[str]:
+    """Positions from quick games between a random mover and a depth-1 searcher."""
+    rng = random.Random(seed)
+    positions: list[str] = []
+    while len(positions) < count:
+        board = hive.Board("Base+MLP", repetition_draw=True)
+        searcher = Searcher()
+        mover = RandomPlayer(rng.randrange(2**32))
+        for ply in range(rng.randrange(6, 60)):
+            if board.is_game_over():
+                break
+            if ply % 2:
+                board.push(mover.choose(board))
+            else:
+                board.push(hive.Move.from_code(searcher.search(board, Limits(depth=1)).move))
+        if not board.is_game_over():
+            positions.append(board.game_string())
+    return positions
+
+
+def check_time_limit(positions: list[str], budget: float, allowed: float) -> None:
+    searcher = Searcher()
+    for game_string in positions:
+        board = hive.Board.from_game_string(game_string, repetition_draw=True)
+        start = time.perf_counter()
+        result = searcher.search(board, Limits(time=budget))
+        elapsed = time.perf_counter() - start
+        assert elapsed <= allowed, (game_string, elapsed)
+        assert result.move in board.generate()
+        assert board.game_string() == game_string
+
+
+def test_answers_within_the_time_given() -> None:
+    check_time_limit(self_play_positions(8, seed=1), budget=0.2, allowed=0.3)
+
+
+@pytest.mark.slow
+def test_one_second_on_200_self_play_positions() -> None:
+    """The UHP engine passes 90 % of ``bestmove time 00:00:01`` to the search; all answer within 1.2 s."""
+    check_time_limit(self_play_positions(200, seed=2), budget=0.9, allowed=1.2)
+
+
+def test_deterministic_without_seed() -> None:
+    board = hive.Board.from_game_string("Base+MLP;InProgress;White[3];wG1;bS1 wG1-;wA1 \\wG1;bA1 bS1-")
+    first = Searcher().search(board, Limits(depth=2)).move
+    assert all(Searcher().search(board, Limits(depth=2)).move == first for _ in range(3))
+
+
+def test_opening_noise_varies_games_and_is_seeded() -> None:
+    board = hive.Board("Base+MLP")
+    picks = {Searcher(seed=s, opening_noise=4).search(board, Limits(depth=1)).move for s in range(12)}
+    assert len(picks) > 1
+    again = [Searcher(seed=5, opening_noise=4).search(board, Limits(depth=1)).move for _ in range(3)]
+    assert len(set(again)) == 1
+
+
+def test_levels() -> None:
+    assert list(LEVELS) == ["easy", "medium", "hard", "max"]
+    with pytest.raises(ValueError, match="depth"):
+        Limits()
+    with pytest.raises(ValueError, match="depth must be >= 1"):
+        Limits(depth=0)
+
+
+def test_search_of_a_finished_game_is_an_error() -> None:
+    board = hive.Board.from_game_string(
+        "Base;InProgress;White[7];wS1;bS1 wS1-;wQ \\wS1;bQ bS1/;wG1 -wQ;bG1 bQ-;wA1 wG1\\;bA1 bQ\\;"
+        "wA2 \\wQ;bA2 \\bG1;wG2 wQ/;bG1 wG2\\"
+    )
+    with pytest.raises(ValueError, match="game is over"):
+        Searcher().search(board, Limits(depth=1))
+
+
+def test_evaluation_prefers_pressure_on_the_enemy_queen() -> None:
+    calm = hive.Board.from_game_string("Base;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bQ bS1-")
+    assert evaluate(calm) == 0  # symmetric position, white to move
+    pressed = hive.Board.from_game_string(
+        "Base;InProgress;White[4];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wA1 /wS1;bA1 bQ/;wA1 bQ\\"
+    )
+    assert evaluate(pressed) < 0  # black to move, its queen has one more neighbour
