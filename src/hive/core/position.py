@@ -98,6 +98,9 @@ class Position:
         self.history: list[int] = []
         self._undo: list[tuple[int, int, int]] = []
         self.seen: dict[int, int] = {0: 1}
+        self._disc: list[int] = [0] * CELLS
+        self._stamp = 0
+        self._counter = 0
 
     # ------------------------------------------------------------------
     # make / unmake
@@ -213,55 +216,41 @@ class Position:
     # move generation
 
     def cut_cells(self) -> set[int]:
-        """Occupied cells whose removal would split the hive (articulation points)."""
-        start = -1
-        for pid in range(PIECES):
-            if self.pos[pid] >= 0:
-                start = self.pos[pid]
-                break
+        """Occupied cells whose removal would split the hive (articulation points, one Tarjan pass)."""
         cut: set[int] = set()
-        if start < 0:
+        start = self._first_cell()
+        if not self.height[start]:
             return cut
-        nmask = self.nmask
-        disc: dict[int, int] = {start: 0}
-        low: dict[int, int] = {start: 0}
-        cells = [start]
-        parents = [-1]
-        nexts = [0]
-        root_children = 0
-        counter = 1
-        while cells:
-            v = cells[-1]
-            dirs = OCCUPIED_DIRS[nmask[v]]
-            i = nexts[-1]
-            if i < len(dirs):
-                nexts[-1] = i + 1
-                w = NEIGHBOUR[v * 6 + dirs[i]]
-                dw = disc.get(w, -1)
-                if dw < 0:
-                    disc[w] = counter
-                    low[w] = counter
-                    counter += 1
-                    cells.append(w)
-                    parents.append(v)
-                    nexts.append(0)
-                elif w != parents[-1] and dw < low[v]:
-                    low[v] = dw
-            else:
-                cells.pop()
-                nexts.pop()
-                p = parents.pop()
-                if p >= 0:
-                    lv = low[v]
-                    if lv < low[p]:
-                        low[p] = lv
-                    if p == start:
-                        root_children += 1
-                    elif lv >= disc[p]:
-                        cut.add(p)
-        if root_children > 1:
-            cut.add(start)
+        # Discovery numbers above ``_stamp`` belong to this pass: no clearing between passes.
+        self._stamp = self._counter + 1
+        self._counter = self._stamp
+        self._visit(start, -1, cut)
         return cut
+
+    def _visit(self, v: int, parent: int, cut: set[int]) -> int:
+        self._counter += 1
+        dv = self._counter
+        disc = self._disc
+        disc[v] = dv
+        low = dv
+        children = 0
+        stamp = self._stamp
+        for d in OCCUPIED_DIRS[self.nmask[v]]:
+            w = NEIGHBOUR[v * 6 + d]
+            dw = disc[w]
+            if dw > stamp:
+                if dw < low and w != parent:
+                    low = dw
+            else:
+                lw = self._visit(w, v, cut)
+                if lw < low:
+                    low = lw
+                if lw >= dv and parent >= 0:
+                    cut.add(v)
+                children += 1
+        if parent < 0 and children > 1:
+            cut.add(v)
+        return low
 
     def _placement_cells(self, colour: int) -> list[int]:
         top = self.top

@@ -1,0 +1,39 @@
+"""Search speed (nodes per second) of the AI on the shared midgame positions.
+
+Run: ``python -m benchmarks.search`` from the project root, with the package installed.
+Each round is a fresh searcher running to a fixed depth; medians are printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+import hive
+from hive.ai import Limits, Searcher
+
+from .movegen import NAMES, POSITIONS
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="AI search speed on the shared positions.")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--depth", type=int, default=3)
+    parser.add_argument("--positions", type=Path, default=POSITIONS)
+    args = parser.parse_args(argv)
+    print(f"Python {sys.version.split()[0]}, depth {args.depth}, {args.rounds} rounds, medians")
+    print(f"{'position':<14} {'nodes':>9} {'seconds':>8} {'nodes/s':>9}  best move")
+    for name in NAMES:
+        board = hive.Board.from_game_string((args.positions / f"{name}.txt").read_text())
+        runs = [Searcher().search(board, Limits(depth=args.depth)) for _ in range(args.rounds)]
+        seconds = statistics.median(r.seconds for r in runs)
+        nodes = runs[0].nodes
+        best = board.uhp(hive.Move.from_code(runs[0].move))
+        print(f"{name:<14} {nodes:>9,} {seconds:>8.3f} {nodes / seconds:>9,.0f}  {best}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
