@@ -7,7 +7,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
-from . import __version__
+from . import __version__, match
 from .ai import RandomPlayer
 from .core import Board, IllegalMoveError, InvalidGameTypeError, InvalidMoveError
 from .core.pieces import WHITE
@@ -121,6 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
     perft.add_argument("--original-opening", action="store_true", help="allow the Queen on the first turn")
     perft.add_argument("-v", "--verbose", action="store_true", help="print the total time on stderr")
     perft.set_defaults(func=cmd_perft)
+
+    match.add_parser(sub)
     return parser
 
 
