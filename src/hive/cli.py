@@ -7,10 +7,10 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
-from . import __version__, match
-from .ai import RandomPlayer
+from . import __version__, match, uhp
 from .core import Board, IllegalMoveError, InvalidGameTypeError, InvalidMoveError
 from .core.pieces import WHITE
+from .engine import EngineError
 
 HELP = """Type a move in UHP notation, e.g. 'wS1' (first move), 'bG1 -wS1', 'wB1 bG1' (climb on top), or 'pass'.
 Commands: moves (list legal moves), undo (take back your last move), board, help, quit."""
@@ -39,14 +39,15 @@ def cmd_perft(args: argparse.Namespace) -> int:
 def play_terminal(
     board: Board,
     human: int,
-    opponent: RandomPlayer,
-    read: Callable[[str], str] = input,
+    opponent: match.Player,
+    read: Callable[[str], str] | None = None,
     write: Callable[[str], None] = print,
 ) -> str:
     """Play a game in the terminal: the human types MoveStrings, the opponent answers.
 
     Returns the final state (or ``"Abandoned"`` when the player quits or input ends).
     """
+    read = read or input
     write(HELP)
     write(str(board))
     while not board.is_game_over():
@@ -99,7 +100,15 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(f"hive play: {err}", file=sys.stderr)
         return 2
     human = WHITE if args.colour == "white" else 1
-    play_terminal(board, human, RandomPlayer(args.seed))
+    try:
+        opponent = match.make_player(args.opponent, seed=args.seed)
+    except (ValueError, EngineError) as err:
+        print(f"hive play: {err}", file=sys.stderr)
+        return 2
+    try:
+        play_terminal(board, human, opponent)
+    finally:
+        match.close_player(opponent)
     return 0
 
 
@@ -108,11 +117,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"hive {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    play = sub.add_parser("play", help="play a game in the terminal against a random mover")
+    play = sub.add_parser("play", help="play a game in the terminal against the AI")
     play.add_argument("--game-type", default="Base+MLP", help="Base, Base+M, ... Base+MLP (default Base+MLP)")
     play.add_argument("--colour", "--color", choices=("white", "black"), default="white")
     play.add_argument("--original-opening", action="store_true", help="allow the Queen on the first turn")
-    play.add_argument("--seed", type=int, default=None, help="seed of the random mover")
+    play.add_argument("--opponent", default="medium", help=f"{match.PLAYER_CHOICES} (default medium)", metavar="PLAYER")
+    play.add_argument("--seed", type=int, default=None, help="seed of the opponent's randomness")
     play.set_defaults(func=cmd_play)
 
     perft = sub.add_parser("perft", help="count move-tree leaves at each depth")
@@ -122,6 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     perft.add_argument("-v", "--verbose", action="store_true", help="print the total time on stderr")
     perft.set_defaults(func=cmd_perft)
 
+    uhp.add_parser(sub)
     match.add_parser(sub)
     return parser
 
