@@ -7,6 +7,7 @@
 42
 """
 
+from . import svg
 from .core import (
     BLACK,
     GAME_TYPES,
@@ -26,6 +27,8 @@ from .core import (
 )
 
 __version__ = "0.1.0"
+
+svg.install()
 
 
 def perft(board: Position, depth: int) -> int:

@@ -7,7 +7,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
-from . import __version__, match, uhp
+from . import __version__, match, records, uhp
 from .core import Board, IllegalMoveError, InvalidGameTypeError, InvalidMoveError
 from .core.pieces import WHITE
 from .engine import EngineError
@@ -134,6 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     uhp.add_parser(sub)
     match.add_parser(sub)
+    records.add_parsers(sub)
     return parser
 
 
