@@ -186,3 +186,17 @@ def test_install_adds_repr_svg() -> None:
     finally:
         if not had:
             delattr(hive.core.board.Board, "_repr_svg_")
+
+
+def test_readme_pictures_are_current() -> None:
+    """The SVG examples in docs/ are what hive.svg draws today (regenerate them when the drawing changes)."""
+    from pathlib import Path
+
+    import hive.svg
+
+    from .shared import POSITIONS, ROOT
+
+    board = hive.Board.from_game_string((POSITIONS / "midgame_mlp.txt").read_text())
+    for theme, name in (("default", "midgame_mlp.svg"), ("warm-cool", "midgame_mlp_warm_cool.svg")):
+        drawn = hive.svg.board(board, size=420, last_move=board.peek(), theme=theme)
+        assert Path(ROOT / "docs" / name).read_text() == drawn
