@@ -8,6 +8,8 @@ import pytest
 
 import hive
 
+from .positions import BLACK_QUEEN_TRAPPED, PASS_ONLY
+
 # Queen wQ with pieces NE and SE of it that are joined around a hole east of it: a gate.
 GATE = (
     r"Base+MLP;InProgress;White[7];wG1;bG1 wG1-;wA1 \wG1;bQ bG1-;wA2 -wA1;bA1 bQ-;wQ /wA2;bA2 \bA1;"
@@ -62,16 +64,6 @@ PILLBUG_THROWN = r"Base+MLP;InProgress;White[5];wP;bP wP-;wQ /wP;bQ bP-;wA1 wQ\;
 PILLBUG_COVERED = (
     r"Base+MLP;InProgress;White[6];wP;bG1 wP-;wQ -wP;bQ bG1-;wS1 /wP;bB1 \bQ;wA1 /wQ;bB1 \bG1;"
     r"wA2 /wS1;bB1 wP"
-)
-# White beetles cover both black pieces: black has nothing to do.
-PASS_ONLY = (
-    r"Base+MLP;InProgress;Black[7];wG1;bA1 wG1-;wQ -wG1;bQ bA1-;wB1 /wG1;bQ bA1/;wB1 /bA1;bQ bA1-;"
-    r"wB1 bA1;bQ wB1\;wB2 \wB1;bQ wB1-;wB1 bQ"
-)
-# bQ has five neighbours; wA2 can slide into the sixth.
-BLACK_QUEEN_TRAPPED = (
-    r"Base+MLP;InProgress;White[6];wG1;bG1 wG1-;wQ -wG1;bQ bG1-;wA1 -wQ;bG2 bQ/;wA1 -bG2;bG3 bQ-;"
-    r"wA2 -wQ;bS1 /bG3"
 )
 # wQ and bQ touch; the cell north-west of wQ, which wA1 can reach, is wQ's last empty neighbour.
 # In QUEENS_TRAPPED it is bQ's last one too; in the prefix bQ still lacks the cell bA3 fills.

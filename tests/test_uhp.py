@@ -19,6 +19,8 @@ import hive
 from hive.ai import LEVELS, Searcher
 from hive.uhp import UHPEngine, add_parser, main, run
 
+from .positions import BLACK_QUEEN_TRAPPED, PASS_ONLY
+
 COMMANDS = "info, newgame, play, pass, validmoves, bestmove, undo, options, perft, exit"
 NO_GAME = "err No game in progress. Try 'newgame' to start a new game."
 GAME_TYPES = "Base, Base+M, Base+L, Base+P, Base+ML, Base+MP, Base+LP, Base+MLP"
@@ -28,16 +30,6 @@ OPTIONS = [
     "DefaultLevel;enum;hard;hard;" + ";".join(LEVELS),
 ]
 
-# Black's only pieces are covered by white beetles: pass is Black's only move.
-PASS_ONLY = (
-    r"Base+MLP;InProgress;Black[7];wG1;bA1 wG1-;wQ -wG1;bQ bA1-;wB1 /wG1;bQ bA1/;wB1 /bA1;bQ bA1-;"
-    r"wB1 bA1;bQ wB1\;wB2 \wB1;bQ wB1-;wB1 bQ"
-)
-# bQ has five neighbours; wA2 /bQ fills the sixth.
-BLACK_QUEEN_TRAPPED = (
-    r"Base+MLP;InProgress;White[6];wG1;bG1 wG1-;wQ -wG1;bQ bG1-;wA1 -wQ;bG2 bQ/;wA1 -bG2;bG3 bQ-;"
-    r"wA2 -wQ;bS1 /bG3"
-)
 # The third occurrence of the position after White's 1st queen move (nokamute's UHP tests).
 REPETITION = (
     r"Base;Draw;White[7];wS1;bB1 wS1-;wQ \wS1;bQ bB1\;wQ -wS1;bQ bB1-;wQ \wS1;bQ bB1\;wQ -wS1;bQ bB1-;"

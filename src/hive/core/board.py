@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 
 from .errors import IllegalMoveError, InvalidGameStringError, InvalidMoveError
-from .geometry import NEIGHBOUR, OPPOSITE, axial_of
+from .geometry import NEIGHBOUR, NEIGHBOURS, OPPOSITE, axial_of
 from .pieces import (
     BEETLE,
     BUG_FIRST,
@@ -441,15 +441,11 @@ class Board(Position):
         return "That piece can't move there: " + BUG_RULES[kind]
 
     def _pillbug_next_to(self, cell: int, colour: int) -> bool:
-        for n in self._neighbours(cell):
+        for n in NEIGHBOURS[cell]:
             t = self.top[n]
             if t >= 0 and (t >= PIECES_PER_COLOUR) == (colour == 1) and KIND[t] in (PILLBUG, MOSQUITO):
                 return True
         return False
-
-    @staticmethod
-    def _neighbours(cell: int) -> list[int]:
-        return [NEIGHBOUR[cell * 6 + d] for d in range(6)]
 
     def __str__(self) -> str:
         from .render import render

@@ -49,18 +49,6 @@ def encode(piece: int, origin: int, destination: int) -> int:
     return piece | origin << 5 | destination << 16
 
 
-def move_piece(move: int) -> int:
-    return move & 31
-
-
-def move_origin(move: int) -> int:
-    return move >> 5 & 2047
-
-
-def move_destination(move: int) -> int:
-    return move >> 16
-
-
 def _zobrist_tables() -> tuple[list[int], list[int], list[int], int]:
     rng = random.Random(0x48495645)  # fixed: hashes are stable across runs
     cell_keys = [rng.getrandbits(64) for _ in range(PIECES * CELLS)]
@@ -362,15 +350,6 @@ class Position:
         if kind == LADYBUG:
             return self._ladybug(cell)
         return self._mosquito(cell)
-
-    def _mask_without(self, cell: int, origin: int) -> int:
-        # Neighbour mask of ``cell`` once the (ground) piece at ``origin`` has lifted.
-        m = self.nmask[cell]
-        base = cell * 6
-        for d in range(6):
-            if NEIGHBOUR[base + d] == origin:
-                return m & ~(1 << d)
-        return m
 
     def _steps(self, cell: int) -> list[int]:
         base = cell * 6
