@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Sized
 from dataclasses import dataclass
+from typing import Protocol
 
 from ..core.geometry import NEIGHBOURS
 from ..core.pieces import PIECES_PER_COLOUR
@@ -24,6 +26,25 @@ TT_LIMIT = 2_000_000
 
 class _Timeout(Exception):
     pass
+
+
+class SearchPosition(Protocol):
+    """What the search needs of a game position: int moves, make/unmake, a hash and a status.
+
+    ``status`` uses the core's codes (``DRAW``, ``WHITE_WINS``, ``BLACK_WINS`` at or above ``DRAW``);
+    ``ply & 1`` is the side to move (0 for the first player).
+    """
+
+    hash: int
+    status: int
+    ply: int
+    history: Sized
+
+    def generate(self) -> list[int]: ...
+
+    def make(self, move: int) -> None: ...
+
+    def unmake(self) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -63,7 +84,9 @@ class SearchResult:
 
 
 class Searcher:
-    """Alpha-beta searcher; keeps its transposition table between calls.
+    """Alpha-beta searcher for Hive; keeps its transposition table between calls.
+
+    Other games reuse it by overriding :meth:`evaluate` and :meth:`order` for their own position type.
 
     :param seed: seeds the opening randomness; ``None`` plays deterministically.
     :param opening_noise: plies from the start during which near-equal root moves are chosen at random.
@@ -79,7 +102,7 @@ class Searcher:
         self.history: dict[int, int] = {}
         self.killers: list[int] = [0] * (MAX_DEPTH + 2)
 
-    def search(self, position: Position, limits: Limits) -> SearchResult:
+    def search(self, position: SearchPosition, limits: Limits) -> SearchResult:
         """Search ``position`` (restored on return) and return the best move found within ``limits``.
 
         :raises ValueError: when the game is over.
@@ -98,7 +121,7 @@ class Searcher:
             self.rng.shuffle(moves)
         best, best_score, reached = moves[0], 0, 0
         if len(moves) == 1:
-            return SearchResult(best, evaluate(position), 0, 1, time.perf_counter() - start)
+            return SearchResult(best, self.evaluate(position), 0, 1, time.perf_counter() - start)
         max_depth = limits.depth if limits.depth is not None else MAX_DEPTH
         plies = len(position.history)
         try:
@@ -114,7 +137,7 @@ class Searcher:
                 position.unmake()
         return SearchResult(best, best_score, reached, self.nodes, time.perf_counter() - start)
 
-    def _root(self, p: Position, moves: list[int], depth: int) -> tuple[int, int]:
+    def _root(self, p: SearchPosition, moves: list[int], depth: int) -> tuple[int, int]:
         alpha = -WIN - 1
         best = moves[0]
         noisy = self.randomise and p.ply < self.opening_noise
@@ -130,7 +153,7 @@ class Searcher:
         self.tt[p.hash] = (depth, alpha, EXACT, best)
         return alpha, best
 
-    def _negamax(self, p: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
+    def _negamax(self, p: SearchPosition, depth: int, alpha: int, beta: int, ply: int) -> int:
         self.nodes += 1
         if self.nodes & 255 == 0 and time.perf_counter() > self.deadline:
             raise _Timeout
@@ -141,7 +164,7 @@ class Searcher:
             winner = 0 if status == WHITE_WINS else 1
             return WIN - ply if winner == p.ply & 1 else ply - WIN
         if depth <= 0:
-            return evaluate(p)
+            return self.evaluate(p)
         key = p.hash
         entry = self.tt.get(key)
         tt_move = 0
@@ -156,7 +179,7 @@ class Searcher:
                     return e_score
         moves = p.generate()
         if len(moves) > 1:
-            self._order(p, moves, tt_move, ply)
+            self.order(p, moves, tt_move, ply)
         original_alpha = alpha
         best = -WIN - 1
         best_move = moves[0]
@@ -182,7 +205,14 @@ class Searcher:
         self.tt[key] = (depth, best, flag, best_move)
         return best
 
-    def _order(self, p: Position, moves: list[int], tt_move: int, ply: int) -> None:
+    def evaluate(self, p: SearchPosition) -> int:
+        """Score ``p`` from the side to move's point of view (``WIN`` bounds a won game)."""
+        assert isinstance(p, Position)
+        return evaluate(p)
+
+    def order(self, p: SearchPosition, moves: list[int], tt_move: int, ply: int) -> None:
+        """Sort ``moves`` in place, most promising first."""
+        assert isinstance(p, Position)
         enemy_queen = p.pos[PIECES_PER_COLOUR if p.ply & 1 == 0 else 0]
         own_queen = p.pos[0 if p.ply & 1 == 0 else PIECES_PER_COLOUR]
         near_enemy = NEIGHBOURS[enemy_queen] if enemy_queen >= 0 else []
