@@ -22,6 +22,9 @@ LOWER = 1
 UPPER = 2
 MAX_DEPTH = 64
 TT_LIMIT = 2_000_000
+#: The most a draw can cost (or gain) the side that is ahead (behind) in the static evaluation at the root;
+#: without it a stronger player settles for repetition draws in positions it would win.
+CONTEMPT = 150
 
 
 class _Timeout(Exception):
@@ -32,13 +35,15 @@ class SearchPosition(Protocol):
     """What the search needs of a game position: int moves, make/unmake, a hash and a status.
 
     ``status`` uses the core's codes (``DRAW``, ``WHITE_WINS``, ``BLACK_WINS`` at or above ``DRAW``);
-    ``ply & 1`` is the side to move (0 for the first player).
+    ``ply & 1`` is the side to move (0 for the first player); ``seen`` counts occurrences of each hash in the
+    game so far when the repetition draw is on (empty otherwise).
     """
 
     hash: int
     status: int
     ply: int
     history: Sized
+    seen: dict[int, int]
 
     def generate(self) -> list[int]: ...
 
@@ -101,6 +106,8 @@ class Searcher:
         self.deadline = 0.0
         self.history: dict[int, int] = {}
         self.killers: list[int] = [0] * (MAX_DEPTH + 2)
+        self.draw_score = 0
+        self.root_side = 0
 
     def search(self, position: SearchPosition, limits: Limits) -> SearchResult:
         """Search ``position`` (restored on return) and return the best move found within ``limits``.
@@ -115,6 +122,8 @@ class Searcher:
         self.deadline = start + limits.time if limits.time is not None else float("inf")
         self.history.clear()
         self.killers = [0] * (MAX_DEPTH + 2)
+        self.root_side = position.ply & 1
+        self.draw_score = -max(-CONTEMPT, min(CONTEMPT, self.evaluate(position) // 2))
         if len(self.tt) > TT_LIMIT:
             self.tt.clear()
         if self.randomise and position.ply < self.opening_noise:
@@ -160,12 +169,15 @@ class Searcher:
         status = p.status
         if status >= DRAW:
             if status == DRAW:
-                return 0
+                return self.draw_score if p.ply & 1 == self.root_side else -self.draw_score
             winner = 0 if status == WHITE_WINS else 1
             return WIN - ply if winner == p.ply & 1 else ply - WIN
+        key = p.hash
+        if p.seen.get(key, 0) >= 2:
+            # a repeated position can be repeated again: score it as the draw it leads to
+            return self.draw_score if p.ply & 1 == self.root_side else -self.draw_score
         if depth <= 0:
             return self.evaluate(p)
-        key = p.hash
         entry = self.tt.get(key)
         tt_move = 0
         if entry is not None:
