@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
-from ..core.geometry import NEIGHBOURS
+from ..core.geometry import NEIGHBOURS, SLIDES
 from ..core.pieces import KIND, MOSQUITO, PIECES_PER_COLOUR, PILLBUG
 from ..core.position import Position
 
 WIN = 1_000_000
 
 #: Penalty for a queen with n occupied neighbours: the last few are worth far more.
-QUEEN_PRESSURE = (0, 12, 30, 60, 110, 200, 0)
+QUEEN_PRESSURE = (0, 24, 60, 120, 220, 400, 0)
 #: Value of a bug that is free to move, by kind (Q S B G A M L P).
-ACTIVE = (30, 20, 35, 22, 45, 35, 28, 30)
+ACTIVE = (15, 10, 17, 11, 22, 17, 14, 15)
 #: Value of a bug still in hand: it can still go anywhere, but does nothing yet.
-IN_HAND = (0, 10, 18, 12, 25, 18, 14, 14)
+IN_HAND = (0, 7, 12, 8, 17, 12, 9, 9)
+#: A queen that can still slide away (its liberties), plus a little per open direction: a pinned queen is
+#: the first step to surrounding it.
+QUEEN_FREE = 30
+QUEEN_SLIDE = 5
 #: A beetle or mosquito standing on the enemy queen.
 ON_QUEEN = 120
 #: Own pillbug or mosquito next to own queen: it can throw attackers away.
@@ -39,6 +43,10 @@ def evaluate(p: Position) -> int:
             # a queen that is buried under a beetle is worth little
             if top[own_queen] != lo:
                 side -= 40
+            elif own_queen not in cut:
+                slides = len(SLIDES[nmask[own_queen]])
+                if slides:
+                    side += QUEEN_FREE + QUEEN_SLIDE * slides
         for pid in range(lo, lo + PIECES_PER_COLOUR):
             cell = pos[pid]
             kind = KIND[pid]

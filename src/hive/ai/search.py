@@ -71,7 +71,7 @@ class Limits:
 #: Named strength levels used by the UHP engine, the browser app and ``hive match``.
 LEVELS: dict[str, Limits] = {
     "easy": Limits(depth=1),
-    "medium": Limits(depth=2),
+    "medium": Limits(depth=3),
     "hard": Limits(time=1.0, depth=MAX_DEPTH),
     "max": Limits(time=5.0, depth=MAX_DEPTH),
 }
