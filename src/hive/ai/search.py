@@ -42,8 +42,10 @@ class SearchPosition(Protocol):
     hash: int
     status: int
     ply: int
-    history: Sized
     seen: dict[int, int]
+
+    @property
+    def history(self) -> Sized: ...
 
     def generate(self) -> list[int]: ...
 
