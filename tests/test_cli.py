@@ -70,12 +70,12 @@ def test_terminal_game_ends_cleanly_on_end_of_input() -> None:
 
 
 def test_play_with_a_bad_opponent_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["play", "--opponent", "grandmaster"]) == 2
+    assert main(["play", "--terminal", "--opponent", "grandmaster"]) == 2
     assert "'grandmaster'" in capsys.readouterr().err
 
 
 def test_play_against_the_ai(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     lines = iter(["wS1", "quit"])
     monkeypatch.setattr("builtins.input", lambda prompt: next(lines))
-    assert main(["play", "--opponent", "easy", "--game-type", "Base"]) == 0
+    assert main(["play", "--terminal", "--opponent", "easy", "--game-type", "Base"]) == 0
     assert "easy plays b" in capsys.readouterr().out
