@@ -72,6 +72,7 @@ class Session:
     thinking: bool = False
     ai_task: asyncio.Task[None] | None = None
     ai_error: str | None = None
+    version: int = 0
 
 
 class App:
@@ -84,6 +85,7 @@ class App:
     def __init__(self, db: str | Path, *, workers: int = 1) -> None:
         self.storage = Storage(db)
         self.sessions: dict[str, Session] = {}
+        self.boot = secrets.token_hex(4)  # with a session's version, lets clients drop a late, older state
         self.workers = workers
         self._executor: Executor | None = None
         self.asgi = Starlette(
@@ -219,9 +221,11 @@ class App:
             "seats": sorted(seats),
             "game_string": session.kind.export(session.game),
             "view": view,
+            "version": [self.boot, session.version],
         }
 
     async def broadcast(self, session: Session) -> None:
+        session.version += 1
         if not session.sockets:
             return
         base = self.state(session)
