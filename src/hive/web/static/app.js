@@ -480,7 +480,8 @@ function renderShare() {
 }
 
 function render() {
-  document.body.className = `theme-${app.theme}`;
+  document.body.classList.remove("theme-default", "theme-warm-cool");
+  document.body.classList.add(`theme-${app.theme}`);
   renderBoard();
   renderSide();
   $("review").hidden = !app.review;
@@ -973,6 +974,7 @@ async function main() {
   wire();
   syncModeRows();
   route();
+  document.body.dataset.ready = "1";
 }
 
 main().catch((err) => toast(err.message));
