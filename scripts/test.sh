@@ -8,6 +8,16 @@ if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+# The browser tests drive Debian's Chromium through Playwright (no browser download).
+if [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "== installing chromium (Debian package) for the browser tests"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "!! /usr/bin/chromium is missing and cannot be installed here (needs root and apt-get):" >&2
+    echo "!! run 'sudo apt-get install chromium'; until then the browser tests are skipped." >&2
+  fi
+fi
 echo "== ruff"
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .

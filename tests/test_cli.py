@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 
@@ -70,12 +71,23 @@ def test_terminal_game_ends_cleanly_on_end_of_input() -> None:
 
 
 def test_play_with_a_bad_opponent_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["play", "--opponent", "grandmaster"]) == 2
+    assert main(["play", "--terminal", "--opponent", "grandmaster"]) == 2
     assert "'grandmaster'" in capsys.readouterr().err
 
 
 def test_play_against_the_ai(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     lines = iter(["wS1", "quit"])
     monkeypatch.setattr("builtins.input", lambda prompt: next(lines))
-    assert main(["play", "--opponent", "easy", "--game-type", "Base"]) == 0
+    assert main(["play", "--terminal", "--opponent", "easy", "--game-type", "Base"]) == 0
     assert "easy plays b" in capsys.readouterr().out
+
+
+def test_play_in_the_browser_refuses_a_bad_or_busy_port(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--no-browser", "--port", "70000"]) == 2
+    assert "--port must be 0..65535, not 70000" in capsys.readouterr().err
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert main(["play", "--no-browser", "--port", str(port)]) == 2
+    assert f"Port {port} on 127.0.0.1 is in use" in capsys.readouterr().err

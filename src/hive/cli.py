@@ -1,4 +1,4 @@
-"""The ``hive`` command: ``hive play``, ``hive perft``."""
+"""The ``hive`` command: ``hive play`` (browser or terminal), ``hive perft``."""
 
 from __future__ import annotations
 
@@ -94,6 +94,8 @@ def play_terminal(
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    if not args.terminal:
+        return cmd_play_browser(args)
     try:
         board = Board(args.game_type, tournament_opening=not args.original_opening)
     except InvalidGameTypeError as err:
@@ -112,17 +114,41 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_play_browser(args: argparse.Namespace) -> int:
+    from .web.run import serve
+
+    if not 0 <= args.port <= 65535:
+        print(f"hive play: --port must be 0..65535, not {args.port}", file=sys.stderr)
+        return 2
+    try:
+        serve(args.host, args.port, args.db, open_browser=not args.no_browser)
+    except OSError as err:
+        print(f"hive play: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="hive", description="Hive, the board game.")
     parser.add_argument("--version", action="version", version=f"hive {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    play = sub.add_parser("play", help="play a game in the terminal against the AI")
-    play.add_argument("--game-type", default="Base+MLP", help="Base, Base+M, ... Base+MLP (default Base+MLP)")
-    play.add_argument("--colour", "--color", choices=("white", "black"), default="white")
-    play.add_argument("--original-opening", action="store_true", help="allow the Queen on the first turn")
-    play.add_argument("--opponent", default="medium", help=f"{match.PLAYER_CHOICES} (default medium)", metavar="PLAYER")
-    play.add_argument("--seed", type=int, default=None, help="seed of the opponent's randomness")
+    play = sub.add_parser(
+        "play",
+        help="play in the browser (a local web server), or in the terminal with --terminal",
+        description="Start the browser game on a local web server and open it; --terminal plays in the terminal.",
+    )
+    play.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    play.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    play.add_argument("--no-browser", action="store_true", help="only print the URL, do not open a browser")
+    play.add_argument("--db", default=None, help="SQLite file of the games (default: in the user's data directory)")
+    play.add_argument("--terminal", action="store_true", help="play in the terminal instead of the browser")
+    term = play.add_argument_group("terminal game (with --terminal)")
+    term.add_argument("--game-type", default="Base+MLP", help="Base, Base+M, ... Base+MLP (default Base+MLP)")
+    term.add_argument("--colour", "--color", choices=("white", "black"), default="white")
+    term.add_argument("--original-opening", action="store_true", help="allow the Queen on the first turn")
+    term.add_argument("--opponent", default="medium", help=f"{match.PLAYER_CHOICES} (default medium)", metavar="PLAYER")
+    term.add_argument("--seed", type=int, default=None, help="seed of the opponent's randomness")
     play.set_defaults(func=cmd_play)
 
     perft = sub.add_parser("perft", help="count move-tree leaves at each depth")

@@ -24,7 +24,7 @@ from .core.geometry import DIRECTIONS, NEIGHBOUR, SIZE, axial_of
 from .core.pieces import BUG_LETTERS, BUG_NAMES, KIND, PIECE_NAMES, PIECES_PER_COLOUR
 from .core.render import layout, stack_of
 
-__all__ = ["THEMES", "Theme", "board", "install"]
+__all__ = ["GLYPHS", "THEMES", "Theme", "board", "install"]
 
 
 @dataclass(frozen=True)
@@ -107,7 +107,7 @@ def _outline(cx: float, cy: float, radius: float) -> str:
 
 
 # Glyphs of our own design, drawn in a 20 x 20 box centred on the origin with the ink colour ``{c}``.
-_GLYPHS: dict[str, str] = {
+GLYPHS: dict[str, str] = {
     "Q": (  # a queen bee: wings, striped body, crown
         '<ellipse cx="-4.6" cy="-1" rx="4" ry="2.4" transform="rotate(-25 -4.6 -1)" fill="none" stroke="{c}"/>'
         '<ellipse cx="4.6" cy="-1" rx="4" ry="2.4" transform="rotate(25 4.6 -1)" fill="none" stroke="{c}"/>'
@@ -298,7 +298,7 @@ def _cell(board: Board, cell: int, at: tuple[float, float], axial: tuple[int, in
         f' points="{_points(_hex_points(x, y, _R * 0.93))}" fill="{fill}" stroke="{edge}" stroke-width="2"/>'
     )
     scale = _R * 0.047
-    glyph = _GLYPHS[BUG_LETTERS[kind]].format(c=ink, bg=fill)
+    glyph = GLYPHS[BUG_LETTERS[kind]].format(c=ink, bg=fill)
     parts.append(
         f'<g class="bug" transform="translate({_num(x)},{_num(y - _R * 0.1)}) scale({_num(scale)})"'
         f' stroke-linecap="round">{glyph}</g>'

@@ -1,0 +1,24 @@
+"""Hive in the browser: ``hive play`` serves the game page and its API on a local port.
+
+:func:`create_app` builds the ASGI application over an SQLite file; :func:`serve` runs it with uvicorn.
+"""
+
+from .server import App, create_app
+from .storage import Storage, default_path
+
+__all__ = ["App", "Storage", "create_app", "default_path", "serve"]
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str | None = None,
+    *,
+    open_browser: bool = True,
+    workers: int = 1,
+    announce: object = print,
+) -> None:
+    """Serve the app until interrupted, printing its URL (and opening it in a browser unless told not to)."""
+    from .run import serve as _serve
+
+    _serve(host, port, db, open_browser=open_browser, workers=workers, announce=announce)
