@@ -38,7 +38,9 @@ class SearchPosition(Protocol):
     hash: int
     status: int
     ply: int
-    history: Sized
+
+    @property
+    def history(self) -> Sized: ...
 
     def generate(self) -> list[int]: ...
 
