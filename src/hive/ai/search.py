@@ -22,6 +22,8 @@ LOWER = 1
 UPPER = 2
 MAX_DEPTH = 64
 TT_LIMIT = 2_000_000
+# search plies can exceed the depth by the steps within turns
+KILLER_SLOTS = 4 * MAX_DEPTH + 2
 
 
 class _Timeout(Exception):
@@ -32,7 +34,9 @@ class SearchPosition(Protocol):
     """What the search needs of a game position: int moves, make/unmake, a hash and a status.
 
     ``status`` uses the core's codes (``DRAW``, ``WHITE_WINS``, ``BLACK_WINS`` at or above ``DRAW``);
-    ``ply & 1`` is the side to move (0 for the first player).
+    ``ply & 1`` is the side to move (0 for the first player). A move after which the same side is still to move
+    (a step within a turn, as HiveQueen's productions) is searched at the same depth and not negated, so the
+    depth counts turns.
     """
 
     hash: int
@@ -102,7 +106,7 @@ class Searcher:
         self.nodes = 0
         self.deadline = 0.0
         self.history: dict[int, int] = {}
-        self.killers: list[int] = [0] * (MAX_DEPTH + 2)
+        self.killers: list[int] = [0] * KILLER_SLOTS
 
     def search(self, position: SearchPosition, limits: Limits) -> SearchResult:
         """Search ``position`` (restored on return) and return the best move found within ``limits``.
@@ -116,7 +120,7 @@ class Searcher:
         self.nodes = 0
         self.deadline = start + limits.time if limits.time is not None else float("inf")
         self.history.clear()
-        self.killers = [0] * (MAX_DEPTH + 2)
+        self.killers = [0] * KILLER_SLOTS
         if len(self.tt) > TT_LIMIT:
             self.tt.clear()
         if self.randomise and position.ply < self.opening_noise:
@@ -143,9 +147,13 @@ class Searcher:
         alpha = -WIN - 1
         best = moves[0]
         noisy = self.randomise and p.ply < self.opening_noise
+        side = p.ply & 1
         for move in moves:
             p.make(move)
-            score = -self._negamax(p, depth - 1, -WIN - 1, -alpha, 1)
+            if p.ply & 1 == side:
+                score = self._negamax(p, depth, alpha, WIN + 1, 1)
+            else:
+                score = -self._negamax(p, depth - 1, -WIN - 1, -alpha, 1)
             p.unmake()
             if noisy:
                 score += self.rng.randint(-8, 8)
@@ -185,9 +193,13 @@ class Searcher:
         original_alpha = alpha
         best = -WIN - 1
         best_move = moves[0]
+        side = p.ply & 1
         for move in moves:
             p.make(move)
-            score = -self._negamax(p, depth - 1, -beta, -alpha, ply + 1)
+            if p.ply & 1 == side:
+                score = self._negamax(p, depth, alpha, beta, ply + 1)
+            else:
+                score = -self._negamax(p, depth - 1, -beta, -alpha, ply + 1)
             p.unmake()
             if score > best:
                 best = score
