@@ -2,7 +2,8 @@
 
 A player is a built-in level (``easy``, ``medium``, ``hard``, ``max``), ``random``, or ``uhp:<command line>``
 for any external UHP engine. Games come in pairs: both games of a pair start from the same random opening, with
-colours swapped.
+colours swapped. ``game="hivequeen"`` plays L. Lynn Smith's HiveQueen instead (built-in players only: UHP is a
+protocol of Hive), saving records in HiveQueen's record format.
 
 >>> from hive.match import run_match
 >>> result = run_match("random", "easy", games=2, game_type="Base", jobs=1, seed=1)  # doctest: +SKIP
@@ -28,10 +29,19 @@ from typing import IO, Any, Protocol
 from .ai import LEVELS, Limits, RandomPlayer, Searcher
 from .core import WHITE, Board, GameType, Move
 from .engine import EngineError, Limit, SimpleEngine
+from .hivequeen import ai as queen_ai
+from .hivequeen.board import Board as QueenBoard
+from .hivequeen.board import Turn
+from .hivequeen.records import write_record
 
 #: The time an external engine gets per move when neither ``--time`` nor ``--depth`` is given.
 DEFAULT_ENGINE_TIME = 1.0
 PLAYER_CHOICES = f"{', '.join(LEVELS)}, random, or uhp:<engine command line>"
+#: The games ``hive match`` plays.
+GAMES = ("hive", "hivequeen")
+#: Turns after which a HiveQueen match game still running is adjudicated by units (its own rules end it sooner
+#: or later: 300 turns without a capture, repetition).
+QUEEN_DEFAULT_MAX_TURNS = 400
 _Z95 = statistics.NormalDist().inv_cdf(0.975)
 
 
@@ -270,13 +280,14 @@ class GameRecord:
     reason: str
     plies: int
     game_string: str
+    game: str = "hive"
 
     @property
     def player1_score(self) -> float:
-        """1, ½ or 0 from PLAYER1's point of view."""
+        """1, ½ or 0 from PLAYER1's point of view (South is HiveQueen's first player, as White is Hive's)."""
         if self.result == "Draw":
             return 0.5
-        return 1.0 if (self.result == "WhiteWins") == self.player1_white else 0.0
+        return 1.0 if (self.result in ("WhiteWins", "SouthWins")) == self.player1_white else 0.0
 
 
 @dataclass
@@ -345,9 +356,99 @@ class _GameTask:
     depth: int | None
     seed: int
     engine_timeout: float | None
+    game: str = "hive"
+
+
+class QueenPlayer(Protocol):
+    """Anything that chooses HiveQueen turns."""
+
+    name: str
+
+    def choose(self, board: QueenBoard) -> Turn: ...
+
+
+def make_queen_player(
+    spec: PlayerSpec | str, *, time: float | None = None, depth: int | None = None, seed: int | None = None
+) -> QueenPlayer:
+    """Build a HiveQueen player: a level (``time``/``depth`` override its limits) or ``random``.
+
+    :raises ValueError: for a bad spec, or a UHP engine (UHP is a protocol of Hive, not of HiveQueen).
+    """
+    spec = parse_player(spec) if isinstance(spec, str) else spec
+    if spec.kind == "random":
+        return queen_ai.RandomPlayer(seed)
+    if spec.kind == "level":
+        return queen_ai.SearchPlayer(_search_limits(spec, time, depth), spec.arg, seed)
+    raise ValueError(
+        f"bad player {spec.text!r}: UHP engines play Hive only; HiveQueen is played by the levels and 'random'"
+    )
+
+
+def play_queen_game(
+    south: QueenPlayer,
+    north: QueenPlayer,
+    *,
+    opening: Sequence[str] = (),
+    max_turns: int = QUEEN_DEFAULT_MAX_TURNS,
+) -> GameOutcome:
+    """Play one HiveQueen game: the opening turns first, then the players; the result is ``SouthWins``,
+    ``NorthWins`` or ``Draw``, and ``game_string`` holds the game's record.
+
+    A game still running after ``max_turns`` turns is decided by units, as the rules decide a game at their
+    turn limit.
+    """
+    board = QueenBoard()
+    for text in opening:
+        if board.is_game_over():
+            break
+        board.push_move_string(text)
+    players = (south, north)
+    while not board.is_game_over() and board.ply < max_turns:
+        board.push(players[board.turn].choose(board))
+    headers = {"South": south.name, "North": north.name}
+    if not board.is_game_over():
+        status = board.units_decision()
+        result = ("Draw", "Draw", "Draw", "SouthWins", "NorthWins")[status]
+        reason = f"turn limit {max_turns}, units {board.units[0]}-{board.units[1]}"
+        headers["Adjudicated"] = f"{result} ({reason})"
+        return GameOutcome(result, reason, board.ply, write_record(board, headers))
+    return GameOutcome(board.state, board.end_reason(), board.ply, write_record(board, headers))
+
+
+def random_queen_opening(turns: int, seed: int | None) -> tuple[str, ...]:
+    """``turns`` random HiveQueen turns from the start, in notation (fewer if the game ends)."""
+    board = QueenBoard()
+    mover = queen_ai.RandomPlayer(seed)
+    texts: list[str] = []
+    while len(texts) < turns and not board.is_game_over():
+        turn = mover.choose(board)
+        texts.append(board.move_string(turn))
+        board.push(turn)
+    return tuple(texts)
+
+
+def _play_queen_task(task: _GameTask) -> GameRecord:
+    players = [
+        make_queen_player(spec, time=task.time, depth=task.depth, seed=task.seed + colour)
+        for colour, spec in enumerate((task.white, task.black))
+    ]
+    outcome = play_queen_game(players[0], players[1], opening=task.opening, max_turns=task.max_plies)
+    return GameRecord(
+        task.number,
+        task.white_label,
+        task.black_label,
+        task.player1_white,
+        outcome.result,
+        outcome.reason,
+        outcome.plies,
+        outcome.game_string,
+        task.game,
+    )
 
 
 def _play_task(task: _GameTask) -> GameRecord:
+    if task.game == "hivequeen":
+        return _play_queen_task(task)
     players: list[Player] = []
     try:
         for colour, spec in enumerate((task.white, task.black)):
@@ -416,8 +517,11 @@ def _check_settings(
     max_plies: int,
     openings: int,
     jobs: int | None,
+    game: str = "hive",
 ) -> str:
-    gt = str(GameType.parse(game_type))
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}: expected {' or '.join(GAMES)}")
+    gt = str(GameType.parse(game_type)) if game == "hive" else "HiveQueen"
     for name, value, low in (("games", games, 1), ("max plies", max_plies, 1), ("openings", openings, 0)):
         if value < low:
             raise ValueError(f"{name} must be >= {low}, not {value}")
@@ -446,20 +550,24 @@ def run_match(
     jobs: int | None = None,
     engine_timeout: float | None = 60.0,
     on_game: Callable[[GameRecord, MatchResult], None] | None = None,
+    game: str = "hive",
 ) -> MatchResult:
     """Play a match; games ``2k`` and ``2k+1`` share a random opening of ``openings`` plies, colours swapped.
 
     PLAYER1 has white in the first game of each pair. ``time``/``depth`` override the built-in levels' limits and
     set the external engines' (default :data:`DEFAULT_ENGINE_TIME` seconds per move). ``jobs`` processes play
     in parallel (default: one per core). ``on_game`` is called in this process after each game.
+    ``game="hivequeen"`` plays HiveQueen: ``max_plies`` counts turns and ``openings`` random turns.
 
     :raises ValueError: naming a bad player, game type or number.
     :raises EngineError: when an external engine cannot start or rejects the game type.
     """
     specs = [parse_player(p) if isinstance(p, str) else p for p in (player1, player2)]
-    gt = _check_settings(games, game_type, time, depth, max_plies, openings, jobs)
+    gt = _check_settings(games, game_type, time, depth, max_plies, openings, jobs, game)
     labels = []
     for number, spec in enumerate(specs, start=1):
+        if spec.kind == "uhp" and game == "hivequeen":
+            make_queen_player(spec)  # raises the UHP error
         if spec.kind == "uhp":
             try:
                 labels.append(_probe_engine(spec, gt, engine_timeout))
@@ -476,7 +584,10 @@ def run_match(
     opening: tuple[str, ...] = ()
     for index in range(games):
         if index % 2 == 0:
-            opening = random_opening(gt, openings, rng.randrange(2**32))
+            if game == "hivequeen":
+                opening = random_queen_opening(openings, rng.randrange(2**32))
+            else:
+                opening = random_opening(gt, openings, rng.randrange(2**32))
         first = index % 2 == 0
         white, black = (0, 1) if first else (1, 0)
         tasks.append(
@@ -494,6 +605,7 @@ def run_match(
                 depth,
                 rng.randrange(2**32),
                 engine_timeout,
+                game,
             )
         )
     result = MatchResult(labels[0], labels[1], seed)
@@ -513,9 +625,11 @@ def _plural(count: int, one: str, many: str | None = None) -> str:
 def progress_line(record: GameRecord, result: MatchResult, total: int) -> str:
     """One line about a finished game and the running score."""
     p1, p2 = result.player1, result.player2
+    first, second = ("south", "north") if record.game == "hivequeen" else ("white", "black")
     return (
-        f"Game {record.number}/{total}: white {record.white}, black {record.black}: {record.result} "
-        f"in {record.plies} plies ({record.reason}) | {p1} {result.score:g} - {len(result.games) - result.score:g} {p2}"
+        f"Game {record.number}/{total}: {first} {record.white}, {second} {record.black}: {record.result} "
+        f"in {record.plies} {'turns' if record.game == 'hivequeen' else 'plies'} ({record.reason}) | "
+        f"{p1} {result.score:g} - {len(result.games) - result.score:g} {p2}"
     )
 
 
@@ -545,9 +659,20 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         f"{DEFAULT_ENGINE_TIME:g} s for UHP engines)",
     )
     limit.add_argument("--depth", type=int, default=None, metavar="N", help="search depth for both players")
+    parser.add_argument(
+        "--game",
+        choices=GAMES,
+        default="hive",
+        help="hive, or hivequeen for L. Lynn Smith's HiveQueen (levels and random only) (default hive)",
+    )
     parser.add_argument("--game-type", default="Base+MLP", help="Base, Base+M, ... Base+MLP (default Base+MLP)")
     parser.add_argument(
-        "--max-plies", type=int, default=200, metavar="N", help="adjudicate a draw after N plies (default 200)"
+        "--max-plies",
+        type=int,
+        default=None,
+        metavar="N",
+        help=f"adjudicate a draw after N plies (default 200); for hivequeen, decide by units after N turns "
+        f"(default {QUEEN_DEFAULT_MAX_TURNS})",
     )
     parser.add_argument(
         "--openings", type=int, default=2, metavar="K", help="random plies opening each pair of games (default 2)"
@@ -556,7 +681,12 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--jobs", type=int, default=None, metavar="J", help="games played in parallel (default: one per core)"
     )
-    parser.add_argument("--out", default=None, metavar="FILE", help="save every game's GameString, one per line")
+    parser.add_argument(
+        "--out",
+        default=None,
+        metavar="FILE",
+        help="save every game's GameString, one per line (HiveQueen: every game's record)",
+    )
     parser.add_argument(
         "--engine-timeout",
         type=float,
@@ -571,9 +701,15 @@ def _command(args: argparse.Namespace) -> int:
     out: IO[str] | None = None
     try:
         specs = [parse_player(args.player1), parse_player(args.player2)]
+        queen = args.game == "hivequeen"
+        if args.max_plies is None:
+            args.max_plies = QUEEN_DEFAULT_MAX_TURNS if queen else 200
         game_type = _check_settings(
-            args.games, args.game_type, args.time, args.depth, args.max_plies, args.openings, args.jobs
+            args.games, args.game_type, args.time, args.depth, args.max_plies, args.openings, args.jobs, args.game
         )
+        if queen:
+            for spec in specs:
+                make_queen_player(spec)
         if args.engine_timeout is not None and not args.engine_timeout > 0:
             raise ValueError(f"engine timeout must be > 0 seconds, not {args.engine_timeout}")
         if args.out is not None:
@@ -585,8 +721,13 @@ def _command(args: argparse.Namespace) -> int:
         jobs = min(args.jobs if args.jobs is not None else os.cpu_count() or 1, args.games)
         print(
             f"Match {args.player1} vs {args.player2}: {_plural(args.games, 'game')} of {game_type}, "
-            f"openings of {_plural(args.openings, 'random ply', 'random plies')}, "
-            f"draw after {args.max_plies} plies, seed {seed}, {_plural(jobs, 'job')}",
+            + (
+                f"openings of {_plural(args.openings, 'random turn')}, units decide after {args.max_plies} turns, "
+                if queen
+                else f"openings of {_plural(args.openings, 'random ply', 'random plies')}, "
+                f"draw after {args.max_plies} plies, "
+            )
+            + f"seed {seed}, {_plural(jobs, 'job')}",
             flush=True,
         )
         for number, spec in enumerate(specs, start=1):
@@ -608,11 +749,16 @@ def _command(args: argparse.Namespace) -> int:
             jobs=jobs,
             engine_timeout=args.engine_timeout,
             on_game=report,
+            game=args.game,
         )
         print(result.summary())
         if out is not None:
-            out.writelines(game.game_string + "\n" for game in result.games)
-            print(f"Saved {len(result.games)} GameStrings to {args.out}")
+            if queen:
+                out.write("\n".join(game.game_string for game in result.games))
+                print(f"Saved {len(result.games)} HiveQueen records to {args.out}")
+            else:
+                out.writelines(game.game_string + "\n" for game in result.games)
+                print(f"Saved {len(result.games)} GameStrings to {args.out}")
     except (ValueError, EngineError) as err:
         print(f"hive match: {err}", file=sys.stderr)
         return 2

@@ -25,6 +25,8 @@ TT_LIMIT = 2_000_000
 #: The most a draw can cost (or gain) the side that is ahead (behind) in the static evaluation at the root;
 #: without it a stronger player settles for repetition draws in positions it would win.
 CONTEMPT = 150
+# search plies can exceed the depth by the steps within turns
+KILLER_SLOTS = 4 * MAX_DEPTH + 2
 
 
 class _Timeout(Exception):
@@ -35,8 +37,10 @@ class SearchPosition(Protocol):
     """What the search needs of a game position: int moves, make/unmake, a hash and a status.
 
     ``status`` uses the core's codes (``DRAW``, ``WHITE_WINS``, ``BLACK_WINS`` at or above ``DRAW``);
-    ``ply & 1`` is the side to move (0 for the first player); ``seen`` counts occurrences of each hash in the
-    game so far when the repetition draw is on (empty otherwise).
+    ``ply & 1`` is the side to move (0 for the first player). A move after which the same side is still to move
+    (a step within a turn, as HiveQueen's productions) is searched at the same depth and not negated, so the
+    depth counts turns. ``seen`` counts occurrences of each hash in the game so far when the repetition draw is
+    on (empty otherwise).
     """
 
     hash: int
@@ -107,7 +111,7 @@ class Searcher:
         self.nodes = 0
         self.deadline = 0.0
         self.history: dict[int, int] = {}
-        self.killers: list[int] = [0] * (MAX_DEPTH + 2)
+        self.killers: list[int] = [0] * KILLER_SLOTS
         self.draw_score = 0
         self.root_side = 0
 
@@ -123,7 +127,7 @@ class Searcher:
         self.nodes = 0
         self.deadline = start + limits.time if limits.time is not None else float("inf")
         self.history.clear()
-        self.killers = [0] * (MAX_DEPTH + 2)
+        self.killers = [0] * KILLER_SLOTS
         self.root_side = position.ply & 1
         self.draw_score = -max(-CONTEMPT, min(CONTEMPT, self.evaluate(position) // 2))
         if len(self.tt) > TT_LIMIT:
@@ -152,9 +156,13 @@ class Searcher:
         alpha = -WIN - 1
         best = moves[0]
         noisy = self.randomise and p.ply < self.opening_noise
+        side = p.ply & 1
         for move in moves:
             p.make(move)
-            score = -self._negamax(p, depth - 1, -WIN - 1, -alpha, 1)
+            if p.ply & 1 == side:
+                score = self._negamax(p, depth, alpha, WIN + 1, 1)
+            else:
+                score = -self._negamax(p, depth - 1, -WIN - 1, -alpha, 1)
             p.unmake()
             if noisy:
                 score += self.rng.randint(-8, 8)
@@ -197,9 +205,13 @@ class Searcher:
         original_alpha = alpha
         best = -WIN - 1
         best_move = moves[0]
+        side = p.ply & 1
         for move in moves:
             p.make(move)
-            score = -self._negamax(p, depth - 1, -beta, -alpha, ply + 1)
+            if p.ply & 1 == side:
+                score = self._negamax(p, depth, alpha, beta, ply + 1)
+            else:
+                score = -self._negamax(p, depth - 1, -beta, -alpha, ply + 1)
             p.unmake()
             if score > best:
                 best = score

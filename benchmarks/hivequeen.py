@@ -1,0 +1,74 @@
+"""HiveQueen speed: random games, movement lists and AI search.
+
+Run: ``python -m benchmarks.hivequeen`` from the project root, with the package installed. Prints medians of
+``--rounds`` rounds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+
+from hive.ai import Limits
+from hive.hivequeen import Board
+from hive.hivequeen.ai import QueenSearcher, RandomPlayer, search_view
+
+
+def _midgame(seed: int, turns: int) -> Board:
+    board = Board()
+    mover = RandomPlayer(seed)
+    for _ in range(turns):
+        if board.is_game_over():
+            break
+        board.push(mover.choose(board))
+    return board
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="HiveQueen speed.")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--depth", type=int, default=2)
+    args = parser.parse_args(argv)
+    print(f"Python {sys.version.split()[0]}, {args.rounds} rounds, medians")
+    rates = []
+    for r in range(args.rounds):
+        rng = random.Random(r)
+        turns = 0
+        start = time.perf_counter()
+        for _ in range(args.games):
+            board = Board()
+            mover = RandomPlayer(rng.randrange(2**32))
+            while not board.is_game_over():
+                board.push(mover.choose(board))
+            turns += board.ply
+        seconds = time.perf_counter() - start
+        rates.append((args.games / seconds, turns / seconds))
+    print(
+        f"random games: {statistics.median(g for g, _ in rates):,.1f} games/s, "
+        f"{statistics.median(t for _, t in rates):,.0f} turns/s (checked push)"
+    )
+    for name, board in (("start", Board()), ("midgame (seed 7, 30 turns)", _midgame(7, 30))):
+        view = search_view(board)
+        count = len(view.movements())
+        lists = []
+        for _ in range(args.rounds):
+            start = time.perf_counter()
+            for _ in range(200):
+                view.movements()
+            lists.append(200 / (time.perf_counter() - start))
+        runs = [QueenSearcher().search(search_view(board), Limits(depth=args.depth)) for _ in range(args.rounds)]
+        seconds = statistics.median(r.seconds for r in runs)
+        print(
+            f"{name}: {count} movements, {statistics.median(lists):,.0f} movement lists/s; "
+            f"search depth {args.depth}: {runs[0].nodes:,} nodes in {seconds:.3f} s, "
+            f"{runs[0].nodes / seconds:,.0f} nodes/s"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

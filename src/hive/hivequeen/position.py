@@ -1,0 +1,515 @@
+"""The hot core of HiveQueen: the field, step generation, make/unmake, hashing and game end.
+
+Written in the same plain typed subset of Python as the Hive core (ints, lists, bytearrays, small methods).
+
+A turn is one movement followed by zero or more productions. The core works on *steps*, each an ``int``:
+
+- a movement ``src | dst << 6`` (``| PROMOTE`` when a Highborn is promoted; ``src == dst`` for a promotion
+  that is the whole movement);
+- a production ``PRODUCE | cell | kind << 6``;
+- ``END``, which ends the production phase.
+
+Production is a sequence of sub-steps rather than part of one turn int because the number of whole turns is
+the product of movements and production sets (tens of thousands when two Nurses may produce), while steps keep
+each list short: the search branches over the steps, with ``ply`` counting whole turns so that the side to move
+is ``ply & 1`` throughout. The turn ends by itself when no further production is possible, so ``END`` is only
+offered while a choice remains.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..core.position import BLACK_WINS, DRAW, IN_PROGRESS, WHITE_WINS
+from .geometry import CELLS, MIRROR, NEIGHBOURS, RAYS, cell_at
+from .rules import (
+    CAPACITY_COUNTED_AT_PHASE_START,
+    CAPACITY_IN_UNITS,
+    DRONE,
+    FIELD_LIMIT,
+    HIGHBORN,
+    NURSE,
+    NURSE_SWAPS_WITH,
+    PROMOTION_EXTRA_UNITS,
+    QUEEN,
+    REPETITION_DRAW_COUNT,
+    SETUP,
+    SOLDIER,
+    TURN_LIMIT_WITHOUT_CAPTURE,
+    UNITS,
+    UNITS_PER_WORKER,
+    WORKER,
+)
+
+PROMOTE = 1 << 12
+PRODUCE = 1 << 13
+END = 1 << 14
+MOVEMENT = 0
+PRODUCTION = 1
+
+SOUTH_WINS = WHITE_WINS
+NORTH_WINS = BLACK_WINS
+#: Names of the status codes (``NOT_STARTED`` is never used: the game starts set up).
+STATE_NAMES = ("NotStarted", "InProgress", "Draw", "SouthWins", "NorthWins")
+
+_NURSE_SWAP = [False] * 8
+for _kind in NURSE_SWAPS_WITH:
+    _NURSE_SWAP[_kind] = True
+
+
+def _zobrist_tables() -> tuple[list[int], list[int], list[int], int, int]:
+    rng = random.Random(0x48515545)  # fixed: hashes are stable across runs
+    pieces = [0 if code & 7 == 0 else rng.getrandbits(64) for code in range(16) for _ in range(CELLS)]
+    fresh = [rng.getrandbits(64) for _ in range(CELLS)]
+    prod = [0] + [rng.getrandbits(64) for _ in range(63)]
+    return pieces, fresh, prod, rng.getrandbits(64), rng.getrandbits(64)
+
+
+ZOBRIST_PIECE, ZOBRIST_FRESH, ZOBRIST_PROD, ZOBRIST_NORTH, ZOBRIST_PRODUCTION = _zobrist_tables()
+
+
+def winner_status(colour: int) -> int:
+    """The status code of a win by ``colour``."""
+    return SOUTH_WINS if colour == 0 else NORTH_WINS
+
+
+class Position:
+    """The field, whose turn it is, the production phase state and the history needed to undo.
+
+    ``board[cell]`` is 0 or ``kind | colour << 3``; ``count[kind | colour << 3]`` counts pieces on the field.
+    """
+
+    def __init__(self, setup: bool = True) -> None:
+        self.board = bytearray(CELLS)
+        self.count: list[int] = [0] * 16
+        self.units: list[int] = [0, 0]
+        self.pieces: list[int] = [0, 0]
+        self.ply = 0
+        self.phase = MOVEMENT
+        self.status = IN_PROGRESS
+        self.quiet = 0
+        self.capture = 0
+        self.nurse0 = -1
+        self.nurse1 = -1
+        self.nurses = 0
+        self.cap = 0
+        self.prod = 0
+        self.fresh: tuple[int, ...] = ()
+        self.hash = 0
+        self.history: list[int] = []
+        self._undo: list[tuple[int, int, int, int, int, int, int, int, int, int, int, tuple[int, ...]]] = []
+        self.seen: dict[int, int] = {}
+        if setup:
+            for r, row in SETUP:
+                q = -4 if r >= 0 else -4 - r
+                for kind in row:
+                    if kind:
+                        cell = cell_at(q, r)
+                        self.put(cell, kind)
+                        self.put(MIRROR[cell], kind | 8)
+                    q += 1
+        self.reset()
+
+    def put(self, cell: int, code: int) -> None:
+        """Set a cell to ``code`` (0 empties it) without touching the hash; call :meth:`reset` after set-up."""
+        old = self.board[cell]
+        if old:
+            self.count[old] -= 1
+            self.units[old >> 3] -= UNITS[old & 7]
+            self.pieces[old >> 3] -= 1
+        if code:
+            self.count[code] += 1
+            self.units[code >> 3] += UNITS[code & 7]
+            self.pieces[code >> 3] += 1
+        self.board[cell] = code
+
+    def reset(self) -> None:
+        """Forget the history and recompute hash and status: the current field becomes a starting position."""
+        self.history.clear()
+        self._undo.clear()
+        self.phase = MOVEMENT
+        self.prod = 0
+        self.fresh = ()
+        self.hash = self.compute_hash()
+        self.seen = {self.hash: 1}
+        self.status = IN_PROGRESS
+        self._turn_status()
+
+    def compute_hash(self) -> int:
+        """The Zobrist hash from scratch (the incremental one must always equal it)."""
+        h = 0
+        board = self.board
+        for cell in range(CELLS):
+            h ^= ZOBRIST_PIECE[board[cell] * CELLS + cell]
+        if self.ply & 1:
+            h ^= ZOBRIST_NORTH
+        if self.phase == PRODUCTION:
+            h ^= ZOBRIST_PRODUCTION ^ ZOBRIST_PROD[self.prod]
+            for cell in self.fresh:
+                h ^= ZOBRIST_FRESH[cell]
+        return h
+
+    # ------------------------------------------------------------------
+    # capacity and promotion
+
+    def load(self, colour: int) -> int:
+        """What counts against capacity: units (or pieces, if capacity were read in pieces)."""
+        return self.units[colour] if CAPACITY_IN_UNITS else self.pieces[colour]
+
+    def capacity(self, colour: int) -> int:
+        """Units the player's Workers on the field support now."""
+        return UNITS_PER_WORKER * self.count[WORKER | colour << 3]
+
+    def can_promote(self, colour: int) -> bool:
+        """Queen captured, a friendly Drone on the field, and Workers that support 3 more units."""
+        own = colour << 3
+        return (
+            self.count[QUEEN | own] == 0
+            and self.count[DRONE | own] > 0
+            and self.load(colour) + PROMOTION_EXTRA_UNITS <= self.capacity(colour)
+        )
+
+    def _may_produce(self, colour: int) -> bool:
+        cnt = self.prod & 3
+        if cnt >= self.nurses:
+            return False
+        cap = self.cap if CAPACITY_COUNTED_AT_PHASE_START else self.capacity(colour)
+        return self.load(colour) + 1 <= cap
+
+    # ------------------------------------------------------------------
+    # make / unmake
+
+    def make(self, step: int) -> None:
+        """Play a step given as an int, without any legality check."""
+        colour = self.ply & 1
+        board = self.board
+        captured = 0
+        if step < PRODUCE:
+            dst = step >> 6 & 63
+            target = board[dst]
+            if target and target >> 3 != colour:
+                captured = target
+        self._undo.append(
+            (
+                self.hash,
+                self.status,
+                self.ply,
+                self.phase,
+                self.quiet,
+                self.capture,
+                self.prod,
+                self.cap,
+                self.nurse0,
+                self.nurse1,
+                captured,
+                self.fresh,
+            )
+        )
+        self.history.append(step)
+        if step == END:
+            self._end_turn()
+            return
+        zp = ZOBRIST_PIECE
+        h = self.hash
+        if step & PRODUCE:
+            cell = step & 63
+            code = (step >> 6 & 7) | colour << 3
+            self.put(cell, code)
+            prod = self.prod
+            cnt = prod & 3
+            nset = self.nurses_of(cell) if code & 7 != SOLDIER else (3 if self.nurses == 2 else 1)
+            new = (cnt + 1) | (prod & 0b1100) | nset << (2 + 2 * cnt)
+            h ^= zp[code * CELLS + cell] ^ ZOBRIST_FRESH[cell] ^ ZOBRIST_PROD[prod] ^ ZOBRIST_PROD[new]
+            self.prod = new
+            self.fresh = (*self.fresh, cell)
+            self.hash = h
+            if not self._may_produce(colour):
+                self._end_turn()
+            return
+        src = step & 63
+        dst = step >> 6 & 63
+        code = board[src]
+        if src != dst:
+            target = board[dst]
+            if target and target >> 3 == colour:
+                h ^= zp[code * CELLS + src] ^ zp[target * CELLS + dst] ^ zp[target * CELLS + src]
+                self.put(src, target)
+            else:
+                h ^= zp[code * CELLS + src] ^ zp[target * CELLS + dst]
+                self.put(src, 0)
+            h ^= zp[code * CELLS + dst]
+            self.put(dst, code)
+        if step & PROMOTE:
+            queen = QUEEN | colour << 3
+            h ^= zp[code * CELLS + dst] ^ zp[queen * CELLS + dst]
+            self.put(dst, queen)
+        self.hash = h
+        self.capture = captured
+        if self.count[QUEEN | colour << 3] == 0:
+            self.status = winner_status(1 - colour)
+            self._end_turn()
+            return
+        if self.count[NURSE | colour << 3]:
+            self.nurse0 = -1
+            self.nurse1 = -1
+            nurse = NURSE | colour << 3
+            for cell in range(CELLS):
+                if board[cell] == nurse:
+                    if self.nurse0 < 0:
+                        self.nurse0 = cell
+                    else:
+                        self.nurse1 = cell
+            self.nurses = 1 if self.nurse1 < 0 else 2
+            self.cap = self.capacity(colour)
+            self.prod = 0
+            if self._may_produce(colour):
+                self.phase = PRODUCTION
+                self.hash = h ^ ZOBRIST_PRODUCTION
+                return
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        h = self.hash
+        if self.phase == PRODUCTION:
+            h ^= ZOBRIST_PRODUCTION ^ ZOBRIST_PROD[self.prod]
+            for cell in self.fresh:
+                h ^= ZOBRIST_FRESH[cell]
+            self.phase = MOVEMENT
+            self.prod = 0
+            self.fresh = ()
+        self.hash = h ^ ZOBRIST_NORTH
+        self.ply += 1
+        self.quiet = 0 if self.capture else self.quiet + 1
+        self.capture = 0
+        self.nurses = 0
+        self.seen[self.hash] = self.seen.get(self.hash, 0) + 1
+        if self.status == IN_PROGRESS:
+            self._turn_status()
+
+    def _turn_status(self) -> None:
+        colour = self.ply & 1
+        if not self.has_movement(colour):
+            if self.has_movement(1 - colour):
+                self.status = winner_status(1 - colour)
+            else:
+                self.status = self.units_decision()
+        elif self.seen.get(self.hash, 0) >= REPETITION_DRAW_COUNT:
+            self.status = DRAW
+        elif self.quiet >= TURN_LIMIT_WITHOUT_CAPTURE:
+            self.status = self.units_decision()
+
+    def units_decision(self) -> int:
+        """The higher total of units on the field wins; equal totals draw."""
+        south, north = self.units
+        if south > north:
+            return SOUTH_WINS
+        if north > south:
+            return NORTH_WINS
+        return DRAW
+
+    def unmake(self) -> int:
+        """Take back the last step and return it."""
+        step = self.history.pop()
+        (h, status, ply, phase, quiet, capture, prod, cap, nurse0, nurse1, captured, fresh) = self._undo.pop()
+        if self.ply != ply:
+            seen = self.seen
+            n = seen[self.hash] - 1
+            if n:
+                seen[self.hash] = n
+            else:
+                del seen[self.hash]
+        colour = ply & 1
+        if step & PRODUCE:
+            self.put(step & 63, 0)
+        elif step != END:
+            src = step & 63
+            dst = step >> 6 & 63
+            if step & PROMOTE:
+                self.put(dst, HIGHBORN | colour << 3)
+            if src != dst:
+                code = self.board[dst]
+                other = self.board[src]
+                self.put(src, code)
+                self.put(dst, captured if captured else other)
+        self.hash = h
+        self.status = status
+        self.ply = ply
+        self.phase = phase
+        self.quiet = quiet
+        self.capture = capture
+        self.prod = prod
+        self.cap = cap
+        self.nurse0 = nurse0
+        self.nurse1 = nurse1
+        self.nurses = 0 if nurse0 < 0 or phase == MOVEMENT else (1 if nurse1 < 0 else 2)
+        self.fresh = fresh
+        return step
+
+    # ------------------------------------------------------------------
+    # generation
+
+    def nurses_of(self, cell: int) -> int:
+        """Bit 0 (1) set when ``cell`` touches the first (second) Nurse producing this phase."""
+        s = 0
+        for n in NEIGHBOURS[cell]:
+            if n == self.nurse0:
+                s |= 1
+            elif n == self.nurse1:
+                s |= 2
+        return s
+
+    def has_movement(self, colour: int) -> bool:
+        """Whether ``colour`` could perform a movement if it were its turn."""
+        board = self.board
+        count = self.count
+        own = colour << 3
+        promote = self.can_promote(colour)
+        for cell in range(CELLS):
+            code = board[cell]
+            if not code or code >> 3 != colour:
+                continue
+            kind = code & 7
+            if kind == DRONE:
+                if self.pieces[0] + self.pieces[1] < CELLS:
+                    return True
+            elif kind == QUEEN:
+                if count[HIGHBORN | own]:
+                    return True
+            elif kind == NURSE:
+                if count[DRONE | own] + count[NURSE | own] + count[WORKER | own] + count[SOLDIER | own] > 1:
+                    return True
+            elif kind in (WORKER, HIGHBORN):
+                if kind == HIGHBORN and promote:
+                    return True
+                for n in NEIGHBOURS[cell]:
+                    v = board[n]
+                    if v == 0 or (kind == HIGHBORN and v >> 3 != colour):
+                        return True
+            elif kind == SOLDIER:
+                for d in range(6):
+                    for n in RAYS[cell * 6 + d]:
+                        v = board[n]
+                        if v == 0:
+                            break
+                        if v >> 3 != colour:
+                            return True
+        return False
+
+    def generate(self) -> list[int]:
+        """All legal steps: movements in the movement phase; productions and ``END`` in the production phase."""
+        if self.status != IN_PROGRESS:
+            return []
+        if self.phase == PRODUCTION:
+            return self.productions()
+        return self.movements()
+
+    def movements(self) -> list[int]:
+        """The legal movements of the side to move."""
+        colour = self.ply & 1
+        board = self.board
+        moves: list[int] = []
+        own_cells: list[int] = []
+        for cell in range(CELLS):
+            code = board[cell]
+            if code and code >> 3 == colour:
+                own_cells.append(cell)
+        promote = self.can_promote(colour)
+        for cell in own_cells:
+            kind = board[cell] & 7
+            if kind == WORKER:
+                for n in NEIGHBOURS[cell]:
+                    if board[n] == 0:
+                        moves.append(cell | n << 6)
+            elif kind == DRONE:
+                for n in range(CELLS):
+                    if board[n] == 0:
+                        moves.append(cell | n << 6)
+            elif kind == SOLDIER:
+                for d in range(6):
+                    for n in RAYS[cell * 6 + d]:
+                        v = board[n]
+                        if v == 0:
+                            break
+                        if v >> 3 != colour:
+                            moves.append(cell | n << 6)
+                            break
+            elif kind == HIGHBORN:
+                first = len(moves)
+                for d in range(6):
+                    for n in RAYS[cell * 6 + d]:
+                        v = board[n]
+                        if v == 0:
+                            moves.append(cell | n << 6)
+                        else:
+                            if v >> 3 != colour:
+                                moves.append(cell | n << 6)
+                            break
+                if promote:
+                    for i in range(first, len(moves)):
+                        moves.append(moves[i] | PROMOTE)
+                    moves.append(cell | cell << 6 | PROMOTE)
+            elif kind == QUEEN:
+                for other in own_cells:
+                    if board[other] & 7 == HIGHBORN:
+                        moves.append(cell | other << 6)
+            else:  # NURSE
+                for other in own_cells:
+                    k = board[other] & 7
+                    if _NURSE_SWAP[k] and other != cell and (k != NURSE or other > cell):
+                        moves.append(cell | other << 6)
+        return moves
+
+    def productions(self) -> list[int]:
+        """The legal productions of the side to move in its production phase, and ``END``."""
+        moves: list[int] = [END]
+        colour = self.ply & 1
+        if not self._may_produce(colour):
+            return moves
+        board = self.board
+        own = colour << 3
+        count = self.count
+        prod = self.prod
+        cnt = prod & 3
+        first = prod >> 2 & 3
+        every = 3 if self.nurses == 2 else 1
+        soldier_ok = cnt == 0 or (first & 1 and every & 2) or (first & 2 and every & 1)
+        kinds: list[int] = []
+        for kind in (WORKER, DRONE, NURSE):
+            if count[kind | own] < FIELD_LIMIT[kind]:
+                kinds.append(kind)
+        soldiers = count[SOLDIER | own] < FIELD_LIMIT[SOLDIER]
+        for cell in range(CELLS):
+            if board[cell]:
+                continue
+            friendly = False
+            nset = 0
+            for n in NEIGHBOURS[cell]:
+                v = board[n]
+                if v and v >> 3 == colour:
+                    friendly = True
+                    if n == self.nurse0:
+                        nset |= 1
+                    elif n == self.nurse1:
+                        nset |= 2
+            if not friendly:
+                continue
+            if soldier_ok and soldiers:
+                moves.append(PRODUCE | cell | SOLDIER << 6)
+            if nset and (cnt == 0 or (first & 1 and nset & 2) or (first & 2 and nset & 1)):
+                for kind in kinds:
+                    moves.append(PRODUCE | cell | kind << 6)
+        return moves
+
+    def perft(self, depth: int) -> int:
+        """Count the step sequences ``depth`` steps deep (a finished game has none)."""
+        if depth == 0:
+            return 1
+        moves = self.generate()
+        if depth == 1:
+            return len(moves)
+        total = 0
+        for move in moves:
+            self.make(move)
+            total += self.perft(depth - 1)
+            self.unmake()
+        return total

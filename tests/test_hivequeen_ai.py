@@ -1,0 +1,98 @@
+"""The HiveQueen AI and its arena: tactics, levels, legal turns, hive match --game hivequeen."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hive.ai.search import LEVELS, Limits
+from hive.hivequeen import Board
+from hive.hivequeen.ai import QueenSearcher, RandomPlayer, best_turn, evaluate
+from hive.hivequeen.records import read_records
+from hive.match import main, make_queen_player, run_match
+
+
+def test_takes_the_queen_when_it_wins() -> None:
+    # North has no Drone: after losing its Queen it cannot promote
+    board = Board.from_pieces(
+        {"a1": "H", "a5": "q", "b5": "h", "c5": "w", "e1": "Q", "b1": "W", "c1": "W", "e9": "w", "f9": "w", "g9": "h"}
+    )
+    turn = best_turn(board, "easy")
+    assert board.move_string(turn).startswith("Ha1xa5")
+    board.push(turn)
+    assert board.state == "InProgress"
+    board.push(RandomPlayer(1).choose(board))
+    assert board.state == "SouthWins"
+
+
+def test_promotes_when_its_queen_is_gone() -> None:
+    board = Board.from_pieces({"a1": "H", "c3": "D", "e2": "W", "e1": "W", "e9": "q", "f9": "w", "f8": "w"})
+    turn = best_turn(board, "easy")
+    assert turn.promote
+
+
+def test_escapes_a_threat_to_its_queen() -> None:
+    # North's Highborn on e9 attacks South's Queen on e5 along the file; South has no Drone
+    board = Board.from_pieces({"e5": "Q", "b1": "H", "a1": "W", "b2": "W", "e9": "h", "g9": "q", "h9": "w", "h8": "w"})
+    board.push(best_turn(board, "medium"))
+    queen = board.board.index(1)
+    assert all(t.destination != queen for t in board.legal_movements)
+
+
+@pytest.mark.parametrize("level", ["easy", "medium"])
+def test_levels_play_legal_turns_and_leave_the_board_as_it_was(level: str) -> None:
+    board = Board()
+    for _ in range(4):
+        before = (bytes(board.board), board.hash, len(board.history))
+        turn = best_turn(board, level, seed=3)
+        assert (bytes(board.board), board.hash, len(board.history)) == before
+        assert board.is_legal(turn)
+        board.push(turn)
+
+
+def test_time_limited_search_returns_in_time() -> None:
+    board = Board()
+    searcher = QueenSearcher()
+    turn = searcher.best_turn(board, Limits(time=0.3))
+    assert board.is_legal(turn)
+
+
+def test_unknown_level_and_finished_games_are_refused() -> None:
+    with pytest.raises(ValueError, match="unknown level 'grandmaster'"):
+        best_turn(Board(), "grandmaster")
+    over = Board.from_pieces({"e1": "Q", "e9": "q"})
+    with pytest.raises(ValueError, match="game is over"):
+        best_turn(over, "easy")
+    with pytest.raises(ValueError, match="game is over"):
+        RandomPlayer(1).choose(over)
+
+
+def test_evaluation_is_symmetric() -> None:
+    board = Board()
+    assert evaluate(board) == 0
+    assert set(LEVELS) == {"easy", "medium", "hard", "max"}
+
+
+def test_random_player_is_seeded_and_legal() -> None:
+    board = Board()
+    a = [RandomPlayer(5).choose(board) for _ in range(3)]
+    assert a[0] == a[1] == a[2] and board.is_legal(a[0])
+
+
+def test_match_plays_hivequeen_and_refuses_uhp_engines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    result = run_match("easy", "random", games=2, game="hivequeen", jobs=1, seed=4, max_plies=60)
+    assert len(result.games) == 2 and all(g.game == "hivequeen" for g in result.games)
+    assert {g.result for g in result.games} <= {"SouthWins", "NorthWins", "Draw"}
+    with pytest.raises(ValueError, match="UHP engines play Hive only"):
+        make_queen_player("uhp:nokamute uhp")
+    out = tmp_path / "games.txt"
+    assert (
+        main(["random", "easy", "--game", "hivequeen", "-n", "2", "--jobs", "1", "--seed", "5", "--out", str(out)]) == 0
+    )
+    text = capsys.readouterr().out
+    assert "of HiveQueen" in text and "south random, north easy" in text and "Saved 2 HiveQueen records" in text
+    games = list(read_records(out.read_text().splitlines()))
+    assert len(games) == 2 and all(g.ok for g in games)
+    assert main(["uhp:nokamute uhp", "easy", "--game", "hivequeen"]) == 2
+    assert "UHP engines play Hive only" in capsys.readouterr().err

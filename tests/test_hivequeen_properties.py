@@ -1,0 +1,148 @@
+"""Property tests over random HiveQueen games: exact undo, incremental hashing, notation round trips."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hive.core.position import IN_PROGRESS
+from hive.hivequeen import Board, Turn
+from hive.hivequeen.position import END
+
+
+def snapshot(board: Board) -> tuple[object, ...]:
+    return (
+        bytes(board.board),
+        tuple(board.count),
+        tuple(board.units),
+        tuple(board.pieces),
+        board.ply,
+        board.phase,
+        board.status,
+        board.quiet,
+        board.hash,
+        tuple(board.history),
+        tuple(sorted(board.seen.items())),
+        tuple(board.turns()),
+    )
+
+
+def random_turn(board: Board, rng: random.Random) -> Turn:
+    """A random movement, then random productions until the turn ends (checks every step's hash)."""
+    steps = [rng.choice(board.movements())]
+    ply = board.ply
+    board.make(steps[0])
+    made = 1
+    while board.ply == ply and board.status == IN_PROGRESS:
+        assert board.hash == board.compute_hash()
+        step = rng.choice(board.generate())
+        board.make(step)
+        made += 1
+        if step != END:
+            steps.append(step)
+    for _ in range(made):
+        board.unmake()
+    return Turn.from_steps(steps)
+
+
+def play_random(board: Board, rng: random.Random, turns: int) -> None:
+    for _ in range(turns):
+        if board.is_game_over():
+            return
+        board.push(random_turn(board, rng))
+
+
+games = st.tuples(st.integers(0, 2**32), st.integers(0, 150))
+
+
+@settings(max_examples=40, deadline=None)
+@given(games)
+def test_push_pop_restores_everything(game: tuple[int, int]) -> None:
+    """Any sequence of pushes and pops leaves the position, hash, history and records exactly as they were."""
+    seed, length = game
+    rng = random.Random(seed)
+    board = Board()
+    play_random(board, rng, length // 2)
+    before = snapshot(board)
+    pushed = 0
+    for _ in range(length):
+        if not board.is_game_over() and (pushed == 0 or rng.random() < 0.6):
+            board.push(random_turn(board, rng))
+            pushed += 1
+        elif pushed:
+            board.pop()
+            pushed -= 1
+        assert board.hash == board.compute_hash()
+    while pushed:
+        board.pop()
+        pushed -= 1
+    assert snapshot(board) == before
+
+
+@settings(max_examples=40, deadline=None)
+@given(games)
+def test_notation_round_trips_and_replays(game: tuple[int, int]) -> None:
+    """Every turn's notation parses back to the same turn, and replaying the strings gives the same game."""
+    seed, length = game
+    rng = random.Random(seed)
+    board = Board()
+    texts = []
+    for _ in range(length):
+        if board.is_game_over():
+            break
+        turn = random_turn(board, rng)
+        text = board.move_string(turn)
+        assert board.parse_move(text) == turn
+        texts.append(text)
+        board.push(turn)
+    replay = Board()
+    for text in texts:
+        replay.push_move_string(text)
+    assert snapshot(replay) == snapshot(board)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32))
+def test_whole_turn_list_matches_the_step_tree(seed: int) -> None:
+    """legal_turns lists each legal turn once; each one is legal, and a random turn is among them."""
+    rng = random.Random(seed)
+    board = Board()
+    play_random(board, rng, rng.randrange(40))
+    if board.is_game_over():
+        return
+    turns = list(board.legal_turns())
+    assert len(set(turns)) == len(turns)
+    for turn in rng.sample(turns, min(20, len(turns))):
+        assert board.is_legal(turn)
+    sets = {(t.movement, frozenset(t.productions)) for t in turns}
+    probe = random_turn(board, rng)
+    assert (probe.movement, frozenset(probe.productions)) in sets
+
+
+@pytest.mark.slow
+def test_random_self_play_thousand_games() -> None:
+    """1,000 random games end legally, with push/pop and incremental hashing exact throughout."""
+    rng = random.Random(20240603)
+    results: dict[str, int] = {}
+    for number in range(1000):
+        board = Board()
+        start = snapshot(board)
+        while not board.is_game_over():
+            board.push(random_turn(board, rng))
+            assert board.hash == board.compute_hash()
+        assert board.end_reason()
+        assert not board.legal_movements
+        results[board.state] = results.get(board.state, 0) + 1
+        final = snapshot(board)
+        turns = board.turns()
+        while board.turns():
+            board.pop()
+        assert snapshot(board) == start
+        if number % 10 == 0:  # replaying every game would double the run time for little more
+            for turn in turns:
+                board.push(turn)
+            assert snapshot(board) == final
+    assert sum(results.values()) == 1000
