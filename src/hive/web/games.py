@@ -17,12 +17,25 @@ from ..core import Board, IllegalMoveError, InvalidGameStringError, InvalidMoveE
 from ..core.geometry import DIRECTIONS, NEIGHBOUR, NEIGHBOURS, axial_of, cell_of
 from ..core.pieces import BUG_LETTERS, GAME_TYPES, KIND, PIECE_IDS, PIECE_NAMES, PIECES, PIECES_PER_COLOUR
 from ..core.position import HAND, PASS
+from ..core.position import IN_PROGRESS as QUEEN_IN_PROGRESS
 from ..core.render import layout, stack_of
+from ..hivequeen import Board as QueenBoard
+from ..hivequeen import Turn
+from ..hivequeen import ai as queen_ai
+from ..hivequeen.geometry import COORDS as QUEEN_COORDS
+from ..hivequeen.geometry import NAMES, parse_cell
+from ..hivequeen.position import END as QUEEN_END
+from ..hivequeen.position import PRODUCTION as QUEEN_PRODUCTION
+from ..hivequeen.records import GAME_NAME as QUEEN_GAME_NAME
+from ..hivequeen.records import read_record, write_record
+from ..hivequeen.rules import FIELD_LIMIT, KIND_NAMES, LETTERS, PRODUCIBLE
 
 JSON = dict[str, Any]
 
 #: Opponents the browser offers: the AI's levels and the random mover.
 AI_LEVELS = ("random", *LEVELS)
+#: The level of HiveQueen's hints (its medium level takes seconds a turn).
+QUEEN_HINT_LEVEL = "easy"
 
 
 class BadRequest(ValueError):
@@ -37,6 +50,8 @@ class GameKind(Protocol):
     """
 
     name: str
+    #: The two sides' names, first player first (also the names of the results, e.g. ``WhiteWins``).
+    sides: tuple[str, str]
 
     def options(self, raw: JSON) -> JSON: ...
 
@@ -59,6 +74,8 @@ class GameKind(Protocol):
     def export(self, game: Any) -> str: ...
 
     def view(self, game: Any) -> JSON: ...
+
+    def preview(self, game: Any, request: JSON) -> JSON: ...
 
 
 def _wrap(v: int) -> int:
@@ -100,6 +117,7 @@ class HiveKind:
     """Hive with any expansions, either opening rule and an optional repetition draw."""
 
     name = "hive"
+    sides = ("White", "Black")
 
     def options(self, raw: JSON) -> JSON:
         """Check and complete the options of a new game.
@@ -287,8 +305,232 @@ class HiveKind:
             "bugs": [BUG_LETTERS[k] for k in range(len(BUG_LETTERS)) if game.enabled[k]],
         }
 
+    def preview(self, game: Board, request: JSON) -> JSON:
+        """Hive has no partial turns to preview.
 
-KINDS: dict[str, GameKind] = {"hive": HiveKind()}
+        :raises BadRequest: always.
+        """
+        raise BadRequest("A Hive turn is a single move: there is nothing to preview.")
+
+
+def _queen_text(request: JSON, key: str) -> str:
+    value = request.get(key)
+    if not isinstance(value, str):
+        raise BadRequest(f"{key!r} must be a cell name such as 'c3', not {value!r}.")
+    return value
+
+
+class HiveQueenKind:
+    """L. Lynn Smith's HiveQueen: whole turns (a movement, then productions) in HiveQueen notation."""
+
+    name = "hivequeen"
+    sides = ("South", "North")
+
+    def options(self, raw: JSON) -> JSON:
+        """HiveQueen has no options: the rules page fixes every reading.
+
+        :raises BadRequest: naming an option it was given.
+        """
+        if raw:
+            raise BadRequest(f"HiveQueen takes no options, not {', '.join(map(repr, raw))}.")
+        return {}
+
+    def replay(self, options: JSON, moves: list[str]) -> QueenBoard:
+        """Build the board after ``moves`` (stored turns were checked when played)."""
+        board = QueenBoard()
+        for text in moves:
+            board.push_move_string(text)
+        return board
+
+    def import_game(self, text: str, options: JSON) -> tuple[JSON, list[str]]:
+        """Read a HiveQueen record (headers optional: bare turns one per line will do) into its turns.
+
+        :raises BadRequest: naming the line and the turn that failed.
+        """
+        lines = [line.strip() for line in text.strip().splitlines()]
+        if not any(line.startswith("[") for line in lines):
+            lines.insert(0, f'[Game "{QUEEN_GAME_NAME}"]')
+        try:
+            board = read_record("\n".join(lines))
+        except ValueError as err:
+            raise BadRequest(f"Not a HiveQueen record: {err}") from None
+        replay = QueenBoard()
+        moves = []
+        for turn in board.turns():
+            moves.append(replay.move_string(turn))
+            replay.push(turn)
+        return {}, moves
+
+    def _turn(self, game: QueenBoard, request: JSON) -> Turn:
+        """The (possibly partial) turn a request names: ``move`` in notation, or ``from``, ``to`` and ``promote``."""
+        if "move" in request:
+            text = request["move"]
+            if not isinstance(text, str):
+                raise BadRequest(f"'move' must be a turn in HiveQueen notation such as 'Wc3-c4;+Sd4', not {text!r}.")
+            try:
+                return game.parse_move(text)
+            except (InvalidMoveError, IllegalMoveError) as err:
+                raise BadRequest(str(err)) from None
+        origin, destination = _queen_text(request, "from"), _queen_text(request, "to")
+        promote = request.get("promote", False)
+        if not isinstance(promote, bool):
+            raise BadRequest(f"'promote' must be true or false, not {promote!r}.")
+        src, dst = parse_cell(origin), parse_cell(destination)
+        for name, cell in ((origin, src), (destination, dst)):
+            if cell < 0:
+                raise BadRequest(f"{name!r} is not a cell of the 61-cell field (a1 to i9, e.g. e5).")
+        turn = Turn(src, dst, promote)
+        try:
+            game.push(turn)  # raises, naming the rule, when the movement is not legal
+        except IllegalMoveError as err:
+            raise BadRequest(str(err)) from None
+        game.pop()
+        return turn
+
+    def play(self, game: QueenBoard, request: JSON) -> str:
+        """Play ``{"move": "Wc3-c4;+Sd4"}`` (or a movement alone as ``from``/``to``) and return its notation.
+
+        :raises BadRequest: saying what is malformed, or which rule the turn breaks.
+        """
+        turn = self._turn(game, request)
+        text = game.move_string(turn)
+        game.push(turn)
+        return text
+
+    def preview(self, game: QueenBoard, request: JSON) -> JSON:
+        """The field after part of a turn (its movement and the productions so far) and what may be produced next.
+
+        ``productions`` lists every legal next production; ``left`` is how many more pieces the Nurses and the
+        capacity allow at most; ``done`` is true when the turn can take no production (it ends as it stands).
+
+        :raises BadRequest: when the partial turn is malformed or illegal.
+        """
+        turn = self._turn(game, request)
+        board = game.copy()
+        colour = board.turn
+        for step in turn.steps():
+            board.make(step)
+        producing = board.ply == game.ply and board.phase == QUEEN_PRODUCTION and board.status == QUEEN_IN_PROGRESS
+        options = []
+        if producing:
+            for step in board.productions():
+                if step != QUEEN_END:
+                    kind, cell = step >> 6 & 7, step & 63
+                    move = f"+{LETTERS[kind]}{NAMES[cell]}"
+                    options.append({"kind": LETTERS[kind], "cell": NAMES[cell], "move": move})
+        made = len(turn.productions)
+        left = 0
+        if options:
+            left = min(board.nurses - made, board.cap - board.load(colour))
+        view = self.view(board, last=turn, legal=False)
+        return {
+            "move": game.move_string(turn),
+            "view": view,
+            "productions": options,
+            "made": made,
+            "left": left,
+            "nurses": board.nurses if producing else 0,
+            "capacity": board.cap if producing else board.capacity(colour),
+            "units": board.load(colour),
+            "done": not options,
+        }
+
+    def undo(self, game: QueenBoard) -> None:
+        game.pop()
+
+    def push(self, game: QueenBoard, move: str) -> None:
+        game.push_move_string(move)
+
+    def turn(self, game: QueenBoard) -> int:
+        return game.turn
+
+    def outcome(self, game: QueenBoard) -> tuple[str, str] | None:
+        """``(state, reason)`` when the rules ended the game, else ``None``."""
+        if not game.is_game_over():
+            return None
+        return game.state, game.end_reason()
+
+    def why(self, game: QueenBoard, piece: str) -> str | None:
+        """Why the piece on the cell ``piece`` has no legal movement, in the rules' words (``None`` when it has one).
+
+        :raises BadRequest: when ``piece`` is not a cell name.
+        """
+        cell = parse_cell(piece) if isinstance(piece, str) else -1
+        if cell < 0:
+            raise BadRequest(f"{piece!r} is not a cell of the 61-cell field (a1 to i9, e.g. e5).")
+        if game.is_game_over():
+            return "The game is over."
+        if any(t.origin == cell for t in game.legal_movements):
+            return None
+        found = game.piece_at(cell)
+        if found is None:
+            return f"There is no piece on {NAMES[cell]}."
+        colour, kind = found
+        if colour != game.turn:
+            owner, mover = self.sides[colour], self.sides[game.turn]
+            return f"The {KIND_NAMES[kind]} on {NAMES[cell]} is {owner}'s; it is {mover}'s turn."
+        # Any other cell will do: the rules are checked piece first, so the reason is about the piece.
+        other = next(c for c in range(len(NAMES)) if c != cell)
+        try:
+            game.push(Turn(cell, other))
+        except IllegalMoveError as err:
+            return f"The {KIND_NAMES[kind]} on {NAMES[cell]} has no legal movement here. {err}"
+        game.pop()
+        return None
+
+    def export(self, game: QueenBoard) -> str:
+        return write_record(game)
+
+    def view(self, game: QueenBoard, last: Turn | None = None, legal: bool = True) -> JSON:
+        """The position for the browser: all 61 cells, units and capacity per side, legal movements, the last turn."""
+        cells = []
+        for cell, name in enumerate(NAMES):
+            q, r = QUEEN_COORDS[cell]
+            found = game.piece_at(cell)
+            piece = None if found is None else {"side": found[0], "kind": LETTERS[found[1]]}
+            cells.append({"cell": name, "q": q, "r": r, "piece": piece})
+        moves: dict[str, list[JSON]] = {}
+        if legal:
+            for turn in game.legal_movements:
+                target = game.piece_at(turn.destination)
+                moves.setdefault(NAMES[turn.origin], []).append(
+                    {
+                        "to": NAMES[turn.destination],
+                        "move": game.move_string(turn),
+                        "promote": turn.promote,
+                        "capture": target is not None and target[0] != game.turn,
+                        "swap": target is not None and target[0] == game.turn,
+                    }
+                )
+        played = game.turns()
+        if last is None and played:
+            last = played[-1]
+        counts = {LETTERS[k]: [game.count[k], game.count[k | 8]] for k in range(1, len(LETTERS))}
+        return {
+            "cells": cells,
+            "legal": moves,
+            "pass": False,
+            "last": None
+            if last is None
+            else {
+                "from": NAMES[last.origin],
+                "to": NAMES[last.destination],
+                "promote": last.promote,
+                "productions": [NAMES[p.cell] for p in last.productions],
+            },
+            "turn": game.turn,
+            "ply": len(played),
+            "state": game.state,
+            "units": list(game.units),
+            "capacity": [game.capacity(0), game.capacity(1)],
+            "counts": counts,
+            "limits": {LETTERS[k]: FIELD_LIMIT[k] for k in PRODUCIBLE if FIELD_LIMIT[k] < 100},
+            "can_promote": [game.can_promote(0), game.can_promote(1)],
+            "quiet": game.quiet,
+        }
+
+
+KINDS: dict[str, GameKind] = {"hive": HiveKind(), "hivequeen": HiveQueenKind()}
 
 
 def kind_of(name: object) -> GameKind:
@@ -304,6 +546,10 @@ def kind_of(name: object) -> GameKind:
 def choose_move(kind: str, options: JSON, moves: list[str], level: str, seed: int | None = None) -> str:
     """The AI's move (a MoveString) after ``moves``; runs in a worker process, so it takes plain data."""
     game = KINDS[kind].replay(options, moves)
+    if isinstance(game, QueenBoard):
+        random_mover = level == "random"
+        turn = queen_ai.RandomPlayer(seed).choose(game) if random_mover else queen_ai.best_turn(game, level, seed)
+        return game.move_string(turn)
     assert isinstance(game, Board)
     if level == "random":
         move = RandomPlayer(seed).choose(game)
@@ -315,6 +561,9 @@ def choose_move(kind: str, options: JSON, moves: list[str], level: str, seed: in
 def analyse(kind: str, options: JSON, moves: list[str], level: str = "medium") -> JSON:
     """A hint and an evaluation: the AI's best move, its score and White's winning chance (0..1)."""
     game = KINDS[kind].replay(options, moves)
+    if isinstance(game, QueenBoard):
+        # HiveQueen's search gives a turn, not a calibrated score: the hint is the turn alone.
+        return {"move": game.move_string(queen_ai.best_turn(game, QUEEN_HINT_LEVEL)), "level": QUEEN_HINT_LEVEL}
     assert isinstance(game, Board)
     result = Searcher().search(game, LEVELS[level])
     score = result.score if game.turn == 0 else -result.score

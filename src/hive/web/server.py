@@ -11,7 +11,9 @@ API (JSON; errors are ``{"error": message}`` with a 4xx status):
 - ``GET /api/games/{id}``: the game as seen with the ``X-Seat-Token`` header (or as a spectator).
 - ``GET /api/games/{id}/position?ply=N``: the position after the first N moves.
 - ``POST /api/games/{id}/move`` (``move`` or ``piece`` and ``to``, optional ``ply``), ``/undo``, ``/redo``,
-  ``/resign``, ``/offer`` (``what``: ``draw`` or ``undo``), ``/answer`` (``accept``), ``/why`` (``piece``).
+  ``/resign``, ``/offer`` (``what``: ``draw`` or ``undo``), ``/answer`` (``accept``), ``/why`` (``piece``),
+  ``/preview`` (HiveQueen: part of a turn, ``move``; answers the field after it and the productions that may follow).
+- ``GET /how-to-play/hivequeen``: the rules of HiveQueen as a page.
 - ``GET /api/games/{id}/hint``: the AI's suggestion and an evaluation.
 - ``WS /ws/games/{id}?token=``: the game, sent again after every change.
 """
@@ -35,18 +37,20 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..svg import GLYPHS, THEMES
 from .games import AI_LEVELS, JSON, BadRequest, GameKind, analyse, choose_move, kind_of, random_seed
+from .pages import how_to_play_page
 from .storage import GameRecord, StaleError, Storage
 
 STATIC = Path(__file__).parent / "static"
 MODES = ("ai", "local", "online")
-COLOURS = ("White", "Black")
+#: The colour a new game's creator asks for, by either game's names: the first player's seat or the second's.
+SEATS = {"white": 0, "black": 1, "south": 0, "north": 1}
 MAX_BODY = 64 * 1024
 log = logging.getLogger("hive.web")
 
@@ -92,6 +96,7 @@ class App:
             routes=[
                 Route("/", self.page),
                 Route("/game/{id}", self.page),
+                Route("/how-to-play/hivequeen", self.how_to_play),
                 Route("/api/assets", self.assets),
                 Route("/api/games", self.api(self.create), methods=["POST"]),
                 Route("/api/games/{id}", self.api(self.get), methods=["GET"]),
@@ -256,6 +261,9 @@ class App:
     async def page(self, request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html")
 
+    async def how_to_play(self, request: Request) -> Response:
+        return HTMLResponse(how_to_play_page())
+
     async def assets(self, request: Request) -> Response:
         return JSONResponse(
             {
@@ -279,9 +287,9 @@ class App:
             raise BadRequest(f"'options' must be an object, not {raw_options!r}.")
         options = kind.options(raw_options)
         colour = data.get("colour", "white")
-        if colour not in ("white", "black", "random"):
-            raise BadRequest(f"Unknown colour {colour!r}: expected white, black or random.")
-        seat = secrets.randbelow(2) if colour == "random" else ("white", "black").index(colour)
+        if colour != "random" and colour not in SEATS:
+            raise BadRequest(f"Unknown colour {colour!r}: expected {', '.join(SEATS)} or random.")
+        seat = secrets.randbelow(2) if colour == "random" else SEATS[colour]
         level = data.get("ai_level", "easy")
         if mode == "ai" and level not in AI_LEVELS:
             raise BadRequest(f"Unknown AI level {level!r}: expected one of {', '.join(AI_LEVELS)}.")
@@ -370,8 +378,12 @@ class App:
             if not isinstance(piece, str):
                 raise BadRequest(f"'piece' must be a piece name such as 'wQ', not {piece!r}.")
             return {"piece": piece, "reason": session.kind.why(session.game, piece)}
+        if action == "preview":
+            if self.over(session):
+                raise ApiError(409, "The game is over.")
+            return session.kind.preview(session.game, data)
         if action not in handlers:
-            raise ApiError(404, f"Unknown action {action!r}: expected one of {', '.join(handlers)}, why.")
+            raise ApiError(404, f"Unknown action {action!r}: expected one of {', '.join(handlers)}, why, preview.")
         if not seats:
             token = self._token(request)
             raise ApiError(403, "This seat token does not belong to this game." if token else "A seat token is needed.")
@@ -396,7 +408,7 @@ class App:
             raise ApiError(409, "The game is over.")
         turn = session.kind.turn(session.game)
         if turn not in seats:
-            raise ApiError(409, f"It's {COLOURS[turn]}'s turn, not yours.")
+            raise ApiError(409, f"It's {session.kind.sides[turn]}'s turn, not yours.")
         if session.thinking:
             raise ApiError(409, "The AI is thinking.")
         self._play(session, lambda: session.kind.play(session.game, data))
@@ -466,8 +478,8 @@ class App:
             session,
             record.moves,
             record.redo,
-            result=("BlackWins", "WhiteWins")[seat],
-            reason=f"{COLOURS[seat]} resigned",
+            result=f"{session.kind.sides[1 - seat]}Wins",
+            reason=f"{session.kind.sides[seat]} resigned",
             offer=None,
         )
 

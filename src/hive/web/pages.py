@@ -1,0 +1,113 @@
+"""Pages beside the game: the "How to play HiveQueen" rules, rendered from the Markdown shipped in the package.
+
+The renderer knows the little Markdown the page uses: headings, paragraphs, bullet and numbered lists (nested
+by indentation), tables, and inline code, bold and italics.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from html import escape
+from pathlib import Path
+
+DOCS = Path(__file__).parent / "docs"
+
+_INLINE = (
+    (re.compile(r"`([^`]+)`"), r"<code>\1</code>"),
+    (re.compile(r"\*\*([^*]+)\*\*"), r"<strong>\1</strong>"),
+    (re.compile(r"(?<![\w*])\*([^*\s][^*]*)\*(?![\w*])"), r"<em>\1</em>"),
+)
+_ITEM = re.compile(r"^(\s*)([-*]|\d+\.)\s+(.*)$")
+
+
+def inline(text: str) -> str:
+    """Escape ``text`` and turn its inline Markdown (code, bold, italics) into HTML."""
+    out = escape(text, quote=False)
+    for pattern, replacement in _INLINE:
+        out = pattern.sub(replacement, out)
+    return out
+
+
+def _table(rows: list[str]) -> str:
+    cells = [[c.strip() for c in row.strip().strip("|").split("|")] for row in rows]
+    head, body = cells[0], [r for r in cells[1:] if not all(set(c) <= set("-: ") for c in r)]
+    out = ["<table><thead><tr>", *(f"<th>{inline(c)}</th>" for c in head), "</tr></thead><tbody>"]
+    for row in body:
+        out += ["<tr>", *(f"<td>{inline(c)}</td>" for c in row), "</tr>"]
+    return "".join([*out, "</tbody></table>"])
+
+
+def _list(lines: list[str]) -> str:
+    """A list and its nested lists; an item's continuation lines join its text."""
+    out: list[str] = []
+    stack: list[tuple[int, str]] = []  # (indent, tag) of the open lists
+    for line in lines:
+        m = _ITEM.match(line)
+        if m is None:  # a continuation of the item above
+            out[-1] = out[-1] + " " + inline(line.strip())
+            continue
+        indent, tag = len(m.group(1)), "ol" if m.group(2)[0].isdigit() else "ul"
+        while stack and stack[-1][0] > indent:
+            out.append(f"</li></{stack.pop()[1]}>")
+        if stack and stack[-1][0] == indent:
+            out.append("</li>")
+        else:
+            out.append(f"<{tag}>")
+            stack.append((indent, tag))
+        out.append(f"<li>{inline(m.group(3))}")
+    while stack:
+        out.append(f"</li></{stack.pop()[1]}>")
+    return "".join(out)
+
+
+def markdown(text: str) -> str:
+    """The HTML of a Markdown document written in the subset this module knows."""
+    blocks: list[str] = []
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if not line.strip():
+            i += 1
+            continue
+        heading = re.match(r"^(#{1,6})\s+(.*)$", line)
+        if heading:
+            level = len(heading.group(1))
+            blocks.append(f"<h{level}>{inline(heading.group(2))}</h{level}>")
+            i += 1
+            continue
+        start = i
+        while i < len(lines) and lines[i].strip() and not re.match(r"^#{1,6}\s", lines[i]):
+            i += 1
+        chunk = lines[start:i]
+        if chunk[0].lstrip().startswith("|"):
+            blocks.append(_table(chunk))
+        elif _ITEM.match(chunk[0]):
+            blocks.append(_list(chunk))
+        else:
+            blocks.append(f"<p>{inline(' '.join(part.strip() for part in chunk))}</p>")
+    return "\n".join(blocks)
+
+
+@cache
+def how_to_play_page() -> str:
+    """The whole "How to play HiveQueen" page."""
+    body = markdown((DOCS / "hivequeen.md").read_text(encoding="utf-8"))
+    return f"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>How to play HiveQueen</title>
+<link rel="stylesheet" href="/static/style.css">
+</head>
+<body class="doc-page">
+<header class="topbar"><div class="brand"><span>HiveQueen</span></div>
+<nav class="actions"><a class="button-link" href="/">Back to the game</a></nav></header>
+<article class="doc">
+{body}
+</article>
+</body>
+</html>
+"""
