@@ -39,7 +39,7 @@ function el(tag, attrs = {}, parent = null) {
 }
 
 function themeOf() { return app.assets.themes[app.theme] || app.assets.themes.default; }
-function sideName(seat) { return themeOf().sides[seat]; }
+function sideName(seat) { return isQueen() ? Q_SIDES[seat] : themeOf().sides[seat]; }
 function colourOf(name) { return name[0] === "w" ? 0 : 1; }
 function kindOf(name) { return BUGS.indexOf(name[1]); }
 function key(q, r) { return `${q},${r}`; }
@@ -135,6 +135,7 @@ function canAct() {
 }
 
 function renderBoard() {
+  if (isQueen()) { renderQueenBoard(); return; }
   const svg = $("board");
   svg.innerHTML = "";
   const view = currentView();
@@ -247,10 +248,10 @@ function renderBoard() {
   fit(bounds);
 }
 
-function fit(points, force = false) {
+function fit(points, force = false, margin = 1.6) {
   if (app.userMoved && !force && app.viewBox) { applyViewBox(); return; }
   const xs = points.map((p) => p[0]), ys = points.map((p) => p[1]);
-  const m = R * 1.6;
+  const m = R * margin;
   const left = Math.min(...xs, -R) - m, right = Math.max(...xs, R) + m;
   const top = Math.min(...ys, -R) - m, bottom = Math.max(...ys, R) + m;
   let w = right - left, h = bottom - top;
@@ -291,15 +292,20 @@ function renderSide() {
   if (!s) return;
   const view = currentView();
   const bottomSeat = app.flipped ? 1 : 0;
-  renderCard($("card-bottom"), bottomSeat, view);
-  renderCard($("card-top"), 1 - bottomSeat, view);
+  const card = isQueen() ? renderQueenCard : renderCard;
+  card($("card-bottom"), bottomSeat, isQueen() ? qView() : view);
+  card($("card-top"), 1 - bottomSeat, isQueen() ? qView() : view);
   renderStatus();
   renderMoves();
   renderControls();
   renderShare();
   const opts = s.options;
-  const exp = opts.game_type === "Base" ? "no expansions" : opts.game_type.replace("Base+", "+");
-  $("game-info").textContent = `${exp} · ${opts.tournament_opening ? "tournament" : "original"} opening${opts.repetition_draw ? " · repetition draw" : ""}`;
+  if (isQueen()) {
+    $("game-info").textContent = `HiveQueen · turn ${Math.floor(s.moves.length / 2) + 1}`;
+  } else {
+    const exp = opts.game_type === "Base" ? "no expansions" : opts.game_type.replace("Base+", "+");
+    $("game-info").textContent = `${exp} · ${opts.tournament_opening ? "tournament" : "original"} opening${opts.repetition_draw ? " · repetition draw" : ""}`;
+  }
   $("export-text").value = s.game_string;
   $("welcome").hidden = true;
 }
@@ -399,7 +405,8 @@ function renderStatus() {
     st.textContent = s.ai_error;
   } else {
     const you = s.seats.length === 1 ? (s.seats[0] === view.turn ? " — your move" : " — waiting for your opponent") : "";
-    st.textContent = `${sideName(view.turn)} to move${you}`;
+    const phase = isQueen() && app.q && app.q.preview ? ": production" : " to move";
+    st.textContent = `${sideName(view.turn)}${phase}${you}`;
     if (!s.seats.length) st.textContent += " · watching";
   }
   st.dataset.state = s.result || (s.thinking ? "thinking" : "playing");
@@ -407,7 +414,8 @@ function renderStatus() {
   banner.hidden = !s.result || !!app.review;
   if (s.result) {
     $("banner-title").textContent = resultTitle(s);
-    $("banner-reason").textContent = s.reason ? s.reason.replace(/^(White|Black)/, (w) => sideName(w === "White" ? 0 : 1)) : "";
+    const reason = s.reason || "";
+    $("banner-reason").textContent = isQueen() ? reason : reason.replace(/^(White|Black)/, (w) => sideName(w === "White" ? 0 : 1));
   }
   const offer = s.offer;
   const box = $("offer");
@@ -423,7 +431,8 @@ function renderStatus() {
 
 function resultTitle(s) {
   if (s.result === "Draw") return "Draw";
-  return `${sideName(s.result === "WhiteWins" ? 0 : 1)} wins`;
+  const sides = isQueen() ? Q_SIDES : ["White", "Black"];
+  return `${sideName(sides.indexOf(s.result.replace(/Wins$/, "")))} wins`;
 }
 
 function renderMoves() {
@@ -441,6 +450,7 @@ function renderMoves() {
     const li = document.createElement("li");
     li.textContent = move;
     li.dataset.ply = i + 1;
+    if (isQueen()) li.dataset.move = move;
     li.title = "Show the position after this move";
     if (i + 1 === s.moves.length && reviewed === null) li.classList.add("current");
     if (reviewed === i + 1) li.classList.add("reviewed");
@@ -466,6 +476,8 @@ function renderControls() {
   $("btn-draw").textContent = s.mode === "local" ? "Agree a draw" : "Offer draw";
   $("btn-resign").disabled = !player || !live;
   $("btn-eval").classList.toggle("primary", app.evalOn);
+  $("btn-eval").hidden = isQueen();
+  $("btn-flip").title = isQueen() ? "Flip the field: North at the bottom (F)" : "Flip the board (F)";
 }
 
 function renderShare() {
@@ -484,6 +496,12 @@ function render() {
   document.body.classList.add(`theme-${app.theme}`);
   renderBoard();
   renderSide();
+  renderQueenPanel();
+  const queen = isQueen();
+  document.body.classList.toggle("game-hivequeen", queen);
+  $("brand-name").textContent = queen ? "HiveQueen" : "Hive";
+  $("link-rules").hidden = !queen;
+  $("evalbar").hidden = !app.evalOn || queen;
   $("review").hidden = !app.review;
   if (app.review) $("review-text").textContent = `Position after move ${app.review.ply} of ${app.state.moves.length}`;
 }
@@ -531,6 +549,7 @@ async function play(body) {
 }
 
 function boardClick(evt) {
+  if (isQueen()) { queenClick(evt); return; }
   if (!app.state || app.review) return;
   const dest = evt.target.closest(".dest");
   if (dest && app.selected) {
@@ -661,6 +680,7 @@ async function action(name, body = {}) {
 function undo() {
   if (!app.state || !app.state.seats.length || $("btn-undo").disabled) return;
   app.selected = null; app.hint = null; app.review = null;
+  if (isQueen() && app.q) { qReset(); render(); return; } // first drop the turn being built
   action("undo");
 }
 
@@ -689,6 +709,7 @@ async function hint() {
       const cell = view.cells.find((c) => c.stack[c.stack.length - 1] === piece);
       app.hint = { piece, to: found.to, from: cell ? [cell.q, cell.r] : null };
     }
+    if (isQueen()) { qHint(data); return; }
     toast(`Hint: ${data.move}`, false);
     setEval(data);
     render();
@@ -708,7 +729,7 @@ function setEval(data) {
 }
 
 async function refreshEval() {
-  if (!app.evalOn || !app.state || app.state.result) return;
+  if (!app.evalOn || !app.state || app.state.result || isQueen()) return;
   const moves = app.state.moves.length;
   try {
     const data = await api("GET", `/api/games/${app.gameId}/hint`);
@@ -751,6 +772,7 @@ function setState(state) {
   const first = !app.state || app.state.id !== state.id;
   const grew = app.state && state.moves.length !== app.state.moves.length;
   app.state = state;
+  if (first || grew) qReset();
   if (first) {
     app.review = null;
     app.userMoved = false;
@@ -816,6 +838,9 @@ async function createGame(body) {
 
 function newGameBody(form) {
   const f = new FormData(form);
+  if (f.get("game") === "hivequeen") {
+    return { kind: "hivequeen", mode: f.get("mode"), ai_level: f.get("ai_level"), colour: f.get("colour"), options: {} };
+  }
   const exp = ["M", "L", "P"].filter((x) => f.get(x)).join("");
   return {
     kind: "hive",
@@ -852,10 +877,23 @@ function route() {
 // ------------------------------------------------------------------ wiring
 
 function syncModeRows() {
-  const mode = new FormData($("form-new")).get("mode");
+  const form = new FormData($("form-new"));
+  const mode = form.get("mode"), game = form.get("game");
   for (const row of document.querySelectorAll("#form-new [data-for]")) {
     row.hidden = !row.dataset.for.split(" ").includes(mode);
   }
+  for (const row of document.querySelectorAll("#form-new [data-game]")) row.hidden = row.dataset.game !== game;
+  const queen = game === "hivequeen";
+  const colours = $("form-new").querySelectorAll("select[name=colour] option");
+  colours[0].textContent = queen ? "South (moves first)" : "White (first)";
+  colours[1].textContent = queen ? "North" : "Black";
+}
+
+function syncImportKind() {
+  const queen = $("import-kind").value === "hivequeen";
+  $("import-text").placeholder = queen
+    ? '[Game "HiveQueen"]\nWc3-c4;+Sd4\nWg7-g6;+Sf6'
+    : "Base+MLP;InProgress;White[3];wG1;bG1 wG1-;wQ -wG1;bQ bG1-";
 }
 
 function wire() {
@@ -911,8 +949,14 @@ function wire() {
   $("btn-new").onclick = openNew;
   $("btn-banner-new").onclick = openNew;
   $("btn-welcome-new").onclick = openNew;
-  $("btn-io").onclick = () => { $("dlg-io").showModal(); };
-  for (const radio of document.querySelectorAll("#form-new [name=mode]")) radio.addEventListener("change", syncModeRows);
+  $("btn-io").onclick = () => {
+    $("import-kind").value = isQueen() ? "hivequeen" : "hive";
+    $("io-title").textContent = isQueen() ? "HiveQueen record" : "GameString";
+    syncImportKind();
+    $("dlg-io").showModal();
+  };
+  $("import-kind").addEventListener("change", syncImportKind);
+  for (const radio of document.querySelectorAll("#form-new [name=mode], #form-new [name=game]")) radio.addEventListener("change", syncModeRows);
   $("form-new").addEventListener("submit", async (evt) => {
     if (evt.submitter && evt.submitter.value !== "start") return;
     evt.preventDefault();
@@ -922,8 +966,10 @@ function wire() {
     if (!evt.submitter || evt.submitter.value !== "import") return;
     evt.preventDefault();
     const text = $("import-text").value.trim();
-    if (!text) { toast("Paste a GameString first, e.g. Base;NotStarted;White[1]"); return; }
+    const queen = $("import-kind").value === "hivequeen";
+    if (!text) { toast(queen ? "Paste a HiveQueen record first: one turn a line, e.g. Wc3-c4;+Sd4" : "Paste a GameString first, e.g. Base;NotStarted;White[1]"); return; }
     const body = newGameBody($("form-new"));
+    if (queen) { body.kind = "hivequeen"; body.options = {}; } else if (body.kind !== "hive") { body.kind = "hive"; body.options = {}; }
     body.mode = $("import-mode").value;
     body.game_string = text;
     if (await createGame(body)) { $("dlg-io").close(); $("import-text").value = ""; }
@@ -953,7 +999,7 @@ function wire() {
     else if (k === "f") flip();
     else if (k === "h") hint();
     else if (k === "e") toggleEval();
-    else if (k === "escape") { app.selected = null; app.review = null; render(); }
+    else if (k === "escape") { app.selected = null; app.review = null; if (isQueen()) qHidePick(); render(); }
     else if (k === "arrowleft" && app.state) showReview(Math.max(0, (app.review ? app.review.ply : app.state.moves.length) - 1));
     else if (k === "arrowright" && app.review) showReview(app.review.ply + 1);
   });
