@@ -249,3 +249,138 @@ def test_importing_a_game_string_shows_that_position(browser: Any, server: Serve
     page.wait_for_selector("#toast:not([hidden])")
     assert "bQ wS1-" in page.inner_text("#toast") and "first turn" in page.inner_text("#toast")
     assert page.errors == []
+
+
+# ---------------------------------------------------------------------------- HiveQueen
+
+
+def start_queen_game(page: Page, mode: str, *, level: str = "random", colour: str = "white") -> tuple[str, str]:
+    """Start a HiveQueen game from the New game dialog; returns the game id and this page's seat token."""
+    if not page.is_visible("#dlg-new"):
+        page.click("#btn-new")
+    page.click("#form-new input[name=game][value=hivequeen] + span")
+    page.click(f"#form-new input[name=mode][value={mode}] + span")
+    if mode == "ai":
+        page.select_option("#ai-level", level)
+    if mode != "local":
+        page.select_option("#form-new select[name=colour]", colour)
+    page.click("#btn-start")
+    page.wait_for_url(re.compile(r"/game/"))
+    page.wait_for_selector("#board .qpiece")
+    match = re.search(r"/game/([\w-]+)#seat=([\w-]+)", page.url)
+    assert match, page.url
+    return match.group(1), match.group(2)
+
+
+def click_queen_turn(page: Page, board: Any, turn: Any) -> None:
+    """Play a whole HiveQueen turn by clicks: the piece, its lit destination, then each production and End turn."""
+    from hive.hivequeen import NAMES
+
+    count = page.evaluate("app.state.moves.length")
+    text = board.move_string(turn)
+    movement = text.split(";")[0]
+    page.click(f'#board .qpiece[data-cell="{NAMES[turn.origin]}"]')
+    page.click(f'#board .qdest[data-cell="{NAMES[turn.destination]}"]')
+    if page.is_visible("#qpick"):  # a Highborn that may also be promoted: choose
+        page.click(f'#qpick button[data-move="{movement}"]')
+    page.wait_for_function(f"app.state.moves.length > {count} || !!(app.q && app.q.preview)")
+    if page.evaluate(f"app.state.moves.length > {count}"):
+        assert not turn.productions, text  # the turn ended with its movement: nothing could be produced
+        return
+    assert page.inner_text("#qpanel .qturn") == movement
+    for i, production in enumerate(turn.productions):
+        letter = str(production)[1]
+        page.click(f'.qkind[data-kind="{letter}"]')
+        page.click(f'#board .qprod[data-cell="{NAMES[production.cell]}"]')
+        partial = ";".join(text.split(";")[: i + 2])
+        page.wait_for_function(f"document.querySelector('#qpanel .qturn').textContent === {partial!r}")
+    page.click("#qbtn-end")
+    page.wait_for_function(f"app.state.moves.length > {count}")
+
+
+def test_a_hivequeen_game_against_the_ai_played_by_clicks(browser: Any, server: ServerProcess) -> None:
+    """South's turns come from the easy AI and are clicked in, productions included; the random mover answers."""
+    from hive.hivequeen import Board as QueenBoard
+    from hive.hivequeen.ai import best_turn
+
+    page = new_page(browser, server.url)
+    game_id, token = start_queen_game(page, "ai", level="random", colour="white")
+    assert page.inner_text("#brand-name") == "HiveQueen"
+    assert page.get_attribute("#link-rules", "href") == "/how-to-play/hivequeen"
+    assert page.locator("#board .qcell").count() == 61 and page.locator("#board .qpiece").count() == 30
+    assert page.inner_text("#card-bottom .qunits") == "24 / 25 units"
+    produced = 0
+    deadline = time.monotonic() + 50
+    while time.monotonic() < deadline:
+        st = state(server, game_id, token)
+        if st["result"]:
+            break
+        if st["thinking"] or st["view"]["turn"] != 0:
+            page.wait_for_timeout(50)
+            continue
+        page.wait_for_function(f"app.state.moves.length === {len(st['moves'])} && !app.state.thinking")
+        board = QueenBoard()
+        for text in st["moves"]:
+            board.push_move_string(text)
+        turn = best_turn(board, "easy", seed=len(st["moves"]))
+        produced += len(turn.productions)
+        click_queen_turn(page, board, turn)
+    st = state(server, game_id, token)
+    assert st["result"] in ("SouthWins", "NorthWins", "Draw"), st["moves"]
+    assert produced > 0
+    page.wait_for_selector("#banner:not([hidden])")
+    assert page.inner_text("#banner-title") in ("South wins", "North wins", "Draw")
+    assert page.inner_text("#banner-reason") == st["reason"]
+    assert [page.inner_text(f"#movelist li >> nth={i}") for i in range(len(st["moves"]))] == st["moves"]
+    assert page.errors == []
+
+
+def test_hivequeen_explains_illegal_clicks_and_imports_a_record(
+    browser: Any, server: ServerProcess, tmp_path: Path
+) -> None:
+    """Also takes the README's HiveQueen screenshot (written when missing or when HIVE_SCREENSHOT=1)."""
+    page = new_page(browser, server.url)
+    game_id, token = start_queen_game(page, "local")
+    page.click('#board .qpiece[data-cell="d3"]')  # a Soldier with nothing to capture
+    page.wait_for_selector("#toast:not([hidden])")
+    assert page.inner_text("#toast").startswith("The Soldier on d3 has no legal movement here.")
+    page.click('#board .qpiece[data-cell="c3"]')
+    page.click('#board .qcell[data-cell="c6"]')  # not lit: the server names the rule
+    page.wait_for_function("document.getElementById('toast').textContent.includes('adjacent vacant cell')")
+    page.click('#board .qdest[data-cell="c4"]')
+    page.wait_for_selector("#qpanel[data-phase=production]")
+    assert "capacity 25" in page.inner_text("#qprod-info")
+    assert page.is_disabled('.qkind[data-kind="N"]') and not page.is_disabled('.qkind[data-kind="S"]')
+    page.click("#qbtn-back")  # take the movement back: nothing was stored
+    page.wait_for_selector("#qpanel[data-phase=movement]")
+    assert state(server, game_id, token)["moves"] == []
+
+    record = '[Game "HiveQueen"]\nWc3-c4;+Wa3\nWg7-g6;+Sf6\nDc2-e5;+Sd4;+Wg3\nSf6xe5\n'
+    page.click("#btn-io")
+    page.select_option("#import-kind", "hivequeen")
+    page.fill("#import-text", record)
+    page.select_option("#import-mode", "local")
+    page.click("#btn-import")
+    wait_moves(page, 4)
+    assert page.input_value("#export-text").endswith(record.split("\n", 1)[1])
+    assert page.inner_text("#card-bottom .qunits") == "26 / 35 units"
+    page.click('#board .qpiece[data-cell="d4"]')
+    page.click('#board .qdest[data-cell="e5"]')  # the Soldier takes back the Drone's cell
+    page.wait_for_selector("#qpanel[data-phase=production]")
+    page.click('.qkind[data-kind="S"]')
+    page.evaluate("document.getElementById('toast').hidden = true")  # the earlier explanation
+    page.mouse.move(10, 10)
+    target = ROOT / "docs" / "screenshot-hivequeen.png"
+    if target.exists() and os.environ.get("HIVE_SCREENSHOT") != "1":
+        target = tmp_path / "screenshot-hivequeen.png"
+    page.screenshot(path=str(target))
+    assert target.read_bytes().startswith(b"\x89PNG") and target.stat().st_size > 50_000
+
+    page.click("#btn-io")
+    page.select_option("#import-kind", "hivequeen")
+    page.fill("#import-text", "Wc3-c4\nWc3-c4")
+    page.click("#btn-import")
+    page.wait_for_function("document.getElementById('toast').textContent.includes('line 3, turn 2')")
+    rules = httpx.get(f"{server.url}how-to-play/hivequeen", timeout=10)
+    assert rules.status_code == 200 and "How to play HiveQueen" in rules.text
+    assert page.errors == []
