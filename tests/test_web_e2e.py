@@ -384,3 +384,31 @@ def test_hivequeen_explains_illegal_clicks_and_imports_a_record(
     rules = httpx.get(f"{server.url}how-to-play/hivequeen", timeout=10)
     assert rules.status_code == 200 and "How to play HiveQueen" in rules.text
     assert page.errors == []
+
+
+def test_hivequeen_asks_whether_a_highborn_is_promoted(browser: Any, server: ServerProcess) -> None:
+    """North's Queen was taken: its Highborn's capture may end in a promotion, and a chooser asks which."""
+    record = "Wc3-d4;+Wg3\nDf8-b6;+Se6\nDc2-f8;+Se7;+Wa3\nNd8-i8\nSe7xg9;+Se7;+Sd6\n"
+    created = httpx.post(
+        f"{server.url}api/games", json={"kind": "hivequeen", "mode": "local", "game_string": record}, timeout=10
+    ).json()
+    page = new_page(browser, f"{server.url}game/{created['id']}#seat={created['token']}")
+    wait_moves(page, 5)
+    assert page.inner_text("#card-top .qwarn") == "Queen lost: a Highborn must be promoted"
+    page.click('#board .qpiece[data-cell="f9"]')
+    page.click('#board .qdest[data-cell="g9"]')
+    page.wait_for_selector("#qpick:not([hidden])")
+    assert page.locator("#qpick button[data-move]").all_inner_texts() == [
+        "Capture on g9 and stay a Highborn (Hf9xg9)",
+        "Capture on g9, then promote to Queen (Hf9xg9=Q)",
+    ]
+    page.click('#qpick button[data-move="Hf9xg9=Q"]')
+    page.wait_for_selector("#qpanel[data-phase=production]")
+    page.click("#qbtn-end")
+    wait_moves(page, 6)
+    st = state(server, created["id"], created["token"])
+    assert st["moves"][-1] == "Hf9xg9=Q" and st["view"]["counts"]["Q"] == [1, 1] and st["result"] is None
+    page.click("#movelist li[data-ply='2']")  # review an earlier position
+    page.wait_for_selector("#review:not([hidden])")
+    assert page.locator("#board .qpiece").count() == 32
+    assert page.errors == []

@@ -217,8 +217,13 @@ function renderQueenBoard() {
     title.textContent = `${Q_SIDES[c.piece.side]} ${Q_KINDS[c.piece.kind]} on ${c.cell}`;
   }
 
-  // movements of the selected piece
-  for (const d of legal) {
+  // movements of the selected piece: one marker a cell (a slide with or without promotion shares it)
+  const seen = new Set();
+  for (const d0 of legal) {
+    if (seen.has(d0.to)) continue;
+    seen.add(d0.to);
+    const here = legal.filter((m) => m.to === d0.to);
+    const d = { ...d0, promote: here.some((m) => m.promote) };
     const c = byName.get(d.to);
     const [x, y] = qCentre(c);
     const g = el("g", { class: "qdest", "data-cell": d.to, "data-move": d.move }, root);
@@ -237,7 +242,7 @@ function renderQueenBoard() {
       crown.insertAdjacentHTML("beforeend", Q_GLYPHS.Q.replaceAll("{c}", "#5b4208").replace(/scale\([^)]*\)/, ""));
     }
     const title = el("title", {}, g);
-    title.textContent = [...new Set(legal.filter((m) => m.to === d.to).map((m) => m.move))].join(" or ");
+    title.textContent = here.map((m) => m.move).join(" or ");
   }
 
   // where the chosen kind (or any kind) can be produced
