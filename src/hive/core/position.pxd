@@ -53,6 +53,7 @@ cdef class Position:
     cdef long long[::1] _dmark
     cdef long long _dmark_stamp
     cdef short[::1] _todo
+    cdef long long[::1] _move_mark
     cdef short[::1] _dests
 
     @cython.locals(under=int, n=int, d=int)
@@ -71,7 +72,7 @@ cdef class Position:
     cdef int _outcome(self)
     cpdef long long find_cuts(self)
     @cython.locals(dv="long long", low="long long", dw="long long", lw="long long", stamp="long long",
-                   disc="long long[::1]", children=int, base=int, m=int, row=int, i=int, w=int)
+                   children=int, base=int, m=int, row=int, i=int, w=int)
     cdef long long _visit(self, int v, int parent)
     @cython.locals(stamp="long long", blocked="long long[::1]", own_lo=int, other_lo=int, pid=int, cell=int, n=int, base=int, d=int,
                    top="signed char[::1]", pos="short[::1]", height="unsigned char[::1]")
@@ -84,6 +85,8 @@ cdef class Position:
                    stamp="long long", cut="long long[::1]", dests="short[::1]", throws=bint, pid=int, ground=bint,
                    i=int)
     cpdef list generate(self)
+    @cython.locals(stamp="long long", listed="long long[::1]", out=list, move=int, key=int)
+    cdef list _unique(self, list moves)
     @cython.locals(top="signed char[::1]", base=int, d=int, t=int)
     cdef bint _touches_pillbug(self, int cell)
     cdef int _destinations(self, int kind, int cell, int n)

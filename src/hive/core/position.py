@@ -139,6 +139,7 @@ class Position:
         self._dmark = _ints("q", CELLS)
         self._dmark_stamp = 0
         self._todo = _ints("h", CELLS)
+        self._move_mark = _ints("q", PIECES * CELLS)
         self._dests = _ints("h", 4 * CELLS)
 
     # ------------------------------------------------------------------
@@ -308,8 +309,7 @@ class Position:
     def _visit(self, v: int, parent: int) -> int:
         self._counter += 1
         dv = self._counter
-        disc = self._disc
-        disc[v] = dv
+        self._disc[v] = dv
         low = dv
         children = 0
         stamp = self._stamp
@@ -318,7 +318,7 @@ class Position:
         row = 6 * m
         for i in range(_OCC_N[m]):
             w = _NB[base + _OCC_D[row + i]]
-            dw = disc[w]
+            dw = self._disc[w]
             if dw > stamp:
                 if dw < low and w != parent:
                     low = dw
@@ -426,10 +426,26 @@ class Position:
                 for i in range(self._destinations(kind, cell, 0)):
                     moves.append(base | dests[i] << 16)
             if throws:
-                moves = list(dict.fromkeys(moves))
+                moves = self._unique(moves)
         if not moves:
             moves.append(_PASS)
         return moves
+
+    def _unique(self, moves: list[int]) -> list[int]:
+        """``moves`` without repeats, first occurrences kept (a pillbug can throw a piece where it could go itself).
+
+        A move on the board is fixed by its piece and destination (the origin is where the piece is).
+        """
+        self._mark_stamp += 1
+        stamp = self._mark_stamp
+        listed = self._move_mark
+        out: list[int] = []
+        for move in moves:
+            key = (move & 31) * CELLS + (move >> 16)
+            if listed[key] != stamp:
+                listed[key] = stamp
+                out.append(move)
+        return out
 
     def _touches_pillbug(self, cell: int) -> bool:
         top = self.top
