@@ -112,9 +112,8 @@ class Searcher:
         self.history: dict[int, int] = {}
         self.killers: list[int] = [0] * (MAX_DEPTH + 2)
         self._fast = False
-        # cells next to the queens while ordering moves (bit 1: enemy queen, bit 2: own queen; HAND is CELLS)
-        self._near = table("B", [0] * (CELLS + 1), _COMPILED)
-        self._sort_keys = table("q", [0] * (_INDEX_MASK + 1), _COMPILED)
+        self._near = _NEAR
+        self._sort_keys = _SORT_KEYS
 
     def search(self, position: SearchPosition, limits: Limits) -> SearchResult:
         """Search ``position`` (restored on return) and return the best move found within ``limits``.
@@ -349,6 +348,11 @@ class Searcher:
 # C-typed copies (see search.pxd) of the tables used above; plain lists when running as Python.
 _COMPILED = is_compiled(Searcher.search)
 _NB = table("i", NEIGHBOUR, _COMPILED)
+# Scratch space of move ordering, shared by all searchers (a search runs to the end before another starts):
+# cells next to the queens (bit 1: enemy queen, bit 2: own queen; index CELLS is HAND), always left zeroed,
+# and the sort keys.
+_NEAR = table("B", [0] * (CELLS + 1), _COMPILED)
+_SORT_KEYS = table("q", [0] * (_INDEX_MASK + 1), _COMPILED)
 _WIN = WIN
 _EXACT = EXACT
 _LOWER = LOWER

@@ -440,11 +440,12 @@ class Position:
         stamp = self._mark_stamp
         listed = self._move_mark
         out: list[int] = []
-        for move in moves:
+        for item in moves:
+            move = item  # a C int when compiled; ``item`` stays the list's own object
             key = (move & 31) * CELLS + (move >> 16)
             if listed[key] != stamp:
                 listed[key] = stamp
-                out.append(move)
+                out.append(item)
         return out
 
     def _touches_pillbug(self, cell: int) -> bool:
