@@ -44,22 +44,23 @@ def main(argv: list[str] | None = None) -> int:
             runs[name].append({**movegen, **search})
 
     def median(build: str, table: str, key: str) -> float:
-        return statistics.median(r[table][key] for r in runs[build])
+        return float(statistics.median(r[table][key] for r in runs[build]))
 
     print(f"Python {sys.version.split()[0]}, medians of {args.rounds} alternating rounds per build")
     print(f"{'legal-move lists/s':<26} {'pure':>12} {'compiled':>12} {'ratio':>7}")
-    for key in runs["pure"][0]["lists"]:
-        pure, compiled = median("pure", "lists", key), median("compiled", "lists", key)
-        print(f"{key:<26} {pure:>12,.0f} {compiled:>12,.0f} {compiled / pure:>6.1f}x")
+    for name in runs["pure"][0]["lists"]:
+        pure, compiled = median("pure", "lists", name), median("compiled", "lists", name)
+        print(f"{name:<26} {pure:>12,.0f} {compiled:>12,.0f} {compiled / pure:>6.1f}x")
     print(f"{'perft seconds':<26} {'pure':>12} {'compiled':>12} {'ratio':>7}")
-    for key in runs["pure"][0]["perft"]:
-        pure, compiled = median("pure", "perft", key), median("compiled", "perft", key)
-        print(f"{key:<26} {pure:>12.3f} {compiled:>12.4f} {pure / compiled:>6.1f}x")
+    for perft in runs["pure"][0]["perft"]:
+        pure, compiled = median("pure", "perft", perft), median("compiled", "perft", perft)
+        print(f"{perft:<26} {pure:>12.3f} {compiled:>12.4f} {pure / compiled:>6.1f}x")
     print(f"{f'search nodes/s, depth {args.depth}':<26} {'pure':>12} {'compiled':>12} {'ratio':>7}  nodes")
-    for key in runs["pure"][0]["nodes_per_second"]:
-        pure, compiled = median("pure", "nodes_per_second", key), median("compiled", "nodes_per_second", key)
-        nodes = f"{runs['pure'][0]['nodes'][key]:,} / {runs['compiled'][0]['nodes'][key]:,}"
-        print(f"{key:<26} {pure:>12,.0f} {compiled:>12,.0f} {compiled / pure:>6.1f}x  {nodes}")
+    for position in runs["pure"][0]["nodes_per_second"]:
+        pure = median("pure", "nodes_per_second", position)
+        compiled = median("compiled", "nodes_per_second", position)
+        nodes = f"{runs['pure'][0]['nodes'][position]:,} / {runs['compiled'][0]['nodes'][position]:,}"
+        print(f"{position:<26} {pure:>12,.0f} {compiled:>12,.0f} {compiled / pure:>6.1f}x  {nodes}")
     return 0
 
 
