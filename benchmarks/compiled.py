@@ -35,10 +35,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     runs: dict[str, list[dict[str, Any]]] = {"pure": [], "compiled": []}
     for _ in range(args.rounds):
-        for name, pure in BUILDS:
-            movegen = run("benchmarks.movegen", pure, ["--rounds", "1", "--seconds", "1"])
-            search = run("benchmarks.search", pure, ["--depth", str(args.depth)])
-            if movegen["build"] != ("pure Python" if pure else "compiled"):
+        for name, pure_env in BUILDS:
+            movegen = run("benchmarks.movegen", pure_env, ["--rounds", "1", "--seconds", "1"])
+            search = run("benchmarks.search", pure_env, ["--depth", str(args.depth)])
+            if movegen["build"] != ("pure Python" if pure_env else "compiled"):
                 print(f"error: the {name} run got the {movegen['build']} build", file=sys.stderr)
                 return 1
             runs[name].append({**movegen, **search})
