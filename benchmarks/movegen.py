@@ -7,6 +7,7 @@ Prints medians over several rounds; compare ratios measured in one run, not abso
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
@@ -43,12 +44,31 @@ def perft_seconds(game: str, depth: int) -> tuple[int, float]:
     return nodes, time.perf_counter() - start
 
 
+PERFTS = (("Base+MLP", 4), ("Base", 5), ("Base+MLP", 5))
+
+
+def figures(positions: Path, rounds: int, seconds: float) -> dict[str, object]:
+    """Core lists/s per position and perft seconds, medians of ``rounds``, as a JSON-ready dict."""
+    lists = {}
+    for name in NAMES:
+        board = hive.Board.from_game_string((positions / f"{name}.txt").read_text())
+        lists[name] = statistics.median(lists_per_second(board, False, seconds) for _ in range(rounds))
+    perft = {}
+    for game, depth in PERFTS:
+        perft[f"{game} {depth}"] = statistics.median(perft_seconds(game, depth)[1] for _ in range(rounds))
+    return {"build": hive.BUILD, "lists": lists, "perft": perft}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--rounds", type=int, default=5, help="rounds per figure; the median is printed")
     parser.add_argument("--seconds", type=float, default=1.0, help="length of one move-list round")
     parser.add_argument("--positions", type=Path, default=POSITIONS)
+    parser.add_argument("--json", action="store_true", help="print one JSON object (used by benchmarks.compiled)")
     args = parser.parse_args(argv)
+    if args.json:
+        print(json.dumps(figures(args.positions, args.rounds, args.seconds)))
+        return 0
 
     print(f"Python {sys.version.split()[0]}, {args.rounds} rounds, medians")
     print(f"{'position':<14} {'moves':>5} {'lists/s (core)':>15} {'lists/s (Move)':>15}")
@@ -57,7 +77,8 @@ def main(argv: list[str] | None = None) -> int:
         core = statistics.median(lists_per_second(board, False, args.seconds) for _ in range(args.rounds))
         public = statistics.median(lists_per_second(board, True, args.seconds) for _ in range(args.rounds))
         print(f"{name:<14} {len(board.legal_moves):>5} {core:>15,.0f} {public:>15,.0f}")
-    for game, depth in (("Base+MLP", 4), ("Base", 5), ("Base+MLP", 5)):
+    print(f"build: {hive.BUILD}")
+    for game, depth in PERFTS:
         runs = [perft_seconds(game, depth) for _ in range(args.rounds)]
         nodes = runs[0][0]
         seconds = statistics.median(t for _, t in runs)

@@ -133,3 +133,57 @@ def test_evaluation_prefers_pressure_on_the_enemy_queen() -> None:
         "Base;InProgress;White[4];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wA1 /wS1;bA1 bQ/;wA1 bQ\\"
     )
     assert evaluate(pressed) < 0  # black to move, its queen has one more neighbour
+
+
+class _Nim:
+    """A tiny other game for the search contract: take 1-3 stones, taking the last stone wins."""
+
+    def __init__(self, stones: int) -> None:
+        self.stones = stones
+        self.ply = 0
+        self.hash = stones
+        self.status = 1  # in progress
+        self.history: list[int] = []
+
+    def generate(self) -> list[int]:
+        return [] if self.status >= 2 else [n for n in (1, 2, 3) if n <= self.stones]
+
+    def make(self, move: int) -> None:
+        self.history.append(move)
+        self.stones -= move
+        self.ply += 1
+        self.hash = self.stones * 2 + (self.ply & 1)
+        # the player who just took the last stone wins: codes 3 (first player) / 4 (second)
+        self.status = (3 if self.ply & 1 else 4) if self.stones == 0 else 1
+
+    def unmake(self) -> int:
+        move = self.history.pop()
+        self.stones += move
+        self.ply -= 1
+        self.hash = self.stones * 2 + (self.ply & 1)
+        self.status = 1
+        return move
+
+
+class _NimSearcher(Searcher):
+    def __init__(self) -> None:
+        super().__init__()
+        self.evaluated = 0
+
+    def evaluate(self, p: object) -> int:
+        assert isinstance(p, _Nim)
+        self.evaluated += 1
+        return 0
+
+    def order(self, p: object, moves: list[int], tt_move: int, ply: int) -> None:
+        moves.sort(reverse=True)
+
+
+def test_a_subclass_searches_another_game_with_its_own_evaluation() -> None:
+    # With 5 stones the first player wins by taking 1 (leaving a multiple of 4).
+    searcher = _NimSearcher()
+    result = searcher.search(_Nim(5), Limits(depth=6))
+    assert result.move == 1
+    assert searcher.evaluated > 0
+    search_is_compiled = type(Searcher.search).__name__ != "function"
+    assert search_is_compiled == hive.COMPILED

@@ -36,7 +36,7 @@ def test_console_script_runs() -> None:
     out = subprocess.run(
         [sys.executable, "-m", "hive", "--version"], capture_output=True, text=True, check=True, timeout=60
     )
-    assert out.stdout.strip() == f"hive {hive.__version__}"
+    assert out.stdout.strip() == f"hive {hive.__version__} ({hive.BUILD})"
 
 
 def test_terminal_game_plays_to_the_end() -> None:

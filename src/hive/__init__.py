@@ -7,6 +7,13 @@
 42
 """
 
+import os
+
+from . import _build
+
+if os.environ.get("HIVE_PURE", "") not in ("", "0"):
+    _build.force_pure()
+
 from . import svg
 from .core import (
     BLACK,
@@ -25,8 +32,14 @@ from .core import (
     axial_of,
     cell_of,
 )
+from .core import position as _position
 
 __version__ = "0.1.0"
+
+#: Whether the hot core runs as compiled extension modules (``False``: plain Python, e.g. ``HIVE_PURE=1``).
+COMPILED: bool = _position.COMPILED
+#: ``"compiled"`` or ``"pure Python"``, as shown by ``hive --version``.
+BUILD = "compiled" if COMPILED else "pure Python"
 
 svg.install()
 
@@ -40,6 +53,8 @@ def perft(board: Position, depth: int) -> int:
 
 __all__ = [
     "BLACK",
+    "BUILD",
+    "COMPILED",
     "GAME_TYPES",
     "PIECE_NAMES",
     "WHITE",

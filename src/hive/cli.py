@@ -7,7 +7,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
-from . import __version__, match, records, uhp
+from . import BUILD, __version__, match, records, uhp
 from .core import Board, IllegalMoveError, InvalidGameTypeError, InvalidMoveError
 from .core.pieces import WHITE
 from .engine import EngineError
@@ -130,7 +130,7 @@ def cmd_play_browser(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="hive", description="Hive, the board game.")
-    parser.add_argument("--version", action="version", version=f"hive {__version__}")
+    parser.add_argument("--version", action="version", version=f"hive {__version__} ({BUILD})")
     sub = parser.add_subparsers(dest="command", required=True)
 
     play = sub.add_parser(

@@ -1,8 +1,12 @@
-"""Static evaluation of a Hive position, in centi-pawn-like units for the side to move."""
+"""Static evaluation of a Hive position, in centi-pawn-like units for the side to move.
+
+Plain typed Python; Cython compiles it with the C types in ``evaluation.pxd``.
+"""
 
 from __future__ import annotations
 
-from ..core.geometry import NEIGHBOURS, SLIDES
+from .._build import is_compiled, table
+from ..core.geometry import NEIGHBOUR, SLIDES
 from ..core.pieces import KIND, MOSQUITO, PIECES_PER_COLOUR, PILLBUG
 from ..core.position import Position
 
@@ -30,43 +34,59 @@ def evaluate(p: Position) -> int:
     top = p.top
     height = p.height
     nmask = p.nmask
-    cut = p.cut_cells()
+    enabled = p.enabled
+    stamp = p.find_cuts()
+    cut = p.cut_mark
     score = 0
     for colour in range(2):
-        sign = 1 if colour == 0 else -1
         lo = colour * PIECES_PER_COLOUR
         enemy_queen = pos[PIECES_PER_COLOUR - lo]
         own_queen = pos[lo]
         side = 0
         if own_queen >= 0:
-            side -= QUEEN_PRESSURE[_popcount(nmask[own_queen])]
+            side -= _PRESSURE[_POPCOUNT[nmask[own_queen]]]
             # a queen that is buried under a beetle is worth little
             if top[own_queen] != lo:
                 side -= 40
-            elif own_queen not in cut:
-                slides = len(SLIDES[nmask[own_queen]])
+            elif cut[own_queen] != stamp:
+                slides = _SLIDE_COUNT[nmask[own_queen]]
                 if slides:
-                    side += QUEEN_FREE + QUEEN_SLIDE * slides
+                    side += _QUEEN_FREE + _QUEEN_SLIDE * slides
         for pid in range(lo, lo + PIECES_PER_COLOUR):
             cell = pos[pid]
-            kind = KIND[pid]
+            kind = _KIND[pid]
             if cell < 0:
-                if p.enabled[kind]:
-                    side += IN_HAND[kind]
+                if enabled[kind]:
+                    side += _IN_HAND[kind]
                 continue
             if top[cell] != pid:
                 continue  # covered: no value
             if height[cell] > 1:
-                side += ACTIVE[kind] + 10
+                side += _ACTIVE[kind] + 10
                 if enemy_queen >= 0 and top[enemy_queen] == pid:
-                    side += ON_QUEEN
-            elif cell not in cut:
-                side += ACTIVE[kind]
-            if kind in (PILLBUG, MOSQUITO) and own_queen >= 0 and own_queen in NEIGHBOURS[cell]:
-                side += GUARD
-        score += sign * side
+                    side += _ON_QUEEN
+            elif cut[cell] != stamp:
+                side += _ACTIVE[kind]
+            if kind in (PILLBUG, MOSQUITO) and own_queen >= 0:
+                base = cell * 6
+                for d in range(6):
+                    if _NB[base + d] == own_queen:
+                        side += _GUARD
+                        break
+        score += side if colour == 0 else -side
     return score if p.ply & 1 == 0 else -score
 
 
-def _popcount(mask: int) -> int:
-    return bin(mask).count("1")
+# C-typed copies (see evaluation.pxd) of the tables used above; plain lists when running as Python.
+_COMPILED = is_compiled(evaluate)
+_NB = table("i", NEIGHBOUR, _COMPILED)
+_KIND = table("b", KIND, _COMPILED)
+_PRESSURE = table("h", QUEEN_PRESSURE, _COMPILED)
+_ACTIVE = table("h", ACTIVE, _COMPILED)
+_IN_HAND = table("h", IN_HAND, _COMPILED)
+_POPCOUNT = table("b", [bin(m).count("1") for m in range(64)], _COMPILED)
+_SLIDE_COUNT = table("b", [len(SLIDES[m]) for m in range(64)], _COMPILED)
+_ON_QUEEN = ON_QUEEN
+_QUEEN_FREE = QUEEN_FREE
+_QUEEN_SLIDE = QUEEN_SLIDE
+_GUARD = GUARD

@@ -1,7 +1,10 @@
 """Iterative-deepening alpha-beta search with a transposition table.
 
 The search works on the core's int moves and ``make``/``unmake``; it never
-allocates per node beyond the move list.
+allocates per node beyond the move list. Plain typed Python; Cython compiles it with the
+C types in ``search.pxd``. When the position is a Hive :class:`Position` and neither
+:meth:`Searcher.evaluate` nor :meth:`Searcher.order` is overridden, the search takes a
+typed path (``_negamax_hive``) that the compiled build runs without Python calls at the leaves.
 """
 
 from __future__ import annotations
@@ -12,15 +15,20 @@ from collections.abc import Sized
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..core.geometry import NEIGHBOURS
+from .._build import is_compiled, table
+from ..core.geometry import CELLS, NEIGHBOUR
 from ..core.pieces import PIECES_PER_COLOUR
 from ..core.position import DRAW, HAND, PASS, WHITE_WINS, Position
-from .evaluation import WIN, evaluate
+from .evaluation import WIN
+from .evaluation import evaluate as evaluate_hive
 
 EXACT = 0
 LOWER = 1
 UPPER = 2
 MAX_DEPTH = 64
+# move ordering packs a move's index into the low bits of its sort key (legal-move lists are far shorter)
+_INDEX_BITS = 12
+_INDEX_MASK = (1 << _INDEX_BITS) - 1
 TT_LIMIT = 2_000_000
 #: The most a draw can cost (or gain) the side that is ahead (behind) in the static evaluation at the root;
 #: without it a stronger player settles for repetition draws in positions it would win.
@@ -114,6 +122,9 @@ class Searcher:
         self.killers: list[int] = [0] * KILLER_SLOTS
         self.draw_score = 0
         self.root_side = 0
+        self._fast = False
+        self._near = _NEAR
+        self._sort_keys = _SORT_KEYS
 
     def search(self, position: SearchPosition, limits: Limits) -> SearchResult:
         """Search ``position`` (restored on return) and return the best move found within ``limits``.
@@ -137,6 +148,11 @@ class Searcher:
         best, best_score, reached = moves[0], 0, 0
         if len(moves) == 1:
             return SearchResult(best, self.evaluate(position), 0, 1, time.perf_counter() - start)
+        self._fast = (
+            isinstance(position, Position)
+            and type(self).evaluate is Searcher.evaluate
+            and type(self).order is Searcher.order
+        )
         max_depth = limits.depth if limits.depth is not None else MAX_DEPTH
         plies = len(position.history)
         try:
@@ -159,7 +175,10 @@ class Searcher:
         side = p.ply & 1
         for move in moves:
             p.make(move)
-            if p.ply & 1 == side:
+            if self._fast:
+                assert isinstance(p, Position)
+                score = -self._negamax_hive(p, depth - 1, -WIN - 1, -alpha, 1)
+            elif p.ply & 1 == side:
                 score = self._negamax(p, depth, alpha, WIN + 1, 1)
             else:
                 score = -self._negamax(p, depth - 1, -WIN - 1, -alpha, 1)
@@ -231,34 +250,140 @@ class Searcher:
         self.tt[key] = (depth, best, flag, best_move)
         return best
 
+    def _negamax_hive(self, p: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
+        """:meth:`_negamax` for a Hive position with the default evaluation and ordering."""
+        self.nodes += 1
+        if self.nodes & 255 == 0 and time.perf_counter() > self.deadline:
+            raise _Timeout
+        status = p.status
+        if status >= _DRAW:
+            if status == _DRAW:
+                return self.draw_score if p.ply & 1 == self.root_side else -self.draw_score
+            winner = 0 if status == _WHITE_WINS else 1
+            return _WIN - ply if winner == p.ply & 1 else ply - _WIN
+        key = p.hash
+        if p.repetition_draw and p.seen.get(key, 0) >= 2:
+            return self.draw_score if p.ply & 1 == self.root_side else -self.draw_score
+        if depth <= 0:
+            return evaluate_hive(p)
+        entry = self.tt.get(key)
+        tt_move = 0
+        if entry is not None:
+            e_depth, e_score, e_flag, tt_move = entry
+            if e_depth >= depth:
+                if e_flag == _EXACT:
+                    return e_score
+                if e_flag == _LOWER and e_score >= beta:
+                    return e_score
+                if e_flag == _UPPER and e_score <= alpha:
+                    return e_score
+        moves = p.generate()
+        if len(moves) > 1:
+            self._order_hive(p, moves, tt_move, ply)
+        original_alpha = alpha
+        best = -_WIN - 1
+        best_move = moves[0]
+        for move in moves:
+            p.make(move)
+            score = -self._negamax_hive(p, depth - 1, -beta, -alpha, ply + 1)
+            p.unmake()
+            if score > best:
+                best = score
+                best_move = move
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        if move >> 5 & 2047 != _HAND:
+                            self.killers[ply] = move
+                        self.history[move] = self.history.get(move, 0) + depth * depth
+                        break
+        flag = _EXACT
+        if best <= original_alpha:
+            flag = _UPPER
+        elif best >= beta:
+            flag = _LOWER
+        self.tt[key] = (depth, best, flag, best_move)
+        return best
+
     def evaluate(self, p: SearchPosition) -> int:
         """Score ``p`` from the side to move's point of view (``WIN`` bounds a won game)."""
         assert isinstance(p, Position)
-        return evaluate(p)
+        return evaluate_hive(p)
 
     def order(self, p: SearchPosition, moves: list[int], tt_move: int, ply: int) -> None:
         """Sort ``moves`` in place, most promising first."""
         assert isinstance(p, Position)
-        enemy_queen = p.pos[PIECES_PER_COLOUR if p.ply & 1 == 0 else 0]
-        own_queen = p.pos[0 if p.ply & 1 == 0 else PIECES_PER_COLOUR]
-        near_enemy = NEIGHBOURS[enemy_queen] if enemy_queen >= 0 else []
-        near_own = NEIGHBOURS[own_queen] if own_queen >= 0 else []
+        self._order_hive(p, moves, tt_move, ply)
+
+    def _order_hive(self, p: Position, moves: list[int], tt_move: int, ply: int) -> None:
+        enemy_queen = p.pos[_PIECES_PER_COLOUR if p.ply & 1 == 0 else 0]
+        own_queen = p.pos[0 if p.ply & 1 == 0 else _PIECES_PER_COLOUR]
+        near = self._near
+        for d in range(6):
+            if enemy_queen >= 0:
+                near[_NB[enemy_queen * 6 + d]] |= 1
+            if own_queen >= 0:
+                near[_NB[own_queen * 6 + d]] |= 2
         killer = self.killers[ply]
         history = self.history
-        keys: dict[int, int] = {}
-        for move in moves:
+        # Sort keys with the move's index in the low bits (first moves win ties), as plain ints.
+        original = moves[:]
+        keyed: list[int] = []
+        sort_keys = self._sort_keys
+        for i in range(len(original)):
+            item = original[i]  # the list's own int object: no new one for the lookup
+            k = history.get(item, 0)
+            move = item
             dst = move >> 16
             src = move >> 5 & 2047
-            k = history.get(move, 0)
             if move == tt_move:
                 k += 1 << 30
             elif move == killer:
                 k += 1 << 20
-            if dst in near_enemy and src not in near_enemy:
+            if near[dst] & 1 and not near[src] & 1:
                 k += 1 << 22
-            if src in near_own and dst not in near_own:
+            if near[src] & 2 and not near[dst] & 2:
                 k += 1 << 21
-            if move == PASS:
+            if move == _PASS:
                 k -= 1
-            keys[move] = k
-        moves.sort(key=keys.__getitem__, reverse=True)
+            key = k << _INDEX_BITS | (_INDEX_MASK - i)
+            if _COMPILED:
+                # Compiled: a stable insertion sort over C ints beats boxing keys for list.sort.
+                j = i
+                while j > 0 and sort_keys[j - 1] < key:
+                    sort_keys[j] = sort_keys[j - 1]
+                    j -= 1
+                sort_keys[j] = key
+            else:
+                keyed.append(key)
+        for d in range(6):
+            if enemy_queen >= 0:
+                near[_NB[enemy_queen * 6 + d]] = 0
+            if own_queen >= 0:
+                near[_NB[own_queen * 6 + d]] = 0
+        if _COMPILED:
+            for i in range(len(original)):
+                moves[i] = original[_INDEX_MASK - (sort_keys[i] & _INDEX_MASK)]
+        else:
+            keyed.sort(reverse=True)
+            for i in range(len(keyed)):
+                moves[i] = original[_INDEX_MASK - (keyed[i] & _INDEX_MASK)]
+
+
+# C-typed copies (see search.pxd) of the tables used above; plain lists when running as Python.
+_COMPILED = is_compiled(Searcher.search)
+_NB = table("i", NEIGHBOUR, _COMPILED)
+# Scratch space of move ordering, shared by all searchers (a search runs to the end before another starts):
+# cells next to the queens (bit 1: enemy queen, bit 2: own queen; index CELLS is HAND), always left zeroed,
+# and the sort keys.
+_NEAR = table("B", [0] * (CELLS + 1), _COMPILED)
+_SORT_KEYS = table("q", [0] * (_INDEX_MASK + 1), _COMPILED)
+_WIN = WIN
+_EXACT = EXACT
+_LOWER = LOWER
+_UPPER = UPPER
+_DRAW = DRAW
+_WHITE_WINS = WHITE_WINS
+_HAND = HAND
+_PASS = PASS
+_PIECES_PER_COLOUR = PIECES_PER_COLOUR

@@ -1,7 +1,8 @@
 """The hot core: position state, move generation, make/unmake and hashing.
 
-Everything here is written in a plain typed subset of Python (ints, lists,
-bytearrays, small methods) so that it can be compiled without rewriting.
+Everything here is written in a plain typed subset of Python (ints, lists, small methods) that runs
+as it is and that Cython compiles with the C types declared in ``position.pxd``. State and tables are
+built with :func:`hive._build.table`: C-typed arrays in the compiled build, lists in plain Python.
 
 A move is an ``int``: ``piece | origin << 5 | destination << 16`` where
 ``origin`` is ``HAND`` for a placement; ``PASS`` is the pass move.
@@ -10,7 +11,9 @@ A move is an ``int``: ``piece | origin << 5 | destination << 16`` where
 from __future__ import annotations
 
 import random
+from collections.abc import MutableSequence
 
+from .._build import is_compiled, table
 from .geometry import CELLS, NEIGHBOUR, NEIGHBOURS, OCCUPIED_DIRS, OPPOSITE, SLIDES
 from .pieces import (
     ANT,
@@ -60,35 +63,84 @@ def _zobrist_tables() -> tuple[list[int], list[int], list[int], int]:
 
 ZOBRIST_CELL, ZOBRIST_LEVEL, ZOBRIST_LAST, ZOBRIST_BLACK = _zobrist_tables()
 
+#: Whether this module runs compiled (its ``.pxd`` types apply) or as plain Python.
+COMPILED: bool = is_compiled(encode)
+
+# C-typed copies (see position.pxd) of the tables and constants used in the inner loops; plain
+# lists and ints when running as Python.
+_NB = table("i", NEIGHBOUR, COMPILED)
+_KIND = table("b", KIND, COMPILED)
+_BUG_COUNT = table("b", BUG_COUNT, COMPILED)
+_BUG_FIRST = table("b", BUG_FIRST, COMPILED)
+_ZCELL = table("Q", ZOBRIST_CELL, COMPILED)
+_ZLEVEL = table("Q", ZOBRIST_LEVEL, COMPILED)
+_ZLAST = table("Q", ZOBRIST_LAST, COMPILED)
+_ZBLACK = ZOBRIST_BLACK
+#: ``_OPP_BIT[d]``: the neighbour-mask bit, seen from the neighbour in direction d, of the cell itself.
+_OPP_BIT = table("B", [1 << OPPOSITE[d] for d in range(6)], COMPILED)
 # Directions (d - 1, d + 1) flanking a step in direction d.
-_LEFT = [(d + 5) % 6 for d in range(6)]
-_RIGHT = [(d + 1) % 6 for d in range(6)]
+_LEFT = table("b", [(d + 5) % 6 for d in range(6)], COMPILED)
+_RIGHT = table("b", [(d + 1) % 6 for d in range(6)], COMPILED)
+# SLIDES and OCCUPIED_DIRS flattened: row ``m`` holds ``_SLIDE_N[m]`` directions from ``_SLIDE_D[6 * m]``.
+_SLIDE_N = table("b", [len(SLIDES[m]) for m in range(64)], COMPILED)
+_SLIDE_D = table("b", [d for m in range(64) for d in [*SLIDES[m], *[0] * (6 - len(SLIDES[m]))]], COMPILED)
+_OCC_N = table("b", [len(OCCUPIED_DIRS[m]) for m in range(64)], COMPILED)
+_OCC_D = table("b", [d for m in range(64) for d in [*OCCUPIED_DIRS[m], *[0] * (6 - len(OCCUPIED_DIRS[m]))]], COMPILED)
+_HAND = HAND
+_PASS = PASS
+_DRAW = DRAW
+_IN_PROGRESS = IN_PROGRESS
+_WHITE_WINS = WHITE_WINS
+_BLACK_WINS = BLACK_WINS
+_MAX_LEVEL = MAX_LEVEL
+
+
+def _ints(code: str, size: int, value: int = 0) -> MutableSequence[int]:
+    return table(code, [value] * size, COMPILED)
 
 
 class Position:
-    """Pieces on the grid, whose turn it is, and the history needed to undo."""
+    """Pieces on the grid, whose turn it is, and the history needed to undo.
+
+    ``top``, ``height``, ``nmask``, ``below``, ``pos`` and ``placed`` are indexable int sequences
+    (lists in plain Python, C arrays in the compiled build): read them, never write them.
+    """
 
     def __init__(self, game_type: GameType, tournament_opening: bool = True, repetition_draw: bool = False) -> None:
         self.game_type = game_type
         self.tournament_opening = tournament_opening
         self.repetition_draw = repetition_draw
-        self.enabled: list[bool] = [game_type.enabled(k) for k in range(KINDS)]
-        self.top: list[int] = [-1] * CELLS
-        self.height = bytearray(CELLS)
-        self.nmask = bytearray(CELLS)
-        self.below: list[int] = [-1] * PIECES
-        self.pos: list[int] = [-1] * PIECES
-        self.placed: list[int] = [0] * (2 * KINDS)
+        self.enabled = table("B", [game_type.enabled(k) for k in range(KINDS)], COMPILED)
+        self.top = _ints("b", CELLS, -1)
+        self.height = _ints("B", CELLS)
+        self.nmask = _ints("B", CELLS)
+        self.below = _ints("b", PIECES, -1)
+        self.pos = _ints("h", PIECES, -1)
+        self.placed = _ints("B", 2 * KINDS)
         self.ply = 0
         self.last = -1
         self.hash = 0
         self.status = NOT_STARTED
         self.history: list[int] = []
-        self._undo: list[tuple[int, int, int]] = []
         self.seen: dict[int, int] = {0: 1}
-        self._disc: list[int] = [0] * CELLS
+        # What make() overwrites, indexed by the ply of the move: last piece moved, hash, status.
+        self._undo_last = _ints("b", 64)
+        self._undo_hash = _ints("Q", 64)
+        self._undo_status = _ints("B", 64)
+        # Scratch arrays, stamped so that they never need clearing: discovery numbers and cut
+        # marks of the articulation-point pass, cells visited by one bug's move generator,
+        # cells already listed for a mosquito, and a stack of cells to visit.
+        self.cut_mark = _ints("q", CELLS)
+        self._disc = _ints("q", CELLS)
         self._stamp = 0
         self._counter = 0
+        self._mark = _ints("q", CELLS)
+        self._mark_stamp = 0
+        self._dmark = _ints("q", CELLS)
+        self._dmark_stamp = 0
+        self._todo = _ints("h", CELLS)
+        self._move_mark = _ints("q", PIECES * CELLS)
+        self._dests = _ints("h", 4 * CELLS)
 
     # ------------------------------------------------------------------
     # make / unmake
@@ -99,10 +151,7 @@ class Position:
         self.below[pid] = -1
         self.height[cell] -= 1
         if under < 0:
-            nmask = self.nmask
-            for d in range(6):
-                n = NEIGHBOUR[cell * 6 + d]
-                nmask[n] &= ~(1 << OPPOSITE[d])
+            self._unmask(cell)
 
     def _drop(self, pid: int, cell: int) -> None:
         under = self.top[cell]
@@ -111,41 +160,74 @@ class Position:
         self.pos[pid] = cell
         self.height[cell] += 1
         if under < 0:
-            nmask = self.nmask
-            for d in range(6):
-                n = NEIGHBOUR[cell * 6 + d]
-                nmask[n] |= 1 << OPPOSITE[d]
+            self._remask(cell)
+
+    def _unmask(self, cell: int) -> None:
+        """Clear ``cell``'s bit in its neighbours' masks (the cell becomes empty)."""
+        nmask = self.nmask
+        base = cell * 6
+        for d in range(6):
+            n = _NB[base + d]
+            nmask[n] &= ~_OPP_BIT[d]
+
+    def _remask(self, cell: int) -> None:
+        """Set ``cell``'s bit in its neighbours' masks (the cell becomes occupied)."""
+        nmask = self.nmask
+        base = cell * 6
+        for d in range(6):
+            n = _NB[base + d]
+            nmask[n] |= _OPP_BIT[d]
+
+    def _grow_undo(self) -> None:
+        size = len(self._undo_hash)
+        undo_last = _ints("b", 2 * size)
+        undo_hash = _ints("Q", 2 * size)
+        undo_status = _ints("B", 2 * size)
+        for i in range(size):
+            undo_last[i] = self._undo_last[i]
+            undo_hash[i] = self._undo_hash[i]
+            undo_status[i] = self._undo_status[i]
+        self._undo_last = undo_last
+        self._undo_hash = undo_hash
+        self._undo_status = undo_status
 
     def make(self, move: int) -> None:
         """Play a move given as an int, without any legality check."""
         h = self.hash
-        self._undo.append((self.last, h, self.status))
+        ply = self.ply
+        if ply == len(self._undo_hash):
+            self._grow_undo()
+        last = self.last
+        self._undo_last[ply] = last
+        self._undo_hash[ply] = h
+        self._undo_status[ply] = self.status
         self.history.append(move)
-        if self.last >= 0:
-            h ^= ZOBRIST_LAST[self.last]
-        if move == PASS:
+        if last >= 0:
+            h ^= _ZLAST[last]
+        if move == _PASS:
             self.last = -1
         else:
             pid = move & 31
             src = move >> 5 & 2047
             dst = move >> 16
-            if src == HAND:
-                self.placed[(pid >= PIECES_PER_COLOUR) * KINDS + KIND[pid]] += 1
+            if src == _HAND:
+                self.placed[(pid >= PIECES_PER_COLOUR) * KINDS + _KIND[pid]] += 1
             else:
-                h ^= ZOBRIST_CELL[pid * CELLS + src] ^ ZOBRIST_LEVEL[pid * MAX_LEVEL + self.height[src] - 1]
+                h ^= _ZCELL[pid * CELLS + src] ^ _ZLEVEL[pid * _MAX_LEVEL + self.height[src] - 1]
                 self._lift(pid, src)
-            h ^= ZOBRIST_CELL[pid * CELLS + dst] ^ ZOBRIST_LEVEL[pid * MAX_LEVEL + self.height[dst]]
+            h ^= _ZCELL[pid * CELLS + dst] ^ _ZLEVEL[pid * _MAX_LEVEL + self.height[dst]]
             self._drop(pid, dst)
             self.last = pid
-            h ^= ZOBRIST_LAST[pid]
-        self.ply += 1
-        self.hash = h ^ ZOBRIST_BLACK
+            h ^= _ZLAST[pid]
+        self.ply = ply + 1
+        h ^= _ZBLACK
+        self.hash = h
         self.status = self._outcome()
         if self.repetition_draw:
-            count = self.seen.get(self.hash, 0) + 1
-            self.seen[self.hash] = count
-            if count >= 3 and self.status == IN_PROGRESS:
-                self.status = DRAW
+            count = self.seen.get(h, 0) + 1
+            self.seen[h] = count
+            if count >= 3 and self.status == _IN_PROGRESS:
+                self.status = _DRAW
 
     def unmake(self) -> int:
         """Take back the last move and return it."""
@@ -156,16 +238,19 @@ class Position:
                 self.seen[self.hash] = count
             else:
                 del self.seen[self.hash]
-        self.last, self.hash, self.status = self._undo.pop()
-        self.ply -= 1
-        if move != PASS:
+        ply = self.ply - 1
+        self.ply = ply
+        self.last = self._undo_last[ply]
+        self.hash = self._undo_hash[ply]
+        self.status = self._undo_status[ply]
+        if move != _PASS:
             pid = move & 31
             src = move >> 5 & 2047
             dst = move >> 16
             self._lift(pid, dst)
-            if src == HAND:
+            if src == _HAND:
                 self.pos[pid] = -1
-                self.placed[(pid >= PIECES_PER_COLOUR) * KINDS + KIND[pid]] -= 1
+                self.placed[(pid >= PIECES_PER_COLOUR) * KINDS + _KIND[pid]] -= 1
             else:
                 self._drop(pid, src)
         return move
@@ -176,10 +261,10 @@ class Position:
         white_lost = wq >= 0 and self.nmask[wq] == 63
         black_lost = bq >= 0 and self.nmask[bq] == 63
         if white_lost:
-            return DRAW if black_lost else BLACK_WINS
+            return _DRAW if black_lost else _BLACK_WINS
         if black_lost:
-            return WHITE_WINS
-        return IN_PROGRESS
+            return _WHITE_WINS
+        return _IN_PROGRESS
 
     def compute_hash(self) -> int:
         """Compute the Zobrist hash from scratch (the incremental one must equal it)."""
@@ -193,7 +278,7 @@ class Position:
             while under >= 0:
                 level += 1
                 under = self.below[under]
-            h ^= ZOBRIST_CELL[pid * CELLS + cell] ^ ZOBRIST_LEVEL[pid * MAX_LEVEL + level]
+            h ^= ZOBRIST_CELL[pid * CELLS + cell] ^ ZOBRIST_LEVEL[pid * _MAX_LEVEL + level]
         if self.last >= 0:
             h ^= ZOBRIST_LAST[self.last]
         if self.ply & 1:
@@ -204,40 +289,48 @@ class Position:
     # move generation
 
     def cut_cells(self) -> set[int]:
-        """Occupied cells whose removal would split the hive (articulation points, one Tarjan pass)."""
-        cut: set[int] = set()
-        start = self._first_cell()
-        if not self.height[start]:
-            return cut
-        # Discovery numbers above ``_stamp`` belong to this pass: no clearing between passes.
+        """Occupied cells whose removal would split the hive (articulation points)."""
+        stamp = self.find_cuts()
+        return {cell for cell in self.pos if cell >= 0 and self.cut_mark[cell] == stamp}
+
+    def find_cuts(self) -> int:
+        """Find the articulation points in one Tarjan pass and return its stamp ``s``.
+
+        Until the position changes, an occupied cell splits the hive when removed iff ``cut_mark[cell] == s``.
+        """
+        # Numbers above ``_stamp`` belong to this pass: no clearing between passes.
         self._stamp = self._counter + 1
         self._counter = self._stamp
-        self._visit(start, -1, cut)
-        return cut
+        start = self._first_cell()
+        if self.height[start]:
+            self._visit(start, -1)
+        return self._stamp
 
-    def _visit(self, v: int, parent: int, cut: set[int]) -> int:
+    def _visit(self, v: int, parent: int) -> int:
         self._counter += 1
         dv = self._counter
-        disc = self._disc
-        disc[v] = dv
+        self._disc[v] = dv
         low = dv
         children = 0
         stamp = self._stamp
-        for d in OCCUPIED_DIRS[self.nmask[v]]:
-            w = NEIGHBOUR[v * 6 + d]
-            dw = disc[w]
+        base = v * 6
+        m = self.nmask[v]
+        row = 6 * m
+        for i in range(_OCC_N[m]):
+            w = _NB[base + _OCC_D[row + i]]
+            dw = self._disc[w]
             if dw > stamp:
                 if dw < low and w != parent:
                     low = dw
             else:
-                lw = self._visit(w, v, cut)
+                lw = self._visit(w, v)
                 if lw < low:
                     low = lw
                 if lw >= dv and parent >= 0:
-                    cut.add(v)
+                    self.cut_mark[v] = stamp
                 children += 1
         if parent < 0 and children > 1:
-            cut.add(v)
+            self.cut_mark[v] = stamp
         return low
 
     def _placement_cells(self, colour: int) -> list[int]:
@@ -248,20 +341,26 @@ class Position:
             return [ORIGIN_CELL]
         if self.ply == 1:
             return NEIGHBOURS[self._first_cell()]
-        blocked: set[int] = set()
+        self._mark_stamp += 1
+        stamp = self._mark_stamp
+        blocked = self._mark
         own_lo = colour * PIECES_PER_COLOUR
         other_lo = PIECES_PER_COLOUR - own_lo
         for pid in range(other_lo, other_lo + PIECES_PER_COLOUR):
             cell = pos[pid]
             if cell >= 0 and top[cell] == pid:
-                blocked.update(NEIGHBOURS[cell])
+                base = cell * 6
+                for d in range(6):
+                    blocked[_NB[base + d]] = stamp
         cells: list[int] = []
         for pid in range(own_lo, own_lo + PIECES_PER_COLOUR):
             cell = pos[pid]
             if cell >= 0 and top[cell] == pid:
-                for n in NEIGHBOURS[cell]:
-                    if n not in blocked and height[n] == 0:
-                        blocked.add(n)
+                base = cell * 6
+                for d in range(6):
+                    n = _NB[base + d]
+                    if blocked[n] != stamp and height[n] == 0:
+                        blocked[n] = stamp
                         cells.append(n)
         return cells
 
@@ -273,249 +372,310 @@ class Position:
 
     def generate(self) -> list[int]:
         """Return every legal move of the side to move as ints (``[PASS]`` when none)."""
-        if self.status >= DRAW:
+        if self.status >= _DRAW:
             return []
         moves: list[int] = []
         colour = self.ply & 1
         own_lo = colour * PIECES_PER_COLOUR
         turn = self.ply >> 1
-        queen_placed = self.pos[own_lo] >= 0
         pos = self.pos
+        queen_placed = pos[own_lo] >= 0
         # placements
         placed = self.placed
         kinds_base = colour * KINDS
-        cells: list[int] | None = None
+        cells: list[int] = []
+        have_cells = False
         for kind in range(KINDS):
             if not self.enabled[kind]:
                 continue
             count = placed[kinds_base + kind]
-            if count >= BUG_COUNT[kind]:
+            if count >= _BUG_COUNT[kind]:
                 continue
             if kind == QUEEN:
                 if turn == 0 and self.tournament_opening:
                     continue
             elif turn == 3 and not queen_placed:
                 continue
-            if cells is None:
+            if not have_cells:
                 cells = self._placement_cells(colour)
-            base = own_lo + BUG_FIRST[kind] + count | HAND << 5
+                have_cells = True
+            base = own_lo + _BUG_FIRST[kind] + count | _HAND << 5
             for cell in cells:
                 moves.append(base | cell << 16)
         if queen_placed:
             top = self.top
             height = self.height
             last = self.last
-            cut = self.cut_cells()
+            stamp = self.find_cuts()
+            cut = self.cut_mark
+            dests = self._dests
             throws = False
             for pid in range(own_lo, own_lo + PIECES_PER_COLOUR):
                 cell = pos[pid]
                 if cell < 0 or top[cell] != pid or pid == last:
                     continue
-                kind = KIND[pid]
+                kind = _KIND[pid]
                 ground = height[cell] == 1
                 if (kind == PILLBUG or (kind == MOSQUITO and ground and self._touches_pillbug(cell))) and self._throws(
-                    cell, cut, moves
+                    cell, stamp, moves
                 ):
                     throws = True
-                if ground and cell in cut:
+                if ground and cut[cell] == stamp:
                     continue
                 base = pid | cell << 5
-                for dst in self._destinations(kind, cell):
-                    moves.append(base | dst << 16)
+                for i in range(self._destinations(kind, cell, 0)):
+                    moves.append(base | dests[i] << 16)
             if throws:
-                moves = list(dict.fromkeys(moves))
+                moves = self._unique(moves)
         if not moves:
-            moves.append(PASS)
+            moves.append(_PASS)
         return moves
+
+    def _unique(self, moves: list[int]) -> list[int]:
+        """``moves`` without repeats, first occurrences kept (a pillbug can throw a piece where it could go itself).
+
+        A move on the board is fixed by its piece and destination (the origin is where the piece is).
+        """
+        self._mark_stamp += 1
+        stamp = self._mark_stamp
+        listed = self._move_mark
+        out: list[int] = []
+        for item in moves:
+            move = item  # a C int when compiled; ``item`` stays the list's own object
+            key = (move & 31) * CELLS + (move >> 16)
+            if listed[key] != stamp:
+                listed[key] = stamp
+                out.append(item)
+        return out
 
     def _touches_pillbug(self, cell: int) -> bool:
         top = self.top
-        for n in NEIGHBOURS[cell]:
-            t = top[n]
-            if t >= 0 and KIND[t] == PILLBUG:
+        base = cell * 6
+        for d in range(6):
+            t = top[_NB[base + d]]
+            if t >= 0 and _KIND[t] == PILLBUG:
                 return True
         return False
 
-    def _destinations(self, kind: int, cell: int) -> list[int]:
+    def _destinations(self, kind: int, cell: int, n: int) -> int:
+        """Write the destinations of a ``kind`` bug at ``cell`` to ``_dests[n:]``; return the new end."""
         if kind == ANT:
-            return self._ant(cell)
+            return self._ant(cell, n)
         if kind in (QUEEN, PILLBUG):
-            return self._steps(cell)
+            return self._steps(cell, n)
         if kind == BEETLE:
-            return self._beetle(cell)
+            return self._beetle(cell, n)
         if kind == GRASSHOPPER:
-            return self._grasshopper(cell)
+            return self._grasshopper(cell, n)
         if kind == SPIDER:
-            return self._spider(cell)
+            return self._spider(cell, n)
         if kind == LADYBUG:
-            return self._ladybug(cell)
-        return self._mosquito(cell)
+            return self._ladybug(cell, n)
+        return self._mosquito(cell, n)
 
-    def _steps(self, cell: int) -> list[int]:
+    def _steps(self, cell: int, n: int) -> int:
+        dests = self._dests
         base = cell * 6
-        return [NEIGHBOUR[base + d] for d in SLIDES[self.nmask[cell]]]
+        m = self.nmask[cell]
+        row = 6 * m
+        for i in range(_SLIDE_N[m]):
+            dests[n] = _NB[base + _SLIDE_D[row + i]]
+            n += 1
+        return n
 
-    def _ant(self, origin: int) -> list[int]:
+    def _ant(self, origin: int, n: int) -> int:
+        # The ant's own cell counts as empty while it travels.
+        self._unmask(origin)
         nmask = self.nmask
-        near: dict[int, int] = {}
-        for d in range(6):
-            near[NEIGHBOUR[origin * 6 + d]] = 1 << OPPOSITE[d]
-        seen = {origin}
-        out: list[int] = []
-        todo = [origin]
-        while todo:
-            x = todo.pop()
-            m = nmask[x]
-            bit = near.get(x, 0)
-            if bit:
-                m &= ~bit
+        dests = self._dests
+        todo = self._todo
+        self._mark_stamp += 1
+        stamp = self._mark_stamp
+        seen = self._mark
+        seen[origin] = stamp
+        todo[0] = origin
+        size = 1
+        while size:
+            size -= 1
+            x = todo[size]
             base = x * 6
-            for d in SLIDES[m]:
-                y = NEIGHBOUR[base + d]
-                if y not in seen:
-                    seen.add(y)
-                    out.append(y)
-                    todo.append(y)
-        return out
+            m = nmask[x]
+            row = 6 * m
+            for i in range(_SLIDE_N[m]):
+                y = _NB[base + _SLIDE_D[row + i]]
+                if seen[y] != stamp:
+                    seen[y] = stamp
+                    dests[n] = y
+                    n += 1
+                    todo[size] = y
+                    size += 1
+        self._remask(origin)
+        return n
 
-    def _spider(self, origin: int) -> list[int]:
+    def _spider(self, origin: int, n: int) -> int:
+        self._unmask(origin)
         nmask = self.nmask
-        near: dict[int, int] = {}
-        for d in range(6):
-            near[NEIGHBOUR[origin * 6 + d]] = 1 << OPPOSITE[d]
-        out: list[int] = []
-        for d1 in SLIDES[nmask[origin]]:
-            y1 = NEIGHBOUR[origin * 6 + d1]
-            m1 = nmask[y1] & ~near.get(y1, 0)
-            for d2 in SLIDES[m1]:
-                y2 = NEIGHBOUR[y1 * 6 + d2]
+        dests = self._dests
+        self._mark_stamp += 1
+        stamp = self._mark_stamp
+        seen = self._mark
+        m1 = nmask[origin]
+        for i1 in range(_SLIDE_N[m1]):
+            y1 = _NB[origin * 6 + _SLIDE_D[6 * m1 + i1]]
+            m2 = nmask[y1]
+            for i2 in range(_SLIDE_N[m2]):
+                y2 = _NB[y1 * 6 + _SLIDE_D[6 * m2 + i2]]
                 if y2 == origin:
                     continue
-                m2 = nmask[y2] & ~near.get(y2, 0)
-                for d3 in SLIDES[m2]:
-                    y3 = NEIGHBOUR[y2 * 6 + d3]
-                    if y3 != origin and y3 != y1 and y3 not in out:
-                        out.append(y3)
-        return out
+                m3 = nmask[y2]
+                for i3 in range(_SLIDE_N[m3]):
+                    y3 = _NB[y2 * 6 + _SLIDE_D[6 * m3 + i3]]
+                    if y3 != origin and y3 != y1 and seen[y3] != stamp:
+                        seen[y3] = stamp
+                        dests[n] = y3
+                        n += 1
+        self._remask(origin)
+        return n
 
-    def _grasshopper(self, cell: int) -> list[int]:
+    def _grasshopper(self, cell: int, n: int) -> int:
         height = self.height
-        out: list[int] = []
-        for d in OCCUPIED_DIRS[self.nmask[cell]]:
-            y = NEIGHBOUR[cell * 6 + d]
+        dests = self._dests
+        m = self.nmask[cell]
+        for i in range(_OCC_N[m]):
+            d = _OCC_D[6 * m + i]
+            y = _NB[cell * 6 + d]
             while height[y]:
-                y = NEIGHBOUR[y * 6 + d]
-            out.append(y)
-        return out
+                y = _NB[y * 6 + d]
+            dests[n] = y
+            n += 1
+        return n
 
-    def _beetle(self, cell: int) -> list[int]:
+    def _beetle(self, cell: int, n: int) -> int:
         height = self.height
+        dests = self._dests
         h_src = height[cell] - 1
         base = cell * 6
-        out: list[int] = []
         for d in range(6):
-            y = NEIGHBOUR[base + d]
+            y = _NB[base + d]
             h_dst = height[y]
-            hl = height[NEIGHBOUR[base + _LEFT[d]]]
-            hr = height[NEIGHBOUR[base + _RIGHT[d]]]
+            hl = height[_NB[base + _LEFT[d]]]
+            hr = height[_NB[base + _RIGHT[d]]]
             hi = h_src if h_src > h_dst else h_dst
             lo = hl if hl < hr else hr
             if lo > hi:
                 continue
             if hi == 0 and hl == 0 and hr == 0:
                 continue
-            out.append(y)
-        return out
+            dests[n] = y
+            n += 1
+        return n
 
-    def _ladybug(self, origin: int) -> list[int]:
+    def _ladybug(self, origin: int, n: int) -> int:
         # Heights as seen by the ladybug in flight: its own origin counts one less.
         height = self.height
-        out: list[int] = []
+        dests = self._dests
+        self._mark_stamp += 1
+        stamp = self._mark_stamp
+        seen = self._mark
         base0 = origin * 6
         for d1 in range(6):
-            y1 = NEIGHBOUR[base0 + d1]
+            y1 = _NB[base0 + d1]
             h1 = height[y1]
             if h1 == 0:
                 continue
-            hl = height[NEIGHBOUR[base0 + _LEFT[d1]]]
-            hr = height[NEIGHBOUR[base0 + _RIGHT[d1]]]
+            hl = height[_NB[base0 + _LEFT[d1]]]
+            hr = height[_NB[base0 + _RIGHT[d1]]]
             if (hl if hl < hr else hr) > h1:
                 continue
             base1 = y1 * 6
             for d2 in range(6):
-                y2 = NEIGHBOUR[base1 + d2]
+                y2 = _NB[base1 + d2]
                 if y2 == origin:
                     continue
                 h2 = height[y2]
                 if h2 == 0:
                     continue
-                c = NEIGHBOUR[base1 + _LEFT[d2]]
+                c = _NB[base1 + _LEFT[d2]]
                 hl = height[c] - (c == origin)
-                c = NEIGHBOUR[base1 + _RIGHT[d2]]
+                c = _NB[base1 + _RIGHT[d2]]
                 hr = height[c] - (c == origin)
                 if (hl if hl < hr else hr) > (h1 if h1 > h2 else h2):
                     continue
                 base2 = y2 * 6
                 for d3 in range(6):
-                    y3 = NEIGHBOUR[base2 + d3]
-                    if y3 == origin or height[y3] or y3 in out:
+                    y3 = _NB[base2 + d3]
+                    if y3 == origin or height[y3] or seen[y3] == stamp:
                         continue
-                    c = NEIGHBOUR[base2 + _LEFT[d3]]
+                    c = _NB[base2 + _LEFT[d3]]
                     hl = height[c] - (c == origin)
-                    c = NEIGHBOUR[base2 + _RIGHT[d3]]
+                    c = _NB[base2 + _RIGHT[d3]]
                     hr = height[c] - (c == origin)
                     if (hl if hl < hr else hr) > h2:
                         continue
-                    out.append(y3)
-        return out
+                    seen[y3] = stamp
+                    dests[n] = y3
+                    n += 1
+        return n
 
-    def _mosquito(self, cell: int) -> list[int]:
+    def _mosquito(self, cell: int, n: int) -> int:
         if self.height[cell] > 1:
-            return self._beetle(cell)
+            return self._beetle(cell, n)
         kinds = 0
         top = self.top
-        for n in NEIGHBOURS[cell]:
-            t = top[n]
+        base = cell * 6
+        for d in range(6):
+            t = top[_NB[base + d]]
             if t >= 0:
-                kinds |= 1 << KIND[t]
+                kinds |= 1 << _KIND[t]
         kinds &= ~(1 << MOSQUITO)
         if kinds & (1 << ANT):
             kinds &= ~(1 << QUEEN | 1 << PILLBUG | 1 << SPIDER)
         if kinds & (1 << BEETLE):
             kinds &= ~(1 << QUEEN | 1 << PILLBUG)
-        out: list[int] = []
-        single = kinds & (kinds - 1) == 0
+        if kinds & (kinds - 1) == 0:
+            for kind in range(KINDS):
+                if kinds >> kind & 1:
+                    return self._destinations(QUEEN if kind == PILLBUG else kind, cell, n)
+            return n
+        # Several bugs to copy: keep the first occurrence of each destination.
+        dests = self._dests
+        self._dmark_stamp += 1
+        stamp = self._dmark_stamp
+        listed = self._dmark
         for kind in range(KINDS):
             if kinds >> kind & 1:
-                if kind == PILLBUG:
-                    kind = QUEEN
-                dests = self._destinations(kind, cell)
-                if single:
-                    return dests
-                for y in dests:
-                    if y not in out:
-                        out.append(y)
-        return out
+                end = self._destinations(QUEEN if kind == PILLBUG else kind, cell, n)
+                for i in range(n, end):
+                    y = dests[i]
+                    if listed[y] != stamp:
+                        listed[y] = stamp
+                        dests[n] = y
+                        n += 1
+        return n
 
-    def _throws(self, cell: int, cut: set[int], moves: list[int]) -> bool:
-        """Add the pillbug ability's moves from ``cell``; return whether any was added."""
+    def _throws(self, cell: int, stamp: int, moves: list[int]) -> bool:
+        """Add the pillbug ability's moves from ``cell``; return whether any was added.
+
+        ``stamp`` is the current articulation-point stamp (see :meth:`find_cuts`).
+        """
         height = self.height
         top = self.top
+        cut = self.cut_mark
         last = self.last
         base = cell * 6
         targets: list[int] = []
         empties: list[int] = []
         for d in range(6):
-            n = NEIGHBOUR[base + d]
+            n = _NB[base + d]
             h = height[n]
             if h == 0:
                 empties.append(d)
             elif h == 1:
                 t = top[n]
-                if t != last and n not in cut:
+                if t != last and cut[n] != stamp:
                     # lift from n onto the pillbug: blocked by two flanking stacks of height >= 2
-                    hl = height[NEIGHBOUR[base + _LEFT[d]]]
-                    hr = height[NEIGHBOUR[base + _RIGHT[d]]]
+                    hl = height[_NB[base + _LEFT[d]]]
+                    hr = height[_NB[base + _RIGHT[d]]]
                     if hl < 2 or hr < 2:
                         targets.append(n)
         if not targets or not empties:
@@ -524,12 +684,12 @@ class Position:
         for n in targets:
             t = top[n]
             for d in empties:
-                hl_cell = NEIGHBOUR[base + _LEFT[d]]
-                hr_cell = NEIGHBOUR[base + _RIGHT[d]]
+                hl_cell = _NB[base + _LEFT[d]]
+                hr_cell = _NB[base + _RIGHT[d]]
                 hl = 0 if hl_cell == n else height[hl_cell]
                 hr = 0 if hr_cell == n else height[hr_cell]
                 if hl < 2 or hr < 2:
-                    moves.append(t | n << 5 | NEIGHBOUR[base + d] << 16)
+                    moves.append(t | n << 5 | _NB[base + d] << 16)
                     added = True
         return added
 

@@ -1,0 +1,56 @@
+"""Which build is running: the compiled extension modules or the plain Python sources.
+
+The hot modules (``core.position``, ``ai.evaluation``, ``ai.search``) are plain typed Python that Cython
+compiles, with C types taken from the ``.pxd`` file beside each module. Those modules build their
+tables and state with :func:`table`: C-typed arrays when compiled, plain lists (fastest for CPython)
+when not.
+Setting the environment variable ``HIVE_PURE=1`` before ``import hive`` runs the plain Python sources
+even where the compiled modules are installed (see :func:`force_pure`).
+"""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import sys
+import types
+from array import array
+from collections.abc import MutableSequence, Sequence
+
+
+def is_compiled(function: object) -> bool:
+    """Whether ``function`` was compiled: compiled functions are not Python function objects."""
+    return not isinstance(function, types.FunctionType)
+
+
+def table(code: str, values: Sequence[int], compiled: bool) -> MutableSequence[int]:
+    """An ``array.array`` of type ``code`` when ``compiled`` (the ``.pxd`` views it as a C buffer), else a list."""
+    return array(code, values) if compiled else list(values)
+
+
+#: The modules that the build compiles (each has a ``.pxd`` beside its ``.py``).
+COMPILED_MODULES = ("hive.core.position", "hive.ai.evaluation", "hive.ai.search")
+
+
+class _SourceFinder(importlib.abc.MetaPathFinder):
+    """Imports the compiled modules from their ``.py`` sources, even where an extension module is present."""
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: types.ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname not in COMPILED_MODULES or not path:
+            return None
+        name = fullname.rpartition(".")[2] + ".py"
+        for entry in path:
+            source = os.path.join(entry, name)
+            if os.path.isfile(source):
+                return importlib.util.spec_from_file_location(fullname, source)
+        return None
+
+
+def force_pure() -> None:
+    """Make later imports of the compiled modules take the plain Python sources (``HIVE_PURE=1``)."""
+    if not any(isinstance(finder, _SourceFinder) for finder in sys.meta_path):
+        sys.meta_path.insert(0, _SourceFinder())

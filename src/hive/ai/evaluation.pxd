@@ -1,0 +1,18 @@
+# C types for evaluation.py, applied when Cython compiles it (the .py stays plain Python).
+cimport cython
+from ..core.position cimport Position
+
+cdef int PIECES_PER_COLOUR, MOSQUITO, PILLBUG
+cdef int _ON_QUEEN, _GUARD, _QUEEN_FREE, _QUEEN_SLIDE
+cdef int[::1] _NB
+cdef signed char[::1] _KIND
+cdef short[::1] _PRESSURE
+cdef short[::1] _ACTIVE
+cdef short[::1] _IN_HAND
+cdef signed char[::1] _POPCOUNT
+cdef signed char[::1] _SLIDE_COUNT
+
+@cython.locals(pos="short[::1]", top="signed char[::1]", height="unsigned char[::1]", nmask="unsigned char[::1]",
+               enabled="unsigned char[::1]", stamp="long long", cut="long long[::1]", score=int, colour=int, lo=int,
+               enemy_queen=int, own_queen=int, side=int, pid=int, cell=int, kind=int, base=int, d=int, slides=int)
+cpdef int evaluate(Position p)

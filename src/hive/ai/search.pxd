@@ -1,0 +1,34 @@
+# C types for search.py, applied when Cython compiles it (the .py stays plain Python).
+cimport cython
+from ..core.position cimport Position
+from .evaluation cimport evaluate as evaluate_hive
+
+# C copies of constants (the public names stay importable Python ints)
+cdef int _WIN, _EXACT, _LOWER, _UPPER, _DRAW, _WHITE_WINS, _HAND, _PASS, _PIECES_PER_COLOUR
+cdef int _INDEX_BITS, _INDEX_MASK
+cdef int[::1] _NB
+
+
+cdef class Searcher:
+    cdef dict __dict__  # instances stay open to new attributes, as a plain Python class's are
+    cdef public dict tt
+    cdef public object rng
+    cdef public bint randomise
+    cdef public int opening_noise
+    cdef public long long nodes
+    cdef public double deadline
+    cdef public dict history
+    cdef public list killers
+    cdef public int draw_score
+    cdef public int root_side
+    cdef bint _fast
+    cdef unsigned char[::1] _near
+    cdef long long[::1] _sort_keys
+
+    @cython.locals(status=int, winner=int, entry=tuple, tt_move=int, e_depth=int, e_score=int, e_flag=int,
+                   moves=list, original_alpha=int, best=int, best_move=int, move=int, score=int, flag=int)
+    cdef int _negamax_hive(self, Position p, int depth, int alpha, int beta, int ply) except? -2147483647
+    @cython.locals(enemy_queen=int, own_queen=int, near="unsigned char[::1]", d=int, killer=int, history=dict,
+                   original=list, keyed=list, sort_keys="long long[::1]", i=int, j=int, move=int, dst=int, src=int,
+                   k="long long", key="long long")
+    cdef void _order_hive(self, Position p, list moves, int tt_move, int ply) except *
