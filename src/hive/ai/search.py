@@ -86,8 +86,8 @@ class Limits:
 LEVELS: dict[str, Limits] = {
     "easy": Limits(depth=1),
     "medium": Limits(depth=3),
-    "hard": Limits(time=1.0, depth=MAX_DEPTH),
-    "max": Limits(time=5.0, depth=MAX_DEPTH),
+    "hard": Limits(depth=4, time=1.0),
+    "max": Limits(depth=5, time=5.0),
 }
 
 
