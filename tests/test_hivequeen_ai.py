@@ -82,7 +82,8 @@ def test_the_game_has_its_own_levels_and_the_match_uses_them() -> None:
     assert depths == sorted(depths)
     player = make_queen_player("medium")
     assert isinstance(player, queen_ai.SearchPlayer) and player.limits == queen_ai.LEVELS["medium"]
-    assert make_queen_player("medium", depth=1).limits == Limits(depth=1)
+    overridden = make_queen_player("medium", depth=1)
+    assert isinstance(overridden, queen_ai.SearchPlayer) and overridden.limits == Limits(depth=1)
     assert parse_player("hard").describe(game="hivequeen") == "built-in AI, 2 s per move, depth 3"
 
 
