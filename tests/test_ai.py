@@ -144,7 +144,7 @@ class _Nim:
         self.hash = stones
         self.status = 1  # in progress
         self.history: list[int] = []
-        self.seen: dict[int, int] = {}
+        self.seen: dict[int, int] = {}  # no repetition draw in this game
 
     def generate(self) -> list[int]:
         return [] if self.status >= 2 else [n for n in (1, 2, 3) if n <= self.stones]

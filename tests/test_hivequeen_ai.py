@@ -8,9 +8,10 @@ import pytest
 
 from hive.ai.search import LEVELS, Limits
 from hive.hivequeen import Board
+from hive.hivequeen import ai as queen_ai
 from hive.hivequeen.ai import QueenSearcher, RandomPlayer, best_turn, evaluate
 from hive.hivequeen.records import read_records
-from hive.match import main, make_queen_player, run_match
+from hive.match import main, make_queen_player, parse_player, run_match
 
 
 def test_takes_the_queen_when_it_wins() -> None:
@@ -72,6 +73,18 @@ def test_evaluation_is_symmetric() -> None:
     board = Board()
     assert evaluate(board) == 0
     assert set(LEVELS) == {"easy", "medium", "hard", "max"}
+
+
+def test_the_game_has_its_own_levels_and_the_match_uses_them() -> None:
+    assert list(queen_ai.LEVELS) == list(LEVELS)
+    assert queen_ai.LEVELS["medium"] == Limits(depth=2)
+    depths = [queen_ai.LEVELS[name].depth or 0 for name in LEVELS]
+    assert depths == sorted(depths)
+    player = make_queen_player("medium")
+    assert isinstance(player, queen_ai.SearchPlayer) and player.limits == queen_ai.LEVELS["medium"]
+    overridden = make_queen_player("medium", depth=1)
+    assert isinstance(overridden, queen_ai.SearchPlayer) and overridden.limits == Limits(depth=1)
+    assert parse_player("hard").describe(game="hivequeen") == "built-in AI, 2 s per move, depth 3"
 
 
 def test_random_player_is_seeded_and_legal() -> None:

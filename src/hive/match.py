@@ -22,7 +22,7 @@ import shlex
 import signal
 import statistics
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any, Protocol
 
@@ -61,12 +61,13 @@ class PlayerSpec:
     kind: str
     arg: str = ""
 
-    def describe(self, time: float | None = None, depth: int | None = None) -> str:
-        """How this player plays, e.g. ``built-in AI, depth 1``."""
+    def describe(self, time: float | None = None, depth: int | None = None, game: str = "hive") -> str:
+        """How this player plays in ``game``, e.g. ``built-in AI, depth 1``."""
         if self.kind == "random":
             return "random mover"
         if self.kind == "level":
-            return f"built-in AI, {_limits_text(_search_limits(self, time, depth))}"
+            levels = queen_ai.LEVELS if game == "hivequeen" else LEVELS
+            return f"built-in AI, {_limits_text(_search_limits(self, time, depth, levels))}"
         return f"UHP engine {self.arg!r}, '{_engine_limit(time, depth).uhp_command()}'"
 
 
@@ -101,10 +102,12 @@ def _limits_text(limits: Limits) -> str:
     return ", ".join(parts)
 
 
-def _search_limits(spec: PlayerSpec, time: float | None, depth: int | None) -> Limits:
+def _search_limits(
+    spec: PlayerSpec, time: float | None, depth: int | None, levels: Mapping[str, Limits] = LEVELS
+) -> Limits:
     if time is not None or depth is not None:
         return Limits(time=time, depth=depth)
-    return LEVELS[spec.arg]
+    return levels[spec.arg]
 
 
 def _engine_limit(time: float | None, depth: int | None) -> Limit:
@@ -378,7 +381,7 @@ def make_queen_player(
     if spec.kind == "random":
         return queen_ai.RandomPlayer(seed)
     if spec.kind == "level":
-        return queen_ai.SearchPlayer(_search_limits(spec, time, depth), spec.arg, seed)
+        return queen_ai.SearchPlayer(_search_limits(spec, time, depth, queen_ai.LEVELS), spec.arg, seed)
     raise ValueError(
         f"bad player {spec.text!r}: UHP engines play Hive only; HiveQueen is played by the levels and 'random'"
     )
@@ -731,7 +734,7 @@ def _command(args: argparse.Namespace) -> int:
             flush=True,
         )
         for number, spec in enumerate(specs, start=1):
-            print(f"Player {number} {spec.text}: {spec.describe(args.time, args.depth)}", flush=True)
+            print(f"Player {number} {spec.text}: {spec.describe(args.time, args.depth, args.game)}", flush=True)
 
         def report(record: GameRecord, result: MatchResult) -> None:
             print(progress_line(record, result, args.games), flush=True)

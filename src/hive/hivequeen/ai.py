@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from ..ai.search import LEVELS, Limits, Searcher, SearchPosition
+from ..ai.search import Limits, Searcher, SearchPosition
 from ..core.position import IN_PROGRESS
 from .board import Board, Turn
 from .geometry import CELLS, DISTANCE, NEIGHBOURS, RAYS
@@ -34,6 +34,16 @@ SPARE = 10
 PROMOTABLE = 60
 #: Cells per producible kind the search considers in each production step.
 PRODUCTION_CELLS = 2
+#: HiveQueen's named levels (the game's own: its turns branch far more than Hive's plies). Depth counts whole
+#: turns; a time cap ends the deepening, keeping the deepest completed depth. On positions from real games a
+#: 1-turn search takes a few hundredths of a second, 2 turns about 0.1 s (0.5 s at most) and 3 turns a median
+#: of about 5 s (over 20 s on a tenth of them), so ``hard`` and ``max`` reach the third turn where it fits their cap.
+LEVELS: dict[str, Limits] = {
+    "easy": Limits(depth=1),
+    "medium": Limits(depth=2),
+    "hard": Limits(depth=3, time=2.0),
+    "max": Limits(depth=4, time=8.0),
+}
 
 
 def _best_capture(p: Position, colour: int) -> int:

@@ -287,7 +287,7 @@ class App:
             raise BadRequest(f"'options' must be an object, not {raw_options!r}.")
         options = kind.options(raw_options)
         colour = data.get("colour", "white")
-        if colour != "random" and colour not in SEATS:
+        if colour != "random" and (not isinstance(colour, str) or colour not in SEATS):
             raise BadRequest(f"Unknown colour {colour!r}: expected {', '.join(SEATS)} or random.")
         seat = secrets.randbelow(2) if colour == "random" else SEATS[colour]
         level = data.get("ai_level", "easy")
