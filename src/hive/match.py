@@ -436,6 +436,10 @@ def _play_queen_task(task: _GameTask) -> GameRecord:
         for colour, spec in enumerate((task.white, task.black))
     ]
     outcome = play_queen_game(players[0], players[1], opening=task.opening, max_turns=task.max_plies)
+    return _record(task, outcome)
+
+
+def _record(task: _GameTask, outcome: GameOutcome) -> GameRecord:
     return GameRecord(
         task.number,
         task.white_label,
@@ -479,16 +483,7 @@ def _play_task(task: _GameTask) -> GameRecord:
         for player in players:
             with contextlib.suppress(EngineError):
                 close_player(player)
-    return GameRecord(
-        task.number,
-        task.white_label,
-        task.black_label,
-        task.player1_white,
-        outcome.result,
-        outcome.reason,
-        outcome.plies,
-        outcome.game_string,
-    )
+    return _record(task, outcome)
 
 
 def _ignore_sigint() -> None:

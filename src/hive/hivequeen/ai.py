@@ -162,15 +162,7 @@ class _SearchView(Position):
 def search_view(position: Position) -> Position:
     """A copy of ``position`` (with its repetition counts) for the search to work on."""
     view = _SearchView(setup=False)
-    view.board[:] = position.board
-    view.count[:] = position.count
-    view.units[:] = position.units
-    view.pieces[:] = position.pieces
-    for name in ("ply", "phase", "status", "quiet", "capture", "nurse0", "nurse1", "nurses", "cap", "prod"):
-        setattr(view, name, getattr(position, name))
-    view.fresh = position.fresh
-    view.hash = position.hash
-    view.seen = dict(position.seen)
+    position.copy_state_to(view)
     return view
 
 

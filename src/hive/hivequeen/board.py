@@ -128,17 +128,9 @@ class Board(Position):
     def copy(self) -> Board:
         """An independent copy with the same position and history."""
         other = Board(setup=False)
-        other.board[:] = self.board
-        other.count[:] = self.count
-        other.units[:] = self.units
-        other.pieces[:] = self.pieces
-        for name in ("ply", "phase", "status", "quiet", "capture", "nurse0", "nurse1", "nurses", "cap", "prod"):
-            setattr(other, name, getattr(self, name))
-        other.fresh = self.fresh
-        other.hash = self.hash
+        self.copy_state_to(other)
         other.history = list(self.history)
         other._undo = list(self._undo)
-        other.seen = dict(self.seen)
         other._turn_starts = list(self._turn_starts)
         return other
 

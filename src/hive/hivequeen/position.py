@@ -135,6 +135,18 @@ class Position:
         self.status = IN_PROGRESS
         self._turn_status()
 
+    def copy_state_to(self, other: Position) -> None:
+        """Copy the field, counters and hash (not the undo history) into ``other``."""
+        other.board[:] = self.board
+        other.count[:] = self.count
+        other.units[:] = self.units
+        other.pieces[:] = self.pieces
+        for name in ("ply", "phase", "status", "quiet", "capture", "nurse0", "nurse1", "nurses", "cap", "prod"):
+            setattr(other, name, getattr(self, name))
+        other.fresh = self.fresh
+        other.hash = self.hash
+        other.seen = dict(self.seen)
+
     def compute_hash(self) -> int:
         """The Zobrist hash from scratch (the incremental one must always equal it)."""
         h = 0
