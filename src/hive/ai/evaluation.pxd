@@ -12,7 +12,6 @@ cdef short[::1] _IN_HAND
 cdef signed char[::1] _POPCOUNT
 cdef signed char[::1] _SLIDE_COUNT
 
-@cython.locals(pos="short[::1]", top="signed char[::1]", height="unsigned char[::1]", nmask="unsigned char[::1]",
-               enabled="unsigned char[::1]", stamp="long long", cut="long long[::1]", score=int, colour=int, lo=int,
+@cython.locals(stamp="long long", score=int, colour=int, lo=int,
                enemy_queen=int, own_queen=int, side=int, pid=int, cell=int, kind=int, base=int, d=int, slides=int)
 cpdef int evaluate(Position p)

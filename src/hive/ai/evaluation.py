@@ -30,42 +30,36 @@ GUARD = 15
 
 def evaluate(p: Position) -> int:
     """Score ``p`` for the side to move: positive is good for it."""
-    pos = p.pos
-    top = p.top
-    height = p.height
-    nmask = p.nmask
-    enabled = p.enabled
     stamp = p.find_cuts()
-    cut = p.cut_mark
     score = 0
     for colour in range(2):
         lo = colour * PIECES_PER_COLOUR
-        enemy_queen = pos[PIECES_PER_COLOUR - lo]
-        own_queen = pos[lo]
+        enemy_queen = p.pos[PIECES_PER_COLOUR - lo]
+        own_queen = p.pos[lo]
         side = 0
         if own_queen >= 0:
-            side -= _PRESSURE[_POPCOUNT[nmask[own_queen]]]
+            side -= _PRESSURE[_POPCOUNT[p.nmask[own_queen]]]
             # a queen that is buried under a beetle is worth little
-            if top[own_queen] != lo:
+            if p.top[own_queen] != lo:
                 side -= 40
-            elif cut[own_queen] != stamp:
-                slides = _SLIDE_COUNT[nmask[own_queen]]
+            elif p.cut_mark[own_queen] != stamp:
+                slides = _SLIDE_COUNT[p.nmask[own_queen]]
                 if slides:
                     side += _QUEEN_FREE + _QUEEN_SLIDE * slides
         for pid in range(lo, lo + PIECES_PER_COLOUR):
-            cell = pos[pid]
+            cell = p.pos[pid]
             kind = _KIND[pid]
             if cell < 0:
-                if enabled[kind]:
+                if p.enabled[kind]:
                     side += _IN_HAND[kind]
                 continue
-            if top[cell] != pid:
+            if p.top[cell] != pid:
                 continue  # covered: no value
-            if height[cell] > 1:
+            if p.height[cell] > 1:
                 side += _ACTIVE[kind] + 10
-                if enemy_queen >= 0 and top[enemy_queen] == pid:
+                if enemy_queen >= 0 and p.top[enemy_queen] == pid:
                     side += _ON_QUEEN
-            elif cut[cell] != stamp:
+            elif p.cut_mark[cell] != stamp:
                 side += _ACTIVE[kind]
             if kind in (PILLBUG, MOSQUITO) and own_queen >= 0:
                 base = cell * 6

@@ -4,9 +4,15 @@ from ..core.position cimport Position
 from .evaluation cimport evaluate as evaluate_hive
 
 # C copies of constants (the public names stay importable Python ints)
-cdef int _WIN, _EXACT, _LOWER, _UPPER, _DRAW, _WHITE_WINS, _HAND, _PASS, _PIECES_PER_COLOUR
-cdef int _INDEX_BITS, _INDEX_MASK
+cdef int _CELLS, _WIN, _EXACT, _LOWER, _UPPER, _DRAW, _WHITE_WINS, _HAND, _PASS, _PIECES_PER_COLOUR
+cdef int _INDEX_BITS, _INDEX_MASK, _FLAG_SHIFT, _DEPTH_SHIFT, _DEPTH_MASK, _SCORE_SHIFT
+cdef long long _MOVE_MASK
 cdef int[::1] _NB
+cdef unsigned char[::1] _NEAR
+cdef long long[::1] _SORT_KEYS, _HIVE_HISTORY
+cdef list _TOUCHED
+
+cdef inline long long _pack(long long score, long long depth, long long flag, long long move) noexcept
 
 
 cdef class Searcher:
@@ -22,13 +28,14 @@ cdef class Searcher:
     cdef public int draw_score
     cdef public int root_side
     cdef bint _fast
-    cdef unsigned char[::1] _near
-    cdef long long[::1] _sort_keys
 
-    @cython.locals(status=int, winner=int, entry=tuple, tt_move=int, e_depth=int, e_score=int, e_flag=int,
-                   moves=list, original_alpha=int, best=int, best_move=int, move=int, score=int, flag=int)
+    @cython.locals(score=int)
+    cdef int _root_move_hive(self, Position p, int move, int depth, int alpha) except? -2147483647
+    @cython.locals(status=int, winner=int, entry=object, packed="long long", tt_move=int, e_depth=int, e_score=int, e_flag=int,
+                   moves=list, original_alpha=int, best=int, best_move=int, move=int, score=int, flag=int,
+                   index=int)
     cdef int _negamax_hive(self, Position p, int depth, int alpha, int beta, int ply) except? -2147483647
-    @cython.locals(enemy_queen=int, own_queen=int, near="unsigned char[::1]", d=int, killer=int, history=dict,
-                   original=list, keyed=list, sort_keys="long long[::1]", i=int, j=int, move=int, dst=int, src=int,
+    @cython.locals(enemy_queen=int, own_queen=int, d=int, killer=int,
+                   original=list, keyed=list, i=int, j=int, move=int, dst=int, src=int,
                    k="long long", key="long long")
     cdef void _order_hive(self, Position p, list moves, int tt_move, int ply) except *

@@ -35,10 +35,20 @@ TT_LIMIT = 2_000_000
 CONTEMPT = 150
 # search plies can exceed the depth by the steps within turns
 KILLER_SLOTS = 4 * MAX_DEPTH + 2
+# A transposition-table entry is one int (no tuple per node): score << 41 | depth << 34 | flag << 32 | best move.
+_FLAG_SHIFT = 32
+_DEPTH_SHIFT = 34
+_DEPTH_MASK = 127
+_SCORE_SHIFT = 41
+_MOVE_MASK = (1 << 32) - 1
 
 
 class _Timeout(Exception):
     pass
+
+
+def _pack(score: int, depth: int, flag: int, move: int) -> int:
+    return score << _SCORE_SHIFT | depth << _DEPTH_SHIFT | flag << _FLAG_SHIFT | move
 
 
 class SearchPosition(Protocol):
@@ -112,9 +122,10 @@ class Searcher:
     """
 
     def __init__(self, seed: int | None = None, opening_noise: int = 0) -> None:
-        self.tt: dict[int, tuple[int, int, int, int]] = {}
-        self.rng = random.Random(seed)
+        self.tt: dict[int, int] = {}
         self.randomise = seed is not None and opening_noise > 0
+        # seeding a generator costs more than a small search: searchers that never draw share one
+        self.rng = random.Random(seed) if self.randomise else _UNUSED_RNG
         self.opening_noise = opening_noise
         self.nodes = 0
         self.deadline = 0.0
@@ -123,8 +134,6 @@ class Searcher:
         self.draw_score = 0
         self.root_side = 0
         self._fast = False
-        self._near = _NEAR
-        self._sort_keys = _SORT_KEYS
 
     def search(self, position: SearchPosition, limits: Limits) -> SearchResult:
         """Search ``position`` (restored on return) and return the best move found within ``limits``.
@@ -138,6 +147,9 @@ class Searcher:
         self.nodes = 0
         self.deadline = start + limits.time if limits.time is not None else float("inf")
         self.history.clear()
+        for index in _TOUCHED:
+            _HIVE_HISTORY[index] = 0
+        _TOUCHED.clear()
         self.killers = [0] * KILLER_SLOTS
         self.root_side = position.ply & 1
         self.draw_score = -max(-CONTEMPT, min(CONTEMPT, self.evaluate(position) // 2))
@@ -173,22 +185,24 @@ class Searcher:
         best = moves[0]
         noisy = self.randomise and p.ply < self.opening_noise
         side = p.ply & 1
+        fast = self._fast
         for move in moves:
-            p.make(move)
-            if self._fast:
+            if fast:
                 assert isinstance(p, Position)
-                score = -self._negamax_hive(p, depth - 1, -WIN - 1, -alpha, 1)
-            elif p.ply & 1 == side:
-                score = self._negamax(p, depth, alpha, WIN + 1, 1)
+                score = self._root_move_hive(p, move, depth, alpha)
             else:
-                score = -self._negamax(p, depth - 1, -WIN - 1, -alpha, 1)
-            p.unmake()
+                p.make(move)
+                if p.ply & 1 == side:
+                    score = self._negamax(p, depth, alpha, WIN + 1, 1)
+                else:
+                    score = -self._negamax(p, depth - 1, -WIN - 1, -alpha, 1)
+                p.unmake()
             if noisy:
                 score += self.rng.randint(-8, 8)
             if score > alpha:
                 alpha = score
                 best = move
-        self.tt[p.hash] = (depth, alpha, EXACT, best)
+        self.tt[p.hash] = _pack(alpha, depth, EXACT, best)
         return alpha, best
 
     def _negamax(self, p: SearchPosition, depth: int, alpha: int, beta: int, ply: int) -> int:
@@ -210,7 +224,11 @@ class Searcher:
         entry = self.tt.get(key)
         tt_move = 0
         if entry is not None:
-            e_depth, e_score, e_flag, tt_move = entry
+            packed = entry
+            tt_move = packed & _MOVE_MASK
+            e_depth = packed >> _DEPTH_SHIFT & _DEPTH_MASK
+            e_score = packed >> _SCORE_SHIFT
+            e_flag = packed >> _FLAG_SHIFT & 3
             if e_depth >= depth:
                 if e_flag == EXACT:
                     return e_score
@@ -247,8 +265,14 @@ class Searcher:
             flag = UPPER
         elif best >= beta:
             flag = LOWER
-        self.tt[key] = (depth, best, flag, best_move)
+        self.tt[key] = _pack(best, depth, flag, best_move)
         return best
+
+    def _root_move_hive(self, p: Position, move: int, depth: int, alpha: int) -> int:
+        p.make(move)
+        score = -self._negamax_hive(p, depth - 1, -_WIN - 1, -alpha, 1)
+        p.unmake()
+        return score
 
     def _negamax_hive(self, p: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
         """:meth:`_negamax` for a Hive position with the default evaluation and ordering."""
@@ -269,7 +293,11 @@ class Searcher:
         entry = self.tt.get(key)
         tt_move = 0
         if entry is not None:
-            e_depth, e_score, e_flag, tt_move = entry
+            packed = entry
+            tt_move = packed & _MOVE_MASK
+            e_depth = packed >> _DEPTH_SHIFT & _DEPTH_MASK
+            e_score = packed >> _SCORE_SHIFT
+            e_flag = packed >> _FLAG_SHIFT & 3
             if e_depth >= depth:
                 if e_flag == _EXACT:
                     return e_score
@@ -295,15 +323,23 @@ class Searcher:
                     if alpha >= beta:
                         if move >> 5 & 2047 != _HAND:
                             self.killers[ply] = move
-                        self.history[move] = self.history.get(move, 0) + depth * depth
+                        index = (move & 31) * _CELLS + (move >> 16)
+                        if _HIVE_HISTORY[index] == 0:
+                            _TOUCHED.append(index)
+                        _HIVE_HISTORY[index] += depth * depth
                         break
         flag = _EXACT
         if best <= original_alpha:
             flag = _UPPER
         elif best >= beta:
             flag = _LOWER
-        self.tt[key] = (depth, best, flag, best_move)
+        self.tt[key] = _pack(best, depth, flag, best_move)
         return best
+
+    def known_move(self, key: int) -> int:
+        """The best move stored for the position with hash ``key`` by earlier searches, or -1."""
+        entry = self.tt.get(key)
+        return -1 if entry is None else entry & _MOVE_MASK
 
     def evaluate(self, p: SearchPosition) -> int:
         """Score ``p`` from the side to move's point of view (``WIN`` bounds a won game)."""
@@ -318,31 +354,27 @@ class Searcher:
     def _order_hive(self, p: Position, moves: list[int], tt_move: int, ply: int) -> None:
         enemy_queen = p.pos[_PIECES_PER_COLOUR if p.ply & 1 == 0 else 0]
         own_queen = p.pos[0 if p.ply & 1 == 0 else _PIECES_PER_COLOUR]
-        near = self._near
         for d in range(6):
             if enemy_queen >= 0:
-                near[_NB[enemy_queen * 6 + d]] |= 1
+                _NEAR[_NB[enemy_queen * 6 + d]] |= 1
             if own_queen >= 0:
-                near[_NB[own_queen * 6 + d]] |= 2
+                _NEAR[_NB[own_queen * 6 + d]] |= 2
         killer = self.killers[ply]
-        history = self.history
         # Sort keys with the move's index in the low bits (first moves win ties), as plain ints.
         original = moves[:]
         keyed: list[int] = []
-        sort_keys = self._sort_keys
         for i in range(len(original)):
-            item = original[i]  # the list's own int object: no new one for the lookup
-            k = history.get(item, 0)
-            move = item
+            move = original[i]
             dst = move >> 16
+            k = _HIVE_HISTORY[(move & 31) * _CELLS + dst]
             src = move >> 5 & 2047
             if move == tt_move:
                 k += 1 << 30
             elif move == killer:
                 k += 1 << 20
-            if near[dst] & 1 and not near[src] & 1:
+            if _NEAR[dst] & 1 and not _NEAR[src] & 1:
                 k += 1 << 22
-            if near[src] & 2 and not near[dst] & 2:
+            if _NEAR[src] & 2 and not _NEAR[dst] & 2:
                 k += 1 << 21
             if move == _PASS:
                 k -= 1
@@ -350,20 +382,20 @@ class Searcher:
             if _COMPILED:
                 # Compiled: a stable insertion sort over C ints beats boxing keys for list.sort.
                 j = i
-                while j > 0 and sort_keys[j - 1] < key:
-                    sort_keys[j] = sort_keys[j - 1]
+                while j > 0 and _SORT_KEYS[j - 1] < key:
+                    _SORT_KEYS[j] = _SORT_KEYS[j - 1]
                     j -= 1
-                sort_keys[j] = key
+                _SORT_KEYS[j] = key
             else:
                 keyed.append(key)
         for d in range(6):
             if enemy_queen >= 0:
-                near[_NB[enemy_queen * 6 + d]] = 0
+                _NEAR[_NB[enemy_queen * 6 + d]] = 0
             if own_queen >= 0:
-                near[_NB[own_queen * 6 + d]] = 0
+                _NEAR[_NB[own_queen * 6 + d]] = 0
         if _COMPILED:
             for i in range(len(original)):
-                moves[i] = original[_INDEX_MASK - (sort_keys[i] & _INDEX_MASK)]
+                moves[i] = original[_INDEX_MASK - (_SORT_KEYS[i] & _INDEX_MASK)]
         else:
             keyed.sort(reverse=True)
             for i in range(len(keyed)):
@@ -378,6 +410,12 @@ _NB = table("i", NEIGHBOUR, _COMPILED)
 # and the sort keys.
 _NEAR = table("B", [0] * (CELLS + 1), _COMPILED)
 _SORT_KEYS = table("q", [0] * (_INDEX_MASK + 1), _COMPILED)
+# History scores of the Hive path by piece and destination (a move's low 5 bits and its top bits), and the
+# entries raised since the last search started (which zeroes them).
+_HIVE_HISTORY = table("q", [0] * (32 * CELLS), _COMPILED)
+_TOUCHED: list[int] = []
+_UNUSED_RNG = random.Random(0)
+_CELLS = CELLS
 _WIN = WIN
 _EXACT = EXACT
 _LOWER = LOWER

@@ -164,19 +164,15 @@ class Position:
 
     def _unmask(self, cell: int) -> None:
         """Clear ``cell``'s bit in its neighbours' masks (the cell becomes empty)."""
-        nmask = self.nmask
         base = cell * 6
         for d in range(6):
-            n = _NB[base + d]
-            nmask[n] &= ~_OPP_BIT[d]
+            self.nmask[_NB[base + d]] &= ~_OPP_BIT[d]
 
     def _remask(self, cell: int) -> None:
         """Set ``cell``'s bit in its neighbours' masks (the cell becomes occupied)."""
-        nmask = self.nmask
         base = cell * 6
         for d in range(6):
-            n = _NB[base + d]
-            nmask[n] |= _OPP_BIT[d]
+            self.nmask[_NB[base + d]] |= _OPP_BIT[d]
 
     def _grow_undo(self) -> None:
         size = len(self._undo_hash)

@@ -215,8 +215,9 @@ class QueenSearcher(Searcher):
         view.make(result.move)
         while view.ply == ply and view.status == IN_PROGRESS:
             legal = view.generate()
-            entry = self.tt.get(view.hash)
-            step = entry[3] if entry is not None and entry[3] in legal else -1
+            step = self.known_move(view.hash)
+            if step not in legal:
+                step = -1
             if step < 0:
                 step = self.search(view, Limits(depth=1)).move
             view.make(step)
