@@ -14,7 +14,13 @@ from typing import Any
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-MODULES = ("hive.core.position", "hive.ai.evaluation", "hive.ai.search")
+MODULES = (
+    "hive.core.position",
+    "hive.ai.evaluation",
+    "hive.ai.search",
+    "hive.hivequeen.position",
+    "hive.hivequeen.evaluation",
+)
 DIRECTIVES = {
     "language_level": 3,
     "annotation_typing": False,  # the .pxd files give the C types; annotations stay for mypy

@@ -188,3 +188,13 @@ def test_a_subclass_searches_another_game_with_its_own_evaluation() -> None:
     assert searcher.evaluated > 0
     search_is_compiled = type(Searcher.search).__name__ != "function"
     assert search_is_compiled == hive.COMPILED
+
+
+def test_every_hot_module_runs_the_build_that_hive_names() -> None:
+    import importlib
+
+    from hive._build import COMPILED_MODULES
+
+    for name in COMPILED_MODULES:
+        module = importlib.import_module(name)
+        assert getattr(module, "_COMPILED", getattr(module, "COMPILED", None)) is hive.COMPILED, name

@@ -31,7 +31,13 @@ def table(code: str, values: Sequence[int], compiled: bool) -> MutableSequence[i
 
 
 #: The modules that the build compiles (each has a ``.pxd`` beside its ``.py``).
-COMPILED_MODULES = ("hive.core.position", "hive.ai.evaluation", "hive.ai.search")
+COMPILED_MODULES = (
+    "hive.core.position",
+    "hive.ai.evaluation",
+    "hive.ai.search",
+    "hive.hivequeen.position",
+    "hive.hivequeen.evaluation",
+)
 
 
 class _SourceFinder(importlib.abc.MetaPathFinder):

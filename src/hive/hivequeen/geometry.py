@@ -53,6 +53,12 @@ def _ray(c: int, d: int) -> list[int]:
 
 #: RAYS[c * 6 + d]: the cells from c (exclusive) to the edge in direction d.
 RAYS: list[list[int]] = [_ray(c, d) for c in range(CELLS) for d in range(6)]
+#: The rays as one flat list: ray ``i = c * 6 + d`` is ``RAY_CELLS[RAY_START[i] : RAY_START[i + 1]]``.
+RAY_START: list[int] = [0]
+RAY_CELLS: list[int] = []
+for _ray_cells in RAYS:
+    RAY_CELLS.extend(_ray_cells)
+    RAY_START.append(len(RAY_CELLS))
 #: MIRROR[c]: the cell mirrored through the centre, (q, r) -> (-q, -r).
 MIRROR: list[int] = [cell_at(-q, -r) for q, r in COORDS]
 #: DISTANCE[a * CELLS + b]: hex distance between two cells.

@@ -1,6 +1,7 @@
 """The hot core of HiveQueen: the field, step generation, make/unmake, hashing and game end.
 
-Written in the same plain typed subset of Python as the Hive core (ints, lists, bytearrays, small methods).
+Written in the same plain typed subset of Python as the Hive core (ints, lists, bytearrays, small methods);
+Cython compiles it with the C types in ``position.pxd``.
 
 A turn is one movement followed by zero or more productions. The core works on *steps*, each an ``int``:
 
@@ -20,8 +21,9 @@ from __future__ import annotations
 
 import random
 
+from .._build import is_compiled, table
 from ..core.position import BLACK_WINS, DRAW, IN_PROGRESS, WHITE_WINS
-from .geometry import CELLS, MIRROR, NEIGHBOURS, RAYS, cell_at
+from .geometry import CELLS, MIRROR, NEIGHBOUR, RAY_CELLS, RAY_START, cell_at
 from .rules import (
     CAPACITY_COUNTED_AT_PHASE_START,
     CAPACITY_IN_UNITS,
@@ -52,9 +54,9 @@ NORTH_WINS = BLACK_WINS
 #: Names of the status codes (``NOT_STARTED`` is never used: the game starts set up).
 STATE_NAMES = ("NotStarted", "InProgress", "Draw", "SouthWins", "NorthWins")
 
-_NURSE_SWAP = [False] * 8
+_NURSE_SWAP = [0] * 8
 for _kind in NURSE_SWAPS_WITH:
-    _NURSE_SWAP[_kind] = True
+    _NURSE_SWAP[_kind] = 1
 
 
 def _zobrist_tables() -> tuple[list[int], list[int], list[int], int, int]:
@@ -70,7 +72,7 @@ ZOBRIST_PIECE, ZOBRIST_FRESH, ZOBRIST_PROD, ZOBRIST_NORTH, ZOBRIST_PRODUCTION = 
 
 def winner_status(colour: int) -> int:
     """The status code of a win by ``colour``."""
-    return SOUTH_WINS if colour == 0 else NORTH_WINS
+    return _SOUTH_WINS if colour == 0 else _NORTH_WINS
 
 
 class Position:
@@ -85,8 +87,8 @@ class Position:
         self.units: list[int] = [0, 0]
         self.pieces: list[int] = [0, 0]
         self.ply = 0
-        self.phase = MOVEMENT
-        self.status = IN_PROGRESS
+        self.phase = _MOVEMENT
+        self.status = _IN_PROGRESS
         self.quiet = 0
         self.capture = 0
         self.nurse0 = -1
@@ -115,11 +117,11 @@ class Position:
         old = self.board[cell]
         if old:
             self.count[old] -= 1
-            self.units[old >> 3] -= UNITS[old & 7]
+            self.units[old >> 3] -= _UNITS[old & 7]
             self.pieces[old >> 3] -= 1
         if code:
             self.count[code] += 1
-            self.units[code >> 3] += UNITS[code & 7]
+            self.units[code >> 3] += _UNITS[code & 7]
             self.pieces[code >> 3] += 1
         self.board[cell] = code
 
@@ -127,12 +129,12 @@ class Position:
         """Forget the history and recompute hash and status: the current field becomes a starting position."""
         self.history.clear()
         self._undo.clear()
-        self.phase = MOVEMENT
+        self.phase = _MOVEMENT
         self.prod = 0
         self.fresh = ()
         self.hash = self.compute_hash()
         self.seen = {self.hash: 1}
-        self.status = IN_PROGRESS
+        self.status = _IN_PROGRESS
         self._turn_status()
 
     def copy_state_to(self, other: Position) -> None:
@@ -152,13 +154,13 @@ class Position:
         h = 0
         board = self.board
         for cell in range(CELLS):
-            h ^= ZOBRIST_PIECE[board[cell] * CELLS + cell]
+            h ^= _ZPIECE[board[cell] * CELLS + cell]
         if self.ply & 1:
-            h ^= ZOBRIST_NORTH
-        if self.phase == PRODUCTION:
-            h ^= ZOBRIST_PRODUCTION ^ ZOBRIST_PROD[self.prod]
+            h ^= _ZNORTH
+        if self.phase == _PRODUCTION:
+            h ^= _ZPRODUCTION ^ _ZPROD[self.prod]
             for cell in self.fresh:
-                h ^= ZOBRIST_FRESH[cell]
+                h ^= _ZFRESH[cell]
         return h
 
     # ------------------------------------------------------------------
@@ -196,7 +198,7 @@ class Position:
         colour = self.ply & 1
         board = self.board
         captured = 0
-        if step < PRODUCE:
+        if step < _PRODUCE:
             dst = step >> 6 & 63
             target = board[dst]
             if target and target >> 3 != colour:
@@ -218,12 +220,11 @@ class Position:
             )
         )
         self.history.append(step)
-        if step == END:
+        if step == _END:
             self._end_turn()
             return
-        zp = ZOBRIST_PIECE
         h = self.hash
-        if step & PRODUCE:
+        if step & _PRODUCE:
             cell = step & 63
             code = (step >> 6 & 7) | colour << 3
             self.put(cell, code)
@@ -231,7 +232,7 @@ class Position:
             cnt = prod & 3
             nset = self.nurses_of(cell) if code & 7 != SOLDIER else (3 if self.nurses == 2 else 1)
             new = (cnt + 1) | (prod & 0b1100) | nset << (2 + 2 * cnt)
-            h ^= zp[code * CELLS + cell] ^ ZOBRIST_FRESH[cell] ^ ZOBRIST_PROD[prod] ^ ZOBRIST_PROD[new]
+            h ^= _ZPIECE[code * CELLS + cell] ^ _ZFRESH[cell] ^ _ZPROD[prod] ^ _ZPROD[new]
             self.prod = new
             self.fresh = (*self.fresh, cell)
             self.hash = h
@@ -244,16 +245,16 @@ class Position:
         if src != dst:
             target = board[dst]
             if target and target >> 3 == colour:
-                h ^= zp[code * CELLS + src] ^ zp[target * CELLS + dst] ^ zp[target * CELLS + src]
+                h ^= _ZPIECE[code * CELLS + src] ^ _ZPIECE[target * CELLS + dst] ^ _ZPIECE[target * CELLS + src]
                 self.put(src, target)
             else:
-                h ^= zp[code * CELLS + src] ^ zp[target * CELLS + dst]
+                h ^= _ZPIECE[code * CELLS + src] ^ _ZPIECE[target * CELLS + dst]
                 self.put(src, 0)
-            h ^= zp[code * CELLS + dst]
+            h ^= _ZPIECE[code * CELLS + dst]
             self.put(dst, code)
-        if step & PROMOTE:
+        if step & _PROMOTE:
             queen = QUEEN | colour << 3
-            h ^= zp[code * CELLS + dst] ^ zp[queen * CELLS + dst]
+            h ^= _ZPIECE[code * CELLS + dst] ^ _ZPIECE[queen * CELLS + dst]
             self.put(dst, queen)
         self.hash = h
         self.capture = captured
@@ -275,27 +276,27 @@ class Position:
             self.cap = self.capacity(colour)
             self.prod = 0
             if self._may_produce(colour):
-                self.phase = PRODUCTION
-                self.hash = h ^ ZOBRIST_PRODUCTION
+                self.phase = _PRODUCTION
+                self.hash = h ^ _ZPRODUCTION
                 return
         self._end_turn()
 
     def _end_turn(self) -> None:
         h = self.hash
-        if self.phase == PRODUCTION:
-            h ^= ZOBRIST_PRODUCTION ^ ZOBRIST_PROD[self.prod]
+        if self.phase == _PRODUCTION:
+            h ^= _ZPRODUCTION ^ _ZPROD[self.prod]
             for cell in self.fresh:
-                h ^= ZOBRIST_FRESH[cell]
-            self.phase = MOVEMENT
+                h ^= _ZFRESH[cell]
+            self.phase = _MOVEMENT
             self.prod = 0
             self.fresh = ()
-        self.hash = h ^ ZOBRIST_NORTH
+        self.hash = h ^ _ZNORTH
         self.ply += 1
         self.quiet = 0 if self.capture else self.quiet + 1
         self.capture = 0
         self.nurses = 0
         self.seen[self.hash] = self.seen.get(self.hash, 0) + 1
-        if self.status == IN_PROGRESS:
+        if self.status == _IN_PROGRESS:
             self._turn_status()
 
     def _turn_status(self) -> None:
@@ -306,7 +307,7 @@ class Position:
             else:
                 self.status = self.units_decision()
         elif self.seen.get(self.hash, 0) >= REPETITION_DRAW_COUNT:
-            self.status = DRAW
+            self.status = _DRAW
         elif self.quiet >= TURN_LIMIT_WITHOUT_CAPTURE:
             self.status = self.units_decision()
 
@@ -314,10 +315,10 @@ class Position:
         """The higher total of units on the field wins; equal totals draw."""
         south, north = self.units
         if south > north:
-            return SOUTH_WINS
+            return _SOUTH_WINS
         if north > south:
-            return NORTH_WINS
-        return DRAW
+            return _NORTH_WINS
+        return _DRAW
 
     def unmake(self) -> int:
         """Take back the last step and return it."""
@@ -331,12 +332,12 @@ class Position:
             else:
                 del seen[self.hash]
         colour = ply & 1
-        if step & PRODUCE:
+        if step & _PRODUCE:
             self.put(step & 63, 0)
-        elif step != END:
+        elif step != _END:
             src = step & 63
             dst = step >> 6 & 63
-            if step & PROMOTE:
+            if step & _PROMOTE:
                 self.put(dst, HIGHBORN | colour << 3)
             if src != dst:
                 code = self.board[dst]
@@ -353,7 +354,7 @@ class Position:
         self.cap = cap
         self.nurse0 = nurse0
         self.nurse1 = nurse1
-        self.nurses = 0 if nurse0 < 0 or phase == MOVEMENT else (1 if nurse1 < 0 else 2)
+        self.nurses = 0 if nurse0 < 0 or phase == _MOVEMENT else (1 if nurse1 < 0 else 2)
         self.fresh = fresh
         return step
 
@@ -363,7 +364,10 @@ class Position:
     def nurses_of(self, cell: int) -> int:
         """Bit 0 (1) set when ``cell`` touches the first (second) Nurse producing this phase."""
         s = 0
-        for n in NEIGHBOURS[cell]:
+        for d in range(6):
+            n = _NB[cell * 6 + d]
+            if n < 0:
+                continue
             if n == self.nurse0:
                 s |= 1
             elif n == self.nurse1:
@@ -393,14 +397,18 @@ class Position:
             elif kind in (WORKER, HIGHBORN):
                 if kind == HIGHBORN and promote:
                     return True
-                for n in NEIGHBOURS[cell]:
+                for d in range(6):
+                    n = _NB[cell * 6 + d]
+                    if n < 0:
+                        continue
                     v = board[n]
                     if v == 0 or (kind == HIGHBORN and v >> 3 != colour):
                         return True
             elif kind == SOLDIER:
                 for d in range(6):
-                    for n in RAYS[cell * 6 + d]:
-                        v = board[n]
+                    end = _RAY_START[cell * 6 + d + 1]
+                    for i in range(_RAY_START[cell * 6 + d], end):
+                        v = board[_RAY_CELLS[i]]
                         if v == 0:
                             break
                         if v >> 3 != colour:
@@ -409,9 +417,9 @@ class Position:
 
     def generate(self) -> list[int]:
         """All legal steps: movements in the movement phase; productions and ``END`` in the production phase."""
-        if self.status != IN_PROGRESS:
+        if self.status != _IN_PROGRESS:
             return []
-        if self.phase == PRODUCTION:
+        if self.phase == _PRODUCTION:
             return self.productions()
         return self.movements()
 
@@ -429,8 +437,9 @@ class Position:
         for cell in own_cells:
             kind = board[cell] & 7
             if kind == WORKER:
-                for n in NEIGHBOURS[cell]:
-                    if board[n] == 0:
+                for d in range(6):
+                    n = _NB[cell * 6 + d]
+                    if n >= 0 and board[n] == 0:
                         moves.append(cell | n << 6)
             elif kind == DRONE:
                 for n in range(CELLS):
@@ -438,7 +447,9 @@ class Position:
                         moves.append(cell | n << 6)
             elif kind == SOLDIER:
                 for d in range(6):
-                    for n in RAYS[cell * 6 + d]:
+                    end = _RAY_START[cell * 6 + d + 1]
+                    for i in range(_RAY_START[cell * 6 + d], end):
+                        n = _RAY_CELLS[i]
                         v = board[n]
                         if v == 0:
                             break
@@ -448,7 +459,9 @@ class Position:
             elif kind == HIGHBORN:
                 first = len(moves)
                 for d in range(6):
-                    for n in RAYS[cell * 6 + d]:
+                    end = _RAY_START[cell * 6 + d + 1]
+                    for i in range(_RAY_START[cell * 6 + d], end):
+                        n = _RAY_CELLS[i]
                         v = board[n]
                         if v == 0:
                             moves.append(cell | n << 6)
@@ -457,9 +470,10 @@ class Position:
                                 moves.append(cell | n << 6)
                             break
                 if promote:
-                    for i in range(first, len(moves)):
-                        moves.append(moves[i] | PROMOTE)
-                    moves.append(cell | cell << 6 | PROMOTE)
+                    count = len(moves)
+                    for i in range(first, count):
+                        moves.append(moves[i] | _PROMOTE)
+                    moves.append(cell | cell << 6 | _PROMOTE)
             elif kind == QUEEN:
                 for other in own_cells:
                     if board[other] & 7 == HIGHBORN:
@@ -467,13 +481,13 @@ class Position:
             else:  # NURSE
                 for other in own_cells:
                     k = board[other] & 7
-                    if _NURSE_SWAP[k] and other != cell and (k != NURSE or other > cell):
+                    if _SWAP[k] and other != cell and (k != NURSE or other > cell):
                         moves.append(cell | other << 6)
         return moves
 
     def productions(self) -> list[int]:
         """The legal productions of the side to move in its production phase, and ``END``."""
-        moves: list[int] = [END]
+        moves: list[int] = [_END]
         colour = self.ply & 1
         if not self._may_produce(colour):
             return moves
@@ -487,15 +501,18 @@ class Position:
         soldier_ok = cnt == 0 or (first & 1 and every & 2) or (first & 2 and every & 1)
         kinds: list[int] = []
         for kind in (WORKER, DRONE, NURSE):
-            if count[kind | own] < FIELD_LIMIT[kind]:
+            if count[kind | own] < _LIMIT[kind]:
                 kinds.append(kind)
-        soldiers = count[SOLDIER | own] < FIELD_LIMIT[SOLDIER]
+        soldiers = count[SOLDIER | own] < _LIMIT[SOLDIER]
         for cell in range(CELLS):
             if board[cell]:
                 continue
             friendly = False
             nset = 0
-            for n in NEIGHBOURS[cell]:
+            for d in range(6):
+                n = _NB[cell * 6 + d]
+                if n < 0:
+                    continue
                 v = board[n]
                 if v and v >> 3 == colour:
                     friendly = True
@@ -506,10 +523,10 @@ class Position:
             if not friendly:
                 continue
             if soldier_ok and soldiers:
-                moves.append(PRODUCE | cell | SOLDIER << 6)
+                moves.append(_PRODUCE | cell | SOLDIER << 6)
             if nset and (cnt == 0 or (first & 1 and nset & 2) or (first & 2 and nset & 1)):
                 for kind in kinds:
-                    moves.append(PRODUCE | cell | kind << 6)
+                    moves.append(_PRODUCE | cell | kind << 6)
         return moves
 
     def perft(self, depth: int) -> int:
@@ -525,3 +542,27 @@ class Position:
             total += self.perft(depth - 1)
             self.unmake()
         return total
+
+
+# C-typed copies (see position.pxd) of the tables used above; plain lists when running as Python.
+_COMPILED = is_compiled(Position.make)
+_ZPIECE = table("Q", ZOBRIST_PIECE, _COMPILED)
+_ZFRESH = table("Q", ZOBRIST_FRESH, _COMPILED)
+_ZPROD = table("Q", ZOBRIST_PROD, _COMPILED)
+_ZNORTH = ZOBRIST_NORTH
+_ZPRODUCTION = ZOBRIST_PRODUCTION
+_NB = table("b", NEIGHBOUR, _COMPILED)
+_RAY_START = table("i", RAY_START, _COMPILED)
+_RAY_CELLS = table("b", RAY_CELLS, _COMPILED)
+_UNITS = table("b", UNITS, _COMPILED)
+_SWAP = table("b", _NURSE_SWAP, _COMPILED)
+_LIMIT = table("i", FIELD_LIMIT, _COMPILED)
+_PROMOTE = PROMOTE
+_PRODUCE = PRODUCE
+_END = END
+_MOVEMENT = MOVEMENT
+_PRODUCTION = PRODUCTION
+_IN_PROGRESS = IN_PROGRESS
+_DRAW = DRAW
+_SOUTH_WINS = SOUTH_WINS
+_NORTH_WINS = NORTH_WINS

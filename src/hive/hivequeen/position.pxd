@@ -1,0 +1,82 @@
+# C types for position.py, applied when Cython compiles it (the .py stays plain Python).
+cimport cython
+
+# constants imported from geometry and rules become C ints here
+cdef int CELLS, QUEEN, HIGHBORN, DRONE, NURSE, WORKER, SOLDIER, UNITS_PER_WORKER, PROMOTION_EXTRA_UNITS
+cdef int REPETITION_DRAW_COUNT, TURN_LIMIT_WITHOUT_CAPTURE
+cdef bint CAPACITY_IN_UNITS, CAPACITY_COUNTED_AT_PHASE_START
+# C copies of this module's own constants (the Python names stay importable)
+cdef int _PROMOTE, _PRODUCE, _END, _MOVEMENT, _PRODUCTION, _IN_PROGRESS, _DRAW, _SOUTH_WINS, _NORTH_WINS
+cdef unsigned long long[::1] _ZPIECE
+cdef unsigned long long[::1] _ZFRESH
+cdef unsigned long long[::1] _ZPROD
+cdef unsigned long long _ZNORTH, _ZPRODUCTION
+cdef signed char[::1] _NB
+cdef int[::1] _RAY_START
+cdef signed char[::1] _RAY_CELLS
+cdef signed char[::1] _UNITS
+cdef signed char[::1] _SWAP
+cdef int[::1] _LIMIT
+
+
+@cython.locals(colour=int)
+cpdef int winner_status(int colour)
+
+
+cdef class Position:
+    cdef public bytearray board
+    cdef public list count
+    cdef public list units
+    cdef public list pieces
+    cdef public int ply
+    cdef public int phase
+    cdef public int status
+    cdef public int quiet
+    cdef public int capture
+    cdef public int nurse0
+    cdef public int nurse1
+    cdef public int nurses
+    cdef public int cap
+    cdef public int prod
+    cdef public tuple fresh
+    cdef public unsigned long long hash
+    cdef public list history
+    cdef public list _undo
+    cdef public dict seen
+
+    @cython.locals(old=int)
+    cpdef void put(self, int cell, int code) except *
+    @cython.locals(h="unsigned long long", cell=int, board=bytearray)
+    cpdef unsigned long long compute_hash(self) except? 0
+    cpdef int load(self, int colour) except? -1
+    cpdef int capacity(self, int colour) except? -1
+    @cython.locals(own=int)
+    cpdef bint can_promote(self, int colour) except? -1
+    @cython.locals(cnt=int, cap=int)
+    cdef bint _may_produce(self, int colour) except? -1
+    @cython.locals(board=bytearray, colour=int, captured=int, dst=int, target=int, h="unsigned long long", cell=int, code=int,
+                   prod=int, cnt=int, nset=int, new=int, src=int, queen=int, nurse=int)
+    cpdef void make(self, int step) except *
+    @cython.locals(h="unsigned long long", cell=int)
+    cdef void _end_turn(self) except *
+    @cython.locals(colour=int)
+    cdef void _turn_status(self) except *
+    @cython.locals(south=int, north=int)
+    cpdef int units_decision(self) except? -1
+    @cython.locals(step=int, h="unsigned long long", status=int, ply=int, phase=int, quiet=int, capture=int,
+                   prod=int, cap=int, nurse0=int, nurse1=int, captured=int, n=int, colour=int, src=int, dst=int,
+                   code=int, other=int)
+    cpdef int unmake(self) except? -1
+    @cython.locals(s=int, d=int, n=int)
+    cpdef int nurses_of(self, int cell) except? -1
+    @cython.locals(board=bytearray, count=list, own=int, promote=bint, cell=int, code=int, kind=int, d=int, n=int, v=int, i=int, end=int)
+    cpdef bint has_movement(self, int colour) except? -1
+    cpdef list generate(self)
+    @cython.locals(board=bytearray, colour=int, moves=list, own_cells=list, promote=bint, cell=int, kind=int, n=int, d=int, v=int,
+                   i=int, end=int, first=int, other=int, k=int, count=int)
+    cpdef list movements(self)
+    @cython.locals(board=bytearray, count=list, moves=list, colour=int, own=int, prod=int, cnt=int, first=int, every=int, soldier_ok=bint,
+                   kinds=list, kind=int, soldiers=bint, cell=int, friendly=bint, nset=int, d=int, n=int, v=int)
+    cpdef list productions(self)
+    @cython.locals(moves=list, total="long long", move=int)
+    cpdef long long perft(self, int depth) except? -1
