@@ -74,45 +74,36 @@ cdef class Position:
     @cython.locals(dv="long long", low="long long", dw="long long", lw="long long", stamp="long long",
                    children=int, base=int, m=int, row=int, i=int, w=int)
     cdef long long _visit(self, int v, int parent) noexcept
-    @cython.locals(stamp="long long", blocked="long long[::1]", own_lo=int, other_lo=int, pid=int, cell=int, n=int, base=int, d=int,
-                   top="signed char[::1]", pos="short[::1]", height="unsigned char[::1]")
+    @cython.locals(stamp="long long", own_lo=int, other_lo=int, pid=int, cell=int, n=int, base=int, d=int)
     cdef list _placement_cells(self, int colour)
     @cython.locals(pid=int)
     cdef int _first_cell(self) noexcept
-    @cython.locals(moves=list, colour=int, own_lo=int, turn=int, pos="short[::1]", queen_placed=bint,
-                   placed="unsigned char[::1]", kinds_base=int, cells=list, have_cells=bint, kind=int, count=int,
-                   base=int, cell=int, top="signed char[::1]", height="unsigned char[::1]", last=int,
-                   stamp="long long", cut="long long[::1]", dests="short[::1]", throws=bint, pid=int, ground=bint,
-                   i=int)
+    @cython.locals(moves=list, colour=int, own_lo=int, turn=int, queen_placed=bint, kinds_base=int, cells=list,
+                   have_cells=bint, kind=int, count=int, base=int, cell=int, last=int, stamp="long long", throws=bint,
+                   pid=int, ground=bint, i=int)
     cpdef list generate(self)
-    @cython.locals(stamp="long long", listed="long long[::1]", out=list, move=int, key=int)
+    @cython.locals(stamp="long long", out=list, move=int, key=int)
     cdef list _unique(self, list moves)
-    @cython.locals(top="signed char[::1]", base=int, d=int, t=int)
+    @cython.locals(base=int, d=int, t=int)
     cdef bint _touches_pillbug(self, int cell) noexcept
     cdef int _destinations(self, int kind, int cell, int n) noexcept
-    @cython.locals(dests="short[::1]", base=int, m=int, row=int, i=int)
+    @cython.locals(base=int, m=int, row=int, i=int)
     cdef int _steps(self, int cell, int n) noexcept
-    @cython.locals(nmask="unsigned char[::1]", dests="short[::1]", todo="short[::1]", stamp="long long",
-                   seen="long long[::1]", size=int, x=int, base=int, m=int, row=int, i=int, y=int)
+    @cython.locals(stamp="long long", size=int, x=int, base=int, m=int, row=int, i=int, y=int)
     cdef int _ant(self, int origin, int n) noexcept
-    @cython.locals(nmask="unsigned char[::1]", dests="short[::1]", stamp="long long", seen="long long[::1]",
-                   m1=int, m2=int, m3=int, i1=int, i2=int, i3=int, y1=int, y2=int, y3=int)
+    @cython.locals(stamp="long long", m1=int, m2=int, m3=int, i1=int, i2=int, i3=int, y1=int, y2=int, y3=int)
     cdef int _spider(self, int origin, int n) noexcept
-    @cython.locals(height="unsigned char[::1]", dests="short[::1]", m=int, i=int, d=int, y=int)
+    @cython.locals(m=int, i=int, d=int, y=int)
     cdef int _grasshopper(self, int cell, int n) noexcept
-    @cython.locals(height="unsigned char[::1]", dests="short[::1]", h_src=int, base=int, d=int, y=int, h_dst=int,
-                   hl=int, hr=int, hi=int, lo=int)
+    @cython.locals(h_src=int, base=int, d=int, y=int, h_dst=int, hl=int, hr=int, hi=int, lo=int)
     cdef int _beetle(self, int cell, int n) noexcept
-    @cython.locals(height="unsigned char[::1]", dests="short[::1]", stamp="long long", seen="long long[::1]",
-                   base0=int, base1=int, base2=int, d1=int, d2=int, d3=int, y1=int, y2=int, y3=int, h1=int, h2=int,
-                   hl=int, hr=int, c=int)
+    @cython.locals(stamp="long long", base0=int, base1=int, base2=int, d1=int, d2=int, d3=int, y1=int, y2=int, y3=int,
+                   h1=int, h2=int, hl=int, hr=int, c=int)
     cdef int _ladybug(self, int origin, int n) noexcept
-    @cython.locals(kinds=int, top="signed char[::1]", base=int, d=int, t=int, kind=int, dests="short[::1]",
-                   stamp="long long", listed="long long[::1]", end=int, i=int, y=int)
+    @cython.locals(kinds=int, base=int, d=int, t=int, kind=int, stamp="long long", end=int, i=int, y=int)
     cdef int _mosquito(self, int cell, int n) noexcept
-    @cython.locals(height="unsigned char[::1]", top="signed char[::1]", cut="long long[::1]", last=int, base=int,
-                   targets=list, empties=list, d=int, n=int, h=int, t=int, hl=int, hr=int, added=bint,
-                   hl_cell=int, hr_cell=int)
+    @cython.locals(last=int, base=int, targets=list, empties=list, d=int, n=int, h=int, t=int, hl=int, hr=int,
+                   added=bint, hl_cell=int, hr_cell=int)
     cdef bint _throws(self, int cell, long long stamp, list moves)
     @cython.locals(moves=list, total="long long", move=int)
     cpdef long long perft(self, int depth)

@@ -330,33 +330,29 @@ class Position:
         return low
 
     def _placement_cells(self, colour: int) -> list[int]:
-        top = self.top
-        pos = self.pos
-        height = self.height
         if self.ply == 0:
             return [ORIGIN_CELL]
         if self.ply == 1:
             return NEIGHBOURS[self._first_cell()]
         self._mark_stamp += 1
         stamp = self._mark_stamp
-        blocked = self._mark
         own_lo = colour * PIECES_PER_COLOUR
         other_lo = PIECES_PER_COLOUR - own_lo
         for pid in range(other_lo, other_lo + PIECES_PER_COLOUR):
-            cell = pos[pid]
-            if cell >= 0 and top[cell] == pid:
+            cell = self.pos[pid]
+            if cell >= 0 and self.top[cell] == pid:
                 base = cell * 6
                 for d in range(6):
-                    blocked[_NB[base + d]] = stamp
+                    self._mark[_NB[base + d]] = stamp
         cells: list[int] = []
         for pid in range(own_lo, own_lo + PIECES_PER_COLOUR):
-            cell = pos[pid]
-            if cell >= 0 and top[cell] == pid:
+            cell = self.pos[pid]
+            if cell >= 0 and self.top[cell] == pid:
                 base = cell * 6
                 for d in range(6):
                     n = _NB[base + d]
-                    if blocked[n] != stamp and height[n] == 0:
-                        blocked[n] = stamp
+                    if self._mark[n] != stamp and self.height[n] == 0:
+                        self._mark[n] = stamp
                         cells.append(n)
         return cells
 
@@ -374,17 +370,15 @@ class Position:
         colour = self.ply & 1
         own_lo = colour * PIECES_PER_COLOUR
         turn = self.ply >> 1
-        pos = self.pos
-        queen_placed = pos[own_lo] >= 0
+        queen_placed = self.pos[own_lo] >= 0
         # placements
-        placed = self.placed
         kinds_base = colour * KINDS
         cells: list[int] = []
         have_cells = False
         for kind in range(KINDS):
             if not self.enabled[kind]:
                 continue
-            count = placed[kinds_base + kind]
+            count = self.placed[kinds_base + kind]
             if count >= _BUG_COUNT[kind]:
                 continue
             if kind == QUEEN:
@@ -399,28 +393,24 @@ class Position:
             for cell in cells:
                 moves.append(base | cell << 16)
         if queen_placed:
-            top = self.top
-            height = self.height
             last = self.last
             stamp = self.find_cuts()
-            cut = self.cut_mark
-            dests = self._dests
             throws = False
             for pid in range(own_lo, own_lo + PIECES_PER_COLOUR):
-                cell = pos[pid]
-                if cell < 0 or top[cell] != pid or pid == last:
+                cell = self.pos[pid]
+                if cell < 0 or self.top[cell] != pid or pid == last:
                     continue
                 kind = _KIND[pid]
-                ground = height[cell] == 1
+                ground = self.height[cell] == 1
                 if (kind == PILLBUG or (kind == MOSQUITO and ground and self._touches_pillbug(cell))) and self._throws(
                     cell, stamp, moves
                 ):
                     throws = True
-                if ground and cut[cell] == stamp:
+                if ground and self.cut_mark[cell] == stamp:
                     continue
                 base = pid | cell << 5
                 for i in range(self._destinations(kind, cell, 0)):
-                    moves.append(base | dests[i] << 16)
+                    moves.append(base | self._dests[i] << 16)
             if throws:
                 moves = self._unique(moves)
         if not moves:
@@ -434,21 +424,19 @@ class Position:
         """
         self._mark_stamp += 1
         stamp = self._mark_stamp
-        listed = self._move_mark
         out: list[int] = []
         for item in moves:
             move = item  # a C int when compiled; ``item`` stays the list's own object
             key = (move & 31) * CELLS + (move >> 16)
-            if listed[key] != stamp:
-                listed[key] = stamp
+            if self._move_mark[key] != stamp:
+                self._move_mark[key] = stamp
                 out.append(item)
         return out
 
     def _touches_pillbug(self, cell: int) -> bool:
-        top = self.top
         base = cell * 6
         for d in range(6):
-            t = top[_NB[base + d]]
+            t = self.top[_NB[base + d]]
             if t >= 0 and _KIND[t] == PILLBUG:
                 return True
         return False
@@ -470,117 +458,102 @@ class Position:
         return self._mosquito(cell, n)
 
     def _steps(self, cell: int, n: int) -> int:
-        dests = self._dests
         base = cell * 6
         m = self.nmask[cell]
         row = 6 * m
         for i in range(_SLIDE_N[m]):
-            dests[n] = _NB[base + _SLIDE_D[row + i]]
+            self._dests[n] = _NB[base + _SLIDE_D[row + i]]
             n += 1
         return n
 
     def _ant(self, origin: int, n: int) -> int:
         # The ant's own cell counts as empty while it travels.
         self._unmask(origin)
-        nmask = self.nmask
-        dests = self._dests
-        todo = self._todo
         self._mark_stamp += 1
         stamp = self._mark_stamp
-        seen = self._mark
-        seen[origin] = stamp
-        todo[0] = origin
+        self._mark[origin] = stamp
+        self._todo[0] = origin
         size = 1
         while size:
             size -= 1
-            x = todo[size]
+            x = self._todo[size]
             base = x * 6
-            m = nmask[x]
+            m = self.nmask[x]
             row = 6 * m
             for i in range(_SLIDE_N[m]):
                 y = _NB[base + _SLIDE_D[row + i]]
-                if seen[y] != stamp:
-                    seen[y] = stamp
-                    dests[n] = y
+                if self._mark[y] != stamp:
+                    self._mark[y] = stamp
+                    self._dests[n] = y
                     n += 1
-                    todo[size] = y
+                    self._todo[size] = y
                     size += 1
         self._remask(origin)
         return n
 
     def _spider(self, origin: int, n: int) -> int:
         self._unmask(origin)
-        nmask = self.nmask
-        dests = self._dests
         self._mark_stamp += 1
         stamp = self._mark_stamp
-        seen = self._mark
-        m1 = nmask[origin]
+        m1 = self.nmask[origin]
         for i1 in range(_SLIDE_N[m1]):
             y1 = _NB[origin * 6 + _SLIDE_D[6 * m1 + i1]]
-            m2 = nmask[y1]
+            m2 = self.nmask[y1]
             for i2 in range(_SLIDE_N[m2]):
                 y2 = _NB[y1 * 6 + _SLIDE_D[6 * m2 + i2]]
                 if y2 == origin:
                     continue
-                m3 = nmask[y2]
+                m3 = self.nmask[y2]
                 for i3 in range(_SLIDE_N[m3]):
                     y3 = _NB[y2 * 6 + _SLIDE_D[6 * m3 + i3]]
-                    if y3 != origin and y3 != y1 and seen[y3] != stamp:
-                        seen[y3] = stamp
-                        dests[n] = y3
+                    if y3 != origin and y3 != y1 and self._mark[y3] != stamp:
+                        self._mark[y3] = stamp
+                        self._dests[n] = y3
                         n += 1
         self._remask(origin)
         return n
 
     def _grasshopper(self, cell: int, n: int) -> int:
-        height = self.height
-        dests = self._dests
         m = self.nmask[cell]
         for i in range(_OCC_N[m]):
             d = _OCC_D[6 * m + i]
             y = _NB[cell * 6 + d]
-            while height[y]:
+            while self.height[y]:
                 y = _NB[y * 6 + d]
-            dests[n] = y
+            self._dests[n] = y
             n += 1
         return n
 
     def _beetle(self, cell: int, n: int) -> int:
-        height = self.height
-        dests = self._dests
-        h_src = height[cell] - 1
+        h_src = self.height[cell] - 1
         base = cell * 6
         for d in range(6):
             y = _NB[base + d]
-            h_dst = height[y]
-            hl = height[_NB[base + _LEFT[d]]]
-            hr = height[_NB[base + _RIGHT[d]]]
+            h_dst = self.height[y]
+            hl = self.height[_NB[base + _LEFT[d]]]
+            hr = self.height[_NB[base + _RIGHT[d]]]
             hi = h_src if h_src > h_dst else h_dst
             lo = hl if hl < hr else hr
             if lo > hi:
                 continue
             if hi == 0 and hl == 0 and hr == 0:
                 continue
-            dests[n] = y
+            self._dests[n] = y
             n += 1
         return n
 
     def _ladybug(self, origin: int, n: int) -> int:
         # Heights as seen by the ladybug in flight: its own origin counts one less.
-        height = self.height
-        dests = self._dests
         self._mark_stamp += 1
         stamp = self._mark_stamp
-        seen = self._mark
         base0 = origin * 6
         for d1 in range(6):
             y1 = _NB[base0 + d1]
-            h1 = height[y1]
+            h1 = self.height[y1]
             if h1 == 0:
                 continue
-            hl = height[_NB[base0 + _LEFT[d1]]]
-            hr = height[_NB[base0 + _RIGHT[d1]]]
+            hl = self.height[_NB[base0 + _LEFT[d1]]]
+            hr = self.height[_NB[base0 + _RIGHT[d1]]]
             if (hl if hl < hr else hr) > h1:
                 continue
             base1 = y1 * 6
@@ -588,28 +561,28 @@ class Position:
                 y2 = _NB[base1 + d2]
                 if y2 == origin:
                     continue
-                h2 = height[y2]
+                h2 = self.height[y2]
                 if h2 == 0:
                     continue
                 c = _NB[base1 + _LEFT[d2]]
-                hl = height[c] - (c == origin)
+                hl = self.height[c] - (c == origin)
                 c = _NB[base1 + _RIGHT[d2]]
-                hr = height[c] - (c == origin)
+                hr = self.height[c] - (c == origin)
                 if (hl if hl < hr else hr) > (h1 if h1 > h2 else h2):
                     continue
                 base2 = y2 * 6
                 for d3 in range(6):
                     y3 = _NB[base2 + d3]
-                    if y3 == origin or height[y3] or seen[y3] == stamp:
+                    if y3 == origin or self.height[y3] or self._mark[y3] == stamp:
                         continue
                     c = _NB[base2 + _LEFT[d3]]
-                    hl = height[c] - (c == origin)
+                    hl = self.height[c] - (c == origin)
                     c = _NB[base2 + _RIGHT[d3]]
-                    hr = height[c] - (c == origin)
+                    hr = self.height[c] - (c == origin)
                     if (hl if hl < hr else hr) > h2:
                         continue
-                    seen[y3] = stamp
-                    dests[n] = y3
+                    self._mark[y3] = stamp
+                    self._dests[n] = y3
                     n += 1
         return n
 
@@ -617,10 +590,9 @@ class Position:
         if self.height[cell] > 1:
             return self._beetle(cell, n)
         kinds = 0
-        top = self.top
         base = cell * 6
         for d in range(6):
-            t = top[_NB[base + d]]
+            t = self.top[_NB[base + d]]
             if t >= 0:
                 kinds |= 1 << _KIND[t]
         kinds &= ~(1 << MOSQUITO)
@@ -634,18 +606,16 @@ class Position:
                     return self._destinations(QUEEN if kind == PILLBUG else kind, cell, n)
             return n
         # Several bugs to copy: keep the first occurrence of each destination.
-        dests = self._dests
         self._dmark_stamp += 1
         stamp = self._dmark_stamp
-        listed = self._dmark
         for kind in range(KINDS):
             if kinds >> kind & 1:
                 end = self._destinations(QUEEN if kind == PILLBUG else kind, cell, n)
                 for i in range(n, end):
-                    y = dests[i]
-                    if listed[y] != stamp:
-                        listed[y] = stamp
-                        dests[n] = y
+                    y = self._dests[i]
+                    if self._dmark[y] != stamp:
+                        self._dmark[y] = stamp
+                        self._dests[n] = y
                         n += 1
         return n
 
@@ -654,36 +624,33 @@ class Position:
 
         ``stamp`` is the current articulation-point stamp (see :meth:`find_cuts`).
         """
-        height = self.height
-        top = self.top
-        cut = self.cut_mark
         last = self.last
         base = cell * 6
         targets: list[int] = []
         empties: list[int] = []
         for d in range(6):
             n = _NB[base + d]
-            h = height[n]
+            h = self.height[n]
             if h == 0:
                 empties.append(d)
             elif h == 1:
-                t = top[n]
-                if t != last and cut[n] != stamp:
+                t = self.top[n]
+                if t != last and self.cut_mark[n] != stamp:
                     # lift from n onto the pillbug: blocked by two flanking stacks of height >= 2
-                    hl = height[_NB[base + _LEFT[d]]]
-                    hr = height[_NB[base + _RIGHT[d]]]
+                    hl = self.height[_NB[base + _LEFT[d]]]
+                    hr = self.height[_NB[base + _RIGHT[d]]]
                     if hl < 2 or hr < 2:
                         targets.append(n)
         if not targets or not empties:
             return False
         added = False
         for n in targets:
-            t = top[n]
+            t = self.top[n]
             for d in empties:
                 hl_cell = _NB[base + _LEFT[d]]
                 hr_cell = _NB[base + _RIGHT[d]]
-                hl = 0 if hl_cell == n else height[hl_cell]
-                hr = 0 if hr_cell == n else height[hr_cell]
+                hl = 0 if hl_cell == n else self.height[hl_cell]
+                hr = 0 if hr_cell == n else self.height[hr_cell]
                 if hl < 2 or hr < 2:
                     moves.append(t | n << 5 | _NB[base + d] << 16)
                     added = True
