@@ -1,7 +1,7 @@
 """HiveQueen speed: random games, movement lists and AI search.
 
 Run: ``python -m benchmarks.hivequeen`` from the project root, with the package installed. Prints medians of
-``--rounds`` rounds.
+``--rounds`` rounds; ``--levels 3 4`` also times searches to those depths on positions from self-play.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import time
 
 from hive.ai import Limits
 from hive.hivequeen import Board
-from hive.hivequeen.ai import QueenSearcher, RandomPlayer, search_view
+from hive.hivequeen.ai import QueenSearcher, RandomPlayer, SearchPlayer, search_view
 
 
 def _midgame(seed: int, turns: int) -> Board:
@@ -32,6 +32,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--depth", type=int, default=2)
+    parser.add_argument(
+        "--levels", type=int, nargs="*", default=[], metavar="DEPTH", help="also time searches to these depths"
+    )
     args = parser.parse_args(argv)
     print(f"Python {sys.version.split()[0]}, {args.rounds} rounds, medians")
     rates = []
@@ -67,7 +70,36 @@ def main(argv: list[str] | None = None) -> int:
             f"search depth {args.depth}: {runs[0].nodes:,} nodes in {seconds:.3f} s, "
             f"{runs[0].nodes / seconds:,.0f} nodes/s"
         )
+    if args.levels:
+        positions = _self_play_positions()
+        for depth in args.levels:
+            times = sorted(_search_seconds(board, depth) for board in positions)
+            print(
+                f"search depth {depth} on {len(times)} self-play positions: median {statistics.median(times):.2f} s, "
+                f"90th percentile {times[(9 * len(times)) // 10]:.2f} s, slowest {times[-1]:.2f} s"
+            )
     return 0
+
+
+def _self_play_positions(games: int = 6, every: int = 4, turns: int = 60) -> list[Board]:
+    """Every ``every``-th position of seeded 2-turn self-play games (the kind of position the levels face)."""
+    positions = []
+    for game in range(games):
+        board = Board()
+        players = (SearchPlayer(Limits(depth=2), seed=100 + game), SearchPlayer(Limits(depth=2), seed=200 + game))
+        for turn in range(turns):
+            if board.is_game_over():
+                break
+            board.push(players[board.ply & 1].choose(board))
+            if turn % every == every - 1 and not board.is_game_over():
+                positions.append(board.copy())
+    return positions
+
+
+def _search_seconds(board: Board, depth: int) -> float:
+    start = time.perf_counter()
+    QueenSearcher().search(search_view(board), Limits(depth=depth))
+    return time.perf_counter() - start
 
 
 if __name__ == "__main__":
