@@ -84,7 +84,7 @@ def test_the_game_has_its_own_levels_and_the_match_uses_them() -> None:
     assert isinstance(player, queen_ai.SearchPlayer) and player.limits == queen_ai.LEVELS["medium"]
     overridden = make_queen_player("medium", depth=1)
     assert isinstance(overridden, queen_ai.SearchPlayer) and overridden.limits == Limits(depth=1)
-    assert parse_player("hard").describe(game="hivequeen") == "built-in AI, 2 s per move, depth 3"
+    assert parse_player("hard").describe(game="hivequeen") == "built-in AI, 10 s per move, depth 3"
 
 
 def test_random_player_is_seeded_and_legal() -> None:
