@@ -1,7 +1,7 @@
 """HiveQueen speed: random games, movement lists and AI search.
 
 Run: ``python -m benchmarks.hivequeen`` from the project root, with the package installed. Prints medians of
-``--rounds`` rounds; ``--levels 3 4`` also times searches to those depths on positions from self-play.
+``--rounds`` rounds; ``--levels hard max`` also times those levels' searches on positions from self-play.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import time
 
 from hive.ai import Limits
 from hive.hivequeen import Board
-from hive.hivequeen.ai import QueenSearcher, RandomPlayer, SearchPlayer, search_view
+from hive.hivequeen.ai import LEVELS, QueenSearcher, RandomPlayer, SearchPlayer, search_view
 
 
 def _midgame(seed: int, turns: int) -> Board:
@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--depth", type=int, default=2)
     parser.add_argument(
-        "--levels", type=int, nargs="*", default=[], metavar="DEPTH", help="also time searches to these depths"
+        "--levels", nargs="*", default=[], choices=list(LEVELS), metavar="LEVEL", help="also time these levels"
     )
     args = parser.parse_args(argv)
     print(f"Python {sys.version.split()[0]}, {args.rounds} rounds, medians")
@@ -72,34 +72,37 @@ def main(argv: list[str] | None = None) -> int:
         )
     if args.levels:
         positions = _self_play_positions()
-        for depth in args.levels:
-            times = sorted(_search_seconds(board, depth) for board in positions)
+        for level in args.levels:
+            limits = LEVELS[level]
+            times = []
+            cut = 0
+            for board in positions:
+                result = QueenSearcher().search(search_view(board), limits)
+                times.append(result.seconds)
+                cut += limits.time is not None and result.seconds >= limits.time
+            times.sort()
             print(
-                f"search depth {depth} on {len(times)} self-play positions: median {statistics.median(times):.2f} s, "
-                f"90th percentile {times[(9 * len(times)) // 10]:.2f} s, slowest {times[-1]:.2f} s"
+                f"{level} on {len(times)} self-play positions: median {statistics.median(times):.2f} s, "
+                f"90th percentile {times[(9 * len(times)) // 10]:.2f} s, slowest {times[-1]:.2f} s, "
+                f"time cap cut {cut} searches short"
             )
     return 0
 
 
 def _self_play_positions(games: int = 6, every: int = 4, turns: int = 60) -> list[Board]:
-    """Every ``every``-th position of seeded 2-turn self-play games (the kind of position the levels face)."""
+    """Every ``every``-th position of 2-turn self-play games, each from its own 2 seeded random turns (the kind of
+    position the levels face)."""
     positions = []
+    player = SearchPlayer(Limits(depth=2))
     for game in range(games):
-        board = Board()
-        players = (SearchPlayer(Limits(depth=2), seed=100 + game), SearchPlayer(Limits(depth=2), seed=200 + game))
+        board = _midgame(100 + game, 2)
         for turn in range(turns):
             if board.is_game_over():
                 break
-            board.push(players[board.ply & 1].choose(board))
+            board.push(player.choose(board))
             if turn % every == every - 1 and not board.is_game_over():
                 positions.append(board.copy())
     return positions
-
-
-def _search_seconds(board: Board, depth: int) -> float:
-    start = time.perf_counter()
-    QueenSearcher().search(search_view(board), Limits(depth=depth))
-    return time.perf_counter() - start
 
 
 if __name__ == "__main__":
