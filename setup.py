@@ -20,6 +20,7 @@ MODULES = (
     "hive.ai.search",
     "hive.hivequeen.position",
     "hive.hivequeen.evaluation",
+    "hive.hivequeen.search",
 )
 DIRECTIVES = {
     "language_level": 3,

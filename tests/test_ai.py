@@ -198,3 +198,39 @@ def test_every_hot_module_runs_the_build_that_hive_names() -> None:
     for name in COMPILED_MODULES:
         module = importlib.import_module(name)
         assert getattr(module, "_COMPILED", getattr(module, "COMPILED", None)) is hive.COMPILED, name
+
+
+_SEARCH_BOTH_GAMES = """
+import hive
+from hive.ai import Limits, Searcher
+from hive.hivequeen.ai import QueenSearcher, RandomPlayer, search_view
+from hive.hivequeen.board import Board
+
+board = hive.Board("Base+MLP")
+for move in ["wL", "bM wL-", "wA1 /wL", "bA1 bM-", "wQ -wL", "bQ bM/", "wP /wA1", "bL bA1/"]:
+    board.push_uhp(move)
+hive_result = Searcher().search(board, Limits(depth=3))
+queen = Board()
+mover = RandomPlayer(11)
+for _ in range(6):
+    queen.push(mover.choose(queen))
+queen_result = QueenSearcher().search(search_view(queen), Limits(depth=2))
+print(hive.COMPILED, [(r.move, r.score, r.depth, r.nodes) for r in (hive_result, queen_result)])
+"""
+
+
+@pytest.mark.skipif(not hive.COMPILED, reason="compares the compiled build with the pure one")
+def test_compiled_and_pure_builds_search_the_same_trees() -> None:
+    import os
+    import subprocess
+    import sys
+
+    def run(pure: str) -> str:
+        env = dict(os.environ, HIVE_PURE=pure)
+        out = subprocess.run([sys.executable, "-c", _SEARCH_BOTH_GAMES], env=env, capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        return out.stdout
+
+    compiled, pure = run(""), run("1")
+    assert compiled.startswith("True ") and pure.startswith("False ")
+    assert compiled.split(" ", 1)[1] == pure.split(" ", 1)[1]

@@ -37,6 +37,7 @@ COMPILED_MODULES = (
     "hive.ai.search",
     "hive.hivequeen.position",
     "hive.hivequeen.evaluation",
+    "hive.hivequeen.search",
 )
 
 

@@ -35,12 +35,12 @@ TT_LIMIT = 2_000_000
 CONTEMPT = 150
 # search plies can exceed the depth by the steps within turns
 KILLER_SLOTS = 4 * MAX_DEPTH + 2
-# A transposition-table entry is one int (no tuple per node): score << 41 | depth << 34 | flag << 32 | best move.
-_FLAG_SHIFT = 32
-_DEPTH_SHIFT = 34
-_DEPTH_MASK = 127
-_SCORE_SHIFT = 41
-_MOVE_MASK = (1 << 32) - 1
+#: A transposition-table entry is one int (no tuple per node): score << 41 | depth << 34 | flag << 32 | best move.
+TT_FLAG_SHIFT = 32
+TT_DEPTH_SHIFT = 34
+TT_DEPTH_MASK = 127
+TT_SCORE_SHIFT = 41
+TT_MOVE_MASK = (1 << 32) - 1
 
 
 class _Timeout(Exception):
@@ -141,7 +141,7 @@ class Searcher:
         :raises ValueError: when the game is over.
         """
         start = time.perf_counter()
-        moves = position.generate()
+        moves = self.root_moves(position)
         if not moves:
             raise ValueError("The game is over: there is no move to search.")
         self.nodes = 0
@@ -184,19 +184,13 @@ class Searcher:
         alpha = -WIN - 1
         best = moves[0]
         noisy = self.randomise and p.ply < self.opening_noise
-        side = p.ply & 1
         fast = self._fast
         for move in moves:
             if fast:
                 assert isinstance(p, Position)
                 score = self._root_move_hive(p, move, depth, alpha)
             else:
-                p.make(move)
-                if p.ply & 1 == side:
-                    score = self._negamax(p, depth, alpha, WIN + 1, 1)
-                else:
-                    score = -self._negamax(p, depth - 1, -WIN - 1, -alpha, 1)
-                p.unmake()
+                score = self._root_move(p, move, depth, alpha)
             if noisy:
                 score += self.rng.randint(-8, 8)
             if score > alpha:
@@ -204,6 +198,18 @@ class Searcher:
                 best = move
         self.tt[p.hash] = _pack(alpha, depth, EXACT, best)
         return alpha, best
+
+    def _root_move(self, p: SearchPosition, move: int, depth: int, alpha: int) -> int:
+        """The score of root move ``move`` searched to ``depth``; a game's searcher may override it with a path
+        typed for its own position."""
+        side = p.ply & 1
+        p.make(move)
+        if p.ply & 1 == side:
+            score = self._negamax(p, depth, alpha, WIN + 1, 1)
+        else:
+            score = -self._negamax(p, depth - 1, -WIN - 1, -alpha, 1)
+        p.unmake()
+        return score
 
     def _negamax(self, p: SearchPosition, depth: int, alpha: int, beta: int, ply: int) -> int:
         self.nodes += 1
@@ -341,6 +347,10 @@ class Searcher:
         entry = self.tt.get(key)
         return -1 if entry is None else entry & _MOVE_MASK
 
+    def root_moves(self, p: SearchPosition) -> list[int]:
+        """The moves searched at the root: all legal moves unless a game's searcher narrows them."""
+        return p.generate()
+
     def evaluate(self, p: SearchPosition) -> int:
         """Score ``p`` from the side to move's point of view (``WIN`` bounds a won game)."""
         assert isinstance(p, Position)
@@ -415,6 +425,11 @@ _SORT_KEYS = table("q", [0] * (_INDEX_MASK + 1), _COMPILED)
 _HIVE_HISTORY = table("q", [0] * (32 * CELLS), _COMPILED)
 _TOUCHED: list[int] = []
 _UNUSED_RNG = random.Random(0)
+_FLAG_SHIFT = TT_FLAG_SHIFT
+_DEPTH_SHIFT = TT_DEPTH_SHIFT
+_DEPTH_MASK = TT_DEPTH_MASK
+_SCORE_SHIFT = TT_SCORE_SHIFT
+_MOVE_MASK = TT_MOVE_MASK
 _CELLS = CELLS
 _WIN = WIN
 _EXACT = EXACT

@@ -1,21 +1,18 @@
-"""The HiveQueen AI: the project's alpha-beta search with an evaluation and move ordering of its own.
-
-The search runs over steps (movement, productions, ``END``); a step that leaves the same side to move is searched
-at the same depth, so a level's depth counts whole turns. To keep a turn's production tree small, the search
-considers at most :data:`PRODUCTION_CELLS` cells per producible kind, chosen by a cheap cell score.
-"""
+"""The HiveQueen AI: named levels and players over :class:`~hive.hivequeen.search.QueenSearcher`, the project's
+alpha-beta search with an evaluation and move ordering of HiveQueen's own."""
 
 from __future__ import annotations
 
 import random
 
-from ..ai.search import Limits, Searcher, SearchPosition
+from ..ai.search import Limits
 from ..core.position import IN_PROGRESS
 from .board import Board, Turn
-from .evaluation import PRODUCTION_CELLS, evaluate, narrow_productions, order_steps
-from .position import END, PRODUCTION, Position
+from .evaluation import evaluate
+from .position import END, PRODUCTION
+from .search import QueenSearcher, search_view
 
-__all__ = ["LEVELS", "QueenSearcher", "RandomPlayer", "SearchPlayer", "best_turn", "evaluate"]
+__all__ = ["LEVELS", "QueenSearcher", "RandomPlayer", "SearchPlayer", "best_turn", "evaluate", "search_view"]
 
 #: HiveQueen's named levels (the game's own: its turns branch far more than Hive's plies). Depth counts whole
 #: turns; the time cap only guards against rare slow positions (the deepest completed depth is kept). On
@@ -27,60 +24,6 @@ LEVELS: dict[str, Limits] = {
     "hard": Limits(depth=3, time=10.0),
     "max": Limits(depth=4, time=20.0),
 }
-
-
-class _SearchView(Position):
-    """A copy of a position whose production steps are narrowed for the search."""
-
-    def generate(self) -> list[int]:
-        moves = super().generate()
-        if self.phase != PRODUCTION or len(moves) <= 1 + 4 * PRODUCTION_CELLS:
-            return moves
-        return narrow_productions(self, moves)
-
-
-def search_view(position: Position) -> Position:
-    """A copy of ``position`` (with its repetition counts) for the search to work on."""
-    view = _SearchView(setup=False)
-    position.copy_state_to(view)
-    return view
-
-
-class QueenSearcher(Searcher):
-    """The alpha-beta searcher with HiveQueen's evaluation and move ordering."""
-
-    def evaluate(self, p: SearchPosition) -> int:
-        assert isinstance(p, Position)
-        return evaluate(p)
-
-    def order(self, p: SearchPosition, moves: list[int], tt_move: int, ply: int) -> None:
-        assert isinstance(p, Position)
-        order_steps(p, moves, tt_move, self.killers[ply], self.history)
-
-    def best_turn(self, board: Position, limits: Limits) -> Turn:
-        """The best whole turn found within ``limits``: the searched movement, then the productions the
-        search preferred after it (searched again where the table has no answer).
-
-        :raises ValueError: when the game is over.
-        """
-        view = search_view(board)
-        if view.status != IN_PROGRESS:
-            raise ValueError("The game is over: there is no turn to search.")
-        result = self.search(view, limits)
-        steps = [result.move]
-        ply = view.ply
-        view.make(result.move)
-        while view.ply == ply and view.status == IN_PROGRESS:
-            legal = view.generate()
-            step = self.known_move(view.hash)
-            if step not in legal:
-                step = -1
-            if step < 0:
-                step = self.search(view, Limits(depth=1)).move
-            view.make(step)
-            if step != END:
-                steps.append(step)
-        return Turn.from_steps(steps)
 
 
 def best_turn(board: Board, level: str = "medium", seed: int | None = None) -> Turn:

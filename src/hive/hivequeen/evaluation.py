@@ -143,14 +143,16 @@ def _cell_score(p: Position, step: int, colour: int, enemy_queen: int) -> int:
     return 2 * friends - 6 * attackers
 
 
-def order_steps(p: Position, moves: list[int], tt_move: int, killer: int, history: dict[int, int]) -> None:
+def order_steps(p: Position, moves: list[int], tt_move: int, killer: int) -> None:
     """Sort ``moves`` in place, most promising first: the table's move, captures (the Queen first), promotions,
-    the killer, history, productions, and ``END`` last."""
+    the killer, history (:func:`add_history`), productions, and ``END`` last; equal keys keep their order."""
     board = p.board
     colour = p.ply & 1
-    keys: dict[int, int] = {}
-    for move in moves:
-        k = history.get(move, 0)
+    original = moves[:]
+    keyed: list[int] = []
+    for i in range(len(original)):
+        move = original[i]
+        k = _HISTORY[move]
         if move == tt_move:
             k += 1 << 30
         elif move == killer:
@@ -166,8 +168,38 @@ def order_steps(p: Position, moves: list[int], tt_move: int, killer: int, histor
             k -= 1
         else:
             k += 1 << 10
-        keys[move] = k
-    moves.sort(key=keys.__getitem__, reverse=True)
+        # the move's index in the low bits: earlier moves win ties
+        key = k << _INDEX_BITS | (_INDEX_MASK - i)
+        if _C_SORT:
+            # compiled: a stable insertion sort over C ints beats boxing keys for list.sort
+            j = i
+            while j > 0 and _SORT_KEYS[j - 1] < key:
+                _SORT_KEYS[j] = _SORT_KEYS[j - 1]
+                j -= 1
+            _SORT_KEYS[j] = key
+        else:
+            keyed.append(key)
+    if _C_SORT:
+        for i in range(len(original)):
+            moves[i] = original[_INDEX_MASK - (_SORT_KEYS[i] & _INDEX_MASK)]
+    else:
+        keyed.sort(reverse=True)
+        for i in range(len(keyed)):
+            moves[i] = original[_INDEX_MASK - (keyed[i] & _INDEX_MASK)]
+
+
+def add_history(step: int, amount: int) -> None:
+    """Raise the history score that :func:`order_steps` gives ``step`` (a step that cut the search off)."""
+    if _HISTORY[step] == 0:
+        _TOUCHED.append(step)
+    _HISTORY[step] += amount
+
+
+def clear_history() -> None:
+    """Zero the history scores (each search starts afresh)."""
+    for step in _TOUCHED:
+        _HISTORY[step] = 0
+    _TOUCHED.clear()
 
 
 # C-typed copies (see evaluation.pxd) of the tables used above; plain lists when running as Python.
@@ -177,6 +209,14 @@ _NB = table("b", NEIGHBOUR, _COMPILED)
 _RAY_START = table("i", RAY_START, _COMPILED)
 _RAY_CELLS = table("b", RAY_CELLS, _COMPILED)
 _DISTANCE = table("b", DISTANCE, _COMPILED)
+# Move ordering's scratch space: history scores by step (steps are below END << 1) and the steps raised since
+# the last clear, and the sort keys (a key packs the move's index into its low bits; step lists are far shorter).
+_HISTORY = table("q", [0] * (END << 1), _COMPILED)
+_TOUCHED: list[int] = []
+_INDEX_BITS = 12
+_INDEX_MASK = (1 << _INDEX_BITS) - 1
+_SORT_KEYS = table("q", [0] * (_INDEX_MASK + 1), _COMPILED)
+_C_SORT = _COMPILED
 _END = END
 _PRODUCE = PRODUCE
 _PROMOTE = PROMOTE

@@ -1,0 +1,189 @@
+"""The HiveQueen searcher: the project's alpha-beta search, typed for HiveQueen's step core.
+
+The search runs over steps (movement, productions, ``END``); a step that leaves the same side to move is searched
+at the same depth, so a level's depth counts whole turns. To keep a turn's production tree small, the search
+considers at most :data:`~hive.hivequeen.evaluation.PRODUCTION_CELLS` cells per producible kind, chosen by a cheap
+cell score. Plain typed Python; Cython compiles it with the C types in ``search.pxd``, so that the compiled build
+runs a whole search without Python calls between nodes.
+"""
+
+from __future__ import annotations
+
+import time
+
+from .._build import is_compiled
+from ..ai.evaluation import WIN
+from ..ai.search import (
+    EXACT,
+    LOWER,
+    TT_DEPTH_MASK,
+    TT_DEPTH_SHIFT,
+    TT_FLAG_SHIFT,
+    TT_MOVE_MASK,
+    TT_SCORE_SHIFT,
+    UPPER,
+    Limits,
+    Searcher,
+    SearchPosition,
+    SearchResult,
+    _Timeout,
+)
+from ..core.position import DRAW, HAND, IN_PROGRESS, WHITE_WINS
+from .board import Turn
+from .evaluation import PRODUCTION_CELLS, add_history, clear_history, narrow_productions, order_steps
+from .evaluation import evaluate as evaluate_queen
+from .position import END, PRODUCTION, Position
+
+__all__ = ["QueenSearcher", "search_view"]
+
+
+def search_view(position: Position) -> Position:
+    """A copy of ``position`` (with its repetition counts) for the search to work on."""
+    view = Position(setup=False)
+    position.copy_state_to(view)
+    return view
+
+
+class QueenSearcher(Searcher):
+    """The alpha-beta searcher with HiveQueen's evaluation, move ordering and production narrowing."""
+
+    def search(self, position: SearchPosition, limits: Limits) -> SearchResult:
+        clear_history()
+        return Searcher.search(self, position, limits)
+
+    def evaluate(self, p: SearchPosition) -> int:
+        assert isinstance(p, Position)
+        return evaluate_queen(p)
+
+    def root_moves(self, p: SearchPosition) -> list[int]:
+        assert isinstance(p, Position)
+        moves = p.generate()
+        if p.phase == _PRODUCTION and len(moves) > _NARROW_ABOVE:
+            return narrow_productions(p, moves)
+        return moves
+
+    def _root_move(self, p: SearchPosition, move: int, depth: int, alpha: int) -> int:
+        assert isinstance(p, Position)
+        side = p.ply & 1
+        p.make(move)
+        if p.ply & 1 == side:
+            score = self._negamax_queen(p, depth, alpha, _WIN + 1, 1)
+        else:
+            score = -self._negamax_queen(p, depth - 1, -_WIN - 1, -alpha, 1)
+        p.unmake()
+        return score
+
+    def _negamax_queen(self, p: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
+        self.nodes += 1
+        if self.nodes & 255 == 0 and time.perf_counter() > self.deadline:
+            raise _Timeout
+        status = p.status
+        if status >= _DRAW:
+            if status == _DRAW:
+                return self.draw_score if p.ply & 1 == self.root_side else -self.draw_score
+            winner = 0 if status == _WHITE_WINS else 1
+            return _WIN - ply if winner == p.ply & 1 else ply - _WIN
+        key = p.hash
+        if p.seen.get(key, 0) >= 2:
+            # a repeated position can be repeated again: score it as the draw it leads to
+            return self.draw_score if p.ply & 1 == self.root_side else -self.draw_score
+        if depth <= 0:
+            return evaluate_queen(p)
+        entry = self.tt.get(key)
+        tt_move = 0
+        if entry is not None:
+            packed = entry
+            tt_move = packed & _MOVE_MASK
+            e_depth = packed >> _DEPTH_SHIFT & _DEPTH_MASK
+            e_score = packed >> _SCORE_SHIFT
+            e_flag = packed >> _FLAG_SHIFT & 3
+            if e_depth >= depth:
+                if e_flag == _EXACT:
+                    return e_score
+                if e_flag == _LOWER and e_score >= beta:
+                    return e_score
+                if e_flag == _UPPER and e_score <= alpha:
+                    return e_score
+        moves = p.generate()
+        if p.phase == _PRODUCTION and len(moves) > _NARROW_ABOVE:
+            moves = narrow_productions(p, moves)
+        if len(moves) > 1:
+            order_steps(p, moves, tt_move, self.killers[ply])
+        original_alpha = alpha
+        best = -_WIN - 1
+        best_move = moves[0]
+        side = p.ply & 1
+        for move in moves:
+            p.make(move)
+            if p.ply & 1 == side:
+                score = self._negamax_queen(p, depth, alpha, beta, ply + 1)
+            else:
+                score = -self._negamax_queen(p, depth - 1, -beta, -alpha, ply + 1)
+            p.unmake()
+            if score > best:
+                best = score
+                best_move = move
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        if move >> 5 & 2047 != _HAND:
+                            self.killers[ply] = move
+                        add_history(move, depth * depth)
+                        break
+        flag = _EXACT
+        if best <= original_alpha:
+            flag = _UPPER
+        elif best >= beta:
+            flag = _LOWER
+        # the entry as Searcher packs it, built in a 64-bit int (C ints would overflow the shifts)
+        packed = best
+        packed = packed << (_SCORE_SHIFT - _DEPTH_SHIFT) | depth
+        packed = packed << (_DEPTH_SHIFT - _FLAG_SHIFT) | flag
+        self.tt[key] = packed << _FLAG_SHIFT | best_move
+        return best
+
+    def best_turn(self, board: Position, limits: Limits) -> Turn:
+        """The best whole turn found within ``limits``: the searched movement, then the productions the
+        search preferred after it (searched again where the table has no answer).
+
+        :raises ValueError: when the game is over.
+        """
+        view = search_view(board)
+        if view.status != _IN_PROGRESS:
+            raise ValueError("The game is over: there is no turn to search.")
+        result = self.search(view, limits)
+        steps = [result.move]
+        ply = view.ply
+        view.make(result.move)
+        while view.ply == ply and view.status == _IN_PROGRESS:
+            legal = view.generate()
+            step = self.known_move(view.hash)
+            if step not in legal:
+                step = -1
+            if step < 0:
+                step = self.search(view, Limits(depth=1)).move
+            view.make(step)
+            if step != _END:
+                steps.append(step)
+        return Turn.from_steps(steps)
+
+
+_COMPILED = is_compiled(search_view)
+# C copies (see search.pxd) of the constants used above.
+_WIN = WIN
+_DRAW = DRAW
+_WHITE_WINS = WHITE_WINS
+_IN_PROGRESS = IN_PROGRESS
+_HAND = HAND
+_EXACT = EXACT
+_LOWER = LOWER
+_UPPER = UPPER
+_END = END
+_PRODUCTION = PRODUCTION
+# a production list no longer than END plus PRODUCTION_CELLS cells of each of the 4 producible kinds is kept whole
+_NARROW_ABOVE = 1 + 4 * PRODUCTION_CELLS
+_FLAG_SHIFT = TT_FLAG_SHIFT
+_DEPTH_SHIFT = TT_DEPTH_SHIFT
+_SCORE_SHIFT = TT_SCORE_SHIFT
+_DEPTH_MASK = TT_DEPTH_MASK
+_MOVE_MASK = TT_MOVE_MASK
