@@ -6,12 +6,13 @@ from pathlib import Path
 
 import pytest
 
+from hive import match
 from hive.ai.search import LEVELS, Limits
 from hive.hivequeen import Board
 from hive.hivequeen import ai as queen_ai
 from hive.hivequeen.ai import QueenSearcher, RandomPlayer, best_turn, evaluate
 from hive.hivequeen.records import read_records
-from hive.match import main, make_queen_player, parse_player, run_match
+from hive.match import main, make_queen_player, opening_score, parse_player, random_queen_opening, run_match
 
 
 def test_takes_the_queen_when_it_wins() -> None:
@@ -94,14 +95,16 @@ def test_random_player_is_seeded_and_legal() -> None:
 
 
 def test_match_plays_hivequeen_and_refuses_uhp_engines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    result = run_match("easy", "random", games=2, game="hivequeen", jobs=1, seed=4, max_plies=60)
+    # no opening: balancing one takes 3-turn searches, slow in the pure build (tested on its own below)
+    result = run_match("easy", "random", games=2, game="hivequeen", jobs=1, seed=4, max_plies=60, openings=0)
     assert len(result.games) == 2 and all(g.game == "hivequeen" for g in result.games)
     assert {g.result for g in result.games} <= {"SouthWins", "NorthWins", "Draw"}
     with pytest.raises(ValueError, match="UHP engines play Hive only"):
         make_queen_player("uhp:nokamute uhp")
     out = tmp_path / "games.txt"
     assert (
-        main(["random", "easy", "--game", "hivequeen", "-n", "2", "--jobs", "1", "--seed", "5", "--out", str(out)]) == 0
+        main(["random", "easy", "--game", "hivequeen", "-n", "2", "--jobs", "1", "--openings", "0", "--out", str(out)])
+        == 0
     )
     text = capsys.readouterr().out
     assert "of HiveQueen" in text and "south random, north easy" in text and "Saved 2 HiveQueen records" in text
@@ -109,3 +112,35 @@ def test_match_plays_hivequeen_and_refuses_uhp_engines(tmp_path: Path, capsys: p
     assert len(games) == 2 and all(g.ok for g in games)
     assert main(["uhp:nokamute uhp", "easy", "--game", "hivequeen"]) == 2
     assert "UHP engines play Hive only" in capsys.readouterr().err
+
+
+def test_hivequeen_openings_are_drawn_again_until_balanced(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(match, "QUEEN_OPENING_DEPTH", 2)  # the mechanism, at a depth cheap in the pure build
+
+    def draws(seed: int, count: int) -> list[tuple[tuple[str, ...], int]]:
+        """The first ``count`` plain random 2-turn openings of ``seed``'s mover, with their scores."""
+        mover = RandomPlayer(seed)
+        out = []
+        for _ in range(count):
+            board = Board()
+            texts = []
+            for _ in range(2):
+                turn = mover.choose(board)
+                texts.append(board.move_string(turn))
+                board.push(turn)
+            out.append((tuple(texts), abs(opening_score(board))))
+        return out
+
+    seed = next(s for s in range(50) if draws(s, 1)[0][1] > match.QUEEN_OPENING_MARGIN)
+    first = draws(seed, 1)[0][0]
+    assert random_queen_opening(2, seed, balanced=False) == first
+    opening = random_queen_opening(2, seed)
+    assert opening != first and opening == random_queen_opening(2, seed)
+    board = Board()
+    for text in opening:
+        board.push_move_string(text)
+    assert abs(opening_score(board)) <= match.QUEEN_OPENING_MARGIN
+    # when no draw is balanced enough, the most balanced of QUEEN_OPENING_TRIES is kept
+    monkeypatch.setattr(match, "QUEEN_OPENING_MARGIN", -1)
+    monkeypatch.setattr(match, "QUEEN_OPENING_TRIES", 4)
+    assert random_queen_opening(2, seed) == min(draws(seed, 4), key=lambda d: d[1])[0]

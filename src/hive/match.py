@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any, Protocol
 
 from .ai import LEVELS, Limits, RandomPlayer, Searcher
+from .ai.evaluation import WIN
 from .core import WHITE, Board, GameType, Move
 from .engine import EngineError, Limit, SimpleEngine
 from .hivequeen import ai as queen_ai
@@ -42,6 +43,13 @@ GAMES = ("hive", "hivequeen")
 #: Turns after which a HiveQueen match game still running is adjudicated by units (its own rules end it sooner
 #: or later: 300 turns without a capture, repetition).
 QUEEN_DEFAULT_MAX_TURNS = 400
+#: HiveQueen's random turns can decide a game at once (a random production in reach of an enemy Soldier, a Drone
+#: moved off its Queen), so that the colour, not the player, wins both games of a pair: an opening is drawn again
+#: until a search of QUEEN_OPENING_DEPTH turns scores it within QUEEN_OPENING_MARGIN (about a Worker), keeping the
+#: most balanced of QUEEN_OPENING_TRIES draws if none is.
+QUEEN_OPENING_DEPTH = 3
+QUEEN_OPENING_MARGIN = 100
+QUEEN_OPENING_TRIES = 100
 _Z95 = statistics.NormalDist().inv_cdf(0.975)
 
 
@@ -418,16 +426,33 @@ def play_queen_game(
     return GameOutcome(board.state, board.end_reason(), board.ply, write_record(board, headers))
 
 
-def random_queen_opening(turns: int, seed: int | None) -> tuple[str, ...]:
-    """``turns`` random HiveQueen turns from the start, in notation (fewer if the game ends)."""
-    board = QueenBoard()
+def random_queen_opening(turns: int, seed: int | None, balanced: bool = True) -> tuple[str, ...]:
+    """``turns`` random HiveQueen turns from the start, in notation (fewer if the game ends); ``balanced`` draws
+    them again until the position is balanced (see :data:`QUEEN_OPENING_MARGIN`)."""
     mover = queen_ai.RandomPlayer(seed)
-    texts: list[str] = []
-    while len(texts) < turns and not board.is_game_over():
-        turn = mover.choose(board)
-        texts.append(board.move_string(turn))
-        board.push(turn)
-    return tuple(texts)
+    best: tuple[str, ...] = ()
+    best_score = -1
+    for _ in range(QUEEN_OPENING_TRIES if balanced and turns else 1):
+        board = QueenBoard()
+        texts: list[str] = []
+        while len(texts) < turns and not board.is_game_over():
+            turn = mover.choose(board)
+            texts.append(board.move_string(turn))
+            board.push(turn)
+        if not balanced or not turns:
+            return tuple(texts)
+        score = abs(opening_score(board)) if not board.is_game_over() else WIN
+        if best_score < 0 or score < best_score:
+            best, best_score = tuple(texts), score
+        if score <= QUEEN_OPENING_MARGIN:
+            break
+    return best
+
+
+def opening_score(board: QueenBoard) -> int:
+    """The score of a :data:`QUEEN_OPENING_DEPTH`-turn search of ``board`` for the side to move."""
+    view = queen_ai.search_view(board)
+    return queen_ai.QueenSearcher().search(view, Limits(depth=QUEEN_OPENING_DEPTH)).score
 
 
 def _play_queen_task(task: _GameTask) -> GameRecord:
@@ -555,7 +580,8 @@ def run_match(
     PLAYER1 has white in the first game of each pair. ``time``/``depth`` override the built-in levels' limits and
     set the external engines' (default :data:`DEFAULT_ENGINE_TIME` seconds per move). ``jobs`` processes play
     in parallel (default: one per core). ``on_game`` is called in this process after each game.
-    ``game="hivequeen"`` plays HiveQueen: ``max_plies`` counts turns and ``openings`` random turns.
+    ``game="hivequeen"`` plays HiveQueen: ``max_plies`` counts turns and ``openings`` random turns, drawn until
+    balanced (:func:`random_queen_opening`).
 
     :raises ValueError: naming a bad player, game type or number.
     :raises EngineError: when an external engine cannot start or rejects the game type.
@@ -720,7 +746,8 @@ def _command(args: argparse.Namespace) -> int:
         print(
             f"Match {args.player1} vs {args.player2}: {_plural(args.games, 'game')} of {game_type}, "
             + (
-                f"openings of {_plural(args.openings, 'random turn')}, units decide after {args.max_plies} turns, "
+                f"balanced openings of {_plural(args.openings, 'random turn')}, "
+                f"units decide after {args.max_plies} turns, "
                 if queen
                 else f"openings of {_plural(args.openings, 'random ply', 'random plies')}, "
                 f"draw after {args.max_plies} plies, "
