@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from hive import match
-from hive.ai.search import LEVELS, Limits
+from hive.ai.search import LEVELS, Limits, Searcher
 from hive.hivequeen import Board
 from hive.hivequeen import ai as queen_ai
 from hive.hivequeen.ai import QueenSearcher, RandomPlayer, best_turn, evaluate
@@ -144,3 +144,15 @@ def test_hivequeen_openings_are_drawn_again_until_balanced(monkeypatch: pytest.M
     monkeypatch.setattr(match, "QUEEN_OPENING_MARGIN", -1)
     monkeypatch.setattr(match, "QUEEN_OPENING_TRIES", 4)
     assert random_queen_opening(2, seed) == min(draws(seed, 4), key=lambda d: d[1])[0]
+
+
+def test_hivequeen_searches_count_a_draw_against_the_searching_side() -> None:
+    from hive.hivequeen.search import DRAW_AVERSION
+
+    searcher = QueenSearcher()
+    board = Board()
+    assert evaluate(board) == 0
+    searcher.search(queen_ai.search_view(board), Limits(depth=1))
+    # at a level root a draw costs DRAW_AVERSION; Hive's searcher keeps draws at the root's contempt only
+    assert searcher.draw_score == -DRAW_AVERSION < 0
+    assert searcher.draw_aversion == DRAW_AVERSION and Searcher.draw_aversion == 0

@@ -121,6 +121,9 @@ class Searcher:
     :param opening_noise: plies from the start during which near-equal root moves are chosen at random.
     """
 
+    #: What a draw costs the searching side on top of :data:`CONTEMPT` (a game's searcher may set it).
+    draw_aversion = 0
+
     def __init__(self, seed: int | None = None, opening_noise: int = 0) -> None:
         self.tt: dict[int, int] = {}
         self.randomise = seed is not None and opening_noise > 0
@@ -152,7 +155,7 @@ class Searcher:
         _TOUCHED.clear()
         self.killers = [0] * KILLER_SLOTS
         self.root_side = position.ply & 1
-        self.draw_score = -max(-CONTEMPT, min(CONTEMPT, self.evaluate(position) // 2))
+        self.draw_score = -self.draw_aversion - max(-CONTEMPT, min(CONTEMPT, self.evaluate(position) // 2))
         if len(self.tt) > TT_LIMIT:
             self.tt.clear()
         if self.randomise and position.ply < self.opening_noise:

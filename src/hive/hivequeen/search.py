@@ -34,7 +34,11 @@ from .evaluation import PRODUCTION_CELLS, add_history, clear_history, narrow_pro
 from .evaluation import evaluate as evaluate_queen
 from .position import END, PRODUCTION, Position
 
-__all__ = ["QueenSearcher", "search_view"]
+__all__ = ["DRAW_AVERSION", "QueenSearcher", "search_view"]
+
+#: What a draw costs the side that searches, in evaluation units (a Worker is 110): without it, levels settle for
+#: repetitions in level positions they could play on.
+DRAW_AVERSION = 100
 
 
 def search_view(position: Position) -> Position:
@@ -46,6 +50,8 @@ def search_view(position: Position) -> Position:
 
 class QueenSearcher(Searcher):
     """The alpha-beta searcher with HiveQueen's evaluation, move ordering and production narrowing."""
+
+    draw_aversion = DRAW_AVERSION
 
     def search(self, position: SearchPosition, limits: Limits) -> SearchResult:
         clear_history()
