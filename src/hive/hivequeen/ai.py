@@ -15,9 +15,8 @@ from .search import QueenSearcher, search_view
 __all__ = ["LEVELS", "QueenSearcher", "RandomPlayer", "SearchPlayer", "best_turn", "evaluate", "search_view"]
 
 #: HiveQueen's named levels (the game's own: its turns branch far more than Hive's plies). Depth counts whole
-#: turns; the time cap only guards against rare slow positions (the deepest completed depth is kept). On
-#: positions from self-play (``python -m benchmarks.hivequeen``) a 3-turn search takes a median of 0.16 s
-#: (1.3 s at the 90th percentile) and a 4-turn search 4.6 s (9.8 s).
+#: turns; the time cap only guards against rare slow positions (the deepest completed depth is kept);
+#: ``python -m benchmarks.hivequeen --levels hard max`` times them.
 LEVELS: dict[str, Limits] = {
     "easy": Limits(depth=1),
     "medium": Limits(depth=2),
