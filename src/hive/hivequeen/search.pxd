@@ -11,6 +11,9 @@ cdef int _FLAG_SHIFT, _DEPTH_SHIFT, _DEPTH_MASK, _SCORE_SHIFT
 cdef long long _MOVE_MASK
 
 
+cdef list _search_steps(Position p)
+
+
 cdef class QueenSearcher(Searcher):
     @cython.locals(status=int, winner=int, key="unsigned long long", entry=object, packed="long long", tt_move=int,
                    e_depth=int, e_score=int, e_flag=int, moves=list, original_alpha=int, best=int, best_move=int,

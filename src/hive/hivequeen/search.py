@@ -48,6 +48,14 @@ def search_view(position: Position) -> Position:
     return view
 
 
+def _search_steps(p: Position) -> list[int]:
+    """The legal steps of ``p``, a production step narrowed to the best cells per kind."""
+    moves = p.generate()
+    if p.phase == _PRODUCTION and len(moves) > _NARROW_ABOVE:
+        return narrow_productions(p, moves)
+    return moves
+
+
 class QueenSearcher(Searcher):
     """The alpha-beta searcher with HiveQueen's evaluation, move ordering and production narrowing."""
 
@@ -63,10 +71,7 @@ class QueenSearcher(Searcher):
 
     def root_moves(self, p: SearchPosition) -> list[int]:
         assert isinstance(p, Position)
-        moves = p.generate()
-        if p.phase == _PRODUCTION and len(moves) > _NARROW_ABOVE:
-            return narrow_productions(p, moves)
-        return moves
+        return _search_steps(p)
 
     def _root_move(self, p: SearchPosition, move: int, depth: int, alpha: int) -> int:
         assert isinstance(p, Position)
@@ -110,9 +115,7 @@ class QueenSearcher(Searcher):
                     return e_score
                 if e_flag == _UPPER and e_score <= alpha:
                     return e_score
-        moves = p.generate()
-        if p.phase == _PRODUCTION and len(moves) > _NARROW_ABOVE:
-            moves = narrow_productions(p, moves)
+        moves = _search_steps(p)
         if len(moves) > 1:
             order_steps(p, moves, tt_move, self.killers[ply])
         original_alpha = alpha
