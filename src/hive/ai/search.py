@@ -35,12 +35,14 @@ TT_LIMIT = 2_000_000
 CONTEMPT = 150
 # search plies can exceed the depth by the steps within turns
 KILLER_SLOTS = 4 * MAX_DEPTH + 2
-#: A transposition-table entry is one int (no tuple per node): score << 41 | depth << 34 | flag << 32 | best move.
-TT_FLAG_SHIFT = 32
-TT_DEPTH_SHIFT = 34
-TT_DEPTH_MASK = 127
-TT_SCORE_SHIFT = 41
-TT_MOVE_MASK = (1 << 32) - 1
+#: What :meth:`Searcher._probe` returns when the transposition table does not settle a node (outside every score).
+NO_CUTOFF = -2 * WIN
+# A transposition-table entry is one int (no tuple per node): score << 41 | depth << 34 | flag << 32 | best move.
+_FLAG_SHIFT = 32
+_DEPTH_SHIFT = 34
+_DEPTH_MASK = 127
+_SCORE_SHIFT = 41
+_MOVE_MASK = (1 << 32) - 1
 
 
 class _Timeout(Exception):
@@ -137,6 +139,7 @@ class Searcher:
         self.draw_score = 0
         self.root_side = 0
         self._fast = False
+        self._tt_move = 0
 
     def search(self, position: SearchPosition, limits: Limits) -> SearchResult:
         """Search ``position`` (restored on return) and return the best move found within ``limits``.
@@ -214,40 +217,71 @@ class Searcher:
         p.unmake()
         return score
 
-    def _negamax(self, p: SearchPosition, depth: int, alpha: int, beta: int, ply: int) -> int:
+    def _tick(self) -> int:
+        """Counts a node; raises :class:`_Timeout` past the deadline (checked every 256 nodes)."""
         self.nodes += 1
         if self.nodes & 255 == 0 and time.perf_counter() > self.deadline:
             raise _Timeout
+        return 0
+
+    def _draw(self, ply: int) -> int:
+        """A draw's score for the side to move at game ply ``ply``."""
+        return self.draw_score if ply & 1 == self.root_side else -self.draw_score
+
+    def _ended(self, status: int, ply: int, depth_ply: int) -> int:
+        """The score of a finished game (``status`` at or above ``DRAW``) for the side to move at game ply
+        ``ply``, ``depth_ply`` plies into the search (nearer wins score higher)."""
+        if status == _DRAW:
+            return self._draw(ply)
+        winner = 0 if status == _WHITE_WINS else 1
+        return _WIN - depth_ply if winner == ply & 1 else depth_ply - _WIN
+
+    def _probe(self, key: int, depth: int, alpha: int, beta: int) -> int:
+        """The stored score of position ``key`` if it settles a ``depth`` search in the window, else ``_NO_CUTOFF``;
+        leaves the stored best move (0 if none) in ``_tt_move``."""
+        entry = self.tt.get(key)
+        if entry is None:
+            self._tt_move = 0
+            return _NO_CUTOFF
+        packed = entry
+        self._tt_move = packed & _MOVE_MASK
+        if packed >> _DEPTH_SHIFT & _DEPTH_MASK >= depth:
+            e_score = packed >> _SCORE_SHIFT
+            e_flag = packed >> _FLAG_SHIFT & 3
+            if e_flag == _EXACT:
+                return e_score
+            if e_flag == _LOWER and e_score >= beta:
+                return e_score
+            if e_flag == _UPPER and e_score <= alpha:
+                return e_score
+        return _NO_CUTOFF
+
+    def _store(self, key: int, best: int, original_alpha: int, beta: int, depth: int, best_move: int) -> None:
+        """Stores a searched node's score, as a bound where the window cut it."""
+        flag = _EXACT
+        if best <= original_alpha:
+            flag = _UPPER
+        elif best >= beta:
+            flag = _LOWER
+        self.tt[key] = _pack(best, depth, flag, best_move)
+
+    def _negamax(self, p: SearchPosition, depth: int, alpha: int, beta: int, ply: int) -> int:
+        self._tick()
         status = p.status
         if status >= DRAW:
-            if status == DRAW:
-                return self.draw_score if p.ply & 1 == self.root_side else -self.draw_score
-            winner = 0 if status == WHITE_WINS else 1
-            return WIN - ply if winner == p.ply & 1 else ply - WIN
+            return self._ended(status, p.ply, ply)
         key = p.hash
         if p.seen.get(key, 0) >= 2:
             # a repeated position can be repeated again: score it as the draw it leads to
-            return self.draw_score if p.ply & 1 == self.root_side else -self.draw_score
+            return self._draw(p.ply)
         if depth <= 0:
             return self.evaluate(p)
-        entry = self.tt.get(key)
-        tt_move = 0
-        if entry is not None:
-            packed = entry
-            tt_move = packed & _MOVE_MASK
-            e_depth = packed >> _DEPTH_SHIFT & _DEPTH_MASK
-            e_score = packed >> _SCORE_SHIFT
-            e_flag = packed >> _FLAG_SHIFT & 3
-            if e_depth >= depth:
-                if e_flag == EXACT:
-                    return e_score
-                if e_flag == LOWER and e_score >= beta:
-                    return e_score
-                if e_flag == UPPER and e_score <= alpha:
-                    return e_score
+        score = self._probe(key, depth, alpha, beta)
+        if score != _NO_CUTOFF:
+            return score
         moves = p.generate()
         if len(moves) > 1:
-            self.order(p, moves, tt_move, ply)
+            self.order(p, moves, self._tt_move, ply)
         original_alpha = alpha
         best = -WIN - 1
         best_move = moves[0]
@@ -269,12 +303,7 @@ class Searcher:
                             self.killers[ply] = move
                         self.history[move] = self.history.get(move, 0) + depth * depth
                         break
-        flag = EXACT
-        if best <= original_alpha:
-            flag = UPPER
-        elif best >= beta:
-            flag = LOWER
-        self.tt[key] = _pack(best, depth, flag, best_move)
+        self._store(key, best, original_alpha, beta, depth, best_move)
         return best
 
     def _root_move_hive(self, p: Position, move: int, depth: int, alpha: int) -> int:
@@ -285,38 +314,21 @@ class Searcher:
 
     def _negamax_hive(self, p: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
         """:meth:`_negamax` for a Hive position with the default evaluation and ordering."""
-        self.nodes += 1
-        if self.nodes & 255 == 0 and time.perf_counter() > self.deadline:
-            raise _Timeout
+        self._tick()
         status = p.status
         if status >= _DRAW:
-            if status == _DRAW:
-                return self.draw_score if p.ply & 1 == self.root_side else -self.draw_score
-            winner = 0 if status == _WHITE_WINS else 1
-            return _WIN - ply if winner == p.ply & 1 else ply - _WIN
+            return self._ended(status, p.ply, ply)
         key = p.hash
         if p.repetition_draw and p.seen.get(key, 0) >= 2:
-            return self.draw_score if p.ply & 1 == self.root_side else -self.draw_score
+            return self._draw(p.ply)
         if depth <= 0:
             return evaluate_hive(p)
-        entry = self.tt.get(key)
-        tt_move = 0
-        if entry is not None:
-            packed = entry
-            tt_move = packed & _MOVE_MASK
-            e_depth = packed >> _DEPTH_SHIFT & _DEPTH_MASK
-            e_score = packed >> _SCORE_SHIFT
-            e_flag = packed >> _FLAG_SHIFT & 3
-            if e_depth >= depth:
-                if e_flag == _EXACT:
-                    return e_score
-                if e_flag == _LOWER and e_score >= beta:
-                    return e_score
-                if e_flag == _UPPER and e_score <= alpha:
-                    return e_score
+        score = self._probe(key, depth, alpha, beta)
+        if score != _NO_CUTOFF:
+            return score
         moves = p.generate()
         if len(moves) > 1:
-            self._order_hive(p, moves, tt_move, ply)
+            self._order_hive(p, moves, self._tt_move, ply)
         original_alpha = alpha
         best = -_WIN - 1
         best_move = moves[0]
@@ -337,12 +349,7 @@ class Searcher:
                             _TOUCHED.append(index)
                         _HIVE_HISTORY[index] += depth * depth
                         break
-        flag = _EXACT
-        if best <= original_alpha:
-            flag = _UPPER
-        elif best >= beta:
-            flag = _LOWER
-        self.tt[key] = _pack(best, depth, flag, best_move)
+        self._store(key, best, original_alpha, beta, depth, best_move)
         return best
 
     def known_move(self, key: int) -> int:
@@ -373,9 +380,7 @@ class Searcher:
             if own_queen >= 0:
                 _NEAR[_NB[own_queen * 6 + d]] |= 2
         killer = self.killers[ply]
-        # Sort keys with the move's index in the low bits (first moves win ties), as plain ints.
         original = moves[:]
-        keyed: list[int] = []
         for i in range(len(original)):
             move = original[i]
             dst = move >> 16
@@ -391,28 +396,42 @@ class Searcher:
                 k += 1 << 21
             if move == _PASS:
                 k -= 1
-            key = k << _INDEX_BITS | (_INDEX_MASK - i)
-            if _COMPILED:
-                # Compiled: a stable insertion sort over C ints beats boxing keys for list.sort.
-                j = i
-                while j > 0 and _SORT_KEYS[j - 1] < key:
-                    _SORT_KEYS[j] = _SORT_KEYS[j - 1]
-                    j -= 1
-                _SORT_KEYS[j] = key
-            else:
-                keyed.append(key)
+            add_sort_key(i, k)
         for d in range(6):
             if enemy_queen >= 0:
                 _NEAR[_NB[enemy_queen * 6 + d]] = 0
             if own_queen >= 0:
                 _NEAR[_NB[own_queen * 6 + d]] = 0
-        if _COMPILED:
-            for i in range(len(original)):
-                moves[i] = original[_INDEX_MASK - (_SORT_KEYS[i] & _INDEX_MASK)]
-        else:
-            keyed.sort(reverse=True)
-            for i in range(len(keyed)):
-                moves[i] = original[_INDEX_MASK - (keyed[i] & _INDEX_MASK)]
+        apply_sort(moves, original)
+
+
+def add_sort_key(i: int, k: int) -> None:
+    """Give move ``i`` (counting from 0 in each sort) of the list being ordered the sort key ``k``, higher first;
+    :func:`apply_sort` ends the sort. Equal keys keep the list's order."""
+    # the move's index in the low bits: earlier moves win ties
+    key = k << _INDEX_BITS | (_INDEX_MASK - i)
+    if _C_SORT:
+        # compiled: a stable insertion sort over C ints beats boxing keys for list.sort
+        j = i
+        while j > 0 and _SORT_KEYS[j - 1] < key:
+            _SORT_KEYS[j] = _SORT_KEYS[j - 1]
+            j -= 1
+        _SORT_KEYS[j] = key
+    else:
+        if i == 0:
+            _KEYED.clear()
+        _KEYED.append(key)
+
+
+def apply_sort(moves: list[int], original: list[int]) -> None:
+    """Write ``original`` (the list the keys were given for) into ``moves`` in the order of its keys."""
+    if _C_SORT:
+        for i in range(len(original)):
+            moves[i] = original[_INDEX_MASK - (_SORT_KEYS[i] & _INDEX_MASK)]
+    else:
+        _KEYED.sort(reverse=True)
+        for i in range(len(original)):
+            moves[i] = original[_INDEX_MASK - (_KEYED[i] & _INDEX_MASK)]
 
 
 # C-typed copies (see search.pxd) of the tables used above; plain lists when running as Python.
@@ -423,16 +442,14 @@ _NB = table("i", NEIGHBOUR, _COMPILED)
 # and the sort keys.
 _NEAR = table("B", [0] * (CELLS + 1), _COMPILED)
 _SORT_KEYS = table("q", [0] * (_INDEX_MASK + 1), _COMPILED)
+_KEYED: list[int] = []
+_C_SORT = _COMPILED
 # History scores of the Hive path by piece and destination (a move's low 5 bits and its top bits), and the
 # entries raised since the last search started (which zeroes them).
 _HIVE_HISTORY = table("q", [0] * (32 * CELLS), _COMPILED)
 _TOUCHED: list[int] = []
+_NO_CUTOFF = NO_CUTOFF
 _UNUSED_RNG = random.Random(0)
-_FLAG_SHIFT = TT_FLAG_SHIFT
-_DEPTH_SHIFT = TT_DEPTH_SHIFT
-_DEPTH_MASK = TT_DEPTH_MASK
-_SCORE_SHIFT = TT_SCORE_SHIFT
-_MOVE_MASK = TT_MOVE_MASK
 _CELLS = CELLS
 _WIN = WIN
 _EXACT = EXACT

@@ -1,5 +1,6 @@
 # C types for evaluation.py, applied when Cython compiles it (the .py stays plain Python).
 cimport cython
+from ..ai.search cimport add_sort_key, apply_sort
 from .position cimport Position
 
 cdef int CELLS, DRONE, HIGHBORN, QUEEN, SOLDIER, UNITS_PER_WORKER, WORKER
@@ -12,10 +13,8 @@ cdef signed char[::1] _NB
 cdef int[::1] _RAY_START
 cdef signed char[::1] _RAY_CELLS
 cdef signed char[::1] _DISTANCE
-cdef long long[::1] _HISTORY, _SORT_KEYS
+cdef long long[::1] _HISTORY
 cdef list _TOUCHED
-cdef int _INDEX_BITS, _INDEX_MASK
-cdef bint _C_SORT
 
 cpdef int evaluate(Position p) except? -1
 @cython.locals(count=list, score=int, colour=int, own=int, side=int, kind=int, spare=int)
@@ -29,8 +28,7 @@ cdef int _victim(int kind, bint promotable) noexcept
 cpdef list narrow_productions(Position p, list moves)
 @cython.locals(cell=int, kind=int, attackers=int, friends=int, board=bytearray, d=int, n=int, v=int, near=int)
 cdef int _cell_score(Position p, int step, int colour, int enemy_queen) except? -1
-@cython.locals(board=bytearray, colour=int, original=list, keyed=list, i=int, j=int, move=int, k="long long",
-               target=int, kind=int, key="long long")
+@cython.locals(board=bytearray, colour=int, original=list, i=int, move=int, k="long long", target=int, kind=int)
 cpdef void order_steps(Position p, list moves, int tt_move, int killer) except *
 cpdef void add_history(int step, int amount) except *
 @cython.locals(step=int)

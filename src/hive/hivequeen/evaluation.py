@@ -6,6 +6,7 @@ Plain typed Python; Cython compiles it with the C types in ``evaluation.pxd``.
 from __future__ import annotations
 
 from .._build import is_compiled, table
+from ..ai.search import add_sort_key, apply_sort
 from .geometry import CELLS, DISTANCE, NEIGHBOUR, RAY_CELLS, RAY_START
 from .position import END, PRODUCE, PRODUCTION, PROMOTE, Position
 from .rules import DRONE, HIGHBORN, QUEEN, SOLDIER, UNITS_PER_WORKER, WORKER
@@ -149,7 +150,6 @@ def order_steps(p: Position, moves: list[int], tt_move: int, killer: int) -> Non
     board = p.board
     colour = p.ply & 1
     original = moves[:]
-    keyed: list[int] = []
     for i in range(len(original)):
         move = original[i]
         k = _HISTORY[move]
@@ -168,24 +168,8 @@ def order_steps(p: Position, moves: list[int], tt_move: int, killer: int) -> Non
             k -= 1
         else:
             k += 1 << 10
-        # the move's index in the low bits: earlier moves win ties
-        key = k << _INDEX_BITS | (_INDEX_MASK - i)
-        if _C_SORT:
-            # compiled: a stable insertion sort over C ints beats boxing keys for list.sort
-            j = i
-            while j > 0 and _SORT_KEYS[j - 1] < key:
-                _SORT_KEYS[j] = _SORT_KEYS[j - 1]
-                j -= 1
-            _SORT_KEYS[j] = key
-        else:
-            keyed.append(key)
-    if _C_SORT:
-        for i in range(len(original)):
-            moves[i] = original[_INDEX_MASK - (_SORT_KEYS[i] & _INDEX_MASK)]
-    else:
-        keyed.sort(reverse=True)
-        for i in range(len(keyed)):
-            moves[i] = original[_INDEX_MASK - (keyed[i] & _INDEX_MASK)]
+        add_sort_key(i, k)
+    apply_sort(moves, original)
 
 
 def add_history(step: int, amount: int) -> None:
@@ -209,14 +193,9 @@ _NB = table("b", NEIGHBOUR, _COMPILED)
 _RAY_START = table("i", RAY_START, _COMPILED)
 _RAY_CELLS = table("b", RAY_CELLS, _COMPILED)
 _DISTANCE = table("b", DISTANCE, _COMPILED)
-# Move ordering's scratch space: history scores by step (steps are below END << 1) and the steps raised since
-# the last clear, and the sort keys (a key packs the move's index into its low bits; step lists are far shorter).
+# Move ordering's history scores by step (steps are below END << 1) and the steps raised since the last clear.
 _HISTORY = table("q", [0] * (END << 1), _COMPILED)
 _TOUCHED: list[int] = []
-_INDEX_BITS = 12
-_INDEX_MASK = (1 << _INDEX_BITS) - 1
-_SORT_KEYS = table("q", [0] * (_INDEX_MASK + 1), _COMPILED)
-_C_SORT = _COMPILED
 _END = END
 _PRODUCE = PRODUCE
 _PROMOTE = PROMOTE

@@ -6,16 +6,13 @@ from .evaluation cimport add_history, clear_history, narrow_productions, order_s
 from .evaluation cimport evaluate as evaluate_queen
 
 # C copies of constants (the public names stay importable Python ints)
-cdef int _WIN, _DRAW, _WHITE_WINS, _IN_PROGRESS, _HAND, _EXACT, _LOWER, _UPPER, _END, _PRODUCTION, _NARROW_ABOVE
-cdef int _FLAG_SHIFT, _DEPTH_SHIFT, _DEPTH_MASK, _SCORE_SHIFT
-cdef long long _MOVE_MASK
+cdef int _WIN, _DRAW, _WHITE_WINS, _IN_PROGRESS, _HAND, _END, _PRODUCTION, _NARROW_ABOVE, _NO_CUTOFF
 
 
 cdef list _search_steps(Position p)
 
 
 cdef class QueenSearcher(Searcher):
-    @cython.locals(status=int, winner=int, key="unsigned long long", entry=object, packed="long long", tt_move=int,
-                   e_depth=int, e_score=int, e_flag=int, moves=list, original_alpha=int, best=int, best_move=int,
-                   side=int, move=int, score=int, flag=int)
+    @cython.locals(status=int, key=object, moves=list, original_alpha=int, best=int, best_move=int, side=int, move=int,
+                   score=int)
     cdef int _negamax_queen(self, Position p, int depth, int alpha, int beta, int ply) except? -2147483647

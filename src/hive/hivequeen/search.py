@@ -9,24 +9,14 @@ runs a whole search without Python calls between nodes.
 
 from __future__ import annotations
 
-import time
-
 from .._build import is_compiled
 from ..ai.evaluation import WIN
 from ..ai.search import (
-    EXACT,
-    LOWER,
-    TT_DEPTH_MASK,
-    TT_DEPTH_SHIFT,
-    TT_FLAG_SHIFT,
-    TT_MOVE_MASK,
-    TT_SCORE_SHIFT,
-    UPPER,
+    NO_CUTOFF,
     Limits,
     Searcher,
     SearchPosition,
     SearchResult,
-    _Timeout,
 )
 from ..core.position import DRAW, HAND, IN_PROGRESS, WHITE_WINS
 from .board import Turn
@@ -85,39 +75,22 @@ class QueenSearcher(Searcher):
         return score
 
     def _negamax_queen(self, p: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
-        self.nodes += 1
-        if self.nodes & 255 == 0 and time.perf_counter() > self.deadline:
-            raise _Timeout
+        self._tick()
         status = p.status
         if status >= _DRAW:
-            if status == _DRAW:
-                return self.draw_score if p.ply & 1 == self.root_side else -self.draw_score
-            winner = 0 if status == _WHITE_WINS else 1
-            return _WIN - ply if winner == p.ply & 1 else ply - _WIN
+            return self._ended(status, p.ply, ply)
         key = p.hash
         if p.seen.get(key, 0) >= 2:
             # a repeated position can be repeated again: score it as the draw it leads to
-            return self.draw_score if p.ply & 1 == self.root_side else -self.draw_score
+            return self._draw(p.ply)
         if depth <= 0:
             return evaluate_queen(p)
-        entry = self.tt.get(key)
-        tt_move = 0
-        if entry is not None:
-            packed = entry
-            tt_move = packed & _MOVE_MASK
-            e_depth = packed >> _DEPTH_SHIFT & _DEPTH_MASK
-            e_score = packed >> _SCORE_SHIFT
-            e_flag = packed >> _FLAG_SHIFT & 3
-            if e_depth >= depth:
-                if e_flag == _EXACT:
-                    return e_score
-                if e_flag == _LOWER and e_score >= beta:
-                    return e_score
-                if e_flag == _UPPER and e_score <= alpha:
-                    return e_score
+        score = self._probe(key, depth, alpha, beta)
+        if score != _NO_CUTOFF:
+            return score
         moves = _search_steps(p)
         if len(moves) > 1:
-            order_steps(p, moves, tt_move, self.killers[ply])
+            order_steps(p, moves, self._tt_move, self.killers[ply])
         original_alpha = alpha
         best = -_WIN - 1
         best_move = moves[0]
@@ -139,16 +112,7 @@ class QueenSearcher(Searcher):
                             self.killers[ply] = move
                         add_history(move, depth * depth)
                         break
-        flag = _EXACT
-        if best <= original_alpha:
-            flag = _UPPER
-        elif best >= beta:
-            flag = _LOWER
-        # the entry as Searcher packs it, built in a 64-bit int (C ints would overflow the shifts)
-        packed = best
-        packed = packed << (_SCORE_SHIFT - _DEPTH_SHIFT) | depth
-        packed = packed << (_DEPTH_SHIFT - _FLAG_SHIFT) | flag
-        self.tt[key] = packed << _FLAG_SHIFT | best_move
+        self._store(key, best, original_alpha, beta, depth, best_move)
         return best
 
     def best_turn(self, board: Position, limits: Limits) -> Turn:
@@ -184,15 +148,8 @@ _DRAW = DRAW
 _WHITE_WINS = WHITE_WINS
 _IN_PROGRESS = IN_PROGRESS
 _HAND = HAND
-_EXACT = EXACT
-_LOWER = LOWER
-_UPPER = UPPER
 _END = END
 _PRODUCTION = PRODUCTION
 # a production list no longer than END plus PRODUCTION_CELLS cells of each of the 4 producible kinds is kept whole
 _NARROW_ABOVE = 1 + 4 * PRODUCTION_CELLS
-_FLAG_SHIFT = TT_FLAG_SHIFT
-_DEPTH_SHIFT = TT_DEPTH_SHIFT
-_SCORE_SHIFT = TT_SCORE_SHIFT
-_DEPTH_MASK = TT_DEPTH_MASK
-_MOVE_MASK = TT_MOVE_MASK
+_NO_CUTOFF = NO_CUTOFF
