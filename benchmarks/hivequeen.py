@@ -1,4 +1,4 @@
-"""HiveQueen speed: random games, movement lists and AI search.
+"""HiveQueen speed: random games, make/unmake, movement lists and AI search.
 
 Run: ``python -m benchmarks.hivequeen`` from the project root, with the package installed. Prints medians of
 ``--rounds`` rounds; ``--levels hard max`` also times those levels' searches on positions from self-play.
@@ -54,6 +54,18 @@ def main(argv: list[str] | None = None) -> int:
         f"random games: {statistics.median(g for g, _ in rates):,.1f} games/s, "
         f"{statistics.median(t for _, t in rates):,.0f} turns/s (checked push)"
     )
+    steps = _midgame(7, 100).history
+    pairs = []
+    for _ in range(args.rounds):
+        view = search_view(Board())
+        start = time.perf_counter()
+        for _ in range(200):
+            for step in steps:
+                view.make(step)
+            for _ in steps:
+                view.unmake()
+        pairs.append((time.perf_counter() - start) / (200 * len(steps)))
+    print(f"make + unmake: {statistics.median(pairs) * 1e9:,.0f} ns a step (the {len(steps)} steps of a random game)")
     for name, board in (("start", Board()), ("midgame (seed 7, 30 turns)", _midgame(7, 30))):
         view = search_view(board)
         count = len(view.movements())

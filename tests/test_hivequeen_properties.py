@@ -82,6 +82,24 @@ def test_push_pop_restores_everything(game: tuple[int, int]) -> None:
     assert snapshot(board) == before
 
 
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**32))
+def test_a_copy_undoes_its_own_history(seed: int) -> None:
+    """A copied board pops back through the whole history it was copied with (past the first 64 steps, where the
+    undo stack grows), and popping it leaves the original untouched."""
+    rng = random.Random(seed)
+    board = Board()
+    play_random(board, rng, 80)
+    before = snapshot(board)
+    copy = board.copy()
+    assert snapshot(copy) == before
+    while copy.turns():
+        copy.pop()
+        assert copy.hash == copy.compute_hash()
+    assert snapshot(copy) == snapshot(Board())
+    assert snapshot(board) == before
+
+
 @settings(max_examples=40, deadline=None)
 @given(games)
 def test_notation_round_trips_and_replays(game: tuple[int, int]) -> None:

@@ -30,6 +30,11 @@ def table(code: str, values: Sequence[int], compiled: bool) -> MutableSequence[i
     return array(code, values) if compiled else list(values)
 
 
+def filled(code: str, size: int, compiled: bool, value: int = 0) -> MutableSequence[int]:
+    """:func:`table` of ``size`` copies of ``value``, built without a temporary list."""
+    return array(code, [value]) * size if compiled else [value] * size
+
+
 #: The modules that the build compiles (each has a ``.pxd`` beside its ``.py``).
 COMPILED_MODULES = (
     "hive.core.position",

@@ -64,6 +64,9 @@ cdef class Position:
     cdef void _unmask(self, int cell) noexcept
     @cython.locals(base=int, d=int)
     cdef void _remask(self, int cell) noexcept
+    @cython.locals(size=int, undo_last="signed char[::1]", undo_hash="unsigned long long[::1]",
+                   undo_status="unsigned char[::1]")
+    cdef void _grow_undo(self) except *
     @cython.locals(h="unsigned long long", ply=int, last=int, pid=int, src=int, dst=int, count=int)
     cpdef void make(self, int move)
     @cython.locals(move=int, ply=int, pid=int, src=int, dst=int, count=int)

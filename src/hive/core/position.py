@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import MutableSequence
 
-from .._build import is_compiled, table
+from .._build import filled, is_compiled, table
 from .geometry import CELLS, NEIGHBOUR, NEIGHBOURS, OCCUPIED_DIRS, OPPOSITE, SLIDES
 from .pieces import (
     ANT,
@@ -96,7 +96,7 @@ _MAX_LEVEL = MAX_LEVEL
 
 
 def _ints(code: str, size: int, value: int = 0) -> MutableSequence[int]:
-    return table(code, [value] * size, COMPILED)
+    return filled(code, size, COMPILED, value)
 
 
 class Position:
@@ -179,10 +179,9 @@ class Position:
         undo_last = _ints("b", 2 * size)
         undo_hash = _ints("Q", 2 * size)
         undo_status = _ints("B", 2 * size)
-        for i in range(size):
-            undo_last[i] = self._undo_last[i]
-            undo_hash[i] = self._undo_hash[i]
-            undo_status[i] = self._undo_status[i]
+        undo_last[:size] = self._undo_last
+        undo_hash[:size] = self._undo_hash
+        undo_status[:size] = self._undo_status
         self._undo_last = undo_last
         self._undo_hash = undo_hash
         self._undo_status = undo_status

@@ -129,8 +129,7 @@ class Board(Position):
         """An independent copy with the same position and history."""
         other = Board(setup=False)
         self.copy_state_to(other)
-        other.history = list(self.history)
-        other._undo = list(self._undo)
+        self.copy_history_to(other)
         other._turn_starts = list(self._turn_starts)
         return other
 
@@ -203,7 +202,7 @@ class Board(Position):
         """
         depth = self._play_partial(turn)
         try:
-            if self.phase != PRODUCTION or self.ply != self._ply_before(depth):
+            if self.phase != PRODUCTION or self.ply != self.ply_before(depth):
                 return []
             return [Production(s >> 6 & 7, s & 63) for s in self.productions() if s != END]
         finally:
@@ -235,9 +234,6 @@ class Board(Position):
                     yield from self._complete([*steps, step], done)
         finally:
             self.unmake()
-
-    def _ply_before(self, depth: int) -> int:
-        return self._undo[-depth][2] if depth else self.ply
 
     def _play_partial(self, turn: Turn) -> int:
         """Make the steps of ``turn`` (checked) and return how many were made; raises with nothing made."""

@@ -6,7 +6,7 @@ cdef int CELLS, QUEEN, HIGHBORN, DRONE, NURSE, WORKER, SOLDIER, UNITS_PER_WORKER
 cdef int REPETITION_DRAW_COUNT, TURN_LIMIT_WITHOUT_CAPTURE
 cdef bint CAPACITY_IN_UNITS, CAPACITY_COUNTED_AT_PHASE_START
 # C copies of this module's own constants (the Python names stay importable)
-cdef int _PROMOTE, _PRODUCE, _END, _MOVEMENT, _PRODUCTION, _IN_PROGRESS, _DRAW, _SOUTH_WINS, _NORTH_WINS
+cdef int _PROMOTE, _PRODUCE, _END, _MOVEMENT, _PRODUCTION, _IN_PROGRESS, _DRAW, _SOUTH_WINS, _NORTH_WINS, _UNDO_FIELDS
 cdef unsigned long long[::1] _ZPIECE
 cdef unsigned long long[::1] _ZFRESH
 cdef unsigned long long[::1] _ZPROD
@@ -41,7 +41,9 @@ cdef class Position:
     cdef public tuple fresh
     cdef public unsigned long long hash
     cdef public list history
-    cdef public list _undo
+    cdef unsigned long long[::1] _undo_hash
+    cdef long long[::1] _undo_state
+    cdef list _undo_fresh
     cdef public dict seen
 
     @cython.locals(old=int)
@@ -55,7 +57,7 @@ cdef class Position:
     @cython.locals(cnt=int, cap=int)
     cdef bint _may_produce(self, int colour) except? -1
     @cython.locals(board=bytearray, colour=int, captured=int, dst=int, target=int, h="unsigned long long", cell=int, code=int,
-                   prod=int, cnt=int, nset=int, new=int, src=int, queen=int, nurse=int)
+                   prod=int, cnt=int, nset=int, new=int, src=int, queen=int, nurse=int, n=int, i=int)
     cpdef void make(self, int step) except *
     @cython.locals(h="unsigned long long", cell=int)
     cdef void _end_turn(self) except *
@@ -63,10 +65,14 @@ cdef class Position:
     cdef void _turn_status(self) except *
     @cython.locals(south=int, north=int)
     cpdef int units_decision(self) except? -1
-    @cython.locals(step=int, h="unsigned long long", status=int, ply=int, phase=int, quiet=int, capture=int,
-                   prod=int, cap=int, nurse0=int, nurse1=int, captured=int, n=int, colour=int, src=int, dst=int,
-                   code=int, other=int)
+    @cython.locals(step=int, ply=int, phase=int, nurse0=int, nurse1=int, captured=int, n=int, i=int, count=int, colour=int,
+                   src=int, dst=int, code=int, other=int)
     cpdef int unmake(self) except? -1
+    cdef void _grow_undo(self) except *
+    @cython.locals(size=int, undo_hash="unsigned long long[::1]", undo_state="long long[::1]")
+    cdef void _copy_undo_to(self, Position other, int rows) except *
+    cpdef void copy_history_to(self, Position other) except *
+    cpdef int ply_before(self, int steps) except? -1
     @cython.locals(s=int, d=int, n=int)
     cpdef int nurses_of(self, int cell) except? -1
     @cython.locals(board=bytearray, count=list, own=int, promote=bint, cell=int, code=int, kind=int, d=int, n=int, v=int, i=int, end=int)

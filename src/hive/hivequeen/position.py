@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 
-from .._build import is_compiled, table
+from .._build import filled, is_compiled, table
 from ..core.position import BLACK_WINS, DRAW, IN_PROGRESS, WHITE_WINS
 from .geometry import CELLS, MIRROR, NEIGHBOUR, RAY_CELLS, RAY_START, cell_at
 from .rules import (
@@ -99,7 +99,10 @@ class Position:
         self.fresh: tuple[int, ...] = ()
         self.hash = 0
         self.history: list[int] = []
-        self._undo: list[tuple[int, int, int, int, int, int, int, int, int, int, int, tuple[int, ...]]] = []
+        # what unmake restores, one row per step of the history: the hash, _UNDO_FIELDS small ints, the fresh cells
+        self._undo_hash = filled("Q", 64, _COMPILED)
+        self._undo_state = filled("q", 64 * _UNDO_FIELDS, _COMPILED)
+        self._undo_fresh: list[tuple[int, ...]] = []
         self.seen: dict[int, int] = {}
         if setup:
             for r, row in SETUP:
@@ -128,7 +131,7 @@ class Position:
     def reset(self) -> None:
         """Forget the history and recompute hash and status: the current field becomes a starting position."""
         self.history.clear()
-        self._undo.clear()
+        self._undo_fresh.clear()
         self.phase = _MOVEMENT
         self.prod = 0
         self.fresh = ()
@@ -203,22 +206,22 @@ class Position:
             target = board[dst]
             if target and target >> 3 != colour:
                 captured = target
-        self._undo.append(
-            (
-                self.hash,
-                self.status,
-                self.ply,
-                self.phase,
-                self.quiet,
-                self.capture,
-                self.prod,
-                self.cap,
-                self.nurse0,
-                self.nurse1,
-                captured,
-                self.fresh,
-            )
-        )
+        n = len(self.history)
+        if n == len(self._undo_hash):
+            self._grow_undo()
+        self._undo_hash[n] = self.hash
+        i = n * _UNDO_FIELDS
+        self._undo_state[i] = self.status
+        self._undo_state[i + 1] = self.ply
+        self._undo_state[i + 2] = self.phase
+        self._undo_state[i + 3] = self.quiet
+        self._undo_state[i + 4] = self.capture
+        self._undo_state[i + 5] = self.prod
+        self._undo_state[i + 6] = self.cap
+        self._undo_state[i + 7] = self.nurse0
+        self._undo_state[i + 8] = self.nurse1
+        self._undo_state[i + 9] = captured
+        self._undo_fresh.append(self.fresh)
         self.history.append(step)
         if step == _END:
             self._end_turn()
@@ -323,12 +326,15 @@ class Position:
     def unmake(self) -> int:
         """Take back the last step and return it."""
         step = self.history.pop()
-        (h, status, ply, phase, quiet, capture, prod, cap, nurse0, nurse1, captured, fresh) = self._undo.pop()
+        n = len(self.history)
+        i = n * _UNDO_FIELDS
+        ply = self._undo_state[i + 1]
+        captured = self._undo_state[i + 9]
         if self.ply != ply:
             seen = self.seen
-            n = seen[self.hash] - 1
-            if n:
-                seen[self.hash] = n
+            count = seen[self.hash] - 1
+            if count:
+                seen[self.hash] = count
             else:
                 del seen[self.hash]
         colour = ply & 1
@@ -344,19 +350,47 @@ class Position:
                 other = self.board[src]
                 self.put(src, code)
                 self.put(dst, captured if captured else other)
-        self.hash = h
-        self.status = status
+        self.hash = self._undo_hash[n]
+        self.status = self._undo_state[i]
         self.ply = ply
+        phase = self._undo_state[i + 2]
         self.phase = phase
-        self.quiet = quiet
-        self.capture = capture
-        self.prod = prod
-        self.cap = cap
+        self.quiet = self._undo_state[i + 3]
+        self.capture = self._undo_state[i + 4]
+        self.prod = self._undo_state[i + 5]
+        self.cap = self._undo_state[i + 6]
+        nurse0 = self._undo_state[i + 7]
+        nurse1 = self._undo_state[i + 8]
         self.nurse0 = nurse0
         self.nurse1 = nurse1
         self.nurses = 0 if nurse0 < 0 or phase == _MOVEMENT else (1 if nurse1 < 0 else 2)
-        self.fresh = fresh
+        self.fresh = self._undo_fresh.pop()
         return step
+
+    def _grow_undo(self) -> None:
+        self._copy_undo_to(self, 2 * len(self._undo_hash))
+
+    def _copy_undo_to(self, other: Position, rows: int) -> None:
+        """Give ``other`` undo arrays of ``rows`` rows that start with this position's."""
+        size = len(self._undo_hash)
+        undo_hash = filled("Q", rows, _COMPILED)
+        undo_state = filled("q", rows * _UNDO_FIELDS, _COMPILED)
+        undo_hash[:size] = self._undo_hash
+        undo_state[: size * _UNDO_FIELDS] = self._undo_state
+        other._undo_hash = undo_hash
+        other._undo_state = undo_state
+
+    def copy_history_to(self, other: Position) -> None:
+        """Copy the step history and what undoing it needs into ``other`` (after :meth:`copy_state_to`)."""
+        other.history = list(self.history)
+        self._copy_undo_to(other, len(self._undo_hash))
+        other._undo_fresh = list(self._undo_fresh)
+
+    def ply_before(self, steps: int) -> int:
+        """The ply (turn count) before the last ``steps`` steps were made."""
+        if steps == 0:
+            return self.ply
+        return self._undo_state[(len(self.history) - steps) * _UNDO_FIELDS + 1]
 
     # ------------------------------------------------------------------
     # generation
@@ -566,3 +600,5 @@ _IN_PROGRESS = IN_PROGRESS
 _DRAW = DRAW
 _SOUTH_WINS = SOUTH_WINS
 _NORTH_WINS = NORTH_WINS
+# an undo row: status, ply, phase, quiet, capture, prod, cap, nurse0, nurse1 and the captured piece
+_UNDO_FIELDS = 10
