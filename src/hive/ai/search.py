@@ -218,7 +218,8 @@ class Searcher:
         return score
 
     def _tick(self) -> int:
-        """Counts a node; raises :class:`_Timeout` past the deadline (checked every 256 nodes)."""
+        """Counts a node; raises :class:`_Timeout` past the deadline (checked every 256 nodes). Returns 0: an int
+        result lets the compiled build pass the exception on."""
         self.nodes += 1
         if self.nodes & 255 == 0 and time.perf_counter() > self.deadline:
             raise _Timeout
@@ -237,7 +238,7 @@ class Searcher:
         return _WIN - depth_ply if winner == ply & 1 else depth_ply - _WIN
 
     def _probe(self, key: int, depth: int, alpha: int, beta: int) -> int:
-        """The stored score of position ``key`` if it settles a ``depth`` search in the window, else ``_NO_CUTOFF``;
+        """The stored score of position ``key`` if it settles a ``depth`` search in the window, else ``NO_CUTOFF``;
         leaves the stored best move (0 if none) in ``_tt_move``."""
         entry = self.tt.get(key)
         if entry is None:
