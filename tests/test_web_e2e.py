@@ -144,6 +144,8 @@ def test_a_whole_game_against_the_ai_played_by_clicks(browser: Any, server: Serv
 def test_two_browsers_see_each_others_moves_and_a_spectator_watches(browser: Any, server: ServerProcess) -> None:
     white = new_page(browser, server.url)
     game_id, white_token = start_game(white, "online")
+    # the share box fills in once the page has the game's state, which can come after the URL changes
+    white.wait_for_function("document.getElementById('invite-link').value.includes('#seat=')")
     invite = white.input_value("#invite-link")
     assert invite.startswith(f"{server.url}game/{game_id}#seat=")
     black = new_page(browser, invite)
