@@ -23,8 +23,8 @@ cdef int _static(Position p, int to_move, int me) except? -1
                i=int, v=int, value=int)
 cpdef int best_capture(Position p, int colour) except? -1
 cdef int _victim(int kind, bint promotable) noexcept
-@cython.locals(colour=int, enemy_queen=int, enemy=int, board=bytearray, cell=int, keyed=list, step=int, taken=list,
-               out=list, kind=int)
+@cython.locals(colour=int, enemy_queen=int, enemy=int, board=bytearray, cell=int, original=list, ordered=list, i=int,
+               step=int, taken=list, out=list, kind=int)
 cpdef list narrow_productions(Position p, list moves)
 @cython.locals(cell=int, kind=int, attackers=int, friends=int, board=bytearray, d=int, n=int, v=int, near=int)
 cdef int _cell_score(Position p, int step, int colour, int enemy_queen) except? -1

@@ -105,16 +105,16 @@ def narrow_productions(p: Position, moves: list[int]) -> list[int]:
     for cell in range(CELLS):
         if board[cell] == enemy:
             enemy_queen = cell
-    keyed: list[tuple[int, int]] = []
-    for step in moves:
-        if step == _END:
-            continue
-        keyed.append((_cell_score(p, step, colour, enemy_queen), step))
-    keyed.sort(reverse=True)
+    original = [step for step in moves if step != _END]
+    for i in range(len(original)):
+        step = original[i]
+        # best cell score first, then the higher step (steps are below END)
+        add_sort_key(i, _cell_score(p, step, colour, enemy_queen) * _END + step)
+    ordered = original[:]
+    apply_sort(ordered, original)
     taken = [0] * 8
     out = [_END]
-    for item in keyed:
-        step = item[1]
+    for step in ordered:
         kind = step >> 6 & 7
         if taken[kind] < _PRODUCTION_CELLS:
             taken[kind] += 1
