@@ -90,6 +90,7 @@ def test_a_copy_undoes_its_own_history(seed: int) -> None:
     rng = random.Random(seed)
     board = Board()
     play_random(board, rng, 80)
+    assert len(board.history) > 64
     before = snapshot(board)
     copy = board.copy()
     assert snapshot(copy) == before

@@ -15,7 +15,7 @@ from collections.abc import Sized
 from dataclasses import dataclass
 from typing import Protocol
 
-from .._build import is_compiled, table
+from .._build import filled, is_compiled, table
 from ..core.geometry import CELLS, NEIGHBOUR
 from ..core.pieces import PIECES_PER_COLOUR
 from ..core.position import DRAW, HAND, PASS, WHITE_WINS, Position
@@ -441,13 +441,13 @@ _NB = table("i", NEIGHBOUR, _COMPILED)
 # Scratch space of move ordering, shared by all searchers (a search runs to the end before another starts):
 # cells next to the queens (bit 1: enemy queen, bit 2: own queen; index CELLS is HAND), always left zeroed,
 # and the sort keys.
-_NEAR = table("B", [0] * (CELLS + 1), _COMPILED)
-_SORT_KEYS = table("q", [0] * (_INDEX_MASK + 1), _COMPILED)
+_NEAR = filled("B", CELLS + 1, _COMPILED)
+_SORT_KEYS = filled("q", _INDEX_MASK + 1, _COMPILED)
 _KEYED: list[int] = []
 _C_SORT = _COMPILED
 # History scores of the Hive path by piece and destination (a move's low 5 bits and its top bits), and the
 # entries raised since the last search started (which zeroes them).
-_HIVE_HISTORY = table("q", [0] * (32 * CELLS), _COMPILED)
+_HIVE_HISTORY = filled("q", 32 * CELLS, _COMPILED)
 _TOUCHED: list[int] = []
 _NO_CUTOFF = NO_CUTOFF
 _UNUSED_RNG = random.Random(0)

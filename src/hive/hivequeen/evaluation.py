@@ -5,7 +5,7 @@ Plain typed Python; Cython compiles it with the C types in ``evaluation.pxd``.
 
 from __future__ import annotations
 
-from .._build import is_compiled, table
+from .._build import filled, is_compiled, table
 from ..ai.search import add_sort_key, apply_sort
 from .geometry import CELLS, DISTANCE, NEIGHBOUR, RAY_CELLS, RAY_START
 from .position import END, PRODUCE, PRODUCTION, PROMOTE, Position
@@ -194,7 +194,7 @@ _RAY_START = table("i", RAY_START, _COMPILED)
 _RAY_CELLS = table("b", RAY_CELLS, _COMPILED)
 _DISTANCE = table("b", DISTANCE, _COMPILED)
 # Move ordering's history scores by step (steps are below END << 1) and the steps raised since the last clear.
-_HISTORY = table("q", [0] * (END << 1), _COMPILED)
+_HISTORY = filled("q", END << 1, _COMPILED)
 _TOUCHED: list[int] = []
 _END = END
 _PRODUCE = PRODUCE
