@@ -6,6 +6,7 @@ cdef int CELLS, KINDS, PIECES, PIECES_PER_COLOUR
 cdef int QUEEN, SPIDER, BEETLE, GRASSHOPPER, ANT, MOSQUITO, LADYBUG, PILLBUG
 # C copies of this module's own constants (the Python names stay importable)
 cdef int _HAND, _PASS, _DRAW, _IN_PROGRESS, _WHITE_WINS, _BLACK_WINS, _MAX_LEVEL
+cdef bint _COMPILED
 
 cdef int[::1] _NB
 cdef signed char[::1] _KIND
@@ -55,6 +56,9 @@ cdef class Position:
     cdef short[::1] _todo
     cdef long long[::1] _move_mark
     cdef short[::1] _dests
+    cdef short[::1] _cells
+    cdef short[::1] _around
+    cdef int[::1] _movebuf
 
     @cython.locals(under=int, n=int, d=int)
     cdef void _lift(self, int pid, int cell) noexcept
@@ -77,16 +81,16 @@ cdef class Position:
     @cython.locals(dv="long long", low="long long", dw="long long", lw="long long", stamp="long long",
                    children=int, base=int, m=int, row=int, i=int, w=int)
     cdef long long _visit(self, int v, int parent) noexcept
-    @cython.locals(stamp="long long", own_lo=int, other_lo=int, pid=int, cell=int, n=int, base=int, d=int)
-    cdef list _placement_cells(self, int colour)
+    @cython.locals(stamp="long long", own_lo=int, other_lo=int, pid=int, cell=int, n=int, base=int, d=int, count=int)
+    cdef int _placement_cells(self, int colour) noexcept
     @cython.locals(pid=int)
     cdef int _first_cell(self) noexcept
-    @cython.locals(moves=list, colour=int, own_lo=int, turn=int, queen_placed=bint, kinds_base=int, cells=list,
-                   have_cells=bint, kind=int, count=int, base=int, cell=int, last=int, stamp="long long", throws=bint,
-                   pid=int, ground=bint, i=int)
+    @cython.locals(n=int, moves=list, colour=int, own_lo=int, turn=int, queen_placed=bint,
+                   kinds_base=int, cells=int, have_cells=bint, kind=int, count=int, base=int, cell=int, last=int,
+                   stamp="long long", throws=bint, pid=int, ground=bint, i=int, end=int)
     cpdef list generate(self)
-    @cython.locals(stamp="long long", out=list, move=int, key=int)
-    cdef list _unique(self, list moves)
+    @cython.locals(stamp="long long", out=int, i=int, move=int, key=int)
+    cdef int _unique(self, int n) noexcept
     @cython.locals(base=int, d=int, t=int)
     cdef bint _touches_pillbug(self, int cell) noexcept
     cdef int _destinations(self, int kind, int cell, int n) noexcept
@@ -105,8 +109,8 @@ cdef class Position:
     cdef int _ladybug(self, int origin, int n) noexcept
     @cython.locals(kinds=int, base=int, d=int, t=int, kind=int, stamp="long long", end=int, i=int, y=int)
     cdef int _mosquito(self, int cell, int n) noexcept
-    @cython.locals(last=int, base=int, targets=list, empties=list, d=int, n=int, h=int, t=int, hl=int, hr=int,
-                   added=bint, hl_cell=int, hr_cell=int)
-    cdef bint _throws(self, int cell, long long stamp, list moves)
+    @cython.locals(last=int, base=int, targets=int, empties=int, d=int, n=int, h=int, t=int, hl=int, hr=int,
+                   i=int, j=int, hl_cell=int, hr_cell=int)
+    cdef int _throws(self, int cell, long long stamp, int end) noexcept
     @cython.locals(moves=list, total="long long", move=int)
     cpdef long long perft(self, int depth)

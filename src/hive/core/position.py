@@ -14,7 +14,7 @@ import random
 from collections.abc import MutableSequence
 
 from .._build import filled, is_compiled, table
-from .geometry import CELLS, NEIGHBOUR, NEIGHBOURS, OCCUPIED_DIRS, OPPOSITE, SLIDES
+from .geometry import CELLS, NEIGHBOUR, OCCUPIED_DIRS, OPPOSITE, SLIDES
 from .pieces import (
     ANT,
     BEETLE,
@@ -93,6 +93,12 @@ _IN_PROGRESS = IN_PROGRESS
 _WHITE_WINS = WHITE_WINS
 _BLACK_WINS = BLACK_WINS
 _MAX_LEVEL = MAX_LEVEL
+_COMPILED = COMPILED
+
+
+#: Room for every move of one position: at most 8 kinds in hand times 84 cells next to 14 own pieces, plus 14
+#: pieces times the 196 cells in or around a hive of 28, plus the pillbug's and a mosquito's throws.
+MOVE_BUFFER = 4096
 
 
 def _ints(code: str, size: int, value: int = 0) -> MutableSequence[int]:
@@ -141,6 +147,9 @@ class Position:
         self._todo = _ints("h", CELLS)
         self._move_mark = _ints("q", PIECES * CELLS)
         self._dests = _ints("h", 4 * CELLS)
+        self._cells = _ints("h", CELLS)
+        self._around = _ints("h", 6)
+        self._movebuf = _ints("i", MOVE_BUFFER)
 
     # ------------------------------------------------------------------
     # make / unmake
@@ -328,11 +337,16 @@ class Position:
             self.cut_mark[v] = stamp
         return low
 
-    def _placement_cells(self, colour: int) -> list[int]:
+    def _placement_cells(self, colour: int) -> int:
+        """Write the cells where ``colour`` may place to ``_cells``; return how many there are."""
         if self.ply == 0:
-            return [ORIGIN_CELL]
+            self._cells[0] = ORIGIN_CELL
+            return 1
         if self.ply == 1:
-            return NEIGHBOURS[self._first_cell()]
+            base = self._first_cell() * 6
+            for d in range(6):
+                self._cells[d] = _NB[base + d]
+            return 6
         self._mark_stamp += 1
         stamp = self._mark_stamp
         own_lo = colour * PIECES_PER_COLOUR
@@ -343,7 +357,7 @@ class Position:
                 base = cell * 6
                 for d in range(6):
                     self._mark[_NB[base + d]] = stamp
-        cells: list[int] = []
+        count = 0
         for pid in range(own_lo, own_lo + PIECES_PER_COLOUR):
             cell = self.pos[pid]
             if cell >= 0 and self.top[cell] == pid:
@@ -352,8 +366,9 @@ class Position:
                     n = _NB[base + d]
                     if self._mark[n] != stamp and self.height[n] == 0:
                         self._mark[n] = stamp
-                        cells.append(n)
-        return cells
+                        self._cells[count] = n
+                        count += 1
+        return count
 
     def _first_cell(self) -> int:
         for pid in range(PIECES):
@@ -365,14 +380,15 @@ class Position:
         """Return every legal move of the side to move as ints (``[PASS]`` when none)."""
         if self.status >= _DRAW:
             return []
-        moves: list[int] = []
+        # moves are collected as C ints and boxed once at the end, after pillbug duplicates are gone
+        n = 0
         colour = self.ply & 1
         own_lo = colour * PIECES_PER_COLOUR
         turn = self.ply >> 1
         queen_placed = self.pos[own_lo] >= 0
         # placements
         kinds_base = colour * KINDS
-        cells: list[int] = []
+        cells = 0
         have_cells = False
         for kind in range(KINDS):
             if not self.enabled[kind]:
@@ -389,8 +405,9 @@ class Position:
                 cells = self._placement_cells(colour)
                 have_cells = True
             base = own_lo + _BUG_FIRST[kind] + count | _HAND << 5
-            for cell in cells:
-                moves.append(base | cell << 16)
+            for i in range(cells):
+                self._movebuf[n] = base | self._cells[i] << 16
+                n += 1
         if queen_placed:
             last = self.last
             stamp = self.find_cuts()
@@ -401,35 +418,44 @@ class Position:
                     continue
                 kind = _KIND[pid]
                 ground = self.height[cell] == 1
-                if (kind == PILLBUG or (kind == MOSQUITO and ground and self._touches_pillbug(cell))) and self._throws(
-                    cell, stamp, moves
-                ):
-                    throws = True
+                if kind == PILLBUG or (kind == MOSQUITO and ground and self._touches_pillbug(cell)):
+                    end = self._throws(cell, stamp, n)
+                    if end != n:
+                        throws = True
+                        n = end
                 if ground and self.cut_mark[cell] == stamp:
                     continue
                 base = pid | cell << 5
                 for i in range(self._destinations(kind, cell, 0)):
-                    moves.append(base | self._dests[i] << 16)
+                    self._movebuf[n] = base | self._dests[i] << 16
+                    n += 1
             if throws:
-                moves = self._unique(moves)
-        if not moves:
-            moves.append(_PASS)
+                n = self._unique(n)
+        if n == 0:
+            return [_PASS]
+        if not _COMPILED:
+            return list(self._movebuf[:n])
+        moves = [0] * n
+        for i in range(n):
+            moves[i] = self._movebuf[i]
         return moves
 
-    def _unique(self, moves: list[int]) -> list[int]:
-        """``moves`` without repeats, first occurrences kept (a pillbug can throw a piece where it could go itself).
+    def _unique(self, n: int) -> int:
+        """Drop repeats from ``_movebuf[:n]``, first occurrences kept (a pillbug can throw a piece where it could go
+        itself); return the new length.
 
         A move on the board is fixed by its piece and destination (the origin is where the piece is).
         """
         self._mark_stamp += 1
         stamp = self._mark_stamp
-        out: list[int] = []
-        for item in moves:
-            move = item  # a C int when compiled; ``item`` stays the list's own object
+        out = 0
+        for i in range(n):
+            move = self._movebuf[i]
             key = (move & 31) * CELLS + (move >> 16)
             if self._move_mark[key] != stamp:
                 self._move_mark[key] = stamp
-                out.append(item)
+                self._movebuf[out] = move
+                out += 1
         return out
 
     def _touches_pillbug(self, cell: int) -> bool:
@@ -618,20 +644,22 @@ class Position:
                         n += 1
         return n
 
-    def _throws(self, cell: int, stamp: int, moves: list[int]) -> bool:
-        """Add the pillbug ability's moves from ``cell``; return whether any was added.
+    def _throws(self, cell: int, stamp: int, end: int) -> int:
+        """Write the pillbug ability's moves from ``cell`` to ``_movebuf[end:]``; return the new end.
 
         ``stamp`` is the current articulation-point stamp (see :meth:`find_cuts`).
         """
         last = self.last
         base = cell * 6
-        targets: list[int] = []
-        empties: list[int] = []
+        # _around holds the neighbours that can be lifted from the front and the empty directions from the back
+        targets = 0
+        empties = 0
         for d in range(6):
             n = _NB[base + d]
             h = self.height[n]
             if h == 0:
-                empties.append(d)
+                empties += 1
+                self._around[6 - empties] = d
             elif h == 1:
                 t = self.top[n]
                 if t != last and self.cut_mark[n] != stamp:
@@ -639,21 +667,23 @@ class Position:
                     hl = self.height[_NB[base + _LEFT[d]]]
                     hr = self.height[_NB[base + _RIGHT[d]]]
                     if hl < 2 or hr < 2:
-                        targets.append(n)
-        if not targets or not empties:
-            return False
-        added = False
-        for n in targets:
+                        self._around[targets] = n
+                        targets += 1
+        if targets == 0 or empties == 0:
+            return end
+        for i in range(targets):
+            n = self._around[i]
             t = self.top[n]
-            for d in empties:
+            for j in range(5, 5 - empties, -1):
+                d = self._around[j]
                 hl_cell = _NB[base + _LEFT[d]]
                 hr_cell = _NB[base + _RIGHT[d]]
                 hl = 0 if hl_cell == n else self.height[hl_cell]
                 hr = 0 if hr_cell == n else self.height[hr_cell]
                 if hl < 2 or hr < 2:
-                    moves.append(t | n << 5 | _NB[base + d] << 16)
-                    added = True
-        return added
+                    self._movebuf[end] = t | n << 5 | _NB[base + d] << 16
+                    end += 1
+        return end
 
     def perft(self, depth: int) -> int:
         """Count the leaves of the legal-move tree ``depth`` plies deep.
