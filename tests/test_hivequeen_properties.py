@@ -88,7 +88,6 @@ def test_a_copy_undoes_its_own_history(seed: int) -> None:
     """A copied board pops back through the whole history it was copied with (past the first 64 steps, where the
     undo stack grows), and popping it leaves the original untouched."""
     rng = random.Random(seed)
-    board = Board()
     for _ in range(100):  # some random games end early; take the first one that runs long enough
         board = Board()
         play_random(board, rng, 80)

@@ -434,7 +434,7 @@ class Position:
         if n == 0:
             return [_PASS]
         if not _COMPILED:
-            return list(self._movebuf[:n])
+            return list(self._movebuf[:n])  # a list slice copies at C speed; a typed view's slice is not a list
         moves = [0] * n
         for i in range(n):
             moves[i] = self._movebuf[i]
