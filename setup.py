@@ -6,6 +6,7 @@ that run uncompiled, with C types from the ``.pxd`` file beside each one.
 
 from __future__ import annotations
 
+import ast
 import os
 import sys
 from pathlib import Path
@@ -14,14 +15,18 @@ from typing import Any
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-MODULES = (
-    "hive.core.position",
-    "hive.ai.evaluation",
-    "hive.ai.search",
-    "hive.hivequeen.position",
-    "hive.hivequeen.evaluation",
-    "hive.hivequeen.search",
-)
+
+def _compiled_modules() -> tuple[str, ...]:
+    """``hive._build.COMPILED_MODULES``, read from the source (the package is not importable while it builds)."""
+    tree = ast.parse(Path("src", "hive", "_build.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "COMPILED_MODULES" for t in node.targets):
+            modules: tuple[str, ...] = ast.literal_eval(node.value)
+            return modules
+    raise RuntimeError("src/hive/_build.py has no COMPILED_MODULES")
+
+
+MODULES = _compiled_modules()
 DIRECTIVES = {
     "language_level": 3,
     "annotation_typing": False,  # the .pxd files give the C types; annotations stay for mypy

@@ -12,18 +12,20 @@ import statistics
 import sys
 import time
 
-from hive.ai import Limits
-from hive.hivequeen import Board
-from hive.hivequeen.ai import LEVELS, QueenSearcher, RandomPlayer, SearchPlayer, search_view
+from hive.games.hivequeen import Board, Searcher
+from hive.games.hivequeen.ai import LEVELS, random_move
+from hive.games.hivequeen.search import search_view
+from hive.search import Limits
 
 
-def _midgame(seed: int, turns: int) -> Board:
+def midgame(seed: int, turns: int) -> Board:
+    """The board after ``turns`` random turns (HiveQueen's random mover, seeded)."""
     board = Board()
-    mover = RandomPlayer(seed)
+    rng = random.Random(seed)
     for _ in range(turns):
         if board.is_game_over():
             break
-        board.push(mover.choose(board))
+        board.push(random_move(board, rng))
     return board
 
 
@@ -44,9 +46,9 @@ def main(argv: list[str] | None = None) -> int:
         start = time.perf_counter()
         for _ in range(args.games):
             board = Board()
-            mover = RandomPlayer(rng.randrange(2**32))
+            mover = random.Random(rng.randrange(2**32))
             while not board.is_game_over():
-                board.push(mover.choose(board))
+                board.push(random_move(board, mover))
             turns += board.ply
         seconds = time.perf_counter() - start
         rates.append((args.games / seconds, turns / seconds))
@@ -54,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         f"random games: {statistics.median(g for g, _ in rates):,.1f} games/s, "
         f"{statistics.median(t for _, t in rates):,.0f} turns/s (checked push)"
     )
-    steps = _midgame(7, 100).history
+    steps = midgame(7, 100).history
     pairs = []
     for _ in range(args.rounds):
         view = search_view(Board())
@@ -66,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
                 view.unmake()
         pairs.append((time.perf_counter() - start) / (200 * len(steps)))
     print(f"make + unmake: {statistics.median(pairs) * 1e9:,.0f} ns a step (the {len(steps)} steps of a random game)")
-    for name, board in (("start", Board()), ("midgame (seed 7, 30 turns)", _midgame(7, 30))):
+    for name, board in (("start", Board()), ("midgame (seed 7, 30 turns)", midgame(7, 30))):
         view = search_view(board)
         count = len(view.movements())
         lists = []
@@ -75,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
             for _ in range(200):
                 view.movements()
             lists.append(200 / (time.perf_counter() - start))
-        runs = [QueenSearcher().search(search_view(board), Limits(depth=args.depth)) for _ in range(args.rounds)]
+        runs = [Searcher().search_codes(search_view(board), Limits(depth=args.depth)) for _ in range(args.rounds)]
         seconds = statistics.median(r.seconds for r in runs)
         print(
             f"{name}: {count} movements, {statistics.median(lists):,.0f} movement lists/s; "
@@ -83,13 +85,13 @@ def main(argv: list[str] | None = None) -> int:
             f"{runs[0].nodes / seconds:,.0f} nodes/s"
         )
     if args.levels:
-        positions = _self_play_positions()
+        positions = self_play_positions()
         for level in args.levels:
             limits = LEVELS[level]
             times = []
             cut = 0
             for board in positions:
-                result = QueenSearcher().search(search_view(board), limits)
+                result = Searcher().search_codes(search_view(board), limits)
                 times.append(result.seconds)
                 cut += limits.time is not None and result.seconds >= limits.time
             times.sort()
@@ -101,17 +103,17 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _self_play_positions(games: int = 6, every: int = 4, turns: int = 60) -> list[Board]:
+def self_play_positions(games: int = 6, every: int = 4, turns: int = 60) -> list[Board]:
     """Every ``every``-th position of 2-turn self-play games, each from its own 2 seeded random turns (the kind of
     position the levels face)."""
     positions = []
-    player = SearchPlayer(Limits(depth=2))
+    searcher = Searcher()
     for game in range(games):
-        board = _midgame(100 + game, 2)
+        board = midgame(100 + game, 2)
         for turn in range(turns):
             if board.is_game_over():
                 break
-            board.push(player.choose(board))
+            board.push(searcher.search(board, Limits(depth=2)).move)
             if turn % every == every - 1 and not board.is_game_over():
                 positions.append(board.copy())
     return positions

@@ -14,7 +14,8 @@ import time
 from pathlib import Path
 
 import hive
-from hive.ai import Limits, Searcher
+from hive.games.hive import Searcher
+from hive.search import Limits
 
 from .movegen import NAMES, POSITIONS
 
@@ -56,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
         runs = [Searcher().search(board, Limits(depth=args.depth)) for _ in range(args.rounds)]
         seconds = statistics.median(r.seconds for r in runs)
         nodes = runs[0].nodes
-        best = board.uhp(hive.Move.from_code(runs[0].move))
+        best = board.move_text(runs[0].move)
         print(f"{name:<14} {nodes:>9,} {seconds:>8.3f} {nodes / seconds:>9,.0f}  {best}")
     return 0
 

@@ -1,4 +1,4 @@
-"""The AI: Mzinga's puzzles (testdata/mzinga, MIT, jonthysell/Mzinga), time limits, determinism."""
+"""Hive's AI: Mzinga's puzzles (testdata/mzinga, MIT, jonthysell/Mzinga), time limits, determinism, both builds."""
 
 from __future__ import annotations
 
@@ -8,7 +8,10 @@ import time
 import pytest
 
 import hive
-from hive.ai import LEVELS, Limits, RandomPlayer, Searcher, SearchResult, evaluate
+from hive.games.hive import Move, Searcher
+from hive.games.hive.ai import LEVELS, random_move
+from hive.games.hive.evaluation import evaluate
+from hive.search import Limits, SearchResult
 
 from .shared import mzinga_rows
 
@@ -27,7 +30,7 @@ def puzzles(shallow: bool) -> list[object]:
     ]
 
 
-def solve(game_string: str, depth: int) -> tuple[hive.Board, SearchResult]:
+def solve(game_string: str, depth: int) -> tuple[hive.Board, SearchResult[Move]]:
     board = hive.Board.from_game_string(game_string)
     before = board.game_string()
     result = Searcher().search(board, Limits(depth=depth))
@@ -39,14 +42,14 @@ def solve(game_string: str, depth: int) -> tuple[hive.Board, SearchResult]:
 def test_puzzle(game_string: str, depth: int, best: str) -> None:
     """The one move that wins (or blocks a win) within the given depth is found within that depth."""
     board, result = solve(game_string, depth)
-    assert hive.Move.from_code(result.move) == board.parse_uhp(best)
+    assert result.move == board.parse_uhp(best)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("game_string", "depth", "best"), puzzles(shallow=False))
 def test_puzzle_deep(game_string: str, depth: int, best: str) -> None:
     board, result = solve(game_string, depth)
-    assert hive.Move.from_code(result.move) == board.parse_uhp(best)
+    assert result.move == board.parse_uhp(best)
 
 
 def test_all_puzzles_are_collected() -> None:
@@ -60,14 +63,14 @@ def self_play_positions(count: int, seed: int) -> list[str]:
     while len(positions) < count:
         board = hive.Board("Base+MLP", repetition_draw=True)
         searcher = Searcher()
-        mover = RandomPlayer(rng.randrange(2**32))
+        mover = random.Random(rng.randrange(2**32))
         for ply in range(rng.randrange(6, 60)):
             if board.is_game_over():
                 break
             if ply % 2:
-                board.push(mover.choose(board))
+                board.push(random_move(board, mover))
             else:
-                board.push(hive.Move.from_code(searcher.search(board, Limits(depth=1)).move))
+                board.push(searcher.search(board, Limits(depth=1)).move)
         if not board.is_game_over():
             positions.append(board.game_string())
     return positions
@@ -81,7 +84,7 @@ def check_time_limit(positions: list[str], budget: float, allowed: float) -> Non
         result = searcher.search(board, Limits(time=budget))
         elapsed = time.perf_counter() - start
         assert elapsed <= allowed, (game_string, elapsed)
-        assert result.move in board.generate()
+        assert result.move in board.legal_moves
         assert board.game_string() == game_string
 
 
@@ -135,58 +138,8 @@ def test_evaluation_prefers_pressure_on_the_enemy_queen() -> None:
     assert evaluate(pressed) < 0  # black to move, its queen has one more neighbour
 
 
-class _Nim:
-    """A tiny other game for the search contract: take 1-3 stones, taking the last stone wins."""
-
-    def __init__(self, stones: int) -> None:
-        self.stones = stones
-        self.ply = 0
-        self.hash = stones
-        self.status = 1  # in progress
-        self.history: list[int] = []
-        self.seen: dict[int, int] = {}  # no repetition draw in this game
-
-    def generate(self) -> list[int]:
-        return [] if self.status >= 2 else [n for n in (1, 2, 3) if n <= self.stones]
-
-    def make(self, move: int) -> None:
-        self.history.append(move)
-        self.stones -= move
-        self.ply += 1
-        self.hash = self.stones * 2 + (self.ply & 1)
-        # the player who just took the last stone wins: codes 3 (first player) / 4 (second)
-        self.status = (3 if self.ply & 1 else 4) if self.stones == 0 else 1
-
-    def unmake(self) -> int:
-        move = self.history.pop()
-        self.stones += move
-        self.ply -= 1
-        self.hash = self.stones * 2 + (self.ply & 1)
-        self.status = 1
-        return move
-
-
-class _NimSearcher(Searcher):
-    def __init__(self) -> None:
-        super().__init__()
-        self.evaluated = 0
-
-    def evaluate(self, p: object) -> int:
-        assert isinstance(p, _Nim)
-        self.evaluated += 1
-        return 0
-
-    def order(self, p: object, moves: list[int], tt_move: int, ply: int) -> None:
-        moves.sort(reverse=True)
-
-
-def test_a_subclass_searches_another_game_with_its_own_evaluation() -> None:
-    # With 5 stones the first player wins by taking 1 (leaving a multiple of 4).
-    searcher = _NimSearcher()
-    result = searcher.search(_Nim(5), Limits(depth=6))
-    assert result.move == 1
-    assert searcher.evaluated > 0
-    search_is_compiled = type(Searcher.search).__name__ != "function"
+def test_search_is_compiled_with_the_core() -> None:
+    search_is_compiled = type(Searcher.search_codes).__name__ != "function"
     assert search_is_compiled == hive.COMPILED
 
 
@@ -201,21 +154,20 @@ def test_every_hot_module_runs_the_build_that_hive_names() -> None:
 
 
 _SEARCH_BOTH_GAMES = """
+import random
 import hive
-from hive.ai import Limits, Searcher
-from hive.hivequeen.ai import QueenSearcher, RandomPlayer, search_view
-from hive.hivequeen.board import Board
+from hive.search import Limits
 
-board = hive.Board("Base+MLP")
+board = hive.find_game("Base+MLP")()
 for move in ["wL", "bM wL-", "wA1 /wL", "bA1 bM-", "wQ -wL", "bQ bM/", "wP /wA1", "bL bA1/"]:
-    board.push_uhp(move)
-hive_result = Searcher().search(board, Limits(depth=3))
-queen = Board()
-mover = RandomPlayer(11)
+    board.push_text(move)
+queen_game = hive.find_game("HiveQueen")
+queen = queen_game()
+mover = random.Random(11)
 for _ in range(6):
-    queen.push(mover.choose(queen))
-queen_result = QueenSearcher().search(search_view(queen), Limits(depth=2))
-print(hive.COMPILED, [(r.move, r.score, r.depth, r.nodes) for r in (hive_result, queen_result)])
+    queen.push(queen_game.ai.random_move(queen, mover))
+results = [hive.find_game(b.game_name).ai.search(b, Limits(depth=d)) for b, d in ((board, 3), (queen, 2))]
+print(hive.COMPILED, [(b.move_text(r.move), r.score, r.depth, r.nodes) for b, r in zip((board, queen), results)])
 """
 
 

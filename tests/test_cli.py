@@ -1,4 +1,4 @@
-"""The ``hive`` command line: perft output and the terminal game."""
+"""The ``hive`` command line: perft output and the terminal game of every kind."""
 
 from __future__ import annotations
 
@@ -9,8 +9,12 @@ import sys
 import pytest
 
 import hive
-from hive.ai import RandomPlayer
-from hive.cli import main, play_terminal
+from hive.cli import main
+from hive.cli.play import play_terminal
+from hive.games import find_game
+from hive.players import RandomPlayer
+
+BASE = find_game("Base")
 
 
 def test_perft_prints_one_line_per_depth(capsys: pytest.CaptureFixture[str]) -> None:
@@ -42,7 +46,7 @@ def test_console_script_runs() -> None:
 def test_terminal_game_plays_to_the_end() -> None:
     """A scripted player (itself random) and the random mover finish a game; bad input is answered, not fatal."""
     board = hive.Board("Base")
-    script = RandomPlayer(1)
+    script = RandomPlayer(BASE, 1)
     outputs: list[str] = []
     inputs = iter(["", "help", "moves", "board", "nonsense", "wQ", "undo"])
 
@@ -53,7 +57,7 @@ def test_terminal_game_plays_to_the_end() -> None:
             return "quit"
         return board.uhp(script.choose(board))
 
-    result = play_terminal(board, hive.WHITE, RandomPlayer(2), read, outputs.append)
+    result = play_terminal(board, hive.WHITE, RandomPlayer(BASE, 2), read, outputs.append)
     text = "\n".join(outputs)
     assert "Not played: Invalid MoveString 'nonsense'" in text
     assert "Not played: You can't play your Queen Bee on your first turn." in text
@@ -67,7 +71,7 @@ def test_terminal_game_ends_cleanly_on_end_of_input() -> None:
     def read(prompt: str) -> str:
         raise EOFError
 
-    assert play_terminal(hive.Board(), hive.WHITE, RandomPlayer(0), read, lambda s: None) == "Abandoned"
+    assert play_terminal(hive.Board(), hive.WHITE, RandomPlayer(BASE, 0), read, lambda s: None) == "Abandoned"
 
 
 def test_play_with_a_bad_opponent_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
@@ -80,6 +84,45 @@ def test_play_against_the_ai(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Cap
     monkeypatch.setattr("builtins.input", lambda prompt: next(lines))
     assert main(["play", "--terminal", "--opponent", "easy", "--game-type", "Base"]) == 0
     assert "easy plays b" in capsys.readouterr().out
+
+
+def test_terminal_hivequeen_plays_to_the_end() -> None:
+    """The same terminal game for HiveQueen: its notation, its sides, its help, its record."""
+    game = find_game("HiveQueen")
+    board = game()
+    script = RandomPlayer(game, 1)
+    outputs: list[str] = []
+    inputs = iter(["help", "nonsense", "undo"])
+    prompts: list[str] = []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        for line in inputs:
+            return line
+        if len(board.move_stack) > 60:
+            return "quit"
+        return board.move_text(script.choose(board))
+
+    result = play_terminal(board, 1, RandomPlayer(game, 2), read, outputs.append)
+    text = "\n".join(outputs)
+    assert game.help in text and "Not played: " in text and "Nothing to undo yet." in text
+    assert prompts[0] == "North[1]> " and "random plays " in text
+    assert result in ("SouthWins", "NorthWins", "Draw", "Abandoned")
+    if result != "Abandoned":
+        assert text.splitlines()[-1] == board.record().splitlines()[-1]
+
+
+def test_play_hivequeen_in_the_terminal(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = iter(["quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt: next(lines))
+    assert main(["play", "--terminal", "--game", "hivequeen", "--opponent", "random", "--colour", "north"]) == 0
+    assert "random plays " in capsys.readouterr().out
+    assert main(["play", "--terminal", "--game", "hivequeen", "--colour", "white"]) == 2
+    assert "--colour must be south or north in HiveQueen, not 'white'" in capsys.readouterr().err
+    assert main(["play", "--terminal", "--game", "hivequeen", "--opponent", "uhp:nokamute uhp"]) == 2
+    assert "UHP engines play Hive only" in capsys.readouterr().err
+    assert main(["play", "--terminal", "--game", "hivequeen", "--original-opening"]) == 2
+    assert "--original-opening is not a rule of HiveQueen" in capsys.readouterr().err
 
 
 def test_play_in_the_browser_refuses_a_bad_or_busy_port(capsys: pytest.CaptureFixture[str]) -> None:

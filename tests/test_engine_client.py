@@ -11,16 +11,17 @@ import pytest
 
 import hive
 import hive.engine
+import hive.engine.protocol
 from hive.engine import (
     EngineError,
     EngineInvalidMoveError,
     EngineTerminatedError,
     EngineTimeoutError,
-    Limit,
     Option,
     SimpleEngine,
     popen_uhp,
 )
+from hive.search import Limits
 
 FAKE = [sys.executable, str(Path(__file__).with_name("fake_uhp_engine.py"))]
 
@@ -61,9 +62,9 @@ def test_play_sends_the_game_and_the_limit(tmp_path: Path) -> None:
     board = hive.Board("Base+MLP")
     expected = ["options"]
     with SimpleEngine.popen_uhp(fake("--log", str(log))) as engine:
-        for limit in (Limit(depth=2), Limit(time=0.1), Limit(depth=1)):
-            expected += [f"newgame {board.game_string() if board.ply else 'Base+MLP'}", limit.uhp_command()]
-            result = engine.play(board, limit)
+        for limits in (Limits(depth=2), Limits(time=0.1), Limits(depth=1)):
+            expected += [f"newgame {board.game_string() if board.ply else 'Base+MLP'}", limits.uhp_command()]
+            result = engine.play(board, limits)
             assert result.move in board.legal_moves
             assert board.parse_uhp(result.move_string) == result.move
             board.push(result.move)
@@ -73,14 +74,14 @@ def test_play_sends_the_game_and_the_limit(tmp_path: Path) -> None:
     assert expected[4] == "bestmove time 00:00:01"
 
 
-def test_limit_commands() -> None:
-    assert Limit(depth=3).uhp_command() == "bestmove depth 3"
-    assert Limit(time=0.2).uhp_command() == "bestmove time 00:00:01"
-    assert Limit(time=3725).uhp_command() == "bestmove time 01:02:05"
-    assert Limit(time=2, depth=5).uhp_command() == "bestmove time 00:00:02"
-    for bad in ({}, {"time": 0}, {"depth": 0}):
-        with pytest.raises(ValueError, match=r"Limit"):
-            Limit(**bad)
+def test_limits_commands() -> None:
+    assert Limits(depth=3).uhp_command() == "bestmove depth 3"
+    assert Limits(time=0.2).uhp_command() == "bestmove time 00:00:01"
+    assert Limits(time=3725).uhp_command() == "bestmove time 01:02:05"
+    assert Limits(time=2, depth=5).uhp_command() == "bestmove time 00:00:02"
+    for bad, message in (({}, "Limits need"), ({"time": 0}, "time must be > 0"), ({"depth": 0}, "depth must be >= 1")):
+        with pytest.raises(ValueError, match=message):
+            Limits(**bad)
 
 
 def test_option_lines() -> None:
@@ -98,7 +99,7 @@ def test_a_hang_becomes_a_timeout_naming_the_command() -> None:
     with SimpleEngine.popen_uhp(fake("--hang", "bestmove"), timeout=0.5) as engine:
         start = time.monotonic()
         with pytest.raises(EngineTimeoutError, match=r"did not answer 'bestmove depth 1' within 0.5 s"):
-            engine.play(hive.Board(), Limit(depth=1))
+            engine.play(hive.Board(), Limits(depth=1))
         assert time.monotonic() - start < 5
         with pytest.raises(EngineTerminatedError):
             engine.valid_moves(hive.Board())
@@ -117,7 +118,7 @@ def test_a_dying_engine_is_named_with_its_exit_code_and_stderr() -> None:
         with pytest.raises(EngineTerminatedError, match=r"exited with code 3 instead of answering 'validmoves'"):
             engine.valid_moves(hive.Board())
         with pytest.raises(EngineTerminatedError):
-            engine.play(hive.Board(), Limit(depth=1))
+            engine.play(hive.Board(), Limits(depth=1))
 
 
 def test_junk_is_an_engine_error() -> None:
@@ -125,7 +126,7 @@ def test_junk_is_an_engine_error() -> None:
         SimpleEngine.popen_uhp(fake("--junk", "start"))
     with SimpleEngine.popen_uhp(fake("--junk", "bestmove", "--junk", "validmoves")) as engine:
         with pytest.raises(EngineError, match=r"answered 'bestmove depth 1' with 'xyzzy'.*unknown piece"):
-            engine.play(hive.Board(), Limit(depth=1))
+            engine.play(hive.Board(), Limits(depth=1))
         with pytest.raises(EngineError, match=r"answered 'validmoves' with 'xyzzy'"):
             engine.valid_moves(hive.Board())
 
@@ -133,7 +134,7 @@ def test_junk_is_an_engine_error() -> None:
 def test_an_illegal_best_move_is_an_engine_error() -> None:
     illegal = r"'wQ', not a legal move.*Queen Bee on your first turn"
     with SimpleEngine.popen_uhp(fake("--illegal")) as engine, pytest.raises(EngineError, match=illegal):
-        engine.play(hive.Board("Base"), Limit(depth=1))
+        engine.play(hive.Board("Base"), Limits(depth=1))
 
 
 def test_err_and_invalidmove_replies_raise_and_the_engine_goes_on() -> None:
@@ -141,12 +142,12 @@ def test_err_and_invalidmove_replies_raise_and_the_engine_goes_on() -> None:
         with pytest.raises(EngineError, match=r"answered 'validmoves' with an error: fake failure on validmoves"):
             engine.valid_moves(hive.Board("Base"))
         with pytest.raises(EngineError, match=r"'newgame Base\+MLP'.*unsupported game type"):
-            engine.play(hive.Board("Base+MLP"), Limit(depth=1))
+            engine.play(hive.Board("Base+MLP"), Limits(depth=1))
         engine.communicate("newgame Base")
         with pytest.raises(EngineInvalidMoveError, match=r"'play wQ'.*invalidmove"):
             engine.communicate("play wQ")
         assert engine.communicate("play wG1") == ["Base;InProgress;Black[1];wG1"]
-        assert engine.play(hive.Board("Base+M"), Limit(depth=1)).move in hive.Board("Base+M").legal_moves
+        assert engine.play(hive.Board("Base+M"), Limits(depth=1)).move in hive.Board("Base+M").legal_moves
 
 
 def test_no_move_when_the_game_is_over() -> None:
@@ -156,11 +157,11 @@ def test_no_move_when_the_game_is_over() -> None:
     )
     assert board.state == "WhiteWins"
     with SimpleEngine.popen_uhp(fake()) as engine, pytest.raises(ValueError, match=r"game is over \(WhiteWins\)"):
-        engine.play(board, Limit(depth=1))
+        engine.play(board, Limits(depth=1))
 
 
 def test_quit_kills_an_engine_that_ignores_exit(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(hive.engine, "EXIT_GRACE", 0.3)
+    monkeypatch.setattr(hive.engine.protocol, "EXIT_GRACE", 0.3)
     engine = SimpleEngine.popen_uhp(fake("--ignore-exit"))
     start = time.monotonic()
     assert engine.quit() == -9
@@ -188,7 +189,7 @@ def test_the_asyncio_api() -> None:
         try:
             assert protocol.id["name"] == "FakeEngine"
             board = hive.Board("Base")
-            return (await protocol.play(board, Limit(depth=1))).move
+            return (await protocol.play(board, Limits(depth=1))).move
         finally:
             assert await protocol.quit() == 0
 

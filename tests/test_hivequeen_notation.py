@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from hive.hivequeen import Board, IllegalMoveError, InvalidMoveError, Production, Turn, parse_cell
-from hive.hivequeen.records import InvalidRecordError, read_record, read_records, write_record
-from hive.hivequeen.rules import SOLDIER
-from hive.hivequeen.svg import board_svg
+from hive.games.hivequeen import Board, IllegalMoveError, InvalidMoveError, Production, Turn, parse_cell
+from hive.games.hivequeen.records import InvalidRecordError, read_record, read_records, write_record
+from hive.games.hivequeen.rules import SOLDIER
+from hive.games.hivequeen.svg import board_svg
 
 
 def test_cell_names_follow_files_and_ranks() -> None:

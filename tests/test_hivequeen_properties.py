@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hive.core.position import IN_PROGRESS
-from hive.hivequeen import Board, Turn
-from hive.hivequeen.position import END
+from hive.game import IN_PROGRESS
+from hive.games.hivequeen import Board, Turn
+from hive.games.hivequeen.state import END
 
 
 def snapshot(board: Board) -> tuple[object, ...]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from hive.hivequeen import Board, IllegalMoveError, geometry, rules
-from hive.hivequeen.position import END
+from hive.games.hivequeen import Board, IllegalMoveError, geometry, rules
+from hive.games.hivequeen.state import END
 
 
 def strings(board: Board) -> set[str]:

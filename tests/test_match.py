@@ -1,33 +1,55 @@
-"""``hive match``: Elo maths, games, colour alternation, saved GameStrings, external engines, bad input."""
+"""``hive match`` and the arena: Elo maths, games of every kind, sides alternating, saved records, balanced openings,
+external engines, bad input."""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
+import re
 import shlex
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import hive
-from hive.ai import RandomPlayer
-from hive.match import (
+import hive.arena.match
+from hive.arena import (
     GameRecord,
     MatchResult,
-    PlayerSpec,
-    add_parser,
+    PlayedGame,
     elo_difference,
-    main,
-    parse_player,
+    opening_score,
     play_game,
+    progress_line,
     random_opening,
     run_match,
 )
+from hive.cli.match import add_parser, main
+from hive.game import GameSpec, OpeningBalance, Outcome, Termination
+from hive.games import GAMES, find_game
+from hive.games.hivequeen.records import read_records
+from hive.players import PlayerSpec, RandomPlayer, SearchPlayer, describe, make_player, parse_player
+from hive.search import LEVEL_NAMES, Limits
 
 FAKE = shlex.join([sys.executable, str(Path(__file__).with_name("fake_uhp_engine.py"))])
+BASE = find_game("Base")
+QUEEN = find_game("HiveQueen")
+
+
+def cheap_balance(spec: GameSpec, depth: int = 1, margin: int | None = None, tries: int | None = None) -> GameSpec:
+    """``spec`` with its openings balanced by shallower searches (the same mechanism, cheap in the pure build)."""
+    balance = spec.ai.balanced_openings
+    if balance is None:
+        return spec
+    cheap = OpeningBalance(
+        depth, balance.margin if margin is None else margin, balance.tries if tries is None else tries
+    )
+    return dataclasses.replace(spec, ai=dataclasses.replace(spec.ai, balanced_openings=cheap))
 
 
 def test_elo_difference_against_hand_computed_values() -> None:
@@ -58,26 +80,45 @@ def test_elo_difference_at_zero_and_hundred_percent() -> None:
 
 
 def test_summary_wording() -> None:
-    def record(number: int, result: str) -> GameRecord:
-        return GameRecord(number, "a", "b", number % 2 == 1, result, "", 10, "Base")
+    def record(number: int, winner: int | None) -> GameRecord:
+        outcome = Outcome(Termination.QUEEN_SURROUNDED if winner is not None else Termination.AGREEMENT, winner)
+        return GameRecord(number, "a", "b", number % 2 == 1, outcome, 10, "Base")
 
-    match = MatchResult("a", "b", 0, [record(1, "WhiteWins"), record(2, "BlackWins"), record(3, "Draw")])
+    match = MatchResult("a", "b", 0, [record(1, 0), record(2, 1), record(3, None)])
+    assert [g.result for g in match.games] == ["WhiteWins", "BlackWins", "Draw"]
     assert (match.wins, match.draws, match.losses, match.score) == (2, 1, 0, 2.5)
     assert "W/D/L 2/1/0 for a, score 2.5/3 = 83.3%" in match.summary()
     match.games = match.games[:2]
     assert "Elo difference: +inf (every game won), 95% interval >= " in match.summary()
-    match.games = [record(2, "WhiteWins")]
+    match.games = [record(2, 0)]
     assert "Elo difference: -inf (every game lost), 95% interval <= +" in match.summary()
 
 
 def test_parse_player() -> None:
     assert parse_player("easy") == PlayerSpec("easy", "level", "easy")
     assert parse_player("MAX").arg == "max"
-    assert parse_player("random").kind == "random"
+    assert parse_player("random").type == "random"
     assert parse_player("uhp:nokamute uhp") == PlayerSpec("uhp:nokamute uhp", "uhp", "nokamute uhp")
     for bad, message in (("expert", "'expert': expected easy"), ("uhp:", "needs an engine"), ("uhp:'x", "quotation")):
         with pytest.raises(ValueError, match=message):
             parse_player(bad)
+
+
+@pytest.mark.parametrize(
+    ("name", "medium", "hard"),
+    [("Base+MLP", Limits(depth=3), "1 s per move, depth 4"), ("HiveQueen", Limits(depth=2), "10 s per move, depth 3")],
+)
+def test_each_game_has_its_own_levels_and_the_match_uses_them(name: str, medium: Limits, hard: str) -> None:
+    game = find_game(name)
+    assert list(game.ai.levels) == list(LEVEL_NAMES)
+    assert game.ai.levels["medium"] == medium
+    depths = [game.ai.levels[level].depth or 0 for level in LEVEL_NAMES]
+    assert depths == sorted(depths)
+    player = make_player("medium", game)
+    assert isinstance(player, SearchPlayer) and player.limits == medium
+    overridden = make_player("medium", game, depth=1)
+    assert isinstance(overridden, SearchPlayer) and overridden.limits == Limits(depth=1)
+    assert describe(parse_player("hard"), game) == f"built-in AI, {hard}"
 
 
 def test_a_small_real_match_in_parallel(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -100,15 +141,15 @@ def test_a_small_real_match_in_parallel(tmp_path: Path, capsys: pytest.CaptureFi
 
 
 def test_colours_alternate_and_pairs_share_their_opening() -> None:
-    result = run_match("random", "random", games=5, game_type="Base", openings=3, seed=11, jobs=1, max_plies=20)
+    result = run_match("random", "random", games=5, game="Base", openings=3, seed=11, jobs=1, max_moves=20)
     assert [g.number for g in result.games] == [1, 2, 3, 4, 5]
-    assert [g.player1_white for g in result.games] == [True, False, True, False, True]
-    assert [(g.white, g.black) for g in result.games[:2]] == [("random#1", "random#2"), ("random#2", "random#1")]
-    openings = [tuple(g.game_string.split(";")[3:6]) for g in result.games]
+    assert [g.player1_first for g in result.games] == [True, False, True, False, True]
+    assert [(g.first, g.second) for g in result.games[:2]] == [("random#1", "random#2"), ("random#2", "random#1")]
+    openings = [tuple(g.record.split(";")[3:6]) for g in result.games]
     assert openings[0] == openings[1] and openings[2] == openings[3]
     assert len({openings[0], openings[2], openings[4]}) == 3
-    again = run_match("random", "random", games=5, game_type="Base", openings=3, seed=11, jobs=1, max_plies=20)
-    assert [g.game_string for g in again.games] == [g.game_string for g in result.games]
+    again = run_match("random", "random", games=5, game="Base", openings=3, seed=11, jobs=1, max_moves=20)
+    assert [g.record for g in again.games] == [g.record for g in result.games]
 
 
 def test_random_opening_is_seeded() -> None:
@@ -121,21 +162,46 @@ def test_random_opening_is_seeded() -> None:
 
 
 def test_the_ply_limit_adjudicates_a_draw() -> None:
-    outcome = play_game(RandomPlayer(1), RandomPlayer(2), game_type="Base", opening=("wG1", "bG1 wG1-"), max_plies=6)
-    assert (outcome.result, outcome.reason, outcome.plies) == ("Draw", "ply limit 6", 6)
-    assert outcome.game_string.startswith("Base;InProgress;White[4];wG1;bG1 wG1-;")
-    result = run_match("random", "random", games=2, game_type="Base", max_plies=4, jobs=1, seed=1)
+    played = play_game(
+        RandomPlayer(BASE, 1), RandomPlayer(BASE, 2), game="Base", opening=("wG1", "bG1 wG1-"), max_moves=6
+    )
+    assert (played.result, played.reason, played.moves) == ("Draw", "ply limit 6", 6)
+    assert played.outcome.termination == Termination.ADJUDICATION
+    assert played.record.startswith("Base;InProgress;White[4];wG1;bG1 wG1-;")
+    result = run_match("random", "random", games=2, game="Base", max_moves=4, jobs=1, seed=1)
     assert (result.wins, result.draws, result.losses) == (0, 2, 0)
     assert result.elo() == (0.0, 0.0, 0.0)
 
 
+def test_the_turn_limit_is_decided_by_units() -> None:
+    played = play_game(RandomPlayer(QUEEN, 1), RandomPlayer(QUEEN, 2), game=QUEEN, max_moves=6)
+    assert played.moves == 6 and played.outcome.termination == Termination.ADJUDICATION
+    assert re.fullmatch(r"turn limit 6, units \d+-\d+", played.reason)
+    # the record names the players and the adjudication, with the game's own result
+    headers = played.record.split("\n")[:5]
+    assert headers[:3] == ['[Game "HiveQueen"]', '[South "random"]', '[North "random"]']
+    assert headers[3] == f'[Adjudicated "{played.result} ({played.reason})"]' and headers[4] == '[Result "InProgress"]'
+
+
+def test_arena_games_are_drawn_by_repetition() -> None:
+    # the third occurrence of the position after White's first queen move (nokamute's UHP tests)
+    back_and_forth = ["wQ \\wS1", "bQ bB1\\", "wQ -wS1", "bQ bB1-"]
+    shuffle = ["wS1", "bB1 wS1-", *back_and_forth * 2, *back_and_forth[:2]]
+    played = play_game(RandomPlayer(BASE, 1), RandomPlayer(BASE, 2), game="Base", opening=shuffle)
+    assert (played.result, played.reason, played.moves) == ("Draw", "the same position was repeated 3 times", 12)
+
+
 def test_a_game_played_to_the_end() -> None:
     board = hive.Board("Base")
-    outcome = play_game(RandomPlayer(3), RandomPlayer(4), game_type="Base", max_plies=1000)
-    for text in outcome.game_string.split(";")[3:]:
+    played = play_game(RandomPlayer(BASE, 3), RandomPlayer(BASE, 4), game="Base", max_moves=1000)
+    for text in played.record.split(";")[3:]:
         board.push_uhp(text)
-    assert outcome.result == board.state != "InProgress"
-    assert outcome.reason in ("black queen surrounded", "white queen surrounded", "both queens surrounded")
+    assert played.result == board.state != "InProgress"
+    assert played.reason in (
+        "Black's Queen Bee is surrounded",
+        "White's Queen Bee is surrounded",
+        "both Queens are surrounded",
+    )
 
 
 def test_a_match_against_an_external_engine(capsys: pytest.CaptureFixture[str]) -> None:
@@ -148,17 +214,18 @@ def test_a_match_against_an_external_engine(capsys: pytest.CaptureFixture[str]) 
 
 
 def test_an_engine_that_fails_forfeits() -> None:
-    result = run_match(f"uhp:{FAKE} --die bestmove", "random", games=2, game_type="Base", jobs=1, depth=1)
+    result = run_match(f"uhp:{FAKE} --die bestmove", "random", games=2, game="Base", jobs=1, depth=1)
     assert (result.wins, result.draws, result.losses) == (0, 0, 2)
     assert result.games[0].result == "BlackWins" and result.games[1].result == "WhiteWins"
-    assert "white forfeits: engine 'FakeEngine' exited with code 3" in result.games[0].reason
-    assert "black forfeits:" in result.games[1].reason
+    assert result.games[0].outcome.termination == Termination.FORFEIT
+    assert "White forfeits: engine 'FakeEngine' exited with code 3" in result.games[0].reason
+    assert "Black forfeits:" in result.games[1].reason
 
 
 def test_an_engine_that_hangs_forfeits_in_time() -> None:
     start = time.monotonic()
     result = run_match(
-        f"uhp:{FAKE} --hang bestmove", "random", games=1, game_type="Base", jobs=1, time=1, engine_timeout=0.3
+        f"uhp:{FAKE} --hang bestmove", "random", games=1, game="Base", jobs=1, time=1, engine_timeout=0.3
     )
     assert time.monotonic() - start < 10
     assert result.games[0].result == "BlackWins"
@@ -173,11 +240,13 @@ def test_bad_players_are_named_without_a_traceback(capsys: pytest.CaptureFixture
     assert main(["easy", f"uhp:{FAKE} --capabilities Mosquito"]) == 2
     assert "unsupported game type Base+MLP" in capsys.readouterr().err
     assert main(["easy", "random", "--game-type", "Chess"]) == 2
-    assert "Unknown game type 'Chess'" in capsys.readouterr().err
+    assert "Unknown game 'Chess'" in capsys.readouterr().err
     assert main(["easy", "random", "-n", "0"]) == 2
     assert "games must be >= 1, not 0" in capsys.readouterr().err
+    assert main(["easy", "random", "--game", "hivequeen", "--max-plies", "0"]) == 2
+    assert "max turns must be >= 1, not 0" in capsys.readouterr().err
     out = subprocess.run(
-        [sys.executable, "-m", "hive.match", "uhp:", "easy"], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "hive", "match", "uhp:", "easy"], capture_output=True, text=True, timeout=60
     )
     assert out.returncode == 2 and "bad player 'uhp:'" in out.stderr and "Traceback" not in out.stderr
 
@@ -188,3 +257,92 @@ def test_add_parser_registers_the_subcommand(capsys: pytest.CaptureFixture[str])
     args = parser.parse_args(["match", "random", "random", "-n", "1", "--max-plies", "2", "--game-type", "Base"])
     assert args.func(args) == 0
     assert "Result of random#1 vs random#2 after 1 game: W/D/L 0/1/0" in capsys.readouterr().out
+
+
+def test_match_plays_hivequeen_and_refuses_uhp_engines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # no opening: balancing one takes 3-turn searches, slow in the pure build (tested on its own below)
+    result = run_match("easy", "random", games=2, game="hivequeen", jobs=1, seed=4, max_moves=60, openings=0)
+    assert len(result.games) == 2 and all(g.game == "HiveQueen" for g in result.games)
+    assert {g.result for g in result.games} <= {"SouthWins", "NorthWins", "Draw"}
+    with pytest.raises(ValueError, match="UHP engines play Hive only"):
+        make_player("uhp:nokamute uhp", QUEEN)
+    out = tmp_path / "games.txt"
+    assert (
+        main(["random", "easy", "--game", "hivequeen", "-n", "2", "--jobs", "1", "--openings", "0", "--out", str(out)])
+        == 0
+    )
+    text = capsys.readouterr().out
+    assert "of HiveQueen" in text and "south random, north easy" in text and "Saved 2 HiveQueen records" in text
+    games = list(read_records(out.read_text().splitlines()))
+    assert len(games) == 2 and all(g.ok for g in games)
+    assert main(["uhp:nokamute uhp", "easy", "--game", "hivequeen"]) == 2
+    assert "UHP engines play Hive only" in capsys.readouterr().err
+
+
+def test_hivequeen_openings_are_drawn_again_until_balanced() -> None:
+    game = cheap_balance(QUEEN, depth=2)  # the mechanism, at a depth cheap in the pure build
+    balance = game.ai.balanced_openings
+    assert balance is not None and balance.margin == 100
+
+    def draws(seed: int, count: int) -> list[tuple[tuple[str, ...], int]]:
+        """The first ``count`` plain random 2-turn openings of ``seed``'s mover, with their scores."""
+        player = RandomPlayer(QUEEN, seed)
+        out = []
+        for _ in range(count):
+            board = QUEEN()
+            texts = []
+            for _ in range(2):
+                turn = player.choose(board)
+                texts.append(board.move_text(turn))
+                board.push(turn)
+            out.append((tuple(texts), abs(opening_score(board, game, 2))))
+        return out
+
+    seed = next(s for s in range(50) if draws(s, 1)[0][1] > balance.margin)
+    first = draws(seed, 1)[0][0]
+    assert random_opening(game, 2, seed, balanced=False) == first
+    opening = random_opening(game, 2, seed)
+    assert opening != first and opening == random_opening(game, 2, seed)
+    board = QUEEN()
+    for text in opening:
+        board.push_text(text)
+    assert abs(opening_score(board, game, 2)) <= balance.margin
+    # when no draw is balanced enough, the most balanced of the tries allowed is kept
+    hopeless = cheap_balance(QUEEN, depth=2, margin=-1, tries=4)
+    assert random_opening(hopeless, 2, seed) == min(draws(seed, 4), key=lambda d: d[1])[0]
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_game_runs_through_the_same_functions(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A match of each Hive game type and of HiveQueen: the same players, loop, openings and scores."""
+    played: list[str] = []
+
+    def spy(*players: Any, **options: Any) -> PlayedGame:
+        played.append(options["game"].name)
+        return play_game(*players, **options)
+
+    monkeypatch.setattr(hive.arena.match, "play_game", spy)
+    game = cheap_balance(find_game(name))
+    lines: list[str] = []
+    result = run_match(
+        "random",
+        "easy",
+        games=2,
+        game=game,
+        openings=2,
+        max_moves=8,
+        seed=3,
+        jobs=1,
+        on_game=lambda record, match: lines.append(progress_line(record, match, 2)),
+    )
+    assert played == [name, name]
+    first, second = (side.lower() for side in game.sides)
+    assert lines[0].startswith(f"Game 1/2: {first} random, {second} easy: ")
+    assert lines[1].startswith(f"Game 2/2: {first} easy, {second} random: ")
+    replays = []
+    for record in result.games:
+        assert record.game == name and record.result in ("Draw", *(f"{side}Wins" for side in game.sides))
+        replay = type(game()).from_record(record.record)
+        assert replay.game_name == name and len(replay.move_stack) == record.moves <= 8
+        replays.append(replay)
+    assert replays[0].move_stack[:2] == replays[1].move_stack[:2], "the pair shares its opening"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import hive
-from hive.core.pieces import GAME_TYPES
+from hive.games.hive.pieces import GAME_TYPES
 
 from .shared import mzinga_rows
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import hive
-from hive.core.pieces import GAME_TYPES
+from hive.games.hive.pieces import GAME_TYPES
 
 
 def snapshot(board: hive.Board) -> tuple[object, ...]:

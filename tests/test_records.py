@@ -15,8 +15,11 @@ import pytest
 
 import hive
 from hive import records
-from hive.core import board as core_board
+from hive.cli import records as records_cli
+from hive.games.hive import reasons
 from hive.records import Game, read_pgn, read_sgf, write_game_string, write_pgn, write_sgf
+from hive.records.sgf import game_trees
+from hive.records.sgf_reader import game_of_tree
 
 from .shared import ROOT, TESTDATA
 
@@ -138,7 +141,7 @@ def test_passes_are_moves() -> None:
 
 EXPECTED_REJECTIONS = {
     "hivegame_invalid_ant_climb": (12, "bA1 bP", "Soldier Ants can't end a move on top of the hive"),
-    "hivegame_invalid_move_before_q": (3, "wB1 bL", core_board.MOVE_BEFORE_QUEEN),
+    "hivegame_invalid_move_before_q": (3, "wB1 bL", reasons.MOVE_BEFORE_QUEEN),
 }
 
 
@@ -355,7 +358,7 @@ def test_sgf_illegal_move_names_the_move_and_the_rule() -> None:
         "sgf",
     )
     assert game.moves == ["wG1"]
-    assert game.errors == [f"move 2 'Move B bG1 Q 13 .': {core_board.FIRST_REPLY}"]
+    assert game.errors == [f"move 2 'Move B bG1 Q 13 .': {reasons.FIRST_REPLY}"]
 
 
 @pytest.mark.parametrize(
@@ -365,7 +368,7 @@ def test_sgf_illegal_move_names_the_move_and_the_rule() -> None:
         ("; P0[1 Move W wG1 N 13 .]; P0[2 Done ]\n; P1[3 Frobnicate]\n", "hive", "unknown Boardspace command"),
         ("; P0[1 Move W wG1 N 13 .]; P0[2 Done ]\n; P1[3 Move B bG1]\n", "hive", "malformed"),
         ("; P0[1 Move W wG1 N 13 .]; P0[2 Done ]\n", "hive-ultimate", "unsupported Boardspace variant"),
-        ("; P0[1 Move W wM1 N 13 .]; P0[2 Done ]\n", "hive", core_board.NOT_ENABLED),
+        ("; P0[1 Move W wM1 N 13 .]; P0[2 Done ]\n", "hive", reasons.NOT_ENABLED),
     ],
 )
 def test_sgf_errors_name_the_bad_input(body: str, variant: str, message: str) -> None:
@@ -385,9 +388,9 @@ def test_sgf_reader_streams_across_chunk_boundaries() -> None:
     whole = [g.mainline_moves() for g in read_sgf(io.StringIO(text))]
     for size in (1, 7, 64):
         handle = io.StringIO(text)
-        trees = list(records._sgf_trees(handle, chunk_size=size))
+        trees = list(game_trees(handle, chunk_size=size))
         assert len(trees) == 4
-        assert [records._sgf_game(t).mainline_moves() for t in trees if not isinstance(t, str)] == whole
+        assert [game_of_tree(t).mainline_moves() for t in trees if not isinstance(t, str)] == whole
 
 
 # ----------------------------------------------------------------------
@@ -511,7 +514,7 @@ def test_ten_thousand_games_stream_with_flat_memory(tmp_path: Path, fmt: str) ->
 
 def run(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="hive")
-    records.add_parsers(parser.add_subparsers(dest="command", required=True))
+    records_cli.add_parsers(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(argv)
     code: int = args.func(args)
     return code
@@ -529,7 +532,7 @@ def test_replay_command(capsys: pytest.CaptureFixture[str]) -> None:
         f"ILLEGAL {INVALID[0]} move 12 'bA1 bP': That piece can't move there: Soldier Ants can't end a move"
         " on top of the hive."
     )
-    assert out[2] == f"ILLEGAL {INVALID[1]} move 3 'wB1 bL': {core_board.MOVE_BEFORE_QUEEN}"
+    assert out[2] == f"ILLEGAL {INVALID[1]} move 3 'wB1 bL': {reasons.MOVE_BEFORE_QUEEN}"
     assert out[-1] == "total 3 games: 1 OK, 2 failed"
 
 
@@ -585,7 +588,7 @@ def test_convert_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
 
 def test_commands_run_through_python_without_a_traceback() -> None:
     script = (
-        "import argparse, sys\nfrom hive import records\np = argparse.ArgumentParser()\n"
+        "import argparse, sys\nfrom hive.cli import records\np = argparse.ArgumentParser()\n"
         "records.add_parsers(p.add_subparsers(required=True))\na = p.parse_args(sys.argv[1:])\nsys.exit(a.func(a))\n"
     )
     out = subprocess.run(

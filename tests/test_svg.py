@@ -10,7 +10,6 @@ import pytest
 import hive
 import hive.svg
 from hive import records
-from hive.core.render import stack_of
 
 from .shared import TESTDATA
 
@@ -52,7 +51,7 @@ def test_one_polygon_per_occupied_cell_naming_the_top_piece() -> None:
     assert len(polygons) == len(occupied(board)) == 5
     by_piece = {p.get("data-piece"): p for p in polygons}
     for cell in occupied(board):
-        stack = stack_of(board, cell)
+        stack = board.stack(cell)
         polygon = by_piece[hive.PIECE_NAMES[stack[-1]]]
         assert polygon.get("data-height") == str(len(stack))
         assert polygon.get("data-stack") == " ".join(hive.PIECE_NAMES[p] for p in stack)
@@ -174,18 +173,11 @@ def test_every_record_draws(path: Path) -> None:
             assert len(hexes(root)) == len(occupied(board))
 
 
-def test_install_adds_repr_svg() -> None:
-    had = "_repr_svg_" in vars(hive.Board) or "_repr_svg_" in vars(hive.core.board.Board)
-    try:
-        hive.svg.install()
-        board = position()
-        picture: str = board._repr_svg_()  # type: ignore[attr-defined]
-        root = parse(picture)
-        assert len(hexes(root)) == 5
-        assert root.findall(".//svg:path[@class='last-move last-move-to']", NS)
-    finally:
-        if not had:
-            delattr(hive.core.board.Board, "_repr_svg_")
+def test_boards_show_as_svg_in_notebooks() -> None:
+    board = position()
+    root = parse(board._repr_svg_())
+    assert len(hexes(root)) == 5
+    assert root.findall(".//svg:path[@class='last-move last-move-to']", NS)
 
 
 def test_readme_pictures_are_current() -> None:

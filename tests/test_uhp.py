@@ -16,8 +16,10 @@ from collections.abc import Callable
 import pytest
 
 import hive
-from hive.ai import LEVELS, Searcher
-from hive.uhp import UHPEngine, add_parser, main, run
+from hive.cli.uhp import add_parser, main
+from hive.games.hive import Searcher
+from hive.games.hive.ai import LEVELS
+from hive.uhp import UHPEngine, run
 
 from .positions import BLACK_QUEEN_TRAPPED, PASS_ONLY
 

@@ -13,7 +13,8 @@ import httpx
 import pytest
 
 import hive
-from hive.ai import LEVELS, Searcher
+from hive.games.hive import Searcher
+from hive.games.hive.ai import LEVELS
 
 from .shared import POSITIONS
 from .web_support import ServerProcess
@@ -129,7 +130,7 @@ def test_a_whole_game_against_the_ai_played_by_clicks(browser: Any, server: Serv
             page.wait_for_timeout(50)
             continue
         board = hive.Board.from_game_string(st["game_string"], repetition_draw=True)
-        move = hive.Move.from_code(searcher.search(board, LEVELS["easy"]).move)
+        move = searcher.search(board, LEVELS["easy"]).move
         count = len(st["moves"])
         click_move(page, st, board.uhp(move))
         wait_moves(page, count + 1, at_least=True)
@@ -256,7 +257,7 @@ def test_importing_a_game_string_shows_that_position(browser: Any, server: Serve
 # ---------------------------------------------------------------------------- HiveQueen
 
 
-def start_queen_game(page: Page, mode: str, *, level: str = "random", colour: str = "white") -> tuple[str, str]:
+def start_queen_game(page: Page, mode: str, *, level: str = "random", colour: str = "south") -> tuple[str, str]:
     """Start a HiveQueen game from the New game dialog; returns the game id and this page's seat token."""
     if not page.is_visible("#dlg-new"):
         page.click("#btn-new")
@@ -276,7 +277,7 @@ def start_queen_game(page: Page, mode: str, *, level: str = "random", colour: st
 
 def click_queen_turn(page: Page, board: Any, turn: Any) -> None:
     """Play a whole HiveQueen turn by clicks: the piece, its lit destination, then each production and End turn."""
-    from hive.hivequeen import NAMES
+    from hive.games.hivequeen import NAMES
 
     count = page.evaluate("app.state.moves.length")
     text = board.move_string(turn)
@@ -285,7 +286,8 @@ def click_queen_turn(page: Page, board: Any, turn: Any) -> None:
     page.click(f'#board .qdest[data-cell="{NAMES[turn.destination]}"]')
     if page.is_visible("#qpick"):  # a Highborn that may also be promoted: choose
         page.click(f'#qpick button[data-move="{movement}"]')
-    page.wait_for_function(f"app.state.moves.length > {count} || !!(app.q && app.q.preview)")
+    producing = "!!document.querySelector('#qpanel[data-phase=production]')"
+    page.wait_for_function(f"app.state.moves.length > {count} || {producing}")
     if page.evaluate(f"app.state.moves.length > {count}"):
         assert not turn.productions, text  # the turn ended with its movement: nothing could be produced
         return
@@ -302,11 +304,11 @@ def click_queen_turn(page: Page, board: Any, turn: Any) -> None:
 
 def test_a_hivequeen_game_against_the_ai_played_by_clicks(browser: Any, server: ServerProcess) -> None:
     """South's turns come from the easy AI and are clicked in, productions included; the random mover answers."""
-    from hive.hivequeen import Board as QueenBoard
-    from hive.hivequeen.ai import best_turn
+    from hive.games.hivequeen import Board as QueenBoard
+    from hive.games.hivequeen.ai import best_turn
 
     page = new_page(browser, server.url)
-    game_id, token = start_queen_game(page, "ai", level="random", colour="white")
+    game_id, token = start_queen_game(page, "ai", level="random", colour="south")
     assert page.inner_text("#brand-name") == "HiveQueen"
     assert page.get_attribute("#link-rules", "href") == "/how-to-play/hivequeen"
     assert page.locator("#board .qcell").count() == 61 and page.locator("#board .qpiece").count() == 30

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
@@ -18,8 +19,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import hive
+from hive.games import GAMES
 from hive.web import App, Storage, create_app
+from hive.web.server import STATIC
+from hive.web.views import description, view_for
 
+from .test_web_service import VERBS, counting
 from .web_support import server_thread
 
 JSON = dict[str, Any]
@@ -95,6 +100,26 @@ def test_hundred_concurrent_games_keep_every_move_in_order(tmp_path: Path) -> No
         record = storage.load(game_id)
         assert record is not None and record.redo == []
     storage.close()
+
+
+def test_a_move_request_plays_the_move_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over the API, in both forms: one parse (for a MoveString), one push, no board rebuilt, copied or taken back,
+    neither for the answer nor for a later look at the game."""
+
+    async def main() -> None:
+        app = create_app(":memory:", workers=0)
+        async with client(app) as c:
+            game = await new_game(c, mode="local")
+            calls = counting(monkeypatch, hive.Board, VERBS)
+            assert (await play(c, game, game["token"], move="wS1", ply=0)).status_code == 200
+            assert calls == {"__init__": 0, "parse_move": 1, "push": 1, "pop": 0, "copy": 0}
+            to = (await c.get(f"/api/games/{game['id']}")).json()["view"]["legal"]["bS1"][0]["to"]
+            r = await play(c, game, game["token"], piece="bS1", to=to, ply=1)
+            assert r.status_code == 200 and r.json()["moves"] == ["wS1", "bS1 wS1/"]
+            assert calls == {"__init__": 0, "parse_move": 1, "push": 2, "pop": 0, "copy": 0}
+        await app.close()
+
+    run(main)
 
 
 def test_a_stale_or_repeated_move_is_refused_not_stored_twice() -> None:
@@ -349,6 +374,60 @@ def test_import_a_game_string_and_ask_why_a_piece_cannot_move() -> None:
         await app.close()
 
     run(main)
+
+
+def test_the_assets_list_the_games_on_offer_as_their_views_describe_them() -> None:
+    """The page's dialogs are built from this list: every game of the registry with a view, Hive first, each with
+    its registry's title and sides, a record example that imports, and a rules page when it has one."""
+
+    async def main() -> None:
+        app = create_app(":memory:", workers=0)
+        async with client(app) as c:
+            assets = (await c.get("/api/assets")).json()
+            assert {"glyphs", "themes", "levels", "games"} <= set(assets)
+            games = assets["games"]
+            assert [info["kind"] for info in games] == ["hive", "hivequeen"]
+            assert games == [description(view_for(kind)) for kind in ("hive", "hivequeen")]
+            for info in games:
+                spec = next(spec for spec in GAMES.values() if spec.kind == info["kind"])
+                assert [info["title"], info["record"], *info["sides"]] == [spec.title, spec.record_noun, *spec.sides]
+                assert info["first"] == 0 and info["summary"] and info["first_note"]
+                assert set(info["import"]) == {"label", "placeholder", "empty"}
+                example = info["import"]["placeholder"]
+                imported = await new_game(c, kind=info["kind"], mode="local", game_string=example)
+                assert imported["state"]["kind"] == info["kind"] and imported["state"]["moves"]
+            assert games[0]["rules"] is None and games[1]["rules"] == "/how-to-play/hivequeen"
+            rules = await c.get(games[1]["rules"])
+            assert rules.status_code == 200 and "<title>How to play HiveQueen</title>" in rules.text
+            for missing in ("/how-to-play/hive", "/how-to-play/chess", "/how-to-play/..%2Fserver"):
+                assert (await c.get(missing)).status_code == 404, missing
+        await app.close()
+
+    run(main)
+
+
+#: The page's shell: it lists the games from the assets and leaves everything about one game to its module.
+SHELL = ("index.html", "main.js", "panel.js", "dialogs.js", "net.js", "hexboard.js", "page.js", "style.css")
+#: A game's name or title, or what only one game has; ``hive.`` keys name the page's storage, ``hive play`` the command.
+GAME_WORDS = re.compile(
+    r"(?m)"
+    r"HiveQueen|(?i:hivequeen)|isQueen|\bHive\b|\bhive\b(?!\.(?:token|invite|last|theme)\b| play\b)"
+    r"|data-game|qpanel|qpick|stack-pop|queen-meter|\.hand\b|(?:^|[\s,])\.q[a-z]|GameString|\b(?:White|Black|South|North)\b"
+)
+
+
+@pytest.mark.parametrize("name", SHELL)
+def test_the_page_shell_names_no_game(name: str) -> None:
+    text = (STATIC / name).read_text(encoding="utf-8")
+    assert [m.group() for m in GAME_WORDS.finditer(text)] == []
+
+
+def test_every_game_on_offer_has_a_page_module() -> None:
+    for kind in ("hive", "hivequeen"):
+        module = (STATIC / "games" / f"{kind}.js").read_text(encoding="utf-8")
+        for name in ("renderOptions", "options", "init", "hide", "renderBoard", "renderPanel", "renderCard"):
+            assert re.search(rf"export (async )?function {name}\(", module), (kind, name)
+        assert (STATIC / "games" / f"{kind}.css").is_file(), kind
 
 
 def test_websocket_clients_see_each_move(tmp_path: Path) -> None:

@@ -1,10 +1,13 @@
-"""Hive, the board game: an exact, fast rules library with UHP notation.
+"""Hive, the board game: an exact, fast rules library with UHP notation, and the games beside it.
 
 >>> import hive
 >>> board = hive.Board("Base+MLP")
 >>> move = board.push_uhp("wG1")
 >>> len(board.legal_moves)
 42
+>>> queen_game = hive.find_game("hivequeen")()
+>>> queen_game.turn, queen_game.outcome()
+(0, None)
 """
 
 import os
@@ -14,8 +17,9 @@ from . import _build
 if os.environ.get("HIVE_PURE", "") not in ("", "0"):
     _build.force_pure()
 
-from . import svg
-from .core import (
+from .game import Game, GameSpec, Outcome, Termination, UnknownGameError
+from .games import GAMES, find_game
+from .games.hive import (
     BLACK,
     GAME_TYPES,
     PIECE_NAMES,
@@ -32,7 +36,8 @@ from .core import (
     axial_of,
     cell_of,
 )
-from .core import position as _position
+from .games.hive import position as _position
+from .search import Limits, SearchResult
 
 __version__ = "0.1.0"
 
@@ -40,8 +45,6 @@ __version__ = "0.1.0"
 COMPILED: bool = _position.COMPILED
 #: ``"compiled"`` or ``"pure Python"``, as shown by ``hive --version``.
 BUILD = "compiled" if COMPILED else "pure Python"
-
-svg.install()
 
 
 def perft(board: Position, depth: int) -> int:
@@ -55,20 +58,29 @@ __all__ = [
     "BLACK",
     "BUILD",
     "COMPILED",
+    "GAMES",
     "GAME_TYPES",
     "PIECE_NAMES",
     "WHITE",
     "Board",
+    "Game",
+    "GameSpec",
     "GameType",
     "IllegalMoveError",
     "InvalidGameStringError",
     "InvalidGameTypeError",
     "InvalidMoveError",
     "LegalMoveGenerator",
+    "Limits",
     "Move",
+    "Outcome",
     "Position",
+    "SearchResult",
+    "Termination",
+    "UnknownGameError",
     "__version__",
     "axial_of",
     "cell_of",
+    "find_game",
     "perft",
 ]

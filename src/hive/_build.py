@@ -1,9 +1,9 @@
 """Which build is running: the compiled extension modules or the plain Python sources.
 
-The hot modules (``core.position``, ``ai.evaluation``, ``ai.search``) are plain typed Python that Cython
-compiles, with C types taken from the ``.pxd`` file beside each module. Those modules build their
-tables and state with :func:`table`: C-typed arrays when compiled, plain lists (fastest for CPython)
-when not.
+The hot modules (:data:`COMPILED_MODULES`: the search framework and each game's core, evaluation and search) are
+plain typed Python that Cython compiles, with C types taken from the ``.pxd`` file beside each module. Those modules
+build their tables and state with :func:`table`: C-typed arrays when compiled, plain lists (fastest for CPython) when
+not.
 Setting the environment variable ``HIVE_PURE=1`` before ``import hive`` runs the plain Python sources
 even where the compiled modules are installed (see :func:`force_pure`).
 """
@@ -30,19 +30,30 @@ def table(code: str, values: Sequence[int], compiled: bool) -> MutableSequence[i
     return array(code, values) if compiled else list(values)
 
 
+def flattened(rows: Sequence[Sequence[int]], compiled: bool) -> tuple[MutableSequence[int], MutableSequence[int]]:
+    """Rows of at most 6 small ints as two :func:`table` s: each row's length, and the rows padded to 6 and joined
+    (row ``m`` starts at ``6 * m``)."""
+    lengths = [len(row) for row in rows]
+    cells = [value for row in rows for value in [*row, *[0] * (6 - len(row))]]
+    return table("b", lengths, compiled), table("b", cells, compiled)
+
+
 def filled(code: str, size: int, compiled: bool, value: int = 0) -> MutableSequence[int]:
     """:func:`table` of ``size`` copies of ``value``, built without a temporary list."""
     return array(code, [value]) * size if compiled else [value] * size
 
 
-#: The modules that the build compiles (each has a ``.pxd`` beside its ``.py``).
+#: The modules that the build compiles (each has a ``.pxd`` beside its ``.py``); ``setup.py`` reads this list.
 COMPILED_MODULES = (
-    "hive.core.position",
-    "hive.ai.evaluation",
-    "hive.ai.search",
-    "hive.hivequeen.position",
-    "hive.hivequeen.evaluation",
-    "hive.hivequeen.search",
+    "hive.search.framework",
+    "hive.games.hive.state",
+    "hive.games.hive.position",
+    "hive.games.hive.evaluation",
+    "hive.games.hive.search",
+    "hive.games.hivequeen.state",
+    "hive.games.hivequeen.position",
+    "hive.games.hivequeen.evaluation",
+    "hive.games.hivequeen.search",
 )
 
 

@@ -1,5 +1,5 @@
 import sys
 
-from .engine import main
+from ..cli.uhp import main
 
 sys.exit(main())

@@ -1,6 +1,8 @@
-"""Hive in the browser: ``hive play`` serves the game page and its API on a local port.
+"""The browser game: ``hive play`` serves the game page and its API on a local port.
 
-:func:`create_app` builds the ASGI application over an SQLite file; :func:`serve` runs it with uvicorn.
+:func:`create_app` builds the ASGI application (:mod:`~hive.web.server`) over an SQLite file
+(:mod:`~hive.web.storage`); the games' flow is :mod:`~hive.web.service`, the AI's moves and hints
+:mod:`~hive.web.ai`, and each game's part a view in :mod:`hive.web.views`. :func:`serve` runs it with uvicorn.
 """
 
 from .server import App, create_app

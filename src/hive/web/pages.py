@@ -1,4 +1,5 @@
-"""Pages beside the game: the "How to play HiveQueen" rules, rendered from the Markdown shipped in the package.
+"""Pages beside the game: a game's "How to play" rules, rendered from the Markdown shipped in the package
+(``docs/<kind>.md``, e.g. HiveQueen's).
 
 The renderer knows the little Markdown the page uses: headings, paragraphs, bullet and numbered lists (nested
 by indentation), tables, and inline code, bold and italics.
@@ -90,20 +91,25 @@ def markdown(text: str) -> str:
     return "\n".join(blocks)
 
 
+def rules_page(kind: str) -> str | None:
+    """The address of the rules of the games of ``kind``, or ``None`` when the package has none to show."""
+    return f"/how-to-play/{kind}" if (DOCS / f"{kind}.md").is_file() else None
+
+
 @cache
-def how_to_play_page() -> str:
-    """The whole "How to play HiveQueen" page."""
-    body = markdown((DOCS / "hivequeen.md").read_text(encoding="utf-8"))
+def how_to_play_page(kind: str, title: str) -> str:
+    """The whole "How to play" page of the games of ``kind`` (see :func:`rules_page`), titled ``title``."""
+    body = markdown((DOCS / f"{kind}.md").read_text(encoding="utf-8"))
     return f"""<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>How to play HiveQueen</title>
+<title>How to play {escape(title)}</title>
 <link rel="stylesheet" href="/static/style.css">
 </head>
 <body class="doc-page">
-<header class="topbar"><div class="brand"><span>HiveQueen</span></div>
+<header class="topbar"><div class="brand"><span>{escape(title)}</span></div>
 <nav class="actions"><a class="button-link" href="/">Back to the game</a></nav></header>
 <article class="doc">
 {body}

@@ -1,0 +1,77 @@
+"""Instructions executed by the hot paths, counted by valgrind's callgrind: repeatable where seconds are not.
+
+Run: ``python -m benchmarks.instructions`` from the project root, with the package installed and valgrind on the
+PATH. Each workload runs in a fresh interpreter under callgrind, once as it is and once with ``--base`` (the same
+imports and set-up, no work); the difference is the work's own instruction count. The counts do not move with the
+machine's load, so a change to the core can be judged by them on a shared machine (``HIVE_PURE=1`` counts the
+plain Python build).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from .movegen import POSITIONS
+
+#: The workloads: a name and its Python code (``board`` is set up from ``{position}`` before it runs).
+WORKLOADS: dict[str, str] = {
+    "generate x3000, midgame_mlp": "for _ in range(3000): board.generate()",
+    "list(legal_moves) x3000, midgame_mlp": "for _ in range(3000): list(board.legal_moves)",
+    "perft Base+MLP 4": "hive.perft(hive.Board('Base+MLP'), 4)",
+    "search depth 4 x3, midgame2_mlp": (
+        "spec = hive.find_game('Base+MLP')\n"
+        "board2 = hive.Board.from_game_string(open(r'{positions}/midgame2_mlp.txt').read())\n"
+        "for _ in range(3): spec.ai.search(board2, Limits(depth=4))"
+    ),
+    "HiveQueen search depth 3, start": ("spec = hive.find_game('HiveQueen')\nspec.ai.search(spec(), Limits(depth=3))"),
+}
+
+_SETUP = (
+    "import hive\nfrom hive.search import Limits\n"
+    "board = hive.Board.from_game_string(open(r'{positions}/midgame_mlp.txt').read())\n"
+)
+
+
+def count(code: str) -> int:
+    """Instructions executed by ``python -c code`` under callgrind."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "callgrind.out"
+        run = subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            env=os.environ,
+        )
+        if run.returncode != 0:
+            raise RuntimeError(run.stderr[-2000:])
+        found = re.search(r"Collected : (\d+)", run.stderr)
+        if found is None:
+            raise RuntimeError("callgrind printed no total")
+        return int(found.group(1))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Instruction counts of the hot paths (valgrind callgrind).")
+    parser.add_argument("--positions", type=Path, default=POSITIONS)
+    parser.add_argument("names", nargs="*", help="workloads to count (default: all)")
+    args = parser.parse_args(argv)
+    setup = _SETUP.format(positions=args.positions)
+    base = count(setup)
+    build = "plain Python" if os.environ.get("HIVE_PURE", "") not in ("", "0") else "installed"
+    print(f"Python {sys.version.split()[0]}, {build} build; instructions beyond the {base:,} of start-up and set-up")
+    for name, work in WORKLOADS.items():
+        if args.names and not any(n in name for n in args.names):
+            continue
+        total = count(setup + work.format(positions=args.positions))
+        print(f"{name:<40} {total - base:>15,}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

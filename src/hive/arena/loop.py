@@ -1,0 +1,106 @@
+"""One game between two players, from an opening to its end or a move limit, through the game protocol only."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine import EngineError
+from ..game import Game, GameSpec, Outcome, Termination
+from ..games import find_game
+from ..players import Player
+
+
+class Finished:
+    """A finished game's result and reason, in words, read from its :attr:`outcome`."""
+
+    outcome: Outcome
+
+    @property
+    def result(self) -> str:
+        """``WhiteWins``, ``NorthWins``, ``Draw``..."""
+        return self.outcome.result
+
+    @property
+    def reason(self) -> str:
+        """Why the game ended, in the words every app uses (:attr:`Outcome.reason <hive.game.Outcome.reason>`)."""
+        return self.outcome.reason
+
+
+@dataclass(frozen=True)
+class PlayedGame(Finished):
+    """A finished game of the arena: how it ended, the moves played (the opening's included) and its record.
+
+    :ivar outcome: the rules' ending, the move limit's adjudication or a forfeit.
+    :ivar moves: how many moves (plies for Hive, turns for HiveQueen) were played.
+    :ivar record: the game in the game's own record format (:meth:`~hive.game.Game.record`).
+    """
+
+    outcome: Outcome
+    moves: int
+    record: str
+
+
+def game_spec(game: GameSpec | str) -> GameSpec:
+    """``game`` itself, or the game it names (see :func:`hive.find_game`)."""
+    return game if isinstance(game, GameSpec) else find_game(game)
+
+
+def new_board(game: GameSpec | str) -> Game[Any]:
+    """A new board of ``game`` under the arena's rules (the spec's :attr:`~hive.game.GameSpec.arena_options`: for
+    Hive, the repetition draw on)."""
+    spec = game_spec(game)
+    return spec(**spec.arena_options)
+
+
+def forfeit(board: Game[Any], side: int, error: Exception) -> PlayedGame:
+    """The game on ``board`` lost by ``side`` (0 the first player), whose player failed with ``error``."""
+    outcome = Outcome(Termination.FORFEIT, 1 - side, board.sides, str(error))
+    return PlayedGame(outcome, len(board.move_stack), board.record())
+
+
+def play_game(
+    first: Player,
+    second: Player,
+    *,
+    game: GameSpec | str = "Base+MLP",
+    opening: Sequence[str] = (),
+    max_moves: int | None = None,
+) -> PlayedGame:
+    """Play one game: the opening's moves (in the game's notation) first, then the players in turn.
+
+    A game still running after ``max_moves`` moves (default: the game's :attr:`~hive.game.GameSpec.max_moves`) is
+    decided by :meth:`~hive.game.Game.adjudicate`: a draw for Hive, units for HiveQueen. A player whose engine
+    fails (:class:`~hive.engine.EngineError`) forfeits the game.
+    """
+    spec = game_spec(game)
+    limit = spec.max_moves if max_moves is None else max_moves
+    board = new_board(spec)
+    for text in opening:
+        if board.is_game_over():
+            break
+        board.push_text(text)
+    players = (first, second)
+    # the players' names, where the record format has headers (HiveQueen's; a GameString has none)
+    headers = {spec.sides[0]: first.name, spec.sides[1]: second.name}
+    played = len(board.move_stack)
+    while not board.is_game_over() and played < limit:
+        side = board.turn
+        try:
+            move = players[side].choose(board)
+        except EngineError as err:
+            return forfeit(board, side, err)
+        board.push(move)
+        played += 1
+    outcome = board.outcome()
+    if outcome is None:
+        adjudicated = board.adjudicate()
+        detail = ", ".join(filter(None, (f"{spec.move_noun} limit {limit}", adjudicated.detail)))
+        outcome = dataclasses.replace(adjudicated, detail=detail)
+        headers["Adjudicated"] = str(outcome)
+    return PlayedGame(outcome, played, board.record(headers))
+
+
+__all__ = ["Finished", "PlayedGame", "forfeit", "game_spec", "new_board", "play_game"]

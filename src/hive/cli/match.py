@@ -1,0 +1,185 @@
+"""``hive match``: a match between two players of any game, with its progress and an Elo estimate."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+from collections.abc import Callable, Sequence
+from typing import IO
+
+from ..arena import GameRecord, MatchResult, check_settings, plural, plural_noun, progress_line, run_match
+from ..engine import EngineError
+from ..game import GameSpec
+from ..games import GAMES
+from ..players import DEFAULT_ENGINE_TIME, PLAYER_CHOICES, check_player, describe, parse_player
+
+DESCRIPTION = (
+    "Play games between two players (sides alternate, each pair of games shares a random opening) and report "
+    "W/D/L, the score and the Elo difference of PLAYER1."
+)
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register the ``match`` subcommand."""
+    parser = subparsers.add_parser(
+        "match", help="play a match between two players and estimate the Elo difference", description=DESCRIPTION
+    )
+    add_arguments(parser)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``hive match``; the parser's ``func`` runs the match."""
+    player_help = f"{PLAYER_CHOICES} (e.g. 'uhp:nokamute uhp')"
+    parser.add_argument("player1", metavar="PLAYER1", help=player_help)
+    parser.add_argument("player2", metavar="PLAYER2", help=player_help)
+    parser.add_argument("-n", "--games", type=int, default=2, help="number of games (default 2)")
+    limit = parser.add_mutually_exclusive_group()
+    limit.add_argument(
+        "--time",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help=f"time per move for both players (UHP engines get whole seconds; default: the level's limits, "
+        f"{DEFAULT_ENGINE_TIME:g} s for UHP engines)",
+    )
+    limit.add_argument("--depth", type=int, default=None, metavar="N", help="search depth for both players")
+    parser.add_argument(
+        "--game",
+        "--game-type",
+        dest="game",
+        default="Base+MLP",
+        metavar="NAME",
+        help=f"the game: {', '.join(GAMES)} (default Base+MLP; UHP engines play Hive's game types only)",
+    )
+    parser.add_argument(
+        "--max-moves",
+        "--max-plies",
+        dest="max_moves",
+        type=int,
+        default=None,
+        metavar="N",
+        help=f"adjudicate a game still running after N moves (default: {_per_game(_limit)})",
+    )
+    parser.add_argument(
+        "--openings", type=int, default=2, metavar="K", help="random moves opening each pair of games (default 2)"
+    )
+    parser.add_argument("--seed", type=int, default=None, help="seed of the openings and random players")
+    parser.add_argument(
+        "--jobs", type=int, default=None, metavar="J", help="games played in parallel (default: one per core)"
+    )
+    parser.add_argument(
+        "--out",
+        default=None,
+        metavar="FILE",
+        help=f"save every game's record ({_per_game(lambda spec: plural_noun(spec.record_noun))})",
+    )
+    parser.add_argument(
+        "--engine-timeout",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="seconds a UHP engine may take beyond its move time before it forfeits (default 60)",
+    )
+    parser.set_defaults(func=cmd_match)
+
+
+def _limit(spec: GameSpec) -> str:
+    return plural(spec.max_moves, spec.move_noun)
+
+
+def _per_game(text: Callable[[GameSpec], str]) -> str:
+    """``text`` of each family of games: ``200 plies for Hive, 400 turns for HiveQueen``."""
+    texts = {spec.title: text(spec) for spec in GAMES.values()}
+    return ", ".join(f"{value} for {title}" for title, value in texts.items())
+
+
+def _heading(args: argparse.Namespace, spec: GameSpec, seed: int, jobs: int) -> str:
+    balanced = "balanced " if spec.ai.balanced_openings is not None else ""
+    return (
+        f"Match {args.player1} vs {args.player2}: {plural(args.games, 'game')} of {spec.name}, "
+        f"{balanced}openings of {plural(args.openings, f'random {spec.move_noun}')}, "
+        f"adjudicated after {plural(args.max_moves, spec.move_noun)}, seed {seed}, {plural(jobs, 'job')}"
+    )
+
+
+def _save(out: IO[str], path: str, records: list[str], spec: GameSpec) -> str:
+    """Write ``records`` (one a line, or a blank line between those of several lines) and say so."""
+    texts = [record.rstrip("\n") for record in records]
+    separator = "\n\n" if any("\n" in text for text in texts) else "\n"
+    out.write(separator.join(texts) + "\n" if texts else "")
+    return f"Saved {len(records)} {plural_noun(spec.record_noun)} to {path}"
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    """Run ``hive match`` from parsed arguments; returns the exit code."""
+    out: IO[str] | None = None
+    try:
+        specs = [parse_player(args.player1), parse_player(args.player2)]
+        spec = check_settings(
+            args.game,
+            games=args.games,
+            time=args.time,
+            depth=args.depth,
+            max_moves=args.max_moves,
+            openings=args.openings,
+            jobs=args.jobs,
+        )
+        for player in specs:
+            check_player(player, spec)
+        if args.max_moves is None:
+            args.max_moves = spec.max_moves
+        if args.engine_timeout is not None and not args.engine_timeout > 0:
+            raise ValueError(f"engine timeout must be > 0 seconds, not {args.engine_timeout}")
+        if args.out is not None:
+            try:
+                out = open(args.out, "w", encoding="utf-8")  # noqa: SIM115
+            except OSError as err:
+                raise ValueError(f"cannot write {args.out!r}: {err.strerror}") from None
+        seed = args.seed if args.seed is not None else random.randrange(2**32)
+        jobs = min(args.jobs if args.jobs is not None else os.cpu_count() or 1, args.games)
+        print(_heading(args, spec, seed, jobs), flush=True)
+        for number, player in enumerate(specs, start=1):
+            print(f"Player {number} {player.text}: {describe(player, spec, args.time, args.depth)}", flush=True)
+
+        def report(record: GameRecord, result: MatchResult) -> None:
+            print(progress_line(record, result, args.games), flush=True)
+
+        result = run_match(
+            specs[0],
+            specs[1],
+            games=args.games,
+            game=spec,
+            time=args.time,
+            depth=args.depth,
+            max_moves=args.max_moves,
+            openings=args.openings,
+            seed=seed,
+            jobs=jobs,
+            engine_timeout=args.engine_timeout,
+            on_game=report,
+        )
+        print(result.summary())
+        if out is not None:
+            print(_save(out, args.out, [game.record for game in result.games], spec))
+    except (ValueError, EngineError) as err:
+        print(f"hive match: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("hive match: interrupted", file=sys.stderr)
+        return 130
+    finally:
+        if out is not None:
+            out.close()
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``hive match`` with ``argv`` (default ``sys.argv[1:]``); returns the exit code."""
+    parser = argparse.ArgumentParser(prog="hive match", description=DESCRIPTION)
+    add_arguments(parser)
+    return cmd_match(parser.parse_args(argv))
+
+
+__all__ = ["add_arguments", "add_parser", "cmd_match", "main"]

@@ -1,0 +1,72 @@
+"""Hive, with the Mosquito, Ladybug and Pillbug expansions: rules, notation, search and pictures.
+
+Shaped like every game package: ``position`` is the compiled core (int moves), ``board`` the public board of the
+game protocol (:mod:`hive.game`), ``evaluation`` and ``search`` its compiled AI, ``ai`` its levels and random
+mover, ``render`` and ``svg`` its pictures. It depends on the shared infrastructure only (:mod:`hive.game`,
+:mod:`hive.search`), never on another game or an app.
+"""
+
+from __future__ import annotations
+
+from ...game import GameAI, GameSpec
+from . import ai as ai
+from .board import Board as Board
+from .errors import IllegalMoveError as IllegalMoveError
+from .errors import InvalidGameStringError as InvalidGameStringError
+from .errors import InvalidGameTypeError as InvalidGameTypeError
+from .errors import InvalidMoveError as InvalidMoveError
+from .geometry import axial_of as axial_of
+from .geometry import cell_of as cell_of
+from .move import LegalMoveGenerator as LegalMoveGenerator
+from .move import Move as Move
+from .pieces import BLACK as BLACK
+from .pieces import COLOUR_NAMES
+from .pieces import GAME_TYPES as GAME_TYPES
+from .pieces import PIECE_NAMES as PIECE_NAMES
+from .pieces import WHITE as WHITE
+from .pieces import GameType as GameType
+from .position import Position as Position
+from .search import Searcher as Searcher
+
+#: How to type a move, for the terminal game.
+HELP = "Type a move in UHP notation, e.g. 'wS1' (first move), 'bG1 -wS1', 'wB1 bG1' (climb on top), or 'pass'."
+
+AI = GameAI(
+    levels=ai.LEVELS,
+    searcher=ai.searcher,
+    random_move=ai.random_move,
+    hint_level="medium",
+    win_chance=ai.win_chance,
+    play_noise=4,
+)
+
+
+def _spec(game_type: GameType) -> GameSpec:
+    name = str(game_type)
+    return GameSpec(
+        name=name,
+        kind="hive",
+        title="Hive",
+        sides=COLOUR_NAMES,
+        new=lambda **options: Board(name, **options),
+        ai=AI,
+        options=("tournament_opening", "repetition_draw"),
+        arena_options={"repetition_draw": True},
+        move_noun="ply",
+        record_noun="GameString",
+        uhp=True,
+        max_moves=200,
+        help=HELP,
+    )
+
+
+#: Every Hive game type, by name.
+GAMES: dict[str, GameSpec] = {str(gt): _spec(gt) for gt in GAME_TYPES}
+
+
+def find(name: str) -> GameSpec | None:
+    """The game type called ``name`` (``Base``, ``base+mlp``, ``Base+PLM``...), or ``None``."""
+    try:
+        return GAMES[str(GameType.parse(name))]
+    except InvalidGameTypeError:
+        return None

@@ -1,0 +1,365 @@
+"""The public Hive board: the game protocol's verbs, UHP notation, GameStrings and the hive's layout."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import ClassVar
+
+from ...game import DRAW, GameBoard, Outcome, Termination
+from .errors import IllegalMoveError, InvalidGameStringError, InvalidGameTypeError, InvalidMoveError
+from .geometry import DIRECTIONS, MASK, NEIGHBOUR, OPPOSITE, SIZE, axial_of
+from .move import LegalMoveGenerator, Move
+from .pieces import COLOUR_NAMES, PIECE_IDS, PIECE_NAMES, PIECES, PIECES_PER_COLOUR, GameType
+from .position import Position
+from .reasons import PASS_GAME_OVER, PASS_WITH_MOVES, reason
+from .state import (
+    HAND,
+    ORIGIN_CELL,
+    PASS,
+    STATE_NAMES,
+    WHITE_WINS,
+    destination_of,
+    encode,
+    origin_of,
+    piece_of,
+)
+
+# ``ref/`` means north-east of ref, and so on clockwise (see geometry.DIRECTIONS).
+_MARKS = ("{}/", "{}-", "{}\\", "/{}", "-{}", "\\{}")
+_AFTER = {"/": 0, "-": 1, "\\": 2}
+_BEFORE = {"/": 3, "-": 4, "\\": 5}
+_TURN = re.compile(r"^(White|Black)\[(\d+)\]$", re.IGNORECASE)
+_HALF = SIZE // 2
+
+
+class Board(Position, GameBoard[Move]):
+    """A game of Hive: position, rules options, move history and UHP notation.
+
+    :param game_type: ``"Base"`` ... ``"Base+MLP"`` or a :class:`GameType`.
+    :param tournament_opening: forbid placing the Queen on a player's first turn.
+    :param repetition_draw: the third occurrence of a position is a draw.
+    """
+
+    sides: ClassVar[tuple[str, str]] = COLOUR_NAMES
+    state_names: ClassVar[tuple[str, ...]] = STATE_NAMES
+
+    def __init__(
+        self,
+        game_type: str | GameType = "Base+MLP",
+        *,
+        tournament_opening: bool = True,
+        repetition_draw: bool = False,
+    ) -> None:
+        gt = game_type if isinstance(game_type, GameType) else GameType.parse(game_type)
+        super().__init__(gt, tournament_opening, repetition_draw)
+        self._init_texts()
+        self._legal_key: tuple[int, int, int] | None = None
+        self._legal_codes: list[int] = []
+
+    # ------------------------------------------------------------------
+    # game state
+
+    @property
+    def game_name(self) -> str:
+        """The game type's name, e.g. ``Base+MLP`` (what :func:`hive.find_game` knows it by)."""
+        return str(self.game_type)
+
+    @property
+    def turn_number(self) -> int:
+        """The UHP turn number: 1 + plies // 2."""
+        return 1 + self.ply // 2
+
+    @property
+    def turn_string(self) -> str:
+        """UHP turn string, e.g. ``White[3]``."""
+        return f"{COLOUR_NAMES[self.ply & 1]}[{1 + self.ply // 2}]"
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended (a Queen Bee surrounded, both, or a repetition), or ``None`` while it goes on."""
+        if self.status < DRAW:
+            return None
+        if self.status == DRAW:
+            queens = (self.pos[0], self.pos[PIECES_PER_COLOUR])
+            surrounded = all(cell >= 0 and self.nmask[cell] == 63 for cell in queens)
+            return Outcome(
+                Termination.BOTH_QUEENS_SURROUNDED if surrounded else Termination.REPETITION, None, self.sides
+            )
+        return Outcome(Termination.QUEEN_SURROUNDED, 0 if self.status == WHITE_WINS else 1, self.sides)
+
+    def adjudicate(self) -> Outcome:
+        """The outcome of a game stopped here: the rules' own if it is over, else a draw."""
+        return self.outcome() or Outcome(Termination.ADJUDICATION, None, self.sides)
+
+    @property
+    def move_stack(self) -> list[Move]:
+        """The moves played so far, oldest first."""
+        return [Move.from_code(code) for code in self.history]
+
+    @property
+    def legal_moves(self) -> LegalMoveGenerator:
+        return LegalMoveGenerator(self)
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` may be played now (the legal moves are generated once per position for the checks of
+        :meth:`is_legal`, :meth:`parse_move` and :meth:`push`)."""
+        return move.code in self._legal()
+
+    def _legal(self) -> list[int]:
+        """The legal int moves, generated once per position for the checks of parse and push."""
+        key = (self.hash, self.status, self.ply)
+        if key != self._legal_key:
+            self._legal_codes = self.generate()
+            self._legal_key = key
+        return self._legal_codes
+
+    def copy(self) -> Board:
+        """Return an independent board with the same options and history."""
+        board = type(self)(
+            self.game_type, tournament_opening=self.tournament_opening, repetition_draw=self.repetition_draw
+        )
+        for code in self.history:
+            board.make(code)
+        board._init_texts(self._texts)
+        return board
+
+    def __copy__(self) -> Board:
+        return self.copy()
+
+    # ------------------------------------------------------------------
+    # push / pop
+
+    def push(self, move: Move) -> None:
+        """Play a legal move.
+
+        :raises IllegalMoveError: naming the rule, when the move is not legal here.
+        """
+        if move.code not in self._legal():
+            raise IllegalMoveError(reason(self, move.code, False))
+        self.make(move.code)
+        self._pushed(len(self.history) - 1, move)
+
+    def _repush(self, move: Move) -> None:
+        self.make(move.code)
+
+    def pop(self) -> Move:
+        """Take back the last move and return it.
+
+        :raises IndexError: when no move has been played.
+        """
+        if not self.history:
+            raise IndexError("pop from a board with no moves played")
+        move = Move.from_code(self.unmake())
+        self._popped(len(self.history))
+        return move
+
+    def peek(self) -> Move:
+        """The last move played."""
+        return Move.from_code(self.history[-1])
+
+    # ------------------------------------------------------------------
+    # UHP notation
+
+    def parse_move(self, text: str) -> Move:
+        """Parse a UHP MoveString in this position and check it is legal.
+
+        :raises InvalidMoveError: when the text is not a MoveString.
+        :raises IllegalMoveError: when it describes a move against the rules (the message names the rule).
+        """
+        words = text.split()
+        if len(words) == 1 and words[0].lower() == "pass":
+            if self.status >= DRAW:
+                raise IllegalMoveError(PASS_GAME_OVER)
+            if self._legal() != [PASS]:
+                raise IllegalMoveError(PASS_WITH_MOVES)
+            return Move.PASS
+        if not 1 <= len(words) <= 2:
+            raise InvalidMoveError(f"Invalid MoveString {text!r}: expected 'piece', 'piece reference' or 'pass'.")
+        pid = self._piece_of(words[0], text)
+        if len(words) == 1:
+            if self.ply:
+                raise InvalidMoveError(
+                    f"Invalid MoveString {text!r}: only the game's first piece is played without a reference piece."
+                )
+            dst = ORIGIN_CELL
+            on_top = False
+        else:
+            ref = words[1]
+            direction = -1
+            if ref[-1] in _AFTER:
+                direction = _AFTER[ref[-1]]
+                ref = ref[:-1]
+            elif ref[0] in _BEFORE:
+                direction = _BEFORE[ref[0]]
+                ref = ref[1:]
+            ref_id = self._piece_of(ref, text)
+            ref_cell = self.pos[ref_id]
+            if ref_cell < 0:
+                raise InvalidMoveError(
+                    f"Invalid MoveString {text!r}: reference piece {PIECE_NAMES[ref_id]} is not in play."
+                )
+            on_top = direction < 0
+            dst = ref_cell if on_top else NEIGHBOUR[ref_cell * 6 + direction]
+        src = self.pos[pid]
+        code = encode(pid, HAND if src < 0 else src, dst)
+        # A reference with a direction names a ground cell; climbing is written "piece ref".
+        if (not on_top and self.height[dst] and dst != src) or code not in self._legal():
+            raise IllegalMoveError(reason(self, code, on_top))
+        return Move.from_code(code)
+
+    def push_text(self, text: str) -> Move:
+        """Parse a MoveString, play it, and return the move."""
+        move = self.parse_move(text)
+        self.make(move.code)
+        self._pushed(len(self.history) - 1, move)
+        return move
+
+    def move_text(self, move: Move) -> str:
+        """The MoveString of a move in this position (the move need not be checked)."""
+        return self._remember(len(self.history), move, self._uhp(move))
+
+    def _uhp(self, move: Move) -> str:
+        code = move.code
+        if code == PASS:
+            return "pass"
+        pid = piece_of(code)
+        src = origin_of(code)
+        dst = destination_of(code)
+        name = PIECE_NAMES[pid]
+        if self.ply == 0:
+            return name
+        if self.height[dst] and dst != src:
+            return f"{name} {PIECE_NAMES[self.top[dst]]}"
+        for d in range(6):
+            ref = self.top[NEIGHBOUR[dst * 6 + d]]
+            if ref == pid:
+                ref = self.below[pid]
+            if ref >= 0:
+                return f"{name} " + _MARKS[OPPOSITE[d]].format(PIECE_NAMES[ref])
+        if src != HAND:  # the piece's own cell: "wQ wQ\" is valid UHP
+            for d in range(6):
+                if NEIGHBOUR[src * 6 + d] == dst:
+                    return f"{name} " + _MARKS[d].format(name)
+        raise IllegalMoveError(f"Move {move!r} has no reference piece in this position.")
+
+    def record(self, headers: Mapping[str, str] | None = None) -> str:
+        """The UHP GameString of the game so far (a GameString has no headers: ``headers`` are left out)."""
+        return ";".join([str(self.game_type), self.state, self.turn_string, *self.move_texts()])
+
+    @classmethod
+    def from_record(cls, text: str, *, tournament_opening: bool = True, repetition_draw: bool = False) -> Board:
+        """Replay a UHP GameString (``GameType;State;Turn;move;...``), checking every move.
+
+        A bare game type is accepted too. The position comes from the moves: the state
+        and turn tokens are checked for form only.
+
+        :raises InvalidGameStringError: naming the header token that failed.
+        :raises InvalidMoveError, IllegalMoveError: naming the move token that failed.
+        """
+        tokens = [t.strip() for t in text.strip().split(";")]
+        try:
+            game_type = GameType.parse(tokens[0])
+        except InvalidGameTypeError as err:
+            raise InvalidGameStringError(f"Invalid GameString: token 1 {tokens[0]!r}: {err}") from None
+        if len(tokens) > 1 and tokens[1] not in STATE_NAMES:
+            raise InvalidGameStringError(
+                f"Invalid GameString: token 2 {tokens[1]!r} is not a game state ({', '.join(STATE_NAMES)})."
+            )
+        if len(tokens) == 2 or (len(tokens) > 2 and not _TURN.match(tokens[2])):
+            bad = tokens[2] if len(tokens) > 2 else ""
+            raise InvalidGameStringError(f"Invalid GameString: token 3 {bad!r} is not a turn such as 'White[1]'.")
+        board = cls(game_type, tournament_opening=tournament_opening, repetition_draw=repetition_draw)
+        for index, token in enumerate(tokens[3:], start=4):
+            if not token:
+                continue
+            try:
+                board.push_text(token)
+            except (InvalidMoveError, IllegalMoveError) as err:
+                raise type(err)(f"GameString token {index} {token!r} (move {board.ply + 1}): {err}") from None
+        return board
+
+    # UHP's names for the protocol's verbs
+    parse_uhp = parse_move
+    push_uhp = push_text
+    uhp = move_text
+    game_string = record
+    from_game_string = from_record
+
+    def _piece_of(self, word: str, text: str) -> int:
+        pid = PIECE_IDS.get(word.lower(), -1)
+        if pid < 0:
+            raise InvalidMoveError(f"Invalid MoveString {text!r}: unknown piece {word!r}.")
+        return pid
+
+    # ------------------------------------------------------------------
+    # the hive as pieces and coordinates
+
+    def stack(self, cell: int) -> list[int]:
+        """The ids of the pieces on ``cell``, bottom first (empty for an empty cell)."""
+        out = []
+        pid = self.top[cell]
+        while pid >= 0:
+            out.append(pid)
+            pid = self.below[pid]
+        out.reverse()
+        return out
+
+    def layout(self, extra: Iterable[int] = ()) -> dict[int, tuple[int, int]]:
+        """Axial coordinates ``(q, r)`` of the occupied cells, and of the cells in ``extra``, in one frame for the
+        whole game: the grid's own coordinates (wrapped to -16..15) of the first piece played, the rest by a walk
+        over the hive, which is connected even where the grid wraps around.
+
+        A cell of ``extra`` is placed beside an occupied neighbour, else at its shortest offset from the hive.
+        """
+        first = destination_of(self.history[0]) if self.history else -1
+        if first < 0 or not self.height[first]:
+            first = next((self.pos[p] for p in range(PIECES) if self.pos[p] >= 0), -1)
+        coords: dict[int, tuple[int, int]] = {}
+        if first >= 0:
+            coords[first] = _wrapped(first)
+            todo = [first]
+            while todo:
+                cell = todo.pop()
+                q, r = coords[cell]
+                for d, (dq, dr) in enumerate(DIRECTIONS):
+                    n = NEIGHBOUR[cell * 6 + d]
+                    if self.height[n] and n not in coords:
+                        coords[n] = (q + dq, r + dr)
+                        todo.append(n)
+        for cell in extra:
+            if cell in coords:
+                continue
+            for d, (dq, dr) in enumerate(DIRECTIONS):
+                n = NEIGHBOUR[cell * 6 + d]
+                if n in coords and self.height[n]:
+                    q, r = coords[n]
+                    coords[cell] = (q - dq, r - dr)
+                    break
+            else:
+                if first < 0:
+                    coords[cell] = _wrapped(cell)
+                    continue
+                (q1, r1), (q0, r0), (aq, ar) = axial_of(cell), axial_of(first), coords[first]
+                coords[cell] = (aq + (q1 - q0 + _HALF) % SIZE - _HALF, ar + (r1 - r0 + _HALF) % SIZE - _HALF)
+        return coords
+
+    # ------------------------------------------------------------------
+    # pictures
+
+    def __str__(self) -> str:
+        from .render import render
+
+        return render(self)
+
+    def __repr__(self) -> str:
+        return f"Board.from_game_string({self.game_string()!r})"
+
+    def _repr_svg_(self) -> str:
+        from .svg import board
+
+        return board(self, last_move=self.peek() if self.history else None)
+
+
+def _wrapped(cell: int) -> tuple[int, int]:
+    q, r = axial_of(cell)
+    return ((q + _HALF) & MASK) - _HALF, ((r + _HALF) & MASK) - _HALF

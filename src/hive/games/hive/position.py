@@ -1,0 +1,467 @@
+"""The hot core, second half: a position's legal moves as ints, and perft.
+
+A :class:`Position` is a :class:`~hive.games.hive.state.State` that lists its legal int moves: placements, each
+bug's movements, the Pillbug's throws. A move is an ``int``: ``piece | origin << 5 | destination << 16`` where
+``origin`` is ``HAND`` for a placement; ``PASS`` is the pass move (see :mod:`hive.games.hive.state`). Plain typed
+Python that Cython compiles with the C types declared in ``position.pxd``; the scratch arrays are stamped so that
+they never need clearing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableSequence
+
+from ..._build import filled, flattened, is_compiled, table
+from ...game import DRAW
+from .geometry import CELLS, NEIGHBOUR, OCCUPIED_DIRS, SLIDES
+from .pieces import (
+    ANT,
+    BEETLE,
+    BUG_COUNT,
+    BUG_FIRST,
+    GRASSHOPPER,
+    KIND,
+    KINDS,
+    LADYBUG,
+    MOSQUITO,
+    PIECES,
+    PIECES_PER_COLOUR,
+    PILLBUG,
+    QUEEN,
+    SPIDER,
+    GameType,
+)
+from .state import (
+    BLACK_WINS,
+    HAND,
+    ORIGIN_CELL,
+    PASS,
+    STATE_NAMES,
+    WHITE_WINS,
+    State,
+    destination_of,
+    encode,
+    origin_of,
+    piece_of,
+)
+
+__all__ = [
+    "BLACK_WINS",
+    "COMPILED",
+    "HAND",
+    "MOVE_BUFFER",
+    "ORIGIN_CELL",
+    "PASS",
+    "STATE_NAMES",
+    "WHITE_WINS",
+    "Position",
+    "destination_of",
+    "encode",
+    "origin_of",
+    "piece_of",
+]
+
+#: Room for every move of one position: at most 8 kinds in hand times 84 cells next to 14 own pieces, plus 14
+#: pieces times the 196 cells in or around a hive of 28, plus the pillbug's and a mosquito's throws.
+MOVE_BUFFER = 4096
+
+
+class Position(State):
+    """The state of a game of Hive that generates its legal moves (the base of :class:`hive.Board`)."""
+
+    def __init__(self, game_type: GameType, tournament_opening: bool = True, repetition_draw: bool = False) -> None:
+        State.__init__(self, game_type, tournament_opening, repetition_draw)
+        # cells visited by one bug's move generator, cells already listed for a mosquito, a stack of cells to
+        # visit, moves already listed, destinations, placement cells, a pillbug's surroundings, the moves found
+        self._mark = _ints("q", CELLS)
+        self._mark_stamp = 0
+        self._dmark = _ints("q", CELLS)
+        self._dmark_stamp = 0
+        self._todo = _ints("h", CELLS)
+        self._move_mark = _ints("q", PIECES * CELLS)
+        self._dests = _ints("h", 4 * CELLS)
+        self._cells = _ints("h", CELLS)
+        self._around = _ints("h", 6)
+        self._movebuf = _ints("i", MOVE_BUFFER)
+
+    def _placement_cells(self, colour: int) -> int:
+        """Write the cells where ``colour`` may place to ``_cells``; return how many there are."""
+        if self.ply == 0:
+            self._cells[0] = ORIGIN_CELL
+            return 1
+        if self.ply == 1:
+            base = self._first_cell() * 6
+            for d in range(6):
+                self._cells[d] = _NB[base + d]
+            return 6
+        self._mark_stamp += 1
+        stamp = self._mark_stamp
+        own_lo = colour * PIECES_PER_COLOUR
+        other_lo = PIECES_PER_COLOUR - own_lo
+        for pid in range(other_lo, other_lo + PIECES_PER_COLOUR):
+            cell = self.pos[pid]
+            if cell >= 0 and self.top[cell] == pid:
+                base = cell * 6
+                for d in range(6):
+                    self._mark[_NB[base + d]] = stamp
+        count = 0
+        for pid in range(own_lo, own_lo + PIECES_PER_COLOUR):
+            cell = self.pos[pid]
+            if cell >= 0 and self.top[cell] == pid:
+                base = cell * 6
+                for d in range(6):
+                    n = _NB[base + d]
+                    if self._mark[n] != stamp and self.height[n] == 0:
+                        self._mark[n] = stamp
+                        self._cells[count] = n
+                        count += 1
+        return count
+
+    def generate(self) -> list[int]:
+        """Return every legal move of the side to move as ints (``[PASS]`` when none)."""
+        if self.status >= _DRAW:
+            return []
+        # moves are collected as C ints and boxed once at the end, after pillbug duplicates are gone
+        n = 0
+        colour = self.ply & 1
+        own_lo = colour * PIECES_PER_COLOUR
+        turn = self.ply >> 1
+        queen_placed = self.pos[own_lo] >= 0
+        # placements
+        kinds_base = colour * KINDS
+        cells = 0
+        have_cells = False
+        for kind in range(KINDS):
+            if not self.enabled[kind]:
+                continue
+            count = self.placed[kinds_base + kind]
+            if count >= _BUG_COUNT[kind]:
+                continue
+            if kind == QUEEN:
+                if turn == 0 and self.tournament_opening:
+                    continue
+            elif turn == 3 and not queen_placed:
+                continue
+            if not have_cells:
+                cells = self._placement_cells(colour)
+                have_cells = True
+            base = own_lo + _BUG_FIRST[kind] + count | _HAND << 5
+            for i in range(cells):
+                self._movebuf[n] = base | self._cells[i] << 16
+                n += 1
+        if queen_placed:
+            last = self.last
+            stamp = self.find_cuts()
+            throws = False
+            for pid in range(own_lo, own_lo + PIECES_PER_COLOUR):
+                cell = self.pos[pid]
+                if cell < 0 or self.top[cell] != pid or pid == last:
+                    continue
+                kind = _KIND[pid]
+                ground = self.height[cell] == 1
+                if kind == PILLBUG or (kind == MOSQUITO and ground and self._touches_pillbug(cell)):
+                    end = self._throws(cell, stamp, n)
+                    if end != n:
+                        throws = True
+                        n = end
+                if ground and self.cut_mark[cell] == stamp:
+                    continue
+                base = pid | cell << 5
+                for i in range(self._destinations(kind, cell, 0)):
+                    self._movebuf[n] = base | self._dests[i] << 16
+                    n += 1
+            if throws:
+                n = self._unique(n)
+        if n == 0:
+            return [_PASS]
+        if not _COMPILED:
+            return list(self._movebuf[:n])  # a list slice copies at C speed; a typed view's slice is not a list
+        moves = [0] * n
+        for i in range(n):
+            moves[i] = self._movebuf[i]
+        return moves
+
+    def _unique(self, n: int) -> int:
+        """Drop repeats from ``_movebuf[:n]``, first occurrences kept (a pillbug can throw a piece where it could go
+        itself); return the new length.
+
+        A move on the board is fixed by its piece and destination (the origin is where the piece is).
+        """
+        self._mark_stamp += 1
+        stamp = self._mark_stamp
+        out = 0
+        for i in range(n):
+            move = self._movebuf[i]
+            key = (move & 31) * CELLS + (move >> 16)
+            if self._move_mark[key] != stamp:
+                self._move_mark[key] = stamp
+                self._movebuf[out] = move
+                out += 1
+        return out
+
+    def _touches_pillbug(self, cell: int) -> bool:
+        base = cell * 6
+        for d in range(6):
+            t = self.top[_NB[base + d]]
+            if t >= 0 and _KIND[t] == PILLBUG:
+                return True
+        return False
+
+    def _destinations(self, kind: int, cell: int, n: int) -> int:
+        """Write the destinations of a ``kind`` bug at ``cell`` to ``_dests[n:]``; return the new end."""
+        if kind == ANT:
+            return self._ant(cell, n)
+        if kind in (QUEEN, PILLBUG):
+            return self._steps(cell, n)
+        if kind == BEETLE:
+            return self._beetle(cell, n)
+        if kind == GRASSHOPPER:
+            return self._grasshopper(cell, n)
+        if kind == SPIDER:
+            return self._spider(cell, n)
+        if kind == LADYBUG:
+            return self._ladybug(cell, n)
+        return self._mosquito(cell, n)
+
+    def _steps(self, cell: int, n: int) -> int:
+        base = cell * 6
+        m = self.nmask[cell]
+        row = 6 * m
+        for i in range(_SLIDE_N[m]):
+            self._dests[n] = _NB[base + _SLIDE_D[row + i]]
+            n += 1
+        return n
+
+    def _ant(self, origin: int, n: int) -> int:
+        # The ant's own cell counts as empty while it travels.
+        self._unmask(origin)
+        self._mark_stamp += 1
+        stamp = self._mark_stamp
+        self._mark[origin] = stamp
+        self._todo[0] = origin
+        size = 1
+        while size:
+            size -= 1
+            x = self._todo[size]
+            base = x * 6
+            m = self.nmask[x]
+            row = 6 * m
+            for i in range(_SLIDE_N[m]):
+                y = _NB[base + _SLIDE_D[row + i]]
+                if self._mark[y] != stamp:
+                    self._mark[y] = stamp
+                    self._dests[n] = y
+                    n += 1
+                    self._todo[size] = y
+                    size += 1
+        self._remask(origin)
+        return n
+
+    def _spider(self, origin: int, n: int) -> int:
+        self._unmask(origin)
+        self._mark_stamp += 1
+        stamp = self._mark_stamp
+        m1 = self.nmask[origin]
+        for i1 in range(_SLIDE_N[m1]):
+            y1 = _NB[origin * 6 + _SLIDE_D[6 * m1 + i1]]
+            m2 = self.nmask[y1]
+            for i2 in range(_SLIDE_N[m2]):
+                y2 = _NB[y1 * 6 + _SLIDE_D[6 * m2 + i2]]
+                if y2 == origin:
+                    continue
+                m3 = self.nmask[y2]
+                for i3 in range(_SLIDE_N[m3]):
+                    y3 = _NB[y2 * 6 + _SLIDE_D[6 * m3 + i3]]
+                    if y3 != origin and y3 != y1 and self._mark[y3] != stamp:
+                        self._mark[y3] = stamp
+                        self._dests[n] = y3
+                        n += 1
+        self._remask(origin)
+        return n
+
+    def _grasshopper(self, cell: int, n: int) -> int:
+        m = self.nmask[cell]
+        for i in range(_OCC_N[m]):
+            d = _OCC_D[6 * m + i]
+            y = _NB[cell * 6 + d]
+            while self.height[y]:
+                y = _NB[y * 6 + d]
+            self._dests[n] = y
+            n += 1
+        return n
+
+    def _beetle(self, cell: int, n: int) -> int:
+        h_src = self.height[cell] - 1
+        base = cell * 6
+        for d in range(6):
+            y = _NB[base + d]
+            h_dst = self.height[y]
+            hl = self.height[_NB[base + _LEFT[d]]]
+            hr = self.height[_NB[base + _RIGHT[d]]]
+            hi = h_src if h_src > h_dst else h_dst
+            lo = hl if hl < hr else hr
+            if lo > hi:
+                continue
+            if hi == 0 and hl == 0 and hr == 0:
+                continue
+            self._dests[n] = y
+            n += 1
+        return n
+
+    def _ladybug(self, origin: int, n: int) -> int:
+        # Heights as seen by the ladybug in flight: its own origin counts one less.
+        self._mark_stamp += 1
+        stamp = self._mark_stamp
+        base0 = origin * 6
+        for d1 in range(6):
+            y1 = _NB[base0 + d1]
+            h1 = self.height[y1]
+            if h1 == 0:
+                continue
+            hl = self.height[_NB[base0 + _LEFT[d1]]]
+            hr = self.height[_NB[base0 + _RIGHT[d1]]]
+            if (hl if hl < hr else hr) > h1:
+                continue
+            base1 = y1 * 6
+            for d2 in range(6):
+                y2 = _NB[base1 + d2]
+                if y2 == origin:
+                    continue
+                h2 = self.height[y2]
+                if h2 == 0:
+                    continue
+                c = _NB[base1 + _LEFT[d2]]
+                hl = self.height[c] - (c == origin)
+                c = _NB[base1 + _RIGHT[d2]]
+                hr = self.height[c] - (c == origin)
+                if (hl if hl < hr else hr) > (h1 if h1 > h2 else h2):
+                    continue
+                base2 = y2 * 6
+                for d3 in range(6):
+                    y3 = _NB[base2 + d3]
+                    if y3 == origin or self.height[y3] or self._mark[y3] == stamp:
+                        continue
+                    c = _NB[base2 + _LEFT[d3]]
+                    hl = self.height[c] - (c == origin)
+                    c = _NB[base2 + _RIGHT[d3]]
+                    hr = self.height[c] - (c == origin)
+                    if (hl if hl < hr else hr) > h2:
+                        continue
+                    self._mark[y3] = stamp
+                    self._dests[n] = y3
+                    n += 1
+        return n
+
+    def _mosquito(self, cell: int, n: int) -> int:
+        if self.height[cell] > 1:
+            return self._beetle(cell, n)
+        kinds = 0
+        base = cell * 6
+        for d in range(6):
+            t = self.top[_NB[base + d]]
+            if t >= 0:
+                kinds |= 1 << _KIND[t]
+        kinds &= ~(1 << MOSQUITO)
+        if kinds & (1 << ANT):
+            kinds &= ~(1 << QUEEN | 1 << PILLBUG | 1 << SPIDER)
+        if kinds & (1 << BEETLE):
+            kinds &= ~(1 << QUEEN | 1 << PILLBUG)
+        if kinds & (kinds - 1) == 0:
+            for kind in range(KINDS):
+                if kinds >> kind & 1:
+                    return self._destinations(QUEEN if kind == PILLBUG else kind, cell, n)
+            return n
+        # Several bugs to copy: keep the first occurrence of each destination.
+        self._dmark_stamp += 1
+        stamp = self._dmark_stamp
+        for kind in range(KINDS):
+            if kinds >> kind & 1:
+                end = self._destinations(QUEEN if kind == PILLBUG else kind, cell, n)
+                for i in range(n, end):
+                    y = self._dests[i]
+                    if self._dmark[y] != stamp:
+                        self._dmark[y] = stamp
+                        self._dests[n] = y
+                        n += 1
+        return n
+
+    def _throws(self, cell: int, stamp: int, end: int) -> int:
+        """Write the pillbug ability's moves from ``cell`` to ``_movebuf[end:]``; return the new end.
+
+        ``stamp`` is the current articulation-point stamp (see :meth:`find_cuts`).
+        """
+        last = self.last
+        base = cell * 6
+        # _around holds the neighbours that can be lifted from the front and the empty directions from the back
+        targets = 0
+        empties = 0
+        for d in range(6):
+            n = _NB[base + d]
+            h = self.height[n]
+            if h == 0:
+                empties += 1
+                self._around[6 - empties] = d
+            elif h == 1:
+                t = self.top[n]
+                if t != last and self.cut_mark[n] != stamp:
+                    # lift from n onto the pillbug: blocked by two flanking stacks of height >= 2
+                    hl = self.height[_NB[base + _LEFT[d]]]
+                    hr = self.height[_NB[base + _RIGHT[d]]]
+                    if hl < 2 or hr < 2:
+                        self._around[targets] = n
+                        targets += 1
+        if targets == 0 or empties == 0:
+            return end
+        for i in range(targets):
+            n = self._around[i]
+            t = self.top[n]
+            for j in range(5, 5 - empties, -1):
+                d = self._around[j]
+                hl_cell = _NB[base + _LEFT[d]]
+                hr_cell = _NB[base + _RIGHT[d]]
+                hl = 0 if hl_cell == n else self.height[hl_cell]
+                hr = 0 if hr_cell == n else self.height[hr_cell]
+                if hl < 2 or hr < 2:
+                    self._movebuf[end] = t | n << 5 | _NB[base + d] << 16
+                    end += 1
+        return end
+
+    def perft(self, depth: int) -> int:
+        """Count the leaves of the legal-move tree ``depth`` plies deep.
+
+        Mzinga's convention: a pass counts as a move, a finished game has none.
+        """
+        if depth == 0:
+            return 1
+        moves = self.generate()
+        if depth == 1:
+            return len(moves)
+        total = 0
+        for move in moves:
+            self.make(move)
+            total += self.perft(depth - 1)
+            self.unmake()
+        return total
+
+
+def _ints(code: str, size: int, value: int = 0) -> MutableSequence[int]:
+    return filled(code, size, COMPILED, value)
+
+
+#: Whether this module runs compiled (its ``.pxd`` types apply) or as plain Python.
+COMPILED: bool = is_compiled(_ints)
+_COMPILED = COMPILED
+# C-typed tables (see position.pxd), some shared with state.py; plain lists when running as Python.
+_NB = table("i", NEIGHBOUR, COMPILED)
+_KIND = table("b", KIND, COMPILED)
+_BUG_COUNT = table("b", BUG_COUNT, COMPILED)
+_BUG_FIRST = table("b", BUG_FIRST, COMPILED)
+# Directions (d - 1, d + 1) flanking a step in direction d.
+_LEFT = table("b", [(d + 5) % 6 for d in range(6)], COMPILED)
+_RIGHT = table("b", [(d + 1) % 6 for d in range(6)], COMPILED)
+# SLIDES and OCCUPIED_DIRS flattened: row ``m`` holds ``_SLIDE_N[m]`` directions from ``_SLIDE_D[6 * m]``.
+_SLIDE_N, _SLIDE_D = flattened(SLIDES, COMPILED)
+_OCC_N, _OCC_D = flattened(OCCUPIED_DIRS, COMPILED)
+_HAND = HAND
+_PASS = PASS
+_DRAW = DRAW

@@ -1,0 +1,68 @@
+# C types for state.py, applied when Cython compiles it (the .py stays plain Python).
+cimport cython
+
+# constants imported from the game, geometry and pieces become C ints here
+cdef int DRAW, IN_PROGRESS, CELLS, KINDS, PIECES, PIECES_PER_COLOUR
+# C copies of this module's own constants (the Python names stay importable)
+cdef int _HAND, _PASS, _WHITE_WINS, _BLACK_WINS, _MAX_LEVEL
+
+cdef int[::1] _NB
+cdef signed char[::1] _KIND
+cdef signed char[::1] _OCC_N, _OCC_D
+cdef unsigned long long[::1] _ZCELL, _ZLEVEL, _ZLAST
+cdef unsigned long long _ZBLACK
+cdef unsigned char[::1] _OPP_BIT
+
+cpdef int piece_of(int move) noexcept
+cpdef int origin_of(int move) noexcept
+cpdef int destination_of(int move) noexcept
+
+
+cdef class State:
+    cdef public object game_type
+    cdef public bint tournament_opening
+    cdef public bint repetition_draw
+    cdef public unsigned char[::1] enabled
+    cdef public signed char[::1] top
+    cdef public unsigned char[::1] height
+    cdef public unsigned char[::1] nmask
+    cdef public signed char[::1] below
+    cdef public short[::1] pos
+    cdef public unsigned char[::1] placed
+    cdef public int ply
+    cdef public int last
+    cdef public unsigned long long hash
+    cdef public int status
+    cdef public list history
+    cdef public dict seen
+    cdef signed char[::1] _undo_last
+    cdef unsigned long long[::1] _undo_hash
+    cdef unsigned char[::1] _undo_status
+    cdef public long long[::1] cut_mark
+    cdef long long[::1] _disc
+    cdef long long _stamp
+    cdef long long _counter
+
+    @cython.locals(under=int, n=int, d=int)
+    cdef void _lift(self, int pid, int cell) noexcept
+    @cython.locals(under=int, n=int, d=int)
+    cdef void _drop(self, int pid, int cell) noexcept
+    @cython.locals(base=int, d=int)
+    cdef void _unmask(self, int cell) noexcept
+    @cython.locals(base=int, d=int)
+    cdef void _remask(self, int cell) noexcept
+    @cython.locals(size=int, undo_last="signed char[::1]", undo_hash="unsigned long long[::1]",
+                   undo_status="unsigned char[::1]")
+    cdef void _grow_undo(self) except *
+    @cython.locals(h="unsigned long long", ply=int, last=int, pid=int, src=int, dst=int, count=int)
+    cpdef void make(self, int move)
+    @cython.locals(move=int, ply=int, pid=int, src=int, dst=int, count=int)
+    cpdef int unmake(self)
+    @cython.locals(wq=int, bq=int, white_lost=bint, black_lost=bint)
+    cdef int _outcome(self) noexcept
+    cpdef long long find_cuts(self)
+    @cython.locals(dv="long long", low="long long", dw="long long", lw="long long", stamp="long long",
+                   children=int, base=int, m=int, row=int, i=int, w=int)
+    cdef long long _visit(self, int v, int parent) noexcept
+    @cython.locals(pid=int)
+    cdef int _first_cell(self) noexcept

@@ -1,0 +1,323 @@
+"""The hot core, first half: the pieces on the grid, make/unmake, Zobrist hashing and the hive's cut points.
+
+Move generation is the second half (:class:`hive.games.hive.position.Position`, a subclass). Everything here is
+written in a plain typed subset of Python (ints, lists, small methods) that runs as it is and that Cython compiles
+with the C types declared in ``state.pxd``. State and tables are built with :func:`hive._build.table`: C-typed
+arrays in the compiled build, lists in plain Python.
+
+A move is an ``int``: ``piece | origin << 5 | destination << 16`` where ``origin`` is ``HAND`` for a placement;
+``PASS`` is the pass move.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import MutableSequence
+
+from ..._build import filled, flattened, is_compiled, table
+from ...game import DRAW, FIRST_WINS, IN_PROGRESS, NOT_STARTED, SECOND_WINS
+from .geometry import CELLS, NEIGHBOUR, OCCUPIED_DIRS, OPPOSITE
+from .pieces import (
+    KIND,
+    KINDS,
+    PIECES,
+    PIECES_PER_COLOUR,
+    GameType,
+)
+
+HAND = CELLS
+PASS = 31
+ORIGIN_CELL = 0
+
+WHITE_WINS = FIRST_WINS
+BLACK_WINS = SECOND_WINS
+#: The UHP names of the status codes.
+STATE_NAMES = ("NotStarted", "InProgress", "Draw", "WhiteWins", "BlackWins")
+
+MAX_LEVEL = 8
+
+
+def encode(piece: int, origin: int, destination: int) -> int:
+    """Pack a move into an int (``origin`` is ``HAND`` for a placement)."""
+    return piece | origin << 5 | destination << 16
+
+
+def piece_of(move: int) -> int:
+    """The piece id of an int move (``PASS`` for the pass)."""
+    return move & 31
+
+
+def origin_of(move: int) -> int:
+    """The cell an int move leaves: ``HAND`` for a placement (0 for the pass)."""
+    return move >> 5 & 2047
+
+
+def destination_of(move: int) -> int:
+    """The cell an int move ends on (0 for the pass)."""
+    return move >> 16
+
+
+def _zobrist_tables() -> tuple[list[int], list[int], list[int], int]:
+    rng = random.Random(0x48495645)  # fixed: hashes are stable across runs
+    cell_keys = [rng.getrandbits(64) for _ in range(PIECES * CELLS)]
+    # A piece at level L > 0 adds a level key: position = where each piece is and how high.
+    level_keys = [0 if lvl == 0 else rng.getrandbits(64) for _ in range(PIECES) for lvl in range(MAX_LEVEL)]
+    last_keys = [rng.getrandbits(64) for _ in range(PIECES)]
+    return cell_keys, level_keys, last_keys, rng.getrandbits(64)
+
+
+ZOBRIST_CELL, ZOBRIST_LEVEL, ZOBRIST_LAST, ZOBRIST_BLACK = _zobrist_tables()
+
+#: Whether this module runs compiled (its ``.pxd`` types apply) or as plain Python.
+COMPILED: bool = is_compiled(encode)
+
+# C-typed copies (see state.pxd) of the tables and constants used in the inner loops; plain
+# lists and ints when running as Python.
+_NB = table("i", NEIGHBOUR, COMPILED)
+_KIND = table("b", KIND, COMPILED)
+_ZCELL = table("Q", ZOBRIST_CELL, COMPILED)
+_ZLEVEL = table("Q", ZOBRIST_LEVEL, COMPILED)
+_ZLAST = table("Q", ZOBRIST_LAST, COMPILED)
+_ZBLACK = ZOBRIST_BLACK
+#: ``_OPP_BIT[d]``: the neighbour-mask bit, seen from the neighbour in direction d, of the cell itself.
+_OPP_BIT = table("B", [1 << OPPOSITE[d] for d in range(6)], COMPILED)
+# OCCUPIED_DIRS flattened: row ``m`` holds ``_OCC_N[m]`` directions from ``_OCC_D[6 * m]``.
+_OCC_N, _OCC_D = flattened(OCCUPIED_DIRS, COMPILED)
+_HAND = HAND
+_PASS = PASS
+_WHITE_WINS = WHITE_WINS
+_BLACK_WINS = BLACK_WINS
+_MAX_LEVEL = MAX_LEVEL
+_COMPILED = COMPILED
+
+
+def _ints(code: str, size: int, value: int = 0) -> MutableSequence[int]:
+    return filled(code, size, COMPILED, value)
+
+
+class State:
+    """Pieces on the grid, whose turn it is, and the history needed to undo.
+
+    ``top``, ``height``, ``nmask``, ``below``, ``pos`` and ``placed`` are indexable int sequences
+    (lists in plain Python, C arrays in the compiled build): read them, never write them.
+    """
+
+    def __init__(self, game_type: GameType, tournament_opening: bool = True, repetition_draw: bool = False) -> None:
+        self.game_type = game_type
+        self.tournament_opening = tournament_opening
+        self.repetition_draw = repetition_draw
+        self.enabled = table("B", [game_type.enabled(k) for k in range(KINDS)], COMPILED)
+        self.top = _ints("b", CELLS, -1)
+        self.height = _ints("B", CELLS)
+        self.nmask = _ints("B", CELLS)
+        self.below = _ints("b", PIECES, -1)
+        self.pos = _ints("h", PIECES, -1)
+        self.placed = _ints("B", 2 * KINDS)
+        self.ply = 0
+        self.last = -1
+        self.hash = 0
+        self.status = NOT_STARTED
+        self.history: list[int] = []
+        self.seen: dict[int, int] = {0: 1}
+        # What make() overwrites, indexed by the ply of the move: last piece moved, hash, status.
+        self._undo_last = _ints("b", 64)
+        self._undo_hash = _ints("Q", 64)
+        self._undo_status = _ints("B", 64)
+        # Scratch arrays of the articulation-point pass, stamped so that they never need clearing: discovery
+        # numbers and cut marks.
+        self.cut_mark = _ints("q", CELLS)
+        self._disc = _ints("q", CELLS)
+        self._stamp = 0
+        self._counter = 0
+
+    # ------------------------------------------------------------------
+    # make / unmake
+
+    def _lift(self, pid: int, cell: int) -> None:
+        under = self.below[pid]
+        self.top[cell] = under
+        self.below[pid] = -1
+        self.height[cell] -= 1
+        if under < 0:
+            self._unmask(cell)
+
+    def _drop(self, pid: int, cell: int) -> None:
+        under = self.top[cell]
+        self.below[pid] = under
+        self.top[cell] = pid
+        self.pos[pid] = cell
+        self.height[cell] += 1
+        if under < 0:
+            self._remask(cell)
+
+    def _unmask(self, cell: int) -> None:
+        """Clear ``cell``'s bit in its neighbours' masks (the cell becomes empty)."""
+        base = cell * 6
+        for d in range(6):
+            self.nmask[_NB[base + d]] &= ~_OPP_BIT[d]
+
+    def _remask(self, cell: int) -> None:
+        """Set ``cell``'s bit in its neighbours' masks (the cell becomes occupied)."""
+        base = cell * 6
+        for d in range(6):
+            self.nmask[_NB[base + d]] |= _OPP_BIT[d]
+
+    def _grow_undo(self) -> None:
+        size = len(self._undo_hash)
+        undo_last = _ints("b", 2 * size)
+        undo_hash = _ints("Q", 2 * size)
+        undo_status = _ints("B", 2 * size)
+        undo_last[:size] = self._undo_last
+        undo_hash[:size] = self._undo_hash
+        undo_status[:size] = self._undo_status
+        self._undo_last = undo_last
+        self._undo_hash = undo_hash
+        self._undo_status = undo_status
+
+    def make(self, move: int) -> None:
+        """Play a move given as an int, without any legality check."""
+        h = self.hash
+        ply = self.ply
+        if ply == len(self._undo_hash):
+            self._grow_undo()
+        last = self.last
+        self._undo_last[ply] = last
+        self._undo_hash[ply] = h
+        self._undo_status[ply] = self.status
+        self.history.append(move)
+        if last >= 0:
+            h ^= _ZLAST[last]
+        if move == _PASS:
+            self.last = -1
+        else:
+            pid = move & 31
+            src = move >> 5 & 2047
+            dst = move >> 16
+            if src == _HAND:
+                self.placed[(pid >= PIECES_PER_COLOUR) * KINDS + _KIND[pid]] += 1
+            else:
+                h ^= _ZCELL[pid * CELLS + src] ^ _ZLEVEL[pid * _MAX_LEVEL + self.height[src] - 1]
+                self._lift(pid, src)
+            h ^= _ZCELL[pid * CELLS + dst] ^ _ZLEVEL[pid * _MAX_LEVEL + self.height[dst]]
+            self._drop(pid, dst)
+            self.last = pid
+            h ^= _ZLAST[pid]
+        self.ply = ply + 1
+        h ^= _ZBLACK
+        self.hash = h
+        self.status = self._outcome()
+        if self.repetition_draw:
+            count = self.seen.get(h, 0) + 1
+            self.seen[h] = count
+            if count >= 3 and self.status == IN_PROGRESS:
+                self.status = DRAW
+
+    def unmake(self) -> int:
+        """Take back the last move and return it."""
+        move = self.history.pop()
+        if self.repetition_draw:
+            count = self.seen[self.hash] - 1
+            if count:
+                self.seen[self.hash] = count
+            else:
+                del self.seen[self.hash]
+        ply = self.ply - 1
+        self.ply = ply
+        self.last = self._undo_last[ply]
+        self.hash = self._undo_hash[ply]
+        self.status = self._undo_status[ply]
+        if move != _PASS:
+            pid = move & 31
+            src = move >> 5 & 2047
+            dst = move >> 16
+            self._lift(pid, dst)
+            if src == _HAND:
+                self.pos[pid] = -1
+                self.placed[(pid >= PIECES_PER_COLOUR) * KINDS + _KIND[pid]] -= 1
+            else:
+                self._drop(pid, src)
+        return move
+
+    def _outcome(self) -> int:
+        wq = self.pos[0]
+        bq = self.pos[PIECES_PER_COLOUR]
+        white_lost = wq >= 0 and self.nmask[wq] == 63
+        black_lost = bq >= 0 and self.nmask[bq] == 63
+        if white_lost:
+            return DRAW if black_lost else _BLACK_WINS
+        if black_lost:
+            return _WHITE_WINS
+        return IN_PROGRESS
+
+    def compute_hash(self) -> int:
+        """Compute the Zobrist hash from scratch (the incremental one must equal it)."""
+        h = 0
+        for pid in range(PIECES):
+            cell = self.pos[pid]
+            if cell < 0:
+                continue
+            level = 0
+            under = self.below[pid]
+            while under >= 0:
+                level += 1
+                under = self.below[under]
+            h ^= ZOBRIST_CELL[pid * CELLS + cell] ^ ZOBRIST_LEVEL[pid * _MAX_LEVEL + level]
+        if self.last >= 0:
+            h ^= ZOBRIST_LAST[self.last]
+        if self.ply & 1:
+            h ^= ZOBRIST_BLACK
+        return h
+
+    # ------------------------------------------------------------------
+    # the hive's cut points
+
+    def cut_cells(self) -> set[int]:
+        """Occupied cells whose removal would split the hive (articulation points)."""
+        stamp = self.find_cuts()
+        return {cell for cell in self.pos if cell >= 0 and self.cut_mark[cell] == stamp}
+
+    def find_cuts(self) -> int:
+        """Find the articulation points in one Tarjan pass and return its stamp ``s``.
+
+        Until the position changes, an occupied cell splits the hive when removed iff ``cut_mark[cell] == s``.
+        """
+        # Numbers above ``_stamp`` belong to this pass: no clearing between passes.
+        self._stamp = self._counter + 1
+        self._counter = self._stamp
+        start = self._first_cell()
+        if self.height[start]:
+            self._visit(start, -1)
+        return self._stamp
+
+    def _visit(self, v: int, parent: int) -> int:
+        self._counter += 1
+        dv = self._counter
+        self._disc[v] = dv
+        low = dv
+        children = 0
+        stamp = self._stamp
+        base = v * 6
+        m = self.nmask[v]
+        row = 6 * m
+        for i in range(_OCC_N[m]):
+            w = _NB[base + _OCC_D[row + i]]
+            dw = self._disc[w]
+            if dw > stamp:
+                if dw < low and w != parent:
+                    low = dw
+            else:
+                lw = self._visit(w, v)
+                if lw < low:
+                    low = lw
+                if lw >= dv and parent >= 0:
+                    self.cut_mark[v] = stamp
+                children += 1
+        if parent < 0 and children > 1:
+            self.cut_mark[v] = stamp
+        return low
+
+    def _first_cell(self) -> int:
+        for pid in range(PIECES):
+            if self.pos[pid] >= 0:
+                return self.pos[pid]
+        return ORIGIN_CELL

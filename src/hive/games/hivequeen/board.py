@@ -1,0 +1,417 @@
+"""The public HiveQueen board: the game protocol's verbs, turns as values, legality with reasons, notation."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from typing import ClassVar
+
+from ...game import DRAW, FIRST_WINS, IN_PROGRESS, GameBoard, IllegalMoveError, InvalidMoveError, Outcome, Termination
+from .geometry import NAMES, RADIUS, cell_at, parse_cell
+from .move import LegalTurns, Production, Turn
+from .position import Position
+from .reasons import movement_reason, no_production_reason, production_reason
+from .rules import (
+    COLOUR_NAMES,
+    KIND_NAMES,
+    LETTERS,
+    NURSE,
+    QUEEN,
+    REPETITION_DRAW_COUNT,
+    TURN_LIMIT_WITHOUT_CAPTURE,
+)
+from .state import (
+    END,
+    PRODUCTION,
+    STATE_NAMES,
+    production_cell,
+    production_kind,
+)
+
+__all__ = ["GAME_NAME", "Board", "IllegalMoveError", "InvalidMoveError", "LegalTurns", "Production", "Turn"]
+
+#: The game's name in records and for :func:`hive.find_game`.
+GAME_NAME = "HiveQueen"
+
+
+_MOVE_RE = re.compile(r"^([QHDNWS])([a-i][1-9])(?:([-x])([a-i][1-9]))?(=Q)?$", re.IGNORECASE)
+_PROD_RE = re.compile(r"^\+([QHDNWS])([a-i][1-9])$", re.IGNORECASE)
+
+
+def _cell(text: str, whole: str) -> int:
+    cell = parse_cell(text)
+    if cell < 0:
+        raise InvalidMoveError(f"{whole!r}: {text!r} is not a cell of the 61-cell field")
+    return cell
+
+
+class Board(Position, GameBoard[Turn]):
+    """A HiveQueen game: the field, the turns played, legal turns, notation.
+
+    >>> board = Board()
+    >>> turn = board.push_move_string("Wc3-c4;+Sd4")
+    >>> board.turn_name, board.units
+    ('North', [25, 24])
+    """
+
+    sides: ClassVar[tuple[str, str]] = COLOUR_NAMES
+    state_names: ClassVar[tuple[str, ...]] = STATE_NAMES
+    #: The game's name (what :func:`hive.find_game` knows it by).
+    game_name = GAME_NAME
+
+    def __init__(self, setup: bool = True) -> None:
+        super().__init__(setup)
+        self._turn_starts: list[int] = []
+        self._init_texts()
+        # the turn parse_move checked last, and where: push plays it without checking it again
+        self._checked: tuple[int, int, Turn] | None = None
+
+    @classmethod
+    def from_pieces(cls, pieces: Mapping[str, str], turn: int = 0, quiet: int = 0) -> Board:
+        """A position from cell names to piece letters, South upper case and North lower case
+        (``{"c1": "Q", "g9": "q"}``), with ``turn`` (0 South, 1 North) to move.
+
+        :raises InvalidMoveError: naming a bad cell or letter.
+        """
+        board = cls(setup=False)
+        for name, letter in pieces.items():
+            cell = _cell(name, name)
+            if len(letter) != 1 or letter.upper() not in LETTERS[1:]:
+                raise InvalidMoveError(f"{letter!r} on {name} is not a piece letter (Q H D N W S, North lower case)")
+            board.put(cell, LETTERS.index(letter.upper()) | (8 if letter.islower() else 0))
+        board.ply = turn
+        board.quiet = quiet
+        board.reset()
+        return board
+
+    def copy(self) -> Board:
+        """An independent copy with the same position and history."""
+        other = Board(setup=False)
+        self.copy_state_to(other)
+        self.copy_history_to(other)
+        other._turn_starts = list(self._turn_starts)
+        other._init_texts(self._texts)
+        return other
+
+    # ------------------------------------------------------------------
+    # state
+
+    @property
+    def turn_name(self) -> str:
+        """``South`` or ``North``."""
+        return COLOUR_NAMES[self.ply & 1]
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended (a Queen lost, no movement, units, repetition, the turn limit), or ``None``."""
+        if self.status == IN_PROGRESS:
+            return None
+        winner = None if self.status == DRAW else self.status - FIRST_WINS
+        colour = self.ply & 1
+        mover = 1 - colour
+        units = f"units {self.units[0]}-{self.units[1]}"
+        if self.count[QUEEN | mover << 3] == 0:
+            return Outcome(Termination.QUEEN_CAPTURED, winner, self.sides)
+        if not self.has_movement(colour):
+            if self.has_movement(1 - colour):
+                return Outcome(Termination.NO_MOVEMENT, winner, self.sides)
+            return Outcome(Termination.NEITHER_CAN_MOVE, winner, self.sides, units)
+        if self.status == DRAW and self.seen.get(self.hash, 0) >= REPETITION_DRAW_COUNT:
+            return Outcome(Termination.REPETITION, winner, self.sides)
+        return Outcome(
+            Termination.QUIET_TURNS,
+            winner,
+            self.sides,
+            f"{TURN_LIMIT_WITHOUT_CAPTURE} turns without a capture, {units}",
+        )
+
+    def adjudicate(self) -> Outcome:
+        """The outcome of a game stopped here: the rules' own if it is over, else units decide (as the rules do at
+        their turn limit)."""
+        outcome = self.outcome()
+        if outcome is not None:
+            return outcome
+        status = self.units_decision()
+        winner = None if status == DRAW else status - FIRST_WINS
+        return Outcome(Termination.ADJUDICATION, winner, self.sides, f"units {self.units[0]}-{self.units[1]}")
+
+    def end_reason(self) -> str:
+        """Why the game ended (empty while it goes on)."""
+        outcome = self.outcome()
+        return "" if outcome is None else outcome.reason
+
+    def piece_at(self, cell: int) -> tuple[int, int] | None:
+        """``(colour, kind)`` of the piece on ``cell``, or ``None``."""
+        code = self.board[cell]
+        return (code >> 3, code & 7) if code else None
+
+    def turns(self) -> list[Turn]:
+        """The turns played, oldest first."""
+        out = []
+        starts = [*self._turn_starts, len(self.history)]
+        for i in range(len(self._turn_starts)):
+            out.append(Turn.from_steps(self.history[starts[i] : starts[i + 1]]))
+        return out
+
+    # ------------------------------------------------------------------
+    # legal turns
+
+    @property
+    def legal_movements(self) -> list[Turn]:
+        """Every legal movement of the side to move (a turn without productions)."""
+        if self.phase != PRODUCTION:
+            return [Turn.from_steps([s]) for s in self.movements()] if self.status == IN_PROGRESS else []
+        return []
+
+    def production_options(self, turn: Turn) -> list[Production]:
+        """The productions that may follow ``turn`` (a movement and the productions chosen so far).
+
+        :raises IllegalMoveError: when ``turn`` itself is illegal.
+        """
+        depth = self._play_partial(turn)
+        try:
+            if self.phase != PRODUCTION or self.ply != self.ply_before(depth):
+                return []
+            return [Production(production_kind(s), production_cell(s)) for s in self.productions() if s != END]
+        finally:
+            for _ in range(depth):
+                self.unmake()
+
+    def legal_turns(self) -> Iterator[Turn]:
+        """Every legal whole turn, each set of productions once (there can be tens of thousands)."""
+        if self.status != IN_PROGRESS:
+            return
+        for move in self.movements():
+            yield from self._complete([move], set())
+
+    def _complete(self, steps: list[int], done: set[frozenset[int]]) -> Iterator[Turn]:
+        ply = self.ply
+        self.make(steps[-1])
+        try:
+            key = frozenset(steps[1:])
+            if self.ply != ply:
+                if key not in done:
+                    done.add(key)
+                    yield Turn.from_steps(steps)
+                return
+            if key not in done:
+                done.add(key)
+                yield Turn.from_steps(steps)
+            for step in self.productions():
+                if step != END:
+                    yield from self._complete([*steps, step], done)
+        finally:
+            self.unmake()
+
+    def _play_partial(self, turn: Turn) -> int:
+        """Make the steps of ``turn`` (checked) and return how many were made; raises with nothing made."""
+        if self.status != IN_PROGRESS:
+            raise IllegalMoveError(f"The game is over ({self.state}): no turn can be played.")
+        steps = turn.steps()
+        ply = self.ply
+        made = 0
+        try:
+            for i, step in enumerate(steps):
+                if i and (self.ply != ply or self.status != IN_PROGRESS):
+                    raise IllegalMoveError(
+                        f"{turn.productions[i - 1]} cannot be produced: {no_production_reason(self, turn, i - 1)}"
+                    )
+                legal = self.movements() if i == 0 else self.productions()
+                if step not in legal:
+                    raise IllegalMoveError(
+                        movement_reason(self, turn) if i == 0 else production_reason(self, turn.productions[i - 1])
+                    )
+                self.make(step)
+                made += 1
+        except IllegalMoveError:
+            for _ in range(made):
+                self.unmake()
+            raise
+        return made
+
+    def is_legal(self, turn: Turn) -> bool:
+        """Whether ``turn`` may be played now (a turn found legal is pushed next without checking it again)."""
+        try:
+            depth = self._play_partial(turn)
+        except IllegalMoveError:
+            return False
+        for _ in range(depth):
+            self.unmake()
+        self._checked = (len(self.history), self.hash, turn)
+        return True
+
+    def push(self, turn: Turn) -> None:
+        """Play a whole turn (checked, unless :meth:`parse_move` has just checked it here).
+
+        :raises IllegalMoveError: naming the rule the turn breaks.
+        """
+        start, ply = len(self.history), self.ply
+        if self._checked == (start, self.hash, turn):
+            self._repush(turn)
+        else:
+            self._play_partial(turn)
+            self._close_turn(start, ply)
+        self._pushed(len(self._turn_starts) - 1, turn)
+
+    def _repush(self, turn: Turn) -> None:
+        start, ply = len(self.history), self.ply
+        for step in turn.steps():
+            self.make(step)
+        self._close_turn(start, ply)
+
+    def _close_turn(self, start: int, ply: int) -> None:
+        """End the turn whose steps start at ``start`` (``END`` where productions were still possible)."""
+        if self.ply == ply and self.status == IN_PROGRESS:
+            self.make(END)
+        self._turn_starts.append(start)
+        self._checked = None
+
+    def pop(self) -> Turn:
+        """Take back the last whole turn and return it.
+
+        :raises IndexError: when no turn has been played.
+        """
+        if not self._turn_starts:
+            raise IndexError("pop from a board with no turns played")
+        start = self._turn_starts.pop()
+        turn = Turn.from_steps(self.history[start:])
+        while len(self.history) > start:
+            self.unmake()
+        self._popped(len(self._turn_starts))
+        return turn
+
+    @property
+    def move_stack(self) -> list[Turn]:
+        """The turns played, oldest first."""
+        return self.turns()
+
+    @property
+    def legal_moves(self) -> LegalTurns:
+        """The legal whole turns (see :meth:`legal_turns`)."""
+        return LegalTurns(self)
+
+    # ------------------------------------------------------------------
+    # notation
+
+    def move_text(self, turn: Turn) -> str:
+        """The notation of ``turn`` in this position, e.g. ``Ha1xa5``, ``Hb1=Q`` or ``Wc3-c4;+Sd4``."""
+        return self._remember(len(self._turn_starts), turn, self._notation(turn))
+
+    def _notation(self, turn: Turn) -> str:
+        code = self.board[turn.origin]
+        letter = LETTERS[code & 7] if code else "?"
+        text = f"{letter}{NAMES[turn.origin]}"
+        if turn.destination != turn.origin:
+            target = self.board[turn.destination]
+            capture = target and target >> 3 != code >> 3
+            text += f"{'x' if capture else '-'}{NAMES[turn.destination]}"
+        if turn.promote:
+            text += "=Q"
+        return ";".join([text, *(str(p) for p in turn.productions)])
+
+    def parse_move(self, text: str) -> Turn:
+        """Read a turn in this position's notation and check it.
+
+        :raises InvalidMoveError: for malformed text (naming it).
+        :raises IllegalMoveError: for a turn against the rules (naming the rule).
+        """
+        parts = [p.strip() for p in text.strip().split(";")]
+        m = _MOVE_RE.match(parts[0])
+        if m is None:
+            raise InvalidMoveError(
+                f"{text!r} is not a HiveQueen move: expected <piece><from>-<to> or x for a capture, =Q for a "
+                f"promotion, then ;+<piece><cell> per production (e.g. 'Wc3-c4;+Sd4')"
+            )
+        letter, src_name, sep, dst_name, promo = m.groups()
+        src = _cell(src_name, text)
+        dst = _cell(dst_name, text) if dst_name else src
+        if dst_name is None and not promo:
+            raise InvalidMoveError(f"{text!r}: a movement needs a destination ('-' or 'x' and a cell) or '=Q'")
+        if dst_name is not None and dst == src:
+            raise InvalidMoveError(f"{text!r}: the destination is the origin")
+        code = self.board[src]
+        colour = self.ply & 1
+        if code and letter.upper() != LETTERS[code & 7]:
+            raise IllegalMoveError(f"{text!r}: the piece on {NAMES[src]} is a {KIND_NAMES[code & 7]}, not {letter}")
+        target = self.board[dst]
+        if code and target and code >> 3 == colour and target >> 3 == colour and target & 7 == NURSE == code & 7:
+            src, dst = min(src, dst), max(src, dst)  # a Nurse-Nurse swap is one movement, written either way
+        if dst_name is not None and code and code >> 3 == colour:
+            capture = bool(target) and target >> 3 != colour
+            if capture and sep == "-":
+                raise InvalidMoveError(f"{text!r}: that movement captures on {dst_name}; write 'x'")
+            if not capture and sep.lower() == "x":
+                raise InvalidMoveError(f"{text!r}: there is no enemy piece to capture on {dst_name}; write '-'")
+        prods = []
+        for part in parts[1:]:
+            pm = _PROD_RE.match(part)
+            if pm is None:
+                raise InvalidMoveError(f"{text!r}: {part!r} is not a production (expected +<piece><cell>, e.g. +Sd4)")
+            prods.append(Production(LETTERS.index(pm.group(1).upper()), _cell(pm.group(2), text)))
+        turn = Turn(src, dst, bool(promo), tuple(prods))
+        try:
+            depth = self._play_partial(turn)
+        except IllegalMoveError as err:
+            raise IllegalMoveError(f"{text!r}: {err}") from None
+        for _ in range(depth):
+            self.unmake()
+        self._checked = (len(self.history), self.hash, turn)
+        return turn
+
+    def push_text(self, text: str) -> Turn:
+        """Parse and play a turn; returns it."""
+        turn = self.parse_move(text)
+        self.push(turn)
+        return turn
+
+    def record(self, headers: Mapping[str, str] | None = None) -> str:
+        """The game's record: ``[Game "HiveQueen"]``, the ``headers`` given, ``[Result ...]``, then one turn a line."""
+        values = {"Game": GAME_NAME, **(headers or {}), "Result": self.state}
+        lines = [f'[{key} "{_escape(value)}"]' for key, value in values.items()]
+        return "\n".join([*lines, *self.move_texts()]) + "\n"
+
+    @classmethod
+    def from_record(cls, text: str) -> Board:
+        """The board at the end of the single record ``text`` (see :mod:`hive.games.hivequeen.records`).
+
+        :raises InvalidRecordError: naming the first problem.
+        """
+        from .records import read_record
+
+        return read_record(text)
+
+    # the game's own names for the protocol's verbs
+    move_string = move_text
+    push_move_string = push_text
+
+    # ------------------------------------------------------------------
+    # pictures
+
+    def __str__(self) -> str:
+        lines = []
+        for r in range(-RADIUS, RADIUS + 1):
+            row = []
+            for q in range(-RADIUS, RADIUS + 1):
+                cell = cell_at(q, r)
+                if cell >= 0:
+                    code = self.board[cell]
+                    letter = LETTERS[code & 7] if code else "."
+                    row.append(letter.lower() if code >> 3 else letter)
+            lines.append(f"{5 - r} " + " " * abs(r) + " ".join(row))
+        south, north = self.units
+        lines.append(
+            f"units South {south}/{self.capacity(0)}, North {north}/{self.capacity(1)}; "
+            + (f"{self.turn_name} to move" if self.status == IN_PROGRESS else self.state)
+        )
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<hivequeen.Board {self.state} {self.turn_name} to move, turn {self.ply + 1}>"
+
+    def _repr_svg_(self) -> str:
+        from .svg import board_svg
+
+        return board_svg(self)
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')

@@ -1,0 +1,119 @@
+"""Static evaluation of HiveQueen positions (weights in ``weights``) and the cheap score of a production cell.
+
+Plain typed Python; Cython compiles it with the C types in ``evaluation.pxd``.
+"""
+
+from __future__ import annotations
+
+from ..._build import is_compiled, table
+from .geometry import CELLS, DISTANCE, core_tables
+from .rules import DRONE, HIGHBORN, QUEEN, SOLDIER, UNITS_PER_WORKER, WORKER
+from .state import PRODUCTION, State, production_cell, production_kind
+from .weights import (
+    ENEMY_THREAT,
+    NO_QUEEN,
+    OWN_THREAT,
+    PROMOTABLE,
+    QUEEN_CAPTURE,
+    QUEEN_CAPTURE_PROMOTABLE,
+    SPARE,
+    VALUE,
+)
+
+
+def evaluate(p: State) -> int:
+    """Score ``p`` for the side to move: positive is good for it."""
+    if p.phase == PRODUCTION:
+        # mid-turn: the opponent moves next, so score the position as if the turn had ended
+        return _static(p, 1 - (p.ply & 1), p.ply & 1)
+    return _static(p, p.ply & 1, p.ply & 1)
+
+
+def _static(p: State, to_move: int, me: int) -> int:
+    count = p.count
+    score = 0
+    for colour in range(2):
+        own = colour << 3
+        side = 0
+        for kind in range(HIGHBORN, SOLDIER + 1):
+            side += _VALUE[kind] * count[kind | own]
+        if count[QUEEN | own] == 0:
+            side -= NO_QUEEN
+            if p.can_promote(colour):
+                side += NO_QUEEN // 2
+        elif count[DRONE | own]:
+            side += PROMOTABLE * min(count[HIGHBORN | own], 1)
+        spare = UNITS_PER_WORKER * count[WORKER | own] - p.load(colour)
+        side += SPARE * max(0, min(spare, 5))
+        score += side if colour == to_move else -side
+    score += OWN_THREAT * best_capture(p, to_move) // 10
+    score -= ENEMY_THREAT * best_capture(p, 1 - to_move) // 10
+    return score if to_move == me else -score
+
+
+def best_capture(p: State, colour: int) -> int:
+    """The value of the best capture ``colour`` could make if it were to move now."""
+    board = p.board
+    best = 0
+    enemy = 1 - colour
+    promotable = p.count[DRONE | enemy << 3] > 0 and p.count[HIGHBORN | enemy << 3] > 0
+    for cell in range(CELLS):
+        code = board[cell]
+        if not code or code >> 3 != colour:
+            continue
+        kind = code & 7
+        if kind != HIGHBORN and kind != SOLDIER:
+            continue
+        for d in range(6):
+            end = _RAY_START[cell * 6 + d + 1]
+            for i in range(_RAY_START[cell * 6 + d], end):
+                v = board[_RAY_CELLS[i]]
+                if v == 0:
+                    if kind == SOLDIER:
+                        break  # a Soldier captures along a line of pieces only
+                    continue
+                if v >> 3 == enemy:
+                    value = _victim(v & 7, promotable)
+                    if value > best:
+                        best = value
+                    break
+                if kind == HIGHBORN:
+                    break  # a Soldier jumps over its own pieces; a Highborn stops
+    return best
+
+
+def _victim(kind: int, promotable: bool) -> int:
+    if kind == QUEEN:
+        return QUEEN_CAPTURE_PROMOTABLE if promotable else QUEEN_CAPTURE
+    return _VALUE[kind]
+
+
+def cell_score(p: State, step: int, colour: int, enemy_queen: int) -> int:
+    """How good a cell is for the piece a production step brings in (Soldiers near the enemy Queen and its pieces,
+    the others among friends)."""
+    cell = production_cell(step)
+    kind = production_kind(step)
+    attackers = 0
+    friends = 0
+    board = p.board
+    for d in range(6):
+        n = _NB[cell * 6 + d]
+        if n < 0:
+            continue
+        v = board[n]
+        if v:
+            if v >> 3 == colour:
+                friends += 1
+            else:
+                attackers += 1
+    if kind == SOLDIER:
+        near = 10 - _DISTANCE[cell * CELLS + enemy_queen] if enemy_queen >= 0 else 0
+        return 4 * attackers + 2 * near + friends
+    return 2 * friends - 6 * attackers
+
+
+# C-typed copies (see evaluation.pxd) of the tables used above; plain lists when running as Python.
+_COMPILED = is_compiled(evaluate)
+_VALUE = table("h", VALUE, _COMPILED)
+_NB, _RAY_START, _RAY_CELLS = core_tables(_COMPILED)
+_DISTANCE = table("b", DISTANCE, _COMPILED)

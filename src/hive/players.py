@@ -1,0 +1,241 @@
+"""Players for every game: the built-in levels, the random mover and external UHP engines.
+
+One interface serves the arena, the terminal game and the browser: a :class:`Player` chooses a move of the board
+it is given, whatever the game. Everything a game brings (its levels, searcher and random mover, whether UHP
+engines play it) comes from its :class:`~hive.game.GameSpec`.
+
+>>> import hive
+>>> from hive.players import make_player
+>>> game = hive.find_game("Base")
+>>> board = game()
+>>> player = make_player("random", game, seed=1)
+>>> board.push(player.choose(board))
+>>> player.close()
+"""
+
+from __future__ import annotations
+
+import random
+import shlex
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from .engine import SimpleEngine
+from .game import Game, GameSpec
+from .search import LEVEL_NAMES, Limits
+
+#: The time an external engine gets per move when neither a time nor a depth is given.
+DEFAULT_ENGINE_TIME = 1.0
+#: What a PLAYER argument may be, for help texts and errors.
+PLAYER_CHOICES = f"{', '.join(LEVEL_NAMES)}, random, or uhp:<engine command line>"
+
+
+class InvalidPlayerError(ValueError):
+    """A PLAYER text that names no player, or a player the game cannot have; the message quotes the text."""
+
+
+class Player(Protocol):
+    """Anything that chooses moves: asked for one whenever it is its turn, closed when the game is done."""
+
+    name: str
+
+    def choose(self, board: Game[Any]) -> Any:
+        """A legal move of ``board`` (a value of the game's move type); ``board`` is left as it was."""
+        ...
+
+    def close(self) -> None:
+        """Release what the player holds (an engine's process); harmless when called twice."""
+        ...
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A parsed PLAYER argument.
+
+    :ivar text: the argument as given.
+    :ivar type: ``level``, ``random`` or ``uhp``.
+    :ivar arg: the level's name, or the engine's command line (empty for ``random``).
+    """
+
+    text: str
+    type: str
+    arg: str = ""
+
+    @property
+    def label(self) -> str:
+        """A short name before the player is made: the level, ``random``, or the engine's command line."""
+        return self.arg or self.type
+
+
+def parse_player(text: str) -> PlayerSpec:
+    """Parse a PLAYER argument: a level (``easy`` ... ``max``), ``random`` or ``uhp:<command line>``.
+
+    :raises InvalidPlayerError: naming ``text`` when it is none of them.
+    """
+    word = text.strip()
+    if word.lower() in LEVEL_NAMES:
+        return PlayerSpec(text, "level", word.lower())
+    if word.lower() == "random":
+        return PlayerSpec(text, "random")
+    if word[:4].lower() == "uhp:":
+        command = word[4:].strip()
+        try:
+            args = shlex.split(command)
+        except ValueError as err:
+            raise InvalidPlayerError(f"bad player {text!r}: cannot split the engine command line: {err}") from None
+        if not args:
+            raise InvalidPlayerError(
+                f"bad player {text!r}: 'uhp:' needs an engine command line, e.g. 'uhp:nokamute uhp'"
+            )
+        return PlayerSpec(text, "uhp", command)
+    raise InvalidPlayerError(f"bad player {text!r}: expected {PLAYER_CHOICES}")
+
+
+def check_player(spec: PlayerSpec | str, game: GameSpec) -> PlayerSpec:
+    """``spec`` parsed, once it is known that ``game`` can have it (only UHP games have UHP engines).
+
+    :raises InvalidPlayerError: naming the player when it is not a player, or not one of ``game``'s.
+    """
+    spec = parse_player(spec) if isinstance(spec, str) else spec
+    if spec.type == "uhp" and not game.uhp:
+        raise InvalidPlayerError(
+            f"bad player {spec.text!r}: UHP engines play Hive only; {game.title} is played by the levels and 'random'"
+        )
+    if spec.type == "level" and spec.arg not in game.ai.levels:
+        raise InvalidPlayerError(f"bad player {spec.text!r}: {game.title} has no level {spec.arg!r}")
+    return spec
+
+
+def search_limits(spec: PlayerSpec, game: GameSpec, time: float | None = None, depth: int | None = None) -> Limits:
+    """The limits of a level of ``game``, unless ``time`` or ``depth`` overrides them."""
+    if time is not None or depth is not None:
+        return Limits(time=time, depth=depth)
+    return game.ai.levels[spec.arg]
+
+
+def engine_limits(time: float | None = None, depth: int | None = None) -> Limits:
+    """An external engine's limits: ``time`` or ``depth``, else :data:`DEFAULT_ENGINE_TIME` seconds a move."""
+    if time is None and depth is None:
+        return Limits(time=DEFAULT_ENGINE_TIME)
+    return Limits(time=time, depth=depth)
+
+
+class SearchPlayer:
+    """The game's built-in searcher with fixed limits (its transposition table is kept between moves).
+
+    :param game: the game played.
+    :param limits: how long each move is searched.
+    :param name: the player's name in reports.
+    :param seed: seeds the searcher's randomness; ``None`` plays deterministically.
+    """
+
+    def __init__(self, game: GameSpec, limits: Limits, name: str = "ai", seed: int | None = None) -> None:
+        self.name = name
+        self.limits = limits
+        self.searcher: Any = game.ai.searcher(seed, 0)
+
+    def choose(self, board: Game[Any]) -> Any:
+        """The searcher's best move in ``board`` within :attr:`limits`."""
+        return self.searcher.search(board, self.limits).move
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class RandomPlayer:
+    """The game's random mover, with a random generator of its own.
+
+    :param game: the game played.
+    :param seed: seeds the generator; the same seed plays the same moves.
+    """
+
+    name = "random"
+
+    def __init__(self, game: GameSpec, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+        self._random_move = game.ai.random_move
+
+    def choose(self, board: Game[Any]) -> Any:
+        """A random legal move of ``board``."""
+        return self._random_move(board, self.rng)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class EnginePlayer:
+    """An external UHP engine, started at once; call :meth:`close` when done.
+
+    :param command: the engine's command line.
+    :param limits: the ``bestmove`` limit of every move.
+    :param timeout: seconds the engine may take beyond its move time before it fails.
+    :raises EngineError: when the engine cannot be started.
+    """
+
+    def __init__(self, command: str, limits: Limits, *, timeout: float | None = 60.0) -> None:
+        self.limits = limits
+        self.engine = SimpleEngine.popen_uhp(command, timeout=timeout)
+        self.name = self.engine.name
+
+    def choose(self, board: Game[Any]) -> Any:
+        """The engine's best move in ``board``.
+
+        :raises EngineError: when the engine fails, hangs or answers with something that is not a legal move.
+        """
+        return self.engine.play(board, self.limits).move
+
+    def close(self) -> None:
+        """Quit the engine (killing it if it does not exit)."""
+        self.engine.quit()
+
+
+def make_player(
+    spec: PlayerSpec | str,
+    game: GameSpec,
+    *,
+    time: float | None = None,
+    depth: int | None = None,
+    seed: int | None = None,
+    engine_timeout: float | None = 60.0,
+) -> Player:
+    """A player of ``game``; ``time``/``depth`` override a level's limits and set an engine's.
+
+    External engines are started here: :meth:`Player.close` them when done.
+
+    :raises InvalidPlayerError: for a bad player, or a UHP engine for a game UHP engines do not play.
+    :raises ValueError: for bad limits.
+    :raises EngineError: when an external engine cannot be started.
+    """
+    spec = check_player(spec, game)
+    if spec.type == "random":
+        return RandomPlayer(game, seed)
+    if spec.type == "level":
+        return SearchPlayer(game, search_limits(spec, game, time, depth), spec.arg, seed)
+    return EnginePlayer(spec.arg, engine_limits(time, depth), timeout=engine_timeout)
+
+
+def describe(spec: PlayerSpec, game: GameSpec, time: float | None = None, depth: int | None = None) -> str:
+    """How ``spec`` plays ``game``: ``random mover``, ``built-in AI, depth 1``, ``UHP engine 'x', 'bestmove ...'``."""
+    if spec.type == "random":
+        return "random mover"
+    if spec.type == "level":
+        return f"built-in AI, {search_limits(spec, game, time, depth).describe()}"
+    return f"UHP engine {spec.arg!r}, '{engine_limits(time, depth).uhp_command()}'"
+
+
+__all__ = [
+    "DEFAULT_ENGINE_TIME",
+    "PLAYER_CHOICES",
+    "EnginePlayer",
+    "InvalidPlayerError",
+    "Player",
+    "PlayerSpec",
+    "RandomPlayer",
+    "SearchPlayer",
+    "check_player",
+    "describe",
+    "engine_limits",
+    "make_player",
+    "parse_player",
+    "search_limits",
+]

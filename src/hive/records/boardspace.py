@@ -1,0 +1,283 @@
+"""Boardspace's Hive move dialect: its actions (``Pick``, ``Dropb``, ``Move``, ``Done``...), piece names and grid
+locations, and the replay that turns a game's actions into moves.
+
+A location is a column letter and a row number: the first piece's location is the origin, a column to the right is
+one step east and a row up is one step north-west.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from ..games.hive import PIECE_NAMES, Board, IllegalMoveError, InvalidMoveError, Move
+from ..games.hive.geometry import NEIGHBOUR, cell_of
+from ..games.hive.pieces import BUG_COUNT, BUG_FIRST, BUG_LETTERS, KIND, PIECE_IDS, PIECES_PER_COLOUR, QUEEN
+from .game import Game
+
+_ACTION = re.compile(r"^\s*(\d+)\s+([A-Za-z]+)\b\s*(.*?)\s*$", re.DOTALL)
+_PIECE = re.compile(r"^([wWbB]?)([QSBGAMLPqsbgamlp])(\d?)$")
+_REFERENCE = re.compile(r"([-/\\]?)([wbWB][A-Za-z]\d?)([-/\\]?)\.?")
+# (mark, written after the reference) in direction order NE, E, SE, SW, W, NW
+_MARKS = (("/", True), ("-", True), ("\\", True), ("/", False), ("-", False), ("\\", False))
+_IGNORED = frozenset({"start", "edit"})
+_ARGUMENTS = {"pick": 3, "pickb": 3, "dropb": 3, "pdropb": 3, "move": 4, "pmove": 4, "movedone": 4}
+
+
+class BoardspaceError(ValueError):
+    """An action that cannot be read or played; the message names the action."""
+
+
+class Action(NamedTuple):
+    """One player's action, e.g. ``P1[5 Dropb bG1 N 12 wG1\\]``."""
+
+    player: int
+    command: str  # lower case: ``dropb``
+    args: list[str]
+    text: str  # as written, without its sequence number: ``Dropb bG1 N 12 wG1\``
+
+
+def parse_action(player: int, value: str) -> Action | None:
+    """The action written ``value`` by ``player`` (0 or 1), or ``None`` when the value is not an action."""
+    match = _ACTION.match(value)
+    if match is None:
+        return None
+    command, rest = match.group(2), match.group(3)
+    return Action(player, command.lower(), rest.split(), f"{command} {rest}".strip())
+
+
+def black_starts(actions: list[Action]) -> bool:
+    """Whether P0's first piece is a black one (Boardspace lets the first player take either colour)."""
+    for step in actions:
+        if step.player != 0 or not step.args:
+            continue
+        if step.command in ("pick", "move", "movedone"):
+            return step.args[0].lower() == "b"
+        if step.command == "dropb":
+            match = _PIECE.match(step.args[0])
+            if match and match.group(1):
+                return match.group(1).lower() == "b"
+    return False
+
+
+def column(text: str) -> int:
+    """The index of a column named by letters: ``A`` is 0, ``Z`` 25, ``AA`` 26."""
+    value = 0
+    for ch in text.upper():
+        value = value * 26 + ord(ch) - ord("A") + 1
+    return value - 1
+
+
+def column_name(index: int) -> str:
+    """The letters of column ``index`` (the inverse of :func:`column`)."""
+    name = ""
+    index += 1
+    while index > 0:
+        index, rest = divmod(index - 1, 26)
+        name = chr(ord("A") + rest) + name
+    return name
+
+
+def piece_name(pid: int) -> str:
+    """Boardspace's name of a piece: the UHP name, with a ``1`` after the single Mosquito, Ladybug and Pillbug."""
+    name = PIECE_NAMES[pid]
+    return name + "1" if len(name) == 2 and name[1] in "MLP" else name
+
+
+@dataclass
+class _Pending:
+    """An action waiting for its ``Done``: a move (piece to a Boardspace location), a pass, a draw offer..."""
+
+    command: str
+    action: str
+    piece: int = -1
+    where: tuple[int, int] = (0, 0)
+    ref: str = ""
+
+
+class BoardspaceReplay:
+    """Plays one game's Boardspace actions on ``game.board``, appending the MoveStrings to ``game.moves``.
+
+    :param swap: the first player (P0) plays Black: colour letters name the other colour.
+    """
+
+    def __init__(self, game: Game, swap: bool) -> None:
+        self.game = game
+        self.board: Board = game.board
+        self.swap = swap
+        self.anchor: tuple[int, int] | None = None
+        self.picked = -1
+        self.pending: _Pending | None = None
+        #: ``WhiteWins``, ``BlackWins`` or ``Draw`` when a player resigned or a draw was agreed.
+        self.outcome: str | None = None
+        #: Whether a Queen was placed on a player's first turn (the original opening rule).
+        self.queen_first = False
+
+    def play(self, actions: list[Action]) -> None:
+        """Play the actions up to a resignation, or up to the first that fails (its error goes to ``game.errors``)."""
+        for step in actions:
+            try:
+                self.act(step)
+            except BoardspaceError as err:
+                message = str(err)
+                if not message.startswith("move "):
+                    message = f"move {self.board.ply + 1} '{step.text}': {message}"
+                self.game.errors.append(message)
+                return
+            if self.outcome is not None and step.command == "resign":
+                return
+
+    def act(self, step: Action) -> None:
+        """Take one action: a pick or drop waits for its ``Done``, which plays it."""
+        player, command, args, text = step
+        if command in _IGNORED:
+            return
+        if len(args) < _ARGUMENTS.get(command, 0):
+            raise BoardspaceError(f"malformed '{text}'")
+        if command == "pick":
+            self.picked = self.piece(args[2], self.colour(args[0]), text)
+        elif command == "pickb":
+            where = self.location(args[0], args[1], text)
+            if self.pending is not None and self.pending.where == where and self.pending.command == "move":
+                self.picked = self.pending.piece
+            else:
+                top = self.board.top[self.cell(where)] if self.anchor is not None else -1
+                self.picked = self.piece(args[2], top // PIECES_PER_COLOUR if top >= 0 else player, text)
+        elif command in ("dropb", "pdropb"):
+            colour = self.picked // PIECES_PER_COLOUR if self.picked >= 0 else player
+            pid = self.piece(args[0], colour, text)
+            self.pending = _Pending("move", text, pid, self.location(args[1], args[2], text), " ".join(args[3:]))
+        elif command in ("move", "pmove", "movedone"):
+            pid = self.piece(args[1], self.colour(args[0]), text)
+            self.pending = _Pending("move", text, pid, self.location(args[2], args[3], text), " ".join(args[4:]))
+            if command == "movedone":
+                self.commit(player)
+        elif command == "drop":
+            self.pending = None
+            self.picked = -1
+        elif command in ("pass", "offerdraw", "declinedraw", "acceptdraw"):
+            self.pending = _Pending(command, text)
+        elif command == "resign":
+            self.outcome = "BlackWins" if player == 0 else "WhiteWins"
+        elif command == "done":
+            self.commit(player)
+        else:
+            raise BoardspaceError(f"unknown Boardspace command '{text}'")
+
+    def colour(self, letter: str) -> int:
+        colour = 0 if letter.lower() == "w" else 1
+        return colour ^ 1 if self.swap else colour
+
+    def piece(self, token: str, colour: int, text: str) -> int:
+        """The piece named by ``token`` (``wA1``, ``bQ``, ``wM1``, or colourless ``A1``, ``q``)."""
+        match = _PIECE.match(token)
+        if match is None:
+            raise BoardspaceError(f"unknown piece {token!r} in '{text}'")
+        letter, bug, number = match.groups()
+        bug_index = BUG_LETTERS.index(bug.upper())
+        if letter:
+            colour = self.colour(letter)
+        index = int(number) if number else 1
+        if not 1 <= index <= BUG_COUNT[bug_index] or (BUG_COUNT[bug_index] > 1 and not number):
+            raise BoardspaceError(f"unknown piece {token!r} in '{text}'")
+        return colour * PIECES_PER_COLOUR + BUG_FIRST[bug_index] + index - 1
+
+    @staticmethod
+    def location(col: str, row: str, text: str) -> tuple[int, int]:
+        if not col.isalpha() or not row.isdigit():
+            raise BoardspaceError(f"bad board location '{col} {row}' in '{text}'")
+        return column(col), int(row)
+
+    def cell(self, where: tuple[int, int]) -> int:
+        if self.anchor is None:
+            return -1
+        return cell_of(where[0] - self.anchor[0], self.anchor[1] - where[1])
+
+    def commit(self, player: int) -> None:
+        """``Done``: play the pending action (a bare ``Done`` is a pass; a forced pass may be left out)."""
+        pending, self.pending, self.picked = self.pending, None, -1
+        board = self.board
+        if pending is None:
+            if player == board.turn and board.ply > 0:
+                self.play_pass(f"move {board.ply + 1} 'Done'")
+            return
+        if pending.command in ("offerdraw", "declinedraw"):
+            return
+        if pending.command == "acceptdraw":
+            self.outcome = "Draw"
+            return
+        if player != board.turn and board.is_legal(Move.PASS):  # a pass is legal only when it is the only move
+            self.play_pass(f"move {board.ply + 1} (forced pass, not recorded)")
+        where = f"move {board.ply + 1} '{pending.action}'"
+        if pending.command == "pass":
+            self.play_pass(where)
+            return
+        if self.anchor is None:
+            self.anchor = pending.where
+        pid = pending.piece
+        origin = board.pos[pid]
+        move = Move(pid, None if origin < 0 else origin, self.cell(pending.where))
+        try:
+            text = self.notation(pid, pending.ref, move) or board.move_text(move)
+        except IllegalMoveError:  # no piece next to the destination: let the rules say why
+            text = ""
+        try:
+            if text:
+                board.push_text(text)
+            else:
+                board.push(move)  # raises: no move with nothing next to its destination is legal
+        except (InvalidMoveError, IllegalMoveError) as err:
+            text = self.by_reference(pid, pending.ref) or ""
+            if not text:
+                raise BoardspaceError(f"{where}: {err}") from None
+        self.queen_first = self.queen_first or (board.ply <= 2 and KIND[pid] == QUEEN)
+        self.game.moves.append(text)
+
+    def notation(self, pid: int, ref: str, move: Move) -> str | None:
+        """Boardspace's own relative notation (``wG1/``, ``-bQ``) as a MoveString, if it names ``move``."""
+        reference = self.reference(ref)
+        if reference is None:
+            return None
+        before, name, after = reference
+        ref_id = PIECE_IDS.get(name.lower(), -1)
+        cell = self.board.pos[ref_id] if ref_id >= 0 else -1
+        mark = before or after
+        if cell < 0 or not mark:
+            return None
+        direction = _MARKS.index((mark, bool(after)))
+        if NEIGHBOUR[cell * 6 + direction] != move.destination:
+            return None
+        return f"{PIECE_NAMES[pid]} {before}{PIECE_NAMES[ref_id]}{after}"
+
+    def by_reference(self, pid: int, ref: str) -> str | None:
+        """Boardspace's relative notation (``wG1/``, ``-bQ``), tried when the coordinates give an illegal move."""
+        reference = self.reference(ref)
+        if reference is None or not self.board.ply:
+            return None
+        before, name, after = reference
+        text = f"{PIECE_NAMES[pid]} {before}{name}{after}"
+        try:
+            self.board.push_text(text)
+        except (InvalidMoveError, IllegalMoveError):
+            return None
+        return text
+
+    def reference(self, ref: str) -> tuple[str, str, str] | None:
+        """The mark before, the piece and the mark after of a relative reference (``-bQ`` is ``-``, ``bQ``, ``""``)."""
+        match = _REFERENCE.fullmatch(ref.strip())
+        if match is None:
+            return None
+        before, name, after = match.groups()
+        if name[1].upper() in "QMLP":  # Boardspace writes the single bugs with a 1: wM1
+            name = name[:2]
+        if self.swap:
+            name = ("b" if name[0] in "wW" else "w") + name[1:]
+        return before, name, after
+
+    def play_pass(self, where: str) -> None:
+        try:
+            self.board.push_text("pass")
+        except IllegalMoveError as err:
+            raise BoardspaceError(f"{where}: {err}") from None
+        self.game.moves.append("pass")

@@ -1,0 +1,74 @@
+"""Record files: the formats, their readers and writers, and how a file's format is told."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from types import MappingProxyType
+from typing import TextIO
+
+from .game import Game, RecordFormatError, write_game_string, write_pgn
+from .gamestring import read_game_strings
+from .pgn import read_pgn
+from .sgf_reader import read_sgf
+from .sgf_writer import write_sgf
+
+#: The record formats, as named by ``iter_games(fmt=...)`` and ``hive convert --to``.
+FORMATS = ("sgf", "pgn", "gamestring")
+#: The format of a file by its extension (lower case, with the dot): ``.sgf``, ``.pgn``, ``.txt``, ``.gs``...
+EXTENSIONS: Mapping[str, str] = MappingProxyType(
+    {".sgf": "sgf", ".pgn": "pgn", ".txt": "gamestring", ".gs": "gamestring", ".gamestring": "gamestring"}
+)
+#: The writer of each format: a game in, its text out.
+WRITERS: Mapping[str, Callable[[Game], str]] = MappingProxyType(
+    {"sgf": write_sgf, "pgn": write_pgn, "gamestring": write_game_string}
+)
+_READERS: dict[str, Callable[[TextIO], Iterator[Game]]] = {
+    "sgf": read_sgf,
+    "pgn": read_pgn,
+    "gamestring": read_game_strings,
+}
+_PGN_START = re.compile(r"^\d+\s*\.")
+_GAME_STRING_START = re.compile(r"^base", re.IGNORECASE)
+
+
+def detect_format(path: str | Path, head: str | None = None) -> str:
+    """``"sgf"``, ``"pgn"`` or ``"gamestring"``, by the file's extension, else by its first characters.
+
+    :param head: the file's first characters, if already read (else up to 4096 are read).
+    :raises RecordFormatError: naming the file when neither tells.
+    """
+    suffix = Path(path).suffix.lower()
+    if suffix in EXTENSIONS and suffix != ".txt":  # any text file may be called .txt
+        return EXTENSIONS[suffix]
+    if head is None:
+        with open(path, encoding="utf-8-sig", errors="replace") as handle:
+            head = handle.read(4096)
+    text = head.lstrip("\ufeff \t\r\n")
+    if text.startswith("("):
+        return "sgf"
+    if text.startswith("[") or _PGN_START.match(text):
+        return "pgn"
+    if _GAME_STRING_START.match(text) or (suffix == ".txt" and not text):
+        return "gamestring"
+    raise RecordFormatError(f"{path}: not a game record (expected SGF, PGN or UHP GameStrings)")
+
+
+def iter_games(path: str | Path, fmt: str | None = None) -> Iterator[Game]:
+    """Stream the games of a record file, choosing the reader by ``fmt``, the extension or the content.
+
+    :raises OSError: when the file cannot be read.
+    :raises RecordFormatError: when it is not a game record.
+    """
+    fmt = fmt or detect_format(path)
+    if fmt not in _READERS:
+        raise RecordFormatError(f"unknown record format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    with open(path, encoding="utf-8-sig", errors="replace", newline=None) as handle:
+        yield from _READERS[fmt](handle)
+
+
+def read_string(text: str, fmt: str) -> list[Game]:
+    """Read every game of a record held in a string (``fmt`` is ``sgf``, ``pgn`` or ``gamestring``)."""
+    return list(_READERS[fmt](io.StringIO(text)))

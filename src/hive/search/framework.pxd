@@ -1,0 +1,41 @@
+# C types for framework.py, applied when Cython compiles it (the .py stays plain Python).
+cimport cython
+
+# C copies of constants (the public names stay importable Python ints)
+cdef int _WIN, _EXACT, _LOWER, _UPPER, _DRAW, _FIRST_WINS, _NO_CUTOFF
+cdef int _INDEX_BITS, _INDEX_MASK, _FLAG_SHIFT, _DEPTH_SHIFT, _DEPTH_MASK, _SCORE_SHIFT
+cdef long long _MOVE_MASK
+cdef bint _C_SORT
+
+cdef inline long long _pack(long long score, long long depth, long long flag, long long move) noexcept
+
+
+cdef class SearchBase:
+    cdef dict __dict__  # instances stay open to new attributes, as a plain Python class's are
+    cdef public dict tt
+    cdef public object rng
+    cdef public int opening_noise
+    cdef public long long nodes
+    cdef public double deadline
+    cdef public list killers
+    cdef public int draw_score
+    cdef public int root_side
+    cdef int _tt_move
+    cdef long long[::1] _history
+    cdef list _touched
+    cdef long long _sort_keys[4096]  # 1 << _INDEX_BITS
+    cdef list _keyed
+
+    cdef int _root_move(self, object p, int move, int depth, int alpha) except? -2147483647
+    cdef int _tick(self) except -1
+    cdef int _draw(self, int ply) noexcept
+    cdef int _ended(self, int status, int ply, int depth_ply) noexcept
+    @cython.locals(entry=object, packed="long long", e_score=int, e_flag=int)
+    cdef int _probe(self, object key, int depth, int alpha, int beta) except? -2147483647
+    @cython.locals(flag=int)
+    cdef void _store(self, object key, int best, int original_alpha, int beta, int depth, int best_move) except *
+    cdef void _add_history(self, int index, long long amount) except *
+    @cython.locals(key="long long", j=int, keys="long long *")
+    cdef void _add_sort_key(self, int i, long long k) noexcept
+    @cython.locals(i=int, keys="long long *")
+    cdef void _apply_sort(self, list moves, list original) except *

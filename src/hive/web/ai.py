@@ -1,0 +1,146 @@
+"""The browser game's AI: its moves and its hints, worked out in worker processes so that the server stays free.
+
+Everything about a game's players comes from its :class:`~hive.game.GameSpec` (levels, searcher, random mover,
+hint level, winning chances). A worker gets plain data (the game's kind, options and move texts) and rebuilds the
+position from it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import random
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+
+from ..games import find_game
+from .newgame import RANDOM
+from .service import GameService, Session
+from .views import JSON, replay, view_for
+
+log = logging.getLogger("hive.web")
+
+
+def choose_move(kind: str, options: JSON, moves: list[str], level: str, seed: int | None = None) -> str:
+    """The AI's move after ``moves``, in the game's notation, at ``level`` (:data:`~hive.web.newgame.RANDOM` for
+    the random mover). Runs in a worker process."""
+    board = replay(view_for(kind), options, moves)
+    ai = find_game(board.game_name).ai
+    if level == RANDOM:
+        move = ai.random_move(board, random.Random(seed))
+    else:
+        move = ai.searcher(seed, ai.play_noise).search(board, ai.levels[level]).move
+    return board.move_text(move)
+
+
+def analyse(kind: str, options: JSON, moves: list[str]) -> JSON:
+    """A hint after ``moves``: the AI's move at the game's hint level and, where the game's scores are calibrated,
+    the score, the first player's winning chance (``white``, 0..1) and the depth. Runs in a worker process."""
+    board = replay(view_for(kind), options, moves)
+    ai = find_game(board.game_name).ai
+    result = ai.searcher(None, 0).search(board, ai.levels[ai.hint_level])
+    hint: JSON = {"move": board.move_text(result.move)}
+    if ai.win_chance is not None:
+        score = result.score if board.turn == 0 else -result.score
+        hint.update(score=score, white=round(ai.win_chance(score), 3), depth=result.depth)
+    hint["level"] = ai.hint_level
+    return hint
+
+
+@dataclass
+class _Turn:
+    task: asyncio.Task[None]
+    moves: list[str]
+
+
+class AIPlayer:
+    """Plays the AI's side of the games against it, and answers hints.
+
+    :param service: the games.
+    :param broadcast: sends a game's state to everyone watching it.
+    :param workers: processes for the AI; ``0`` thinks in a thread of this process instead (for tests).
+    """
+
+    def __init__(self, service: GameService, broadcast: Callable[[Session], Awaitable[None]], workers: int) -> None:
+        self.service = service
+        self.broadcast = broadcast
+        self.workers = workers
+        self._executor: Executor | None = None
+        self._turns: dict[str, _Turn] = {}
+
+    @property
+    def executor(self) -> Executor | None:
+        """The worker processes, started at first use (``None``: the event loop's threads)."""
+        if self._executor is None and self.workers > 0:
+            self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        return self._executor
+
+    def warm_up(self) -> None:
+        """Start the workers now rather than at the AI's first move."""
+        if self.executor is not None:
+            self.executor.submit(int)
+
+    def close(self) -> None:
+        """Stop thinking and stop the workers."""
+        for turn in self._turns.values():
+            turn.task.cancel()
+        self._turns.clear()
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+    def follow(self, session: Session) -> None:
+        """Bring the AI in line with the game after a change: stop thinking about a position that is gone, and
+        start when the AI is due to move."""
+        due = self.service.ai_to_move(session)
+        game_id = session.record.id
+        turn = self._turns.get(game_id)
+        if turn is not None:
+            if due and turn.moves == session.record.moves:
+                return  # still thinking about this position
+            turn.task.cancel()
+            del self._turns[game_id]
+            session.thinking = False
+        if due:
+            session.thinking = True
+            session.ai_error = None
+            moves = list(session.record.moves)
+            task = asyncio.get_running_loop().create_task(self._play(session, moves))
+            self._turns[game_id] = _Turn(task, moves)
+
+    async def _play(self, session: Session, moves: list[str]) -> None:
+        record = session.record
+        await self.broadcast(session)
+        try:
+            assert record.ai_level is not None
+            job = (record.kind, record.options, moves, record.ai_level, random.randrange(1 << 30))
+            text = await asyncio.get_running_loop().run_in_executor(self.executor, choose_move, *job)
+            if not self.service.play_ai(session, moves, text):
+                return  # taken back or resigned meanwhile
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:
+            log.exception("the AI failed")
+            session.ai_error = f"The AI could not move: {err}"
+        finally:
+            turn = self._turns.get(record.id)
+            if turn is not None and turn.task is asyncio.current_task():
+                session.thinking = False
+                del self._turns[record.id]
+        await self.broadcast(session)
+
+    async def hint(self, session: Session) -> JSON:
+        """The AI's suggestion for the side to move, and an evaluation where the game has one (see :func:`analyse`).
+
+        :raises Conflict: when the game is over, or moved on while the AI was thinking.
+        """
+        moves = self.service.hint_moves(session)
+        job = (session.record.kind, session.record.options, moves)
+        hint: JSON = await asyncio.get_running_loop().run_in_executor(self.executor, analyse, *job)
+        self.service.check_hint(session, moves)
+        return hint
+
+
+__all__ = ["AIPlayer", "analyse", "choose_move"]

@@ -1,0 +1,116 @@
+// The New game and Import / Export dialogs, and the Copy buttons. The games on offer, their side names and records
+// are the server's (app.games, from /api/assets); each game's option fields are its page module's.
+
+import { $, app, h, toast } from "./page.js";
+
+let load = null; // the page module of a kind of game, as a promise (the shell's)
+const fields = {}; // per kind: a promise of {module, box}, the box holding the module's option fields
+
+// The option fields of the games of this kind, drawn by its page module once and kept (with what was chosen).
+function fieldsFor(kind) {
+  fields[kind] ??= load(kind).then((module) => {
+    const box = h("div", "game-fields");
+    box.hidden = true;
+    module.renderOptions(box, app.games[kind]);
+    $("game-options").append(box);
+    return { module, box };
+  });
+  return fields[kind];
+}
+
+function sideValue(info, seat) { return info.sides[seat].toLowerCase(); }
+
+// Show the New game form's rows for the chosen mode and game, with the game's names for the sides.
+async function syncRows() {
+  const form = $("form-new");
+  const data = new FormData(form);
+  const mode = data.get("mode"), kind = data.get("game");
+  for (const row of form.querySelectorAll("[data-for]")) row.hidden = !row.dataset.for.split(" ").includes(mode);
+  const info = app.games[kind];
+  const sides = $("colour").options;
+  info.sides.forEach((side, seat) => {
+    sides[seat].value = sideValue(info, seat);
+    sides[seat].textContent = seat === info.first ? `${side} (${info.first_note})` : side;
+  });
+  const { box } = await fieldsFor(kind);
+  if (new FormData(form).get("game") !== kind) return; // another game was chosen meanwhile
+  for (const other of $("game-options").children) other.hidden = other !== box;
+}
+
+// The body of POST /api/games for the New game form: the game module reads its own options.
+async function newGameBody() {
+  const f = new FormData($("form-new"));
+  const kind = f.get("game");
+  const { module, box } = await fieldsFor(kind);
+  return { kind, mode: f.get("mode"), ai_level: f.get("ai_level"), colour: f.get("colour"), options: module.options(box) };
+}
+
+// A game read from a record of another kind than New game's: that game's defaults, the same seat.
+function importAs(body, kind) {
+  if (body.kind === kind) return body;
+  const seat = app.games[body.kind].sides.findIndex((side) => side.toLowerCase() === body.colour);
+  return { ...body, kind, options: {}, colour: seat < 0 ? body.colour : sideValue(app.games[kind], seat) };
+}
+
+function syncImportKind() { $("import-text").placeholder = app.games[$("import-kind").value].import.placeholder; }
+
+// The games' choices in both dialogs, the first chosen.
+function addChoices(games) {
+  games.forEach((info, i) => {
+    const input = h("input");
+    Object.assign(input, { type: "radio", name: "game", value: info.kind, checked: i === 0 });
+    const text = h("span");
+    text.append(h("b", "", info.title), h("small", "", info.summary));
+    const label = h("label");
+    label.append(input, text);
+    $("game-choices").append(label);
+    const option = h("option", "", `${info.title} (${info.import.label})`);
+    option.value = info.kind;
+    $("import-kind").append(option);
+  });
+}
+
+// games is the list from /api/assets; loadModule(kind) and createGame(body) are the shell's. Resolves once every
+// game's options are drawn, so that choosing another game shows its own at once.
+export async function wireDialogs(games, { loadModule, createGame }) {
+  load = loadModule;
+  addChoices(games);
+  const openNew = () => { syncRows(); $("dlg-new").showModal(); };
+  $("btn-new").onclick = openNew;
+  $("btn-banner-new").onclick = openNew;
+  $("btn-welcome-new").onclick = openNew;
+  $("btn-io").onclick = () => {
+    const kind = app.state ? app.state.kind : games[0].kind;
+    $("import-kind").value = kind;
+    $("io-title").textContent = app.games[kind].record;
+    syncImportKind();
+    $("dlg-io").showModal();
+  };
+  $("import-kind").addEventListener("change", syncImportKind);
+  $("form-new").addEventListener("change", (evt) => { if (["mode", "game"].includes(evt.target.name)) syncRows(); });
+  $("form-new").addEventListener("submit", async (evt) => {
+    if (evt.submitter && evt.submitter.value !== "start") return;
+    evt.preventDefault();
+    if (await createGame(await newGameBody())) $("dlg-new").close();
+  });
+  $("form-io").addEventListener("submit", async (evt) => {
+    if (!evt.submitter || evt.submitter.value !== "import") return;
+    evt.preventDefault();
+    const text = $("import-text").value.trim();
+    const kind = $("import-kind").value;
+    if (!text) { toast(app.games[kind].import.empty); return; }
+    const body = importAs(await newGameBody(), kind);
+    body.mode = $("import-mode").value;
+    body.game_string = text;
+    if (await createGame(body)) { $("dlg-io").close(); $("import-text").value = ""; }
+  });
+  for (const button of document.querySelectorAll("[data-copy]")) {
+    button.addEventListener("click", async () => {
+      const input = $(button.dataset.copy);
+      input.select();
+      try { await navigator.clipboard.writeText(input.value); toast("Copied", false); } catch (err) { document.execCommand("copy"); }
+    });
+  }
+  await Promise.all(games.map((info) => fieldsFor(info.kind)));
+  await syncRows();
+}

@@ -1,0 +1,384 @@
+// Hive's page module: the hive in axial coordinates, the hands, the Queens' pressure; pieces are clicked or dragged
+// from a hand or the board onto a lit cell; a pop-up shows a stack. Same interface as every game module (see main.js).
+
+import { $, app, h, stylesheet, toast } from "../page.js";
+import { R, beginDrag, centre, dragged, el, fit, frame, hexAt, hexPoints, ring } from "../hexboard.js";
+
+export const intro = "Click a piece, then one of the lit cells — or drag it there.";
+export const evaluation = true;
+export const flipTitle = "Flip the board (F)";
+export const SIDES = ["White", "Black"];
+
+stylesheet(new URL("./hive.css", import.meta.url));
+
+const BUGS = "QSBGAMLP";
+const BUG_NAMES = ["Queen Bee", "Spider", "Beetle", "Grasshopper", "Soldier Ant", "Mosquito", "Ladybug", "Pillbug"];
+const AROUND = [[1, -1], [1, 0], [0, 1], [-1, 1], [-1, 0], [0, -1]];
+const EXPANSIONS = "MLP"; // the bugs a game may leave out
+
+let shell = null;
+let pop = null; // the pop-up listing a stack's pieces
+
+export function init(s) {
+  shell = s;
+  pop = h("div", "stack-pop");
+  pop.id = "stack-pop";
+  pop.hidden = true;
+  $("board-area").append(pop);
+}
+
+export function hide() { pop.hidden = true; }
+
+function themeOf() { return app.assets.themes[app.theme] || app.assets.themes.default; }
+function colourOf(name) { return name[0] === "w" ? 0 : 1; }
+function kindOf(name) { return BUGS.indexOf(name[1]); }
+function key(q, r) { return `${q},${r}`; }
+function describe(p) { return `${sideName(colourOf(p))} ${BUG_NAMES[kindOf(p)]}`; }
+
+export function sideName(seat) { return themeOf().sides[seat]; }
+export function phase() { return " to move"; }
+export function reasonText(reason) { return reason.replace(/^(White|Black)/, (w) => sideName(w === "White" ? 0 : 1)); }
+
+export function info(state) {
+  const opts = state.options;
+  const exp = opts.game_type === "Base" ? "no expansions" : opts.game_type.replace("Base+", "+");
+  return `${exp} · ${opts.tournament_opening ? "tournament" : "original"} opening${opts.repetition_draw ? " · repetition draw" : ""}`;
+}
+
+// A new game's options in the New game dialog: the expansions, the opening rule, the repetition draw.
+export function renderOptions(box) {
+  const bugs = [...EXPANSIONS].map((bug) =>
+    `<label class="check"><input type="checkbox" name="${bug}" checked> ${BUG_NAMES[BUGS.indexOf(bug)]}</label>`);
+  box.innerHTML = `
+    <div class="row">
+      <span class="label">Expansions</span>
+      ${bugs.join("\n      ")}
+    </div>
+    <div class="row">
+      <label>Opening <select name="opening">
+        <option value="tournament">Tournament: no Queen on the first turn</option>
+        <option value="original">Original: Queen any time from turn 1</option>
+      </select></label>
+    </div>
+    <div class="row">
+      <label class="check"><input type="checkbox" name="repetition"> A position seen three times is a draw</label>
+    </div>`;
+}
+
+export function options(box) {
+  const field = (name) => box.querySelector(`[name=${name}]`);
+  const exp = [...EXPANSIONS].filter((bug) => field(bug).checked).join("");
+  return {
+    game_type: exp ? `Base+${exp}` : "Base",
+    tournament_opening: field("opening").value === "tournament",
+    repetition_draw: field("repetition").checked,
+  };
+}
+
+// ------------------------------------------------------------------ pieces
+
+function drawTile(parent, name, x, y, opts = {}) {
+  const th = themeOf();
+  const colour = colourOf(name), kind = kindOf(name);
+  const fill = th.tiles[colour][kind], ink = th.inks[colour][kind], edge = th.edges[colour];
+  const g = el("g", { class: "tile" }, parent);
+  el("polygon", {
+    class: "hex-face", points: hexPoints(x, y, R * 0.93), fill, stroke: opts.outline || edge,
+    "stroke-width": opts.outline ? 4 : 2, "stroke-linejoin": "round",
+  }, g);
+  const glyph = el("g", {
+    class: "bug", transform: `translate(${x.toFixed(2)},${(y - R * 0.1).toFixed(2)}) scale(${(R * 0.047).toFixed(3)})`,
+    "stroke-linecap": "round",
+  }, g);
+  glyph.innerHTML = app.assets.glyphs[BUGS[kind]].replaceAll("{c}", ink).replaceAll("{bg}", fill);
+  const label = el("text", {
+    x: x.toFixed(2), y: (y + R * 0.7).toFixed(2), "text-anchor": "middle", "font-size": (R * 0.26).toFixed(1),
+    "font-weight": "bold", fill: ink, "font-family": "DejaVu Sans, Helvetica, Arial, sans-serif",
+  }, g);
+  label.textContent = name.slice(1);
+  return g;
+}
+
+function miniTile(name, size = 52) {
+  const svg = el("svg", { width: size, height: size, viewBox: `${-R} ${-R} ${2 * R} ${2 * R}` });
+  drawTile(svg, name, 0, 0);
+  return svg;
+}
+
+// ------------------------------------------------------------------ the board
+
+export function renderBoard() {
+  const svg = $("board");
+  svg.innerHTML = "";
+  const view = shell.currentView();
+  if (!view) return;
+  const th = themeOf();
+  const root = el("g", { id: "viewport" }, svg);
+  const cells = new Map(view.cells.map((c) => [key(c.q, c.r), c]));
+  const legal = (!app.review && app.selected && view.legal[app.selected]) || [];
+  const bounds = [];
+
+  // empty outline around the hive, faint, so the shape of the free spaces reads
+  const slots = new Set();
+  for (const c of view.cells) {
+    for (const [dq, dr] of AROUND) {
+      const k = key(c.q + dq, c.r + dr);
+      if (!cells.has(k)) slots.add(k);
+    }
+  }
+  for (const k of slots) {
+    const [x, y] = centre(...k.split(",").map(Number));
+    el("polygon", { class: "slot", "data-cell": k, points: hexPoints(x, y, R * 0.93), fill: "transparent", stroke: "rgba(90,70,40,.10)", "stroke-width": 1.5 }, root);
+  }
+  if (!view.cells.length) {
+    const [x, y] = centre(0, 0);
+    el("polygon", { points: hexPoints(x, y, R * 0.93), fill: "none", stroke: "rgba(90,70,40,.25)", "stroke-width": 2, "stroke-dasharray": "6 5" }, root);
+    bounds.push([x, y]);
+  }
+
+  const moving = dragged();
+  const sorted = [...view.cells].sort((a, b) => (frame.flipped ? -1 : 1) * (a.r - b.r || a.q - b.q));
+  for (const c of sorted) {
+    const [x, y] = centre(c.q, c.r);
+    bounds.push([x, y]);
+    const top = c.stack[c.stack.length - 1];
+    const g = el("g", { class: "piece", "data-piece": top, "data-cell": key(c.q, c.r), "data-height": c.stack.length }, root);
+    for (let level = c.stack.length - 1; level > 0; level--) {
+      const below = c.stack[level - 1];
+      const shift = R * 0.09 * level;
+      el("polygon", {
+        class: "under", points: hexPoints(x + shift, y + shift, R * 0.93),
+        fill: th.tiles[colourOf(below)][kindOf(below)], stroke: th.edges[colourOf(below)], "stroke-width": 1.5,
+      }, g);
+    }
+    const selected = app.selected === top && !app.review;
+    const tile = drawTile(g, top, x, y, { outline: selected ? th.highlight : null });
+    if (selected) g.classList.add("selected");
+    if (moving && moving.piece === top) tile.classList.add("dragging");
+    if (c.stack.length > 1) {
+      const bx = x + R * 0.52, by = y - R * 0.52;
+      const badge = el("g", { class: "height-badge" }, g);
+      el("circle", { cx: bx, cy: by, r: R * 0.24, fill: th.badge[0], stroke: th.edges[colourOf(top)], "stroke-width": 1.2 }, badge);
+      const t = el("text", { x: bx, y: by + R * 0.1, "text-anchor": "middle", "font-size": R * 0.28, "font-weight": "bold", fill: th.badge[1] }, badge);
+      t.textContent = c.stack.length;
+    }
+    const tip = el("title", {}, g);
+    tip.textContent = c.stack.slice().reverse().map((p) => `${describe(p)} (${p})`).join("\n on ");
+  }
+
+  // Queen pressure: six pips on the Queen's tile, filled for each occupied neighbour
+  view.queens.forEach((queen, seat) => {
+    if (!queen) return;
+    const [x, y] = centre(queen.q, queen.r);
+    const g = el("g", { class: "queen-ring", "data-seat": seat, "data-surrounded": queen.surrounded, "pointer-events": "none" }, root);
+    for (let i = 0; i < 6; i++) {
+      const a = ((-60 + i * 60) * Math.PI) / 180;
+      el("circle", {
+        cx: (x + R * 0.66 * Math.cos(a)).toFixed(2), cy: (y + R * 0.66 * Math.sin(a)).toFixed(2), r: R * 0.075,
+        fill: i < queen.surrounded ? "#d63a2b" : "rgba(255,255,255,.55)", stroke: "rgba(0,0,0,.45)", "stroke-width": 0.8,
+      }, g);
+    }
+  });
+
+  if (view.last) {
+    for (const [at, dashed] of [[view.last.from, true], [view.last.to, false]]) {
+      if (!at) continue;
+      const [x, y] = centre(at[0], at[1]);
+      ring(root, x, y, R * 0.99, th.last_move, R * 0.1, dashed ? "7 5" : "none", dashed ? "last-from" : "last-to");
+      bounds.push([x, y]);
+    }
+  }
+
+  if (app.hint && !app.review) {
+    for (const at of [app.hint.from, app.hint.to]) {
+      if (!at) continue;
+      const [x, y] = centre(at[0], at[1]);
+      ring(root, x, y, R * 0.86, "#7048e8", R * 0.09, at === app.hint.from ? "4 4" : "none", "hint-mark");
+    }
+  }
+
+  for (const d of legal) {
+    const [x, y] = centre(d.to[0], d.to[1]);
+    if (!view.cells.length) bounds.push([x, y]);
+    const g = el("g", { class: "dest", "data-to": key(d.to[0], d.to[1]), "data-move": d.move }, root);
+    el("polygon", {
+      class: "dest-hex", points: hexPoints(x, y, R * 0.8), fill: th.highlight, "fill-opacity": 0.18,
+      stroke: th.highlight, "stroke-width": R * 0.07,
+    }, g);
+    el("circle", { cx: x, cy: y, r: R * 0.13, fill: th.highlight, "fill-opacity": 0.7 }, g);
+    const tip = el("title", {}, g);
+    tip.textContent = d.move;
+  }
+  for (const k of slots) bounds.push(centre(...k.split(",").map(Number)));
+  fit(bounds);
+}
+
+// Hive has no turn panel.
+export function renderPanel() {}
+
+// ------------------------------------------------------------------ the side cards
+
+export function renderCard(card, seat) {
+  const view = shell.currentView();
+  const th = themeOf();
+  const head = shell.cardHead(card, seat, view, th.tiles[seat][0]);
+  const meter = h("div", "queen-meter");
+  meter.title = "Spaces around this side's Queen Bee that are filled (6 loses)";
+  const queen = view.queens[seat];
+  meter.dataset.surrounded = queen ? queen.surrounded : 0;
+  meter.append(document.createTextNode(queen ? "Queen " : "Queen in hand"));
+  if (queen) {
+    for (let i = 0; i < 6; i++) meter.append(h("span", "pip" + (i < queen.surrounded ? " on" : "")));
+    meter.append(document.createTextNode(` ${queen.surrounded}/6`));
+  }
+  head.append(meter);
+  const hand = h("div", "hand");
+  hand.dataset.seat = seat;
+  const pieces = view.hands[seat];
+  const byKind = new Map();
+  for (const p of pieces) {
+    if (!byKind.has(p[1])) byKind.set(p[1], []);
+    byKind.get(p[1]).push(p);
+  }
+  const moving = dragged();
+  for (const [, group] of byKind) {
+    const first = group[0];
+    const item = h("div", "hand-piece");
+    item.dataset.piece = first;
+    item.title = `${BUG_NAMES[kindOf(first)]} (${group.length} in hand)`;
+    if (app.selected === first && !app.review) item.classList.add("selected");
+    if (moving && moving.piece === first) item.style.opacity = ".35";
+    item.append(miniTile(first));
+    if (group.length > 1) item.append(h("span", "count", `×${group.length}`));
+    item.addEventListener("pointerdown", (evt) => beginDrag(evt, carry(first, !evt.target.closest("#board"))));
+    hand.append(item);
+  }
+  if (!pieces.length) hand.append(h("span", "hand-empty", "All pieces in play"));
+  card.append(hand);
+}
+
+// ------------------------------------------------------------------ playing
+
+function selectPiece(piece) {
+  const s = app.state;
+  if (!s || app.review) return;
+  const refusal = shell.refusal();
+  if (refusal) { toast(refusal); return; }
+  if (!s.view.legal[piece]) {
+    shell.explain(piece, `${piece} has no move here.`);
+    app.selected = null;
+    shell.render();
+    return;
+  }
+  app.selected = app.selected === piece ? null : piece;
+  app.hint = null;
+  shell.render();
+}
+
+export function click(evt) {
+  if (!app.state || app.review) return;
+  const dest = evt.target.closest(".dest");
+  if (dest && app.selected) {
+    shell.play({ move: dest.dataset.move });
+    return;
+  }
+  const piece = evt.target.closest(".piece");
+  const view = app.state.view;
+  if (piece && !app.selected && !view.legal[piece.dataset.piece] && colourOf(piece.dataset.piece) !== view.turn) {
+    showStack(piece, evt); // the other side's piece: show what is there rather than a rule
+    return;
+  }
+  if (piece && (!app.selected || view.legal[piece.dataset.piece] || piece.dataset.piece === app.selected)) {
+    selectPiece(piece.dataset.piece);
+    return;
+  }
+  if (app.selected) {
+    shell.play({ piece: app.selected, to: hexAt(evt) }); // not a lit cell: the server says which rule forbids it
+    return;
+  }
+  if (piece) showStack(piece, evt);
+}
+
+// The drag of a piece from a hand or the board: a ghost tile follows the pointer onto a lit cell.
+function carry(piece, fromHand) {
+  let ghost = null;
+  return {
+    piece,
+    fromHand,
+    allowed: () => shell.canAct() && !!app.state.view.legal[piece],
+    tap: () => selectPiece(piece),
+    start() {
+      app.selected = piece;
+      shell.render();
+      ghost = el("g", { class: "ghost" }, $("viewport"));
+      drawTile(ghost, piece, 0, 0);
+    },
+    move(p) {
+      const shown = $("viewport").querySelector(".ghost") || ghost;
+      if (!shown.isConnected) $("viewport").appendChild(shown);
+      shown.setAttribute("transform", `translate(${p.x.toFixed(1)},${p.y.toFixed(1)})`);
+    },
+    drop(evt) {
+      const under = document.elementFromPoint(evt.clientX, evt.clientY);
+      const dest = under && under.closest(".dest");
+      if (dest) { shell.play({ move: dest.dataset.move }); return; }
+      if (under && under.closest("#board")) {
+        const [q, r] = hexAt(evt);
+        const cell = app.state.view.cells.find((c) => c.stack[c.stack.length - 1] === piece);
+        if (!cell || cell.q !== q || cell.r !== r) { shell.play({ piece, to: [q, r] }); return; }
+      }
+      shell.render();
+    },
+  };
+}
+
+// A press on the board: a piece that may move is carried.
+export function press(evt) {
+  pop.hidden = true;
+  const piece = evt.target.closest(".piece");
+  if (piece && shell.canAct() && app.state.view.legal[piece.dataset.piece] && !evt.target.closest(".dest")) {
+    return carry(piece.dataset.piece, false);
+  }
+  return null;
+}
+
+export function hover(evt, dragging) {
+  const piece = evt.target.closest(".piece");
+  if (piece && Number(piece.dataset.height) > 1 && !dragging) showStack(piece, evt);
+  else if (!piece) pop.hidden = true;
+}
+
+export function leave() { pop.hidden = true; }
+
+function showStack(pieceEl, evt) {
+  const [q, r] = pieceEl.dataset.cell.split(",").map(Number);
+  const cell = shell.currentView().cells.find((c) => c.q === q && c.r === r);
+  if (!cell) { pop.hidden = true; return; }
+  pop.innerHTML = "";
+  pop.append(h("div", "stack-title", cell.stack.length > 1 ? `Stack of ${cell.stack.length} (top first)` : "Piece"));
+  for (const p of cell.stack.slice().reverse()) {
+    const row = h("div", "stack-row");
+    row.append(miniTile(p, 26), document.createTextNode(`${describe(p)} · ${p}`));
+    pop.append(row);
+  }
+  const area = $("board-area").getBoundingClientRect();
+  pop.style.left = `${evt.clientX - area.left + 14}px`;
+  pop.style.top = `${evt.clientY - area.top + 14}px`;
+  pop.hidden = false;
+}
+
+// The hinted move: its piece, where it goes and where it comes from.
+export function hint(data) {
+  const view = app.state.view;
+  for (const [piece, moves] of Object.entries(view.legal)) {
+    const found = moves.find((m) => m.move === data.move);
+    if (!found) continue;
+    const cell = view.cells.find((c) => c.stack[c.stack.length - 1] === piece);
+    app.hint = { piece, to: found.to, from: cell ? [cell.q, cell.r] : null };
+  }
+}
+
+// A Hive turn is one move: there is no turn being built to reset, drop or close.
+export function reset() {}
+export function cancelTurn() { return false; }
+export function escape() {}

@@ -1,0 +1,332 @@
+// HiveQueen's page module: the 61-cell field, then a turn built in two phases (a movement, then productions) that
+// the server previews step by step and plays whole, in a turn panel under the field, with a chooser for the clicks
+// that mean more than one thing. Same interface as every game module (see main.js).
+
+import { api } from "../net.js";
+import { $, app, h, stylesheet, toast } from "../page.js";
+import { KINDS, SIDES, STYLE, drawField, miniPiece } from "./hivequeen-field.js";
+
+export const intro = "Click a piece, then one of the lit cells; then bring in new pieces on the green cells.";
+export const evaluation = false;
+export const flipTitle = "Flip the field: North at the bottom (F)";
+export { SIDES };
+
+stylesheet(new URL("./hivequeen.css", import.meta.url));
+
+const ORDER = "QHDNWS";
+const PRODUCIBLE = "WSND";
+
+let shell = null;
+// The turn being built: {base: movement text, prods: ["+Sd4"], preview: the server's preview, kind: chosen kind}.
+let turn = null;
+let panel = null; // the turn panel: its steps, what to do, the pieces to produce
+let pick = null; // the chooser next to a click
+
+export function init(s) {
+  shell = s;
+  panel = h("div", "qpanel");
+  panel.id = "qpanel";
+  pick = h("div", "qpick");
+  pick.id = "qpick";
+  panel.hidden = pick.hidden = true;
+  $("board-area").append(panel, pick);
+}
+
+export function hide() { reset(); panel.hidden = true; }
+
+export function sideName(seat) { return SIDES[seat]; }
+export function phase() { return turn && turn.preview ? ": production" : " to move"; }
+export function reasonText(reason) { return reason; }
+export function info(state) { return `HiveQueen · turn ${Math.floor(state.moves.length / 2) + 1}`; }
+
+// No options: a few words on the game and its rules page instead.
+export function renderOptions(box, game) {
+  const text = h("p", "", "L. Lynn Smith's HiveQueen: move one piece, then bring in new pieces with your Nurses, as far " +
+    "as your Workers' capacity allows. South moves first. ");
+  const link = h("a", "", `How to play ${game.title}`);
+  Object.assign(link, { href: game.rules, target: "_blank", rel: "noopener" });
+  text.append(link);
+  const row = h("div", "row about");
+  row.append(text);
+  box.append(row);
+}
+
+export function options() { return {}; }
+
+export function reset() { turn = null; hidePick(); }
+export function cancelTurn() { if (!turn) return false; reset(); return true; }
+export function escape() { hidePick(); }
+
+function fieldView() {
+  if (app.review) return app.review.view;
+  if (turn && turn.preview) return turn.preview.view;
+  return app.state.view;
+}
+
+function turnText() { return turn ? [turn.base, ...turn.prods].join(";") : ""; }
+
+function preview(text) { return api("POST", `/api/games/${app.gameId}/preview`, { move: text }); }
+
+async function chooseMovement(text) {
+  hidePick();
+  app.selected = null;
+  try {
+    const answer = await preview(text);
+    if (answer.done) { await shell.play({ move: answer.move }); return; }
+    turn = { base: answer.move, prods: [], preview: answer, kind: null };
+    const kinds = kindsAvailable();
+    if (kinds.length === 1) turn.kind = kinds[0];
+  } catch (err) {
+    toast(err.message);
+  }
+  shell.render();
+}
+
+async function produce(move) {
+  hidePick();
+  const t = turn;
+  try {
+    const answer = await preview([t.base, ...t.prods, move].join(";"));
+    t.prods.push(move);
+    t.preview = answer;
+    const kinds = kindsAvailable();
+    if (!kinds.includes(t.kind)) t.kind = kinds.length === 1 ? kinds[0] : null;
+  } catch (err) {
+    toast(err.message);
+  }
+  shell.render();
+}
+
+async function takeBackPiece() {
+  const t = turn;
+  if (!t) return;
+  if (!t.prods.length) { reset(); shell.render(); return; }
+  try {
+    t.preview = await preview([t.base, ...t.prods.slice(0, -1)].join(";"));
+    t.prods.pop();
+  } catch (err) {
+    toast(err.message);
+  }
+  shell.render();
+}
+
+async function endTurn() {
+  const text = turnText();
+  reset();
+  await shell.play({ move: text });
+}
+
+function kindsAvailable() {
+  if (!turn || !turn.preview) return [];
+  return [...new Set(turn.preview.productions.map((p) => p.kind))].sort((a, b) => PRODUCIBLE.indexOf(a) - PRODUCIBLE.indexOf(b));
+}
+
+// ------------------------------------------------------------------ the field
+
+export function renderBoard() {
+  const view = fieldView();
+  if (view) drawField(view, turn && turn.preview && !app.review ? turn : null);
+}
+
+// ------------------------------------------------------------------ clicks on the field
+
+export async function click(evt) {
+  if (!app.state || app.review) return;
+  const target = evt.target.closest("[data-cell]");
+  if (!target) { app.selected = null; hidePick(); shell.render(); return; }
+  const name = target.dataset.cell;
+  const refusal = shell.refusal();
+  if (refusal) { toast(refusal); return; }
+  const view = fieldView();
+  const cell = view.cells.find((c) => c.cell === name);
+  if (turn && turn.preview) { clickProduction(evt, name); return; }
+  if (app.selected) {
+    const options = (view.legal[app.selected] || []).filter((m) => m.to === name);
+    if (options.length === 1 && !options[0].promote) { chooseMovement(options[0].move); return; }
+    if (options.length) { showPick(evt, options.map((m) => ({ label: moveLabel(m), move: m.move, promote: m.promote }))); return; }
+    if (name === app.selected) { app.selected = null; shell.render(); return; }
+  }
+  if (cell.piece && cell.piece.side === view.turn) {
+    if (view.legal[name]) { app.selected = name; app.hint = null; hidePick(); shell.render(); return; }
+    await shell.explain(name, `The ${KINDS[cell.piece.kind]} on ${name} has no movement.`);
+    app.selected = null;
+    shell.render();
+    return;
+  }
+  if (app.selected) {
+    // not a lit cell: the server names the rule
+    try {
+      await api("POST", `/api/games/${app.gameId}/preview`, { from: app.selected, to: name });
+    } catch (err) { toast(err.message); }
+    return;
+  }
+  if (cell.piece) toast(`${SIDES[cell.piece.side]} ${KINDS[cell.piece.kind]} on ${name}. Click one of your own pieces to move it.`, false);
+}
+
+function moveLabel(m) {
+  const [, , , to] = m.move.match(/^([QHDNWS])([a-i][1-9])(?:([-x])([a-i][1-9]))?/i) || [];
+  if (m.promote && !to) return `Promote to Queen where it stands (${m.move})`;
+  if (m.promote) return `${m.capture ? "Capture on" : "Slide to"} ${m.to}, then promote to Queen (${m.move})`;
+  return `${m.capture ? "Capture on" : "Slide to"} ${m.to} and stay a Highborn (${m.move})`;
+}
+
+function clickProduction(evt, name) {
+  const here = turn.preview.productions.filter((p) => p.cell === name);
+  const kind = turn.kind;
+  if (kind && here.some((p) => p.kind === kind)) { produce(`+${kind}${name}`); return; }
+  if (here.length === 1) { produce(here[0].move); return; }
+  if (here.length > 1) {
+    showPick(evt, here.map((p) => ({ label: `${KINDS[p.kind]} (${p.move})`, move: p.move, kind: p.kind, production: true })));
+    return;
+  }
+  if (!turn.preview.productions.length) { toast("Nothing more can be produced this turn: end the turn."); return; }
+  // the server names the rule that forbids producing here
+  const attempt = `+${kind || "W"}${name}`;
+  preview([turn.base, ...turn.prods, attempt].join(";")).then(
+    () => produce(attempt),
+    (err) => toast(err.message.replace(/^'[^']*': /, "")),
+  );
+}
+
+// A small chooser next to the click: promotion or not, or which piece to produce.
+function showPick(evt, choices) {
+  pick.innerHTML = "";
+  pick.append(h("div", "qpick-title", choices[0].production ? "Produce which piece?" : "Promote the Highborn?"));
+  for (const choice of choices) {
+    const b = h("button", choice.promote ? "primary" : "");
+    b.type = "button";
+    b.dataset.move = choice.move;
+    if (choice.kind) b.prepend(miniPiece(app.state.view.turn, choice.kind, 22));
+    b.append(document.createTextNode(choice.label));
+    b.onclick = () => (choice.production ? produce(choice.move) : chooseMovement(choice.move));
+    pick.append(b);
+  }
+  const cancel = h("button", "qpick-cancel", "Cancel");
+  cancel.type = "button";
+  cancel.onclick = hidePick;
+  pick.append(cancel);
+  const area = $("board-area").getBoundingClientRect();
+  pick.hidden = false;
+  const x = Math.min(evt.clientX - area.left + 12, area.width - pick.offsetWidth - 10);
+  const y = Math.min(evt.clientY - area.top + 12, area.height - pick.offsetHeight - 10);
+  pick.style.left = `${Math.max(10, x)}px`;
+  pick.style.top = `${Math.max(10, y)}px`;
+}
+
+function hidePick() { pick.hidden = true; }
+
+// Pieces are clicked, never dragged; the field has nothing to show on hover.
+export function press() { return null; }
+export function hover() {}
+export function leave() {}
+
+export function hint(data) {
+  const m = data.move.match(/^([QHDNWS])([a-i][1-9])(?:[-x]([a-i][1-9]))?/i);
+  app.hint = m ? { from: m[2], to: m[3] || m[2] } : null;
+}
+
+// ------------------------------------------------------------------ the turn panel and the side cards
+
+export function renderPanel() {
+  const s = app.state;
+  panel.hidden = !!app.review || !!s.result;
+  if (panel.hidden) return;
+  panel.innerHTML = "";
+  const producing = !!(turn && turn.preview);
+  const steps = h("div", "qsteps");
+  for (const [i, label] of [[1, "Move"], [2, "Produce"]]) {
+    const step = h("span", "qstep" + ((i === 1) !== producing ? " on" : ""));
+    step.innerHTML = `<b>${i}</b>${label}`;
+    steps.append(step);
+  }
+  panel.append(steps);
+  const text = h("div", "qpanel-text");
+  panel.append(text);
+  const view = s.view;
+  if (!shell.canAct()) {
+    text.textContent = s.thinking ? `${SIDES[view.turn]} (AI) is thinking…` : `${SIDES[view.turn]} to move`;
+    panel.dataset.phase = "waiting";
+    return;
+  }
+  if (!producing) {
+    panel.dataset.phase = "movement";
+    text.textContent = app.selected
+      ? `Click a lit cell to move the ${KINDS[view.cells.find((c) => c.cell === app.selected).piece.kind]} on ${app.selected}` +
+        " (blue ring: swap, red ring: capture, crown: promotion)."
+      : view.can_promote[view.turn]
+        ? "Your Queen is gone: promote a Highborn now (click it), or you lose at the end of this movement."
+        : "Click one of your pieces to see its movements.";
+    return;
+  }
+  panel.dataset.phase = "production";
+  renderProduction(text, view.turn);
+}
+
+function renderProduction(text, side) {
+  const t = turn, p = t.preview;
+  const head = h("div", "qturn");
+  head.innerHTML = `<code>${turnText()}</code>`;
+  text.replaceWith(head);
+  const info = h("div", "qpanel-text", p.productions.length
+    ? `You may produce ${p.left} more piece${p.left === 1 ? "" : "s"} (units ${p.units} of capacity ${p.capacity}; ${p.nurses} Nurse${p.nurses === 1 ? "" : "s"} producing). Choose a piece, then a green cell.`
+    : `No more pieces can be produced (units ${p.units} of capacity ${p.capacity}). End the turn.`);
+  info.id = "qprod-info";
+  panel.append(info);
+  const kinds = h("div", "qkinds");
+  const available = kindsAvailable();
+  for (const kind of PRODUCIBLE) {
+    const b = h("button", "qkind" + (t.kind === kind ? " selected" : ""));
+    b.type = "button";
+    b.dataset.kind = kind;
+    b.disabled = !available.includes(kind);
+    const cells = p.productions.filter((x) => x.kind === kind).length;
+    const limit = p.view.limits[kind] ? ` / ${p.view.limits[kind]}` : "";
+    b.title = b.disabled ? `No ${KINDS[kind]} can be produced now` : `${cells} cell${cells === 1 ? "" : "s"} where a ${KINDS[kind]} can enter`;
+    const label = h("span", "qkind-label");
+    label.innerHTML = `<b>${KINDS[kind]}</b><small>${p.view.counts[kind][side]}${limit} on field</small>`;
+    b.append(miniPiece(side, kind, 30), label);
+    b.onclick = () => { t.kind = kind; shell.render(); };
+    kinds.append(b);
+  }
+  panel.append(kinds);
+  const buttons = h("div", "qbuttons");
+  const back = h("button", "", t.prods.length ? "Take back the last piece" : "Take back the movement");
+  back.type = "button";
+  back.id = "qbtn-back";
+  back.onclick = takeBackPiece;
+  const end = h("button", "primary", t.prods.length ? "End turn" : "End turn without producing");
+  end.type = "button";
+  end.id = "qbtn-end";
+  end.onclick = endTurn;
+  buttons.append(back, end);
+  panel.append(buttons);
+}
+
+export function renderCard(card, seat) {
+  const view = fieldView();
+  const head = shell.cardHead(card, seat, view, STYLE[seat].fill);
+  const units = view.units[seat], capacity = view.capacity[seat];
+  const meter = h("div", "qunits");
+  meter.dataset.units = units;
+  meter.dataset.capacity = capacity;
+  meter.title = "Units on the field and the capacity their Workers support (5 a Worker)";
+  meter.innerHTML = `<b>${units}</b> / ${capacity} units`;
+  head.append(meter);
+  const bar = h("div", "qbar" + (units >= capacity ? " full" : ""));
+  const fill = h("span");
+  fill.style.width = `${Math.min(100, (100 * units) / Math.max(capacity, 1)).toFixed(1)}%`;
+  bar.append(fill);
+  const pieces = h("div", "qcounts");
+  for (const kind of ORDER) {
+    const n = view.counts[kind][seat];
+    const item = h("span", "qcount" + (n ? "" : " none"));
+    item.dataset.kind = kind;
+    item.title = `${KINDS[kind]}s on the field: ${n}${view.limits[kind] ? ` (at most ${view.limits[kind]})` : ""}`;
+    item.append(miniPiece(seat, kind, 26), h("b", "", `${n}`));
+    pieces.append(item);
+  }
+  card.append(bar, pieces);
+  if (!view.counts.Q[seat] && !app.state.result) {
+    card.append(h("div", "qwarn", view.can_promote[seat] ? "Queen lost: a Highborn must be promoted" : "Queen lost"));
+  }
+}

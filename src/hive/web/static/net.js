@@ -1,0 +1,42 @@
+// The server: JSON API calls with the seat token, and the game's WebSocket, reconnected when it drops.
+
+import { $, app } from "./page.js";
+
+export async function api(method, path, body) {
+  const headers = { "content-type": "application/json" };
+  if (app.token) headers["x-seat-token"] = app.token;
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (err) {
+    throw new Error("The server cannot be reached; is hive play still running?");
+  }
+  let data = null;
+  try { data = await response.json(); } catch (err) { data = null; }
+  if (!response.ok) throw new Error((data && data.error) || `${response.status} ${response.statusText}`);
+  return data;
+}
+
+let socket = null;
+let delay = 500;
+
+// Watch the open game: every state the server sends goes to onState.
+export function connect(onState) {
+  if (socket) { socket.onclose = null; socket.close(); }
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const q = app.token ? `?token=${encodeURIComponent(app.token)}` : "";
+  const ws = new WebSocket(`${proto}://${location.host}/ws/games/${app.gameId}${q}`);
+  socket = ws;
+  const conn = $("conn");
+  ws.onopen = () => { delay = 500; conn.textContent = "Live"; conn.className = "conn"; };
+  ws.onmessage = (evt) => {
+    if (evt.data === "pong") return;
+    onState(JSON.parse(evt.data));
+  };
+  ws.onclose = () => {
+    conn.textContent = "Connection lost — reconnecting…";
+    conn.className = "conn down";
+    setTimeout(() => { if (socket === ws) connect(onState); }, delay);
+    delay = Math.min(delay * 2, 5000);
+  };
+}

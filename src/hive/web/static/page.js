@@ -1,0 +1,45 @@
+// The page's shared state and small DOM helpers, for the shell and the game modules.
+
+export const app = {
+  assets: null, // glyphs, themes, AI levels and the games on offer, from /api/assets
+  games: {}, // the games on offer by kind: title, summary, sides, record, rules page
+  theme: localStorage.getItem("hive.theme") || "default",
+  gameId: null,
+  token: null,
+  state: null, // the game as the server last sent it
+  selected: null, // what the player picked up: a piece or a cell, in the game's own terms
+  flipChosen: false,
+  review: null, // {ply, view}: an earlier position on show
+  hint: null, // the hinted move, in the game module's own terms
+  evalOn: false,
+};
+window.app = app; // the page's state, from the browser's console
+
+export const $ = (id) => document.getElementById(id);
+
+// An HTML element with a class and a text.
+export function h(tag, className = "", text = null) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== null) node.textContent = text;
+  return node;
+}
+
+// A game module's own stylesheet, linked once (the shell's style.css holds nothing of any one game).
+export function stylesheet(url) {
+  const href = String(url);
+  if ([...document.styleSheets].some((sheet) => sheet.href === href)) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = href;
+  document.head.append(link);
+}
+
+export function toast(message, error = true) {
+  const t = $("toast");
+  t.textContent = message;
+  t.className = "toast" + (error ? " error" : "");
+  t.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { t.hidden = true; }, 4200);
+}

@@ -1,0 +1,184 @@
+"""Each game's part of the browser game: one module per game kind, each holding a :class:`View` as ``VIEW``.
+
+A view reads a game's options, records and move requests, and writes its positions as JSON for the page; the rest
+of the web app (sessions, storage, turns, offers, the AI) is the same for every game. The module is named after the
+``kind`` of the game's :class:`~hive.game.GameSpec` (``views/hive.py``, ``views/hivequeen.py``), so that a new game
+adds a module here, and its page module ``static/games/<kind>.js``, and edits nothing else: the page lists the games
+it offers from their views (:func:`description`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Iterable
+from functools import cache
+from typing import Any, Protocol, cast
+
+from ...game import Game, GameSpec, IllegalMoveError, InvalidMoveError
+from ...games import GAMES
+from ..errors import BadRequest
+from ..pages import rules_page
+
+JSON = dict[str, Any]
+
+#: The kind of game a new game is when the request names none.
+DEFAULT_KIND = "hive"
+
+
+class Board(Game[Any], Protocol):
+    """A game's board as the web app uses it: the protocol's verbs, and the texts of the moves played."""
+
+    def move_texts(self) -> list[str]:
+        """The notation of every move played, oldest first."""
+        ...
+
+
+class View(Protocol):
+    """What the web app needs to know of one kind of game. Boards are the game's own (see :class:`~hive.game.Game`).
+
+    :ivar kind: the kind's name (the module's and the page module's).
+    :ivar record_example: how the game's record is written, for messages (``a GameString such as ...``).
+    :ivar summary: one line under the game's title in the New game dialog.
+    :ivar first_note: what follows the first side's name in "You play", in brackets (``White (first)``).
+    :ivar import_label: what follows the title among the games to import, in brackets (``Hive (a GameString)``).
+    :ivar import_example: a record, shown in the empty import box.
+    :ivar import_empty: the message when the import box is left empty.
+    """
+
+    kind: str
+    record_example: str
+    summary: str
+    first_note: str
+    import_label: str
+    import_example: str
+    import_empty: str
+
+    def options(self, raw: JSON) -> JSON:
+        """Check and complete the options of a new game.
+
+        :raises BadRequest: naming the bad option.
+        """
+        ...
+
+    def new_board(self, options: JSON) -> Board:
+        """A board at the start of a game with ``options``."""
+        ...
+
+    def import_record(self, text: str, options: JSON) -> tuple[JSON, Board]:
+        """Read a record into the game's options and the board at its end (every move checked).
+
+        :raises BadRequest: naming the part of the record that failed.
+        """
+        ...
+
+    def move(self, board: Any, request: JSON) -> Any:
+        """The legal move a request names (in notation, ``{"move": text}``, or in the game's own fields).
+
+        :raises BadRequest: saying what is malformed, or which rule the move breaks.
+        """
+        ...
+
+    def position(self, board: Any) -> JSON:
+        """The position as JSON for the page: the pieces, whose turn, the legal moves, the last move."""
+        ...
+
+    def preview(self, board: Any, request: JSON) -> JSON:
+        """What part of a turn leads to, for games whose turns are built in steps.
+
+        :raises BadRequest: when the game has no partial turns, or the part is malformed or illegal.
+        """
+        ...
+
+    def why(self, board: Any, piece: object) -> str | None:
+        """Why ``piece`` has no legal move here, in the rules' words (``None`` when it has one).
+
+        :raises BadRequest: when ``piece`` names no piece of the game.
+        """
+        ...
+
+    def assets(self) -> JSON:
+        """What the page draws the game with, beyond the positions (pictures, themes); may be empty."""
+        ...
+
+
+def kinds() -> list[str]:
+    """The kinds of game there are views for, in the order of the registry (:data:`hive.games.GAMES`)."""
+    views = {module.name for module in pkgutil.iter_modules(__path__)}
+    return [kind for kind in dict.fromkeys(spec.kind for spec in GAMES.values()) if kind in views]
+
+
+def spec_of(kind: str) -> GameSpec:
+    """The first game of the registry of ``kind`` (its title, sides and record are those of every game of the kind)."""
+    return next(spec for spec in GAMES.values() if spec.kind == kind)
+
+
+def description(view: View) -> JSON:
+    """A kind of game as the page's New game and Import dialogs offer it: the view's texts, with the title, the side
+    names (first player first: ``first`` is always 0) and the record's name of the registry, and the rules page when
+    the package has the rules (:func:`~hive.web.pages.rules_page`)."""
+    spec = spec_of(view.kind)
+    return {
+        "kind": view.kind,
+        "title": spec.title,
+        "summary": view.summary,
+        "sides": list(spec.sides),
+        "first": 0,
+        "first_note": view.first_note,
+        "record": spec.record_noun,
+        "import": {"label": view.import_label, "placeholder": view.import_example, "empty": view.import_empty},
+        "rules": rules_page(view.kind),
+    }
+
+
+def view_for(kind: object) -> View:
+    """The view of the games of ``kind``.
+
+    :raises BadRequest: naming the unknown kind.
+    """
+    known = kinds()
+    if not isinstance(kind, str) or kind not in known:
+        raise BadRequest(f"Unknown game kind {kind!r}: expected one of {', '.join(known)}.")
+    return _load(kind)
+
+
+@cache
+def _load(kind: str) -> View:
+    return cast(View, importlib.import_module(f"{__name__}.{kind}").VIEW)
+
+
+def parse_move(board: Board, text: object, notation: str) -> Any:
+    """The legal move a request's ``move`` names, as the game reads and checks it.
+
+    :raises BadRequest: when ``text`` is not a text (saying it should be ``notation``), or the game's reason.
+    """
+    if not isinstance(text, str):
+        raise BadRequest(f"'move' must be {notation}, not {text!r}.")
+    try:
+        return board.parse_move(text)
+    except (InvalidMoveError, IllegalMoveError) as err:
+        raise BadRequest(str(err)) from None
+
+
+def replay(view: View, options: JSON, texts: Iterable[str]) -> Board:
+    """The board of a stored game: its moves played again from their texts, each checked, each text remembered."""
+    board = view.new_board(options)
+    for text in texts:
+        move = board.parse_move(text)
+        board.move_text(move)
+        board.push(move)
+    return board
+
+
+__all__ = [
+    "DEFAULT_KIND",
+    "JSON",
+    "Board",
+    "View",
+    "description",
+    "kinds",
+    "parse_move",
+    "replay",
+    "spec_of",
+    "view_for",
+]

@@ -1,0 +1,180 @@
+"""Hive in the browser: any expansions, either opening rule, an optional repetition draw; UHP MoveStrings.
+
+Cells are sent as axial coordinates ``[q, r]`` in one frame for the whole game (:meth:`Board.layout`), so that the
+page can draw the hive without knowing the grid; a move request names a MoveString, or a piece and such a cell.
+"""
+
+from __future__ import annotations
+
+from ...games.hive import Board, IllegalMoveError, InvalidGameStringError, InvalidMoveError, Move, cell_of
+from ...games.hive.geometry import NEIGHBOURS
+from ...games.hive.pieces import BUG_LETTERS, GAME_TYPES, KIND, PIECE_IDS, PIECE_NAMES, PIECES, PIECES_PER_COLOUR
+from ...games.hive.reasons import reason
+from ...games.hive.svg import GLYPHS, THEMES
+from ..errors import BadRequest
+from . import JSON, View, parse_move
+
+GAME_TYPE_NAMES = [str(t) for t in GAME_TYPES]
+
+
+def _flag(raw: JSON, key: str, default: bool) -> bool:
+    value = raw.get(key, default)
+    if not isinstance(value, bool):
+        raise BadRequest(f"Option {key!r} must be true or false, not {value!r}.")
+    return value
+
+
+def _cell(value: object) -> tuple[int, int]:
+    if (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        return value[0], value[1]
+    raise BadRequest(f"'to' must be the [q, r] of a cell, not {value!r}.")
+
+
+class HiveView:
+    """The view of Hive's games (every game type)."""
+
+    kind = "hive"
+    record_example = "a GameString such as 'Base;InProgress;White[1]'"
+    summary = "Surround the opposing Queen Bee"
+    first_note = "first"
+    import_label = "a GameString"
+    import_example = "Base+MLP;InProgress;White[3];wG1;bG1 wG1-;wQ -wG1;bQ bG1-"
+    import_empty = "Paste a GameString first, e.g. Base;NotStarted;White[1]"
+
+    def options(self, raw: JSON) -> JSON:
+        """``game_type`` (``Base+MLP`` by default), ``tournament_opening`` (on) and ``repetition_draw`` (off).
+
+        :raises BadRequest: naming the bad option.
+        """
+        game_type = raw.get("game_type", "Base+MLP")
+        if not isinstance(game_type, str) or game_type not in GAME_TYPE_NAMES:
+            raise BadRequest(f"Unknown game type {game_type!r}: expected one of {', '.join(GAME_TYPE_NAMES)}.")
+        return {
+            "game_type": game_type,
+            "tournament_opening": _flag(raw, "tournament_opening", True),
+            "repetition_draw": _flag(raw, "repetition_draw", False),
+        }
+
+    def new_board(self, options: JSON) -> Board:
+        return Board(
+            options["game_type"],
+            tournament_opening=options["tournament_opening"],
+            repetition_draw=options["repetition_draw"],
+        )
+
+    def import_record(self, text: str, options: JSON) -> tuple[JSON, Board]:
+        """Read a GameString: its game type, the other rules from ``options``.
+
+        :raises BadRequest: naming the token that failed.
+        """
+        try:
+            board = Board.from_record(
+                text, tournament_opening=options["tournament_opening"], repetition_draw=options["repetition_draw"]
+            )
+        except (InvalidGameStringError, InvalidMoveError, IllegalMoveError) as err:
+            raise BadRequest(str(err)) from None
+        return {**options, "game_type": board.game_name}, board
+
+    def move(self, board: Board, request: JSON) -> Move:
+        """``{"move": MoveString}`` or ``{"piece": "wA1", "to": [q, r]}``.
+
+        :raises BadRequest: saying what is malformed, or which rule the move breaks.
+        """
+        if "move" in request:
+            move: Move = parse_move(board, request["move"], "a MoveString")
+            return move
+        piece = request.get("piece")
+        if not isinstance(piece, str) or piece.lower() not in PIECE_IDS:
+            raise BadRequest(f"Give 'move' (a MoveString) or 'piece' (e.g. 'wA1') and 'to'; got piece {piece!r}.")
+        q, r = _cell(request.get("to"))
+        pid = PIECE_IDS[piece.lower()]
+        origin = board.pos[pid]
+        move = Move(pid, None if origin < 0 else origin, cell_of(q, r))
+        if not board.is_legal(move):  # the check push relies on: it reuses the legal moves found here
+            raise BadRequest(reason(board, move.code, False))
+        return move
+
+    def position(self, board: Board) -> JSON:
+        """The hive's cells in axial coordinates, the hands, the Queens, the legal moves and the last move."""
+        moves = list(board.legal_moves)
+        last = board.peek() if board.history else Move.PASS
+        ends = [m.destination for m in moves]
+        if last:
+            ends += [last.origin, last.destination]
+        coords = board.layout(c for c in ends if c is not None)
+        cells = [
+            {"q": coords[cell][0], "r": coords[cell][1], "stack": [PIECE_NAMES[p] for p in board.stack(cell)]}
+            for cell in sorted(c for c in coords if board.height[c])
+        ]
+        hands: list[list[str]] = [[], []]
+        for pid in range(PIECES):
+            if board.pos[pid] < 0 and board.enabled[KIND[pid]]:
+                hands[pid // PIECES_PER_COLOUR].append(PIECE_NAMES[pid])
+        queens: list[JSON | None] = []
+        for cell in (board.pos[0], board.pos[PIECES_PER_COLOUR]):
+            around = sum(1 for n in NEIGHBOURS[cell] if board.height[n]) if cell >= 0 else 0
+            queens.append(None if cell < 0 else {"q": coords[cell][0], "r": coords[cell][1], "surrounded": around})
+        legal: dict[str, list[JSON]] = {}
+        for move in moves:
+            if move.piece is not None and move.destination is not None:
+                to = list(coords[move.destination])
+                legal.setdefault(move.piece, []).append({"to": to, "move": board.move_text(move)})
+        last_move = None
+        if last and last.destination is not None:
+            origin = last.origin
+            last_move = {
+                "piece": last.piece,
+                "from": None if origin is None else list(coords[origin]),
+                "to": list(coords[last.destination]),
+            }
+        return {
+            "cells": cells,
+            "hands": hands,
+            "queens": queens,
+            "legal": legal,
+            "pass": moves == [Move.PASS],
+            "last": last_move,
+            "turn": board.turn,
+            "ply": board.ply,
+            "state": board.state,
+            "turn_string": board.turn_string,
+            "bugs": [letter for k, letter in enumerate(BUG_LETTERS) if board.enabled[k]],
+        }
+
+    def preview(self, board: Board, request: JSON) -> JSON:
+        """Hive has no partial turns to preview.
+
+        :raises BadRequest: always.
+        """
+        raise BadRequest("A Hive turn is a single move: there is nothing to preview.")
+
+    def why(self, board: Board, piece: object) -> str | None:
+        """Why ``piece`` (a UHP piece name) has no legal move here.
+
+        :raises BadRequest: when ``piece`` is not a piece name.
+        """
+        if not isinstance(piece, str):
+            raise BadRequest(f"'piece' must be a piece name such as 'wQ', not {piece!r}.")
+        pid = PIECE_IDS.get(piece.lower(), -1)
+        if pid < 0:
+            raise BadRequest(f"Unknown piece {piece!r}.")
+        if any(move.piece_id == pid for move in board.legal_moves):
+            return None
+        if board.is_game_over():
+            return "The game is over."
+        # Any destination will do: the rules are checked piece first, so the reason is about the piece.
+        height = board.height
+        targets = [n for c in range(len(height)) if height[c] for n in NEIGHBOURS[c] if not height[n]]
+        origin = board.pos[pid]
+        return reason(board, Move(pid, None if origin < 0 else origin, targets[0] if targets else 0).code, False)
+
+    def assets(self) -> JSON:
+        """The bugs' pictures and the tile themes (each names the two sides)."""
+        return {"glyphs": GLYPHS, "themes": {name: theme.__dict__ for name, theme in THEMES.items()}}
+
+
+VIEW: View = HiveView()

@@ -1,0 +1,196 @@
+"""The game protocol over every registered game: games found by name and played with the protocol's verbs only."""
+
+from __future__ import annotations
+
+import random
+import re
+import sys
+import threading
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import hive
+from hive.game import Game, Outcome, Termination, UnknownGameError
+from hive.games import GAMES, find_game
+from hive.search import Limits
+
+NAMES = list(GAMES)
+
+
+def test_every_game_is_found_by_its_name_in_any_case() -> None:
+    assert NAMES == ["Base", "Base+M", "Base+L", "Base+P", "Base+ML", "Base+MP", "Base+LP", "Base+MLP", "HiveQueen"]
+    for name, spec in GAMES.items():
+        assert find_game(name) is spec and find_game(name.lower()) is spec and hive.find_game(name) is spec
+        board = spec()
+        assert board.game_name == spec.name and type(board).sides == spec.sides
+        assert board.turn == 0 and board.outcome() is None and not board.is_game_over()
+    assert find_game("base+plm") is GAMES["Base+MLP"] and find_game(" hivequeen ") is GAMES["HiveQueen"]
+    for bad in ("Chess", "Base+X", "", "hive queen"):
+        with pytest.raises(UnknownGameError, match=re.escape(f"Unknown game {bad!r}: expected one of Base, Base+M,")):
+            find_game(bad)
+    assert issubclass(UnknownGameError, ValueError)
+
+
+def test_rule_options_are_asked_for_by_name() -> None:
+    original = find_game("Base")(tournament_opening=False, repetition_draw=True)
+    original.push_text("wQ")  # the original opening rule allows the Queen on the first turn
+    with pytest.raises(hive.IllegalMoveError, match="first turn"):
+        find_game("Base")().push_text("wQ")
+    assert GAMES["Base+MLP"].arena_options == {"repetition_draw": True}
+    for name, bad in (("HiveQueen", "tournament_opening"), ("Base", "mosquito")):
+        with pytest.raises(UnknownGameError, match=f"{re.escape(name)} has no rule option {bad}"):
+            find_game(name)(**{bad: True})
+
+
+def play(board: Game[object], rng: random.Random, length: int) -> list[str]:
+    """Up to ``length`` random moves, each checked against the protocol's promises; returns their texts."""
+    texts = []
+    for _ in range(length):
+        moves = list(board.legal_moves)
+        if board.is_game_over():
+            assert not moves and board.outcome() is not None
+            break
+        assert board.outcome() is None and len(board.legal_moves) == len(moves) == len(set(moves))
+        move = rng.choice(moves)
+        assert move in board.legal_moves
+        text = board.move_text(move)
+        assert board.parse_move(text) == move
+        turn = board.turn
+        board.push(move)
+        assert board.move_stack[-1] == move
+        if not board.is_game_over():
+            # a move passes the turn (Hive's pass included)
+            assert board.turn == 1 - turn
+        texts.append(text)
+    return texts
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_random_games_through_the_protocol(name: str) -> None:
+    """Random games of every game, played, taken back, replayed from their texts and from their records."""
+    spec = find_game(name)
+    rng = random.Random(name)
+    for _ in range(3):
+        board = spec()
+        texts = play(board, rng, rng.randrange(20, 80))
+        moves = board.move_stack
+        record = board.record()
+        outcome = board.outcome()
+        assert board.is_game_over() == (outcome is not None)
+        assert board.adjudicate() == outcome if outcome is not None else isinstance(board.adjudicate(), Outcome)
+        again = type(board).from_record(record)
+        assert again.move_stack == moves and again.record() == record and again.outcome() == outcome
+        copy = board.copy()
+        for move in reversed(moves):
+            assert board.pop() == move
+        assert board.record() == spec().record() and board.move_stack == []
+        with pytest.raises(IndexError):
+            board.pop()
+        for text in texts:
+            board.push_text(text)
+        assert board.record() == record and copy.record() == record
+
+
+def test_outcomes_name_the_ending_in_one_wording() -> None:
+    surrounded = Outcome(Termination.QUEEN_SURROUNDED, 0)
+    assert (surrounded.result, surrounded.reason) == ("WhiteWins", "Black's Queen Bee is surrounded")
+    resigned = Outcome(Termination.RESIGNATION, 0, ("South", "North"))
+    assert (resigned.result, resigned.reason, str(resigned)) == (
+        "SouthWins",
+        "North resigned",
+        "SouthWins (North resigned)",
+    )
+    limit = Outcome(Termination.ADJUDICATION, None, detail="ply limit 200")
+    assert (limit.result, limit.reason) == ("Draw", "ply limit 200")
+    for termination in Termination:
+        assert Outcome(termination, 1, detail="x").reason
+
+
+def test_a_record_is_written_without_replaying_the_game() -> None:
+    """Texts written before a push are kept; record() writes only the texts no one asked for yet."""
+    board = hive.Board("Base+MLP")
+    rng = random.Random(3)
+    for _ in range(30):
+        move = rng.choice(list(board.legal_moves))
+        board.move_text(move)
+        board.push(move)
+    calls = []
+    original = board.move_text
+
+    def counting(move: hive.Move) -> str:
+        calls.append(move)
+        return original(move)
+
+    board.move_text = counting  # type: ignore[method-assign]
+    first = board.record()
+    assert calls == []
+    board.push(rng.choice(list(board.legal_moves)))
+    assert board.record().startswith(first.split(";", 3)[0]) and len(calls) == 1
+    board.record()
+    assert len(calls) == 1
+
+
+def _search_all(results: dict[str, list[object]], key: str) -> None:
+    out: list[object] = []
+    for name, plies, depths in (("Base+MLP", 12, (1, 2, 3)), ("HiveQueen", 6, (1, 2))):
+        spec = find_game(name)
+        board = spec()
+        rng = random.Random(name)
+        for _ in range(plies):
+            board.push(spec.ai.random_move(board, rng))
+        searcher = spec.ai.searcher(None, 0)
+        for depth in depths:
+            found = searcher.search(board, Limits(depth=depth))
+            out.append((name, depth, board.move_text(found.move), found.score, found.nodes))
+    results[key] = out
+
+
+def test_two_searches_in_two_threads_do_not_interfere() -> None:
+    """Searchers keep their state to themselves: two at once answer as two in turn do (threads switched as often
+    as the interpreter can, so that the plain Python build interleaves them node by node)."""
+    alone: dict[str, list[object]] = {}
+    _search_all(alone, "first")
+    _search_all(alone, "second")
+    together: dict[str, list[object]] = {}
+    threads = [threading.Thread(target=_search_all, args=(together, key)) for key in ("first", "second")]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert alone["first"] == alone["second"] == together["first"] == together["second"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(NAMES), st.integers(0, 2**32), st.integers(0, 60))
+def test_push_pop_and_copies_keep_every_game_exact(name: str, seed: int, length: int) -> None:
+    """One property body for every game: pushes and pops in any order leave the record, the moves, whose turn it
+    is and the outcome as they were, and a copy is independent of its board."""
+    spec = find_game(name)
+    rng = random.Random(seed)
+    board = spec()
+    for _ in range(length // 2):
+        if board.is_game_over():
+            break
+        board.push(spec.ai.random_move(board, rng))
+    before = (board.record(), board.move_stack, board.turn, board.outcome())
+    copy = board.copy()
+    pushed = 0
+    for _ in range(length):
+        if not board.is_game_over() and (pushed == 0 or rng.random() < 0.6):
+            board.push(spec.ai.random_move(board, rng))
+            pushed += 1
+        elif pushed:
+            board.pop()
+            pushed -= 1
+    assert copy.record() == before[0]
+    while pushed:
+        board.pop()
+        pushed -= 1
+    assert (board.record(), board.move_stack, board.turn, board.outcome()) == before
