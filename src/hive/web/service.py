@@ -72,7 +72,7 @@ class GameService:
 
     def assets(self) -> JSON:
         """What the page needs beyond a game: every view's assets, the AI levels of every game, and the games on
-        offer (``games``: each view's :meth:`~hive.web.views.View.describe`, in the registry's order)."""
+        offer (``games``: each view's :func:`~hive.web.views.description`, in the registry's order)."""
         assets: JSON = {}
         for kind in kinds():
             assets.update(view_for(kind).assets())

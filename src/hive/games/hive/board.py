@@ -137,7 +137,8 @@ class Board(Position, GameBoard[Move]):
         if move.code not in self._legal():
             raise IllegalMoveError(reason(self, move.code, False))
         self.make(move.code)
-        self._pushed(len(self.history) - 1, move)
+        if self._memo is not None:
+            self._pushed(len(self.history) - 1, move)
 
     def _repush(self, move: Move) -> None:
         self.make(move.code)
@@ -211,7 +212,8 @@ class Board(Position, GameBoard[Move]):
         """Parse a MoveString, play it, and return the move."""
         move = self.parse_move(text)
         self.make(move.code)
-        self._pushed(len(self.history) - 1, move)
+        if self._memo is not None:
+            self._pushed(len(self.history) - 1, move)
         return move
 
     def move_text(self, move: Move) -> str:

@@ -245,12 +245,14 @@ class Board(Position, GameBoard[Turn]):
         :raises IllegalMoveError: naming the rule the turn breaks.
         """
         start, ply = len(self.history), self.ply
-        if self._checked == (start, self.hash, turn):
+        checked = self._checked
+        if checked is not None and checked[0] == start and checked[1] == self.hash and checked[2] == turn:
             self._repush(turn)
         else:
             self._play_partial(turn)
             self._close_turn(start, ply)
-        self._pushed(len(self._turn_starts) - 1, turn)
+        if self._memo is not None:
+            self._pushed(len(self._turn_starts) - 1, turn)
 
     def _repush(self, turn: Turn) -> None:
         start, ply = len(self.history), self.ply
