@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Install the project and its test tools into .venv (compiling the hot core), then run lint, type checks and the
-# test suite twice: against the compiled build and against the plain Python sources (HIVE_PURE=1).
+# Install the project, its optional parts (RL, cluster, docs) and its test tools into .venv (compiling the hot core),
+# then run lint, type checks and the test suite twice: against the compiled build and against the plain Python
+# sources (HIVE_PURE=1).
 # Extra arguments go to pytest, e.g. `bash scripts/test.sh -m slow` for the deep checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,7 +9,7 @@ PYTHON=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test,rl,cluster,docs]'
 # The browser tests drive Debian's Chromium through Playwright (no browser download).
 if [ ! -x /usr/bin/chromium ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
