@@ -11,7 +11,7 @@ import string
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -30,7 +30,10 @@ OPTIONS = [
     "TournamentOpening;bool;True;True",
     "RepetitionDraw;bool;True;True",
     "DefaultLevel;enum;hard;hard;" + ";".join(LEVELS),
+    "MaxTime;int;600;600;1;86400",
+    "TTSizeMB;int;250;250;1;65536",
 ]
+OPTION_KEYS = "TournamentOpening, RepetitionDraw, DefaultLevel, MaxTime, TTSizeMB"
 
 # The third occurrence of the position after White's 1st queen move (nokamute's UHP tests).
 REPETITION = (
@@ -245,7 +248,7 @@ def test_options() -> None:
             ("OPTIONS GET tournamentopening", ["TournamentOpening;bool;True;True"]),
             (
                 "options get MaxBranching",
-                ["err Unknown option 'MaxBranching'. Options: TournamentOpening, RepetitionDraw, DefaultLevel."],
+                [f"err Unknown option 'MaxBranching'. Options: {OPTION_KEYS}."],
             ),
             (
                 "options set X",
@@ -268,7 +271,10 @@ def test_options() -> None:
                     "'options set Key Value'."
                 ],
             ),
-            ("options set X 1", ["err Unknown option 'X'. Options: TournamentOpening, RepetitionDraw, DefaultLevel."]),
+            (
+                "options set X 1",
+                [f"err Unknown option 'X'. Options: {OPTION_KEYS}."],
+            ),
             (
                 "options set RepetitionDraw maybe",
                 ["err Invalid value 'maybe' for option RepetitionDraw (bool): expected True or False."],
@@ -295,7 +301,25 @@ def test_options() -> None:
             ("options set RepetitionDraw False", ["RepetitionDraw;bool;False;True"]),
             ("newgame " + REPETITION, [REPETITION.replace("Draw", "InProgress").strip()]),
             ("newgame " + REPETITION.replace("Draw", "InProgress"), [REPETITION.replace("Draw", "InProgress").strip()]),
-            ("options", [OPTIONS[0], "RepetitionDraw;bool;False;True", f"DefaultLevel;enum;medium;hard;{levels}"]),
+            (
+                "options set MaxTime 0",
+                ["err Invalid value '0' for option MaxTime (int): expected a whole number from 1 to 86400."],
+            ),
+            (
+                "options set TTSizeMB ²",
+                ["err Invalid value '²' for option TTSizeMB (int): expected a whole number from 1 to 65536."],
+            ),
+            ("options set maxtime 30", ["MaxTime;int;30;600;1;86400"]),
+            (
+                "options",
+                [
+                    OPTIONS[0],
+                    "RepetitionDraw;bool;False;True",
+                    f"DefaultLevel;enum;medium;hard;{levels}",
+                    "MaxTime;int;30;600;1;86400",
+                    OPTIONS[4],
+                ],
+            ),
         ],
     )
 
@@ -562,3 +586,147 @@ def fuzz(lines: int, seed: int) -> None:
 def test_fuzz_100k_lines() -> None:
     """100,000 random and malformed lines (about 10 s): never an exception, always exactly one final ``ok``."""
     fuzz(100_000, seed=1)
+
+
+class Engine:
+    """``hive uhp`` in a process of its own, read line by line with a deadline."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "hive.uhp"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+        )
+        assert self.reply(timeout=120)[-1] == "ok", "the banner"
+
+    def send(self, line: str | bytes) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line if isinstance(line, bytes) else line.encode() + b"\n")
+        self.proc.stdin.flush()
+
+    def reply(self, timeout: float = 60) -> list[str]:
+        assert self.proc.stdout is not None
+        lines: list[str] = []
+        deadline = time.monotonic() + timeout
+        while not lines or lines[-1] != "ok":
+            assert time.monotonic() < deadline, lines
+            lines.append(self.proc.stdout.readline().decode("utf-8").rstrip("\n"))
+        return lines
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(timeout=30)
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            if stream is not None and not stream.closed:
+                stream.close()
+
+
+@pytest.fixture
+def engine() -> Iterator[Engine]:
+    running = Engine()
+    yield running
+    running.close()
+
+
+MIDGAME = "Base+MLP;InProgress;White[4];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wG1 \\wQ;bA1 bQ/"
+
+
+def test_a_new_line_stops_a_deep_search(engine: Engine) -> None:
+    engine.send(f"newgame {MIDGAME}")
+    engine.reply()
+    engine.send("bestmove depth 60")
+    time.sleep(1.0)
+    start = time.monotonic()
+    engine.send("info")
+    best = engine.reply(timeout=30)
+    assert time.monotonic() - start < 5
+    assert legal_move(MIDGAME)(best[:-1])
+    assert engine.reply(timeout=30)[0].startswith("id hive")
+
+
+def test_a_new_line_stops_a_deep_perft(engine: Engine) -> None:
+    engine.send(f"newgame {MIDGAME}")
+    engine.reply()
+    engine.send("perft 32")
+    time.sleep(1.0)
+    start = time.monotonic()
+    engine.send("validmoves")
+    lines = engine.reply(timeout=30)
+    assert time.monotonic() - start < 5
+    assert lines[:3] == ["0 1 " + lines[0].split()[2], lines[1], lines[2]]
+    assert lines[-2].startswith("err perft stopped during depth")
+    assert engine.reply(timeout=30)[0].count(";") > 10
+
+
+def test_closing_the_input_ends_a_search_and_the_process(engine: Engine) -> None:
+    engine.send(f"newgame {MIDGAME}")
+    engine.reply()
+    engine.send("bestmove depth 60")
+    time.sleep(1.0)
+    assert engine.proc.stdin is not None
+    engine.proc.stdin.close()
+    assert engine.proc.wait(timeout=30) == 0
+
+
+def test_max_time_is_a_hard_ceiling(engine: Engine) -> None:
+    engine.send("options set MaxTime 1")
+    assert engine.reply() == ["MaxTime;int;1;600;1;86400", "ok"]
+    engine.send(f"newgame {MIDGAME}")
+    engine.reply()
+    for command in ("bestmove depth 60", "perft 32"):
+        start = time.monotonic()
+        engine.send(command)
+        engine.reply(timeout=30)
+        assert time.monotonic() - start < 5, command
+
+
+def test_long_lines_are_refused_and_errors_quote_little(engine: Engine) -> None:
+    engine.send("newgame Base")
+    engine.reply()
+    engine.send("play wS1 " + "x" * 1_000_000)
+    line, ok = engine.reply()
+    assert line.startswith("invalidmove ") and len(line) <= 240 and ok == "ok"
+    engine.send(b"y" * (3 << 20) + b"\n")
+    assert engine.reply() == ["err Command too long (3,145,729 bytes; at most 1,048,576).", "ok"]
+    engine.send("play wS1")
+    assert engine.reply() == ["Base;InProgress;Black[1];wS1", "ok"]
+
+
+def test_the_transposition_table_stays_within_its_bound_during_a_search() -> None:
+    searcher = Searcher()
+    searcher.tt_limit = 500
+    board = hive.Board.from_game_string(MIDGAME)
+    result = searcher.search(board, hive.Limits(depth=4))
+    assert result.move in board.legal_moves
+    assert 0 < len(searcher.tt) <= 500
+    assert searcher.nodes > 5_000
+
+
+def test_a_search_stops_when_asked_with_its_best_move_so_far() -> None:
+    searcher = Searcher()
+    calls = []
+
+    def stop() -> bool:
+        calls.append(1)
+        return len(calls) > 3
+
+    searcher.stop = stop
+    board = hive.Board.from_game_string(MIDGAME)
+    result = searcher.search(board, hive.Limits(depth=60))
+    assert result.move in board.legal_moves and result.depth < 60
+    assert len(calls) == 4
+    assert board.game_string() == hive.Board.from_game_string(MIDGAME).game_string()
+
+
+def test_perft_that_stops_restores_the_position() -> None:
+    from hive.search import SearchTimeout
+    from hive.search.perft import perft
+
+    board = hive.Board.from_game_string(MIDGAME)
+    assert perft(board, 4, lambda: False) == board.perft(4)
+    with pytest.raises(SearchTimeout):
+        perft(board, 6, lambda: True)
+    assert board.game_string() == hive.Board.from_game_string(MIDGAME).game_string()

@@ -13,6 +13,8 @@ cdef inline long long _pack(long long score, long long depth, long long flag, lo
 cdef class SearchBase:
     cdef dict __dict__  # instances stay open to new attributes, as a plain Python class's are
     cdef public dict tt
+    cdef public long long tt_limit
+    cdef public object stop
     cdef public object rng
     cdef public int opening_noise
     cdef public long long nodes

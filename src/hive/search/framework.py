@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sized
+from collections.abc import Callable, Sized
 from typing import Protocol
 
 from .._build import filled, is_compiled
@@ -33,6 +33,7 @@ MAX_DEPTH = 64
 # move ordering packs a move's index into the low bits of its sort key (legal-move lists are far shorter)
 _INDEX_BITS = 12
 _INDEX_MASK = (1 << _INDEX_BITS) - 1
+#: The default bound on transposition-table entries (about 100 bytes each); it holds during a search.
 TT_LIMIT = 2_000_000
 #: The most a draw can cost (or gain) the side that is ahead (behind) in the static evaluation at the root;
 #: without it a stronger player settles for repetition draws in positions it would win.
@@ -80,6 +81,10 @@ class SearchBase:
     :param seed: seeds the opening randomness; ``None`` plays deterministically.
     :param opening_noise: plies from the start during which near-equal root moves are chosen at random.
     :param history_size: entries of the history table (indexed as the game's negamax chooses).
+
+    Two attributes bound a search from outside: :attr:`tt_limit`, the most transposition-table entries kept (a full
+    table keeps its entries and updates them, storing no new ones), and :attr:`stop`, a function polled with the
+    clock: when it returns true the search ends as if its time were up, with the best move found so far.
     """
 
     #: What a draw costs the searching side on top of :data:`CONTEMPT` (a game's searcher may set it).
@@ -87,6 +92,8 @@ class SearchBase:
 
     def __init__(self, seed: int | None = None, opening_noise: int = 0, history_size: int = 1) -> None:
         self.tt: dict[int, int] = {}
+        self.tt_limit = TT_LIMIT
+        self.stop: Callable[[], bool] | None = None
         # seeding a generator costs more than a small search: only searchers that draw have one
         self.rng = random.Random(seed) if seed is not None and opening_noise > 0 else None
         self.opening_noise = opening_noise
@@ -120,7 +127,7 @@ class SearchBase:
         self.killers = [0] * KILLER_SLOTS
         self.root_side = position.ply & 1
         self.draw_score = -self.draw_aversion - max(-CONTEMPT, min(CONTEMPT, self.evaluate(position) // 2))
-        if len(self.tt) > TT_LIMIT:
+        if len(self.tt) >= self.tt_limit:
             self.tt.clear()
         if self.rng is not None and position.ply < self.opening_noise:
             self.rng.shuffle(moves)
@@ -153,7 +160,7 @@ class SearchBase:
             if score > alpha:
                 alpha = score
                 best = move
-        self.tt[p.hash] = _pack(alpha, depth, _EXACT, best)
+        self._store(p.hash, alpha, alpha - 1, alpha + 1, depth, best)  # exact
         return alpha, best
 
     def _root_move(self, p: SearchPosition, move: int, depth: int, alpha: int) -> int:
@@ -161,11 +168,14 @@ class SearchBase:
         raise NotImplementedError
 
     def _tick(self) -> int:
-        """Counts a node; raises :class:`SearchTimeout` past the deadline (checked every 256 nodes). Returns 0: an int
-        result lets the compiled build pass the exception on."""
+        """Counts a node; raises :class:`SearchTimeout` past the deadline or when :attr:`stop` says so (both checked
+        every 256 nodes). Returns 0: an int result lets the compiled build pass the exception on."""
         self.nodes += 1
-        if self.nodes & 255 == 0 and time.perf_counter() > self.deadline:
-            raise SearchTimeout
+        if self.nodes & 255 == 0:
+            if time.perf_counter() > self.deadline:
+                raise SearchTimeout
+            if self.stop is not None and self.stop():
+                raise SearchTimeout
         return 0
 
     def _draw(self, ply: int) -> int:
@@ -207,6 +217,8 @@ class SearchBase:
             flag = _UPPER
         elif best >= beta:
             flag = _LOWER
+        if len(self.tt) >= self.tt_limit and key not in self.tt:
+            return
         self.tt[key] = _pack(best, depth, flag, best_move)
 
     def _add_history(self, index: int, amount: int) -> None:

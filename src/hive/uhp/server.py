@@ -14,13 +14,23 @@ and ``exit`` prints nothing. Choices where the protocol leaves room:
   ``TournamentOpening`` (bool, default True), ``RepetitionDraw`` (bool, default True: the third occurrence of a
   position is a draw, as in nokamute and hivegame.com) and ``DefaultLevel`` (enum of Hive's levels).
   ``options set`` replies with the option's new line; bools read True/False, 1/0, yes/no or on/off.
+  ``MaxTime`` (int, seconds, default 600) is the hard ceiling of every ``bestmove`` and ``perft``; ``TTSizeMB``
+  (int, default 250) bounds the transposition table, during a search too.
 - ``perft [depth]`` (an extension, default depth 3, at most 32) prints one line ``<depth> <count> <seconds>`` per
   depth from 0, like ``hive perft`` (Mzinga prints ``perft(d) = count in ms``).
+- A search or a perft is never left running: a line arriving on the input (or the input closing) stops it, as does
+  ``MaxTime``. A stopped ``bestmove`` answers the best move found so far; a stopped ``perft`` answers the depths it
+  finished and an ``err`` line. Then the waiting line is answered.
+- Input lines are read up to :data:`MAX_LINE` bytes (a longer line is an error) and an error line quotes at most
+  about 200 characters of the input.
 """
 
 from __future__ import annotations
 
+import io
+import os
 import re
+import select
 import time
 from collections.abc import Callable
 from typing import TextIO
@@ -36,7 +46,8 @@ from ..games.hive import (
 )
 from ..games.hive.ai import LEVELS
 from ..games.hive.reasons import GAME_OVER, PASS_GAME_OVER
-from ..search import MAX_DEPTH, Limits
+from ..search import MAX_DEPTH, Limits, SearchTimeout
+from ..search.perft import perft
 
 CAPABILITIES = "Mosquito;Ladybug;Pillbug"
 COMMANDS = ("info", "newgame", "play", "pass", "validmoves", "bestmove", "undo", "options", "perft", "exit")
@@ -46,6 +57,12 @@ MAX_PERFT_DEPTH = 32
 #: ``bestmove time T`` searches for ``max(T * TIME_SHARE - TIME_MARGIN, T / 2)`` seconds, leaving time to reply.
 TIME_SHARE = 0.9
 TIME_MARGIN = 0.05
+#: The longest input line read, in bytes.
+MAX_LINE = 1 << 20
+#: The longest output line that quotes input; longer error lines are cut.
+MAX_ERROR = 240
+#: What one transposition-table entry costs, in bytes (measured: about 114).
+TT_ENTRY_BYTES = 125
 
 _TIME = re.compile(r"^([0-9]{1,6}):([0-9]{1,2}):([0-9]{1,2}(?:\.[0-9]{1,6})?)$")
 _INT = re.compile(r"^[+-]?[0-9]{1,9}$")
@@ -66,6 +83,12 @@ def _int(text: str) -> int | None:
     return int(text) if _INT.match(text) else None
 
 
+def _cut(line: str) -> str:
+    if len(line) <= MAX_ERROR:
+        return line
+    return f"{line[: MAX_ERROR - 40]}... ({len(line):,} characters in all)"
+
+
 class _Option:
     def __init__(self, key: str, kind: str, default: str, values: tuple[str, ...] = ()) -> None:
         self.key = key
@@ -75,6 +98,15 @@ class _Option:
 
     def parse(self, text: str) -> str:
         word = text.lower()
+        if self.kind == "int":
+            low, high = int(self.values[0]), int(self.values[1])
+            number = _int(text)
+            if number is None or not low <= number <= high:
+                raise UHPError(
+                    f"Invalid value {_show(text)} for option {self.key} (int): expected a whole number "
+                    f"from {low} to {high}."
+                )
+            return str(number)
         if self.kind == "bool":
             if word in _TRUE:
                 return "True"
@@ -99,6 +131,8 @@ def _options() -> dict[str, _Option]:
         _Option("TournamentOpening", "bool", "True"),
         _Option("RepetitionDraw", "bool", "True"),
         _Option("DefaultLevel", "enum", level, levels),
+        _Option("MaxTime", "int", "600", ("1", "86400")),
+        _Option("TTSizeMB", "int", "250", ("1", "65536")),
     )
     return {option.key.lower(): option for option in options}
 
@@ -113,11 +147,14 @@ class UHPEngine:
     ['Base;InProgress;Black[1];wS1', 'ok']
 
     :param searcher: the AI behind ``bestmove`` (a deterministic Hive :class:`~hive.games.hive.Searcher` by default).
+    :ivar interrupted: polled during ``bestmove`` and ``perft``: when it returns true they stop early (the process
+        sets it to "a line is waiting on the input").
     """
 
     def __init__(self, searcher: Searcher | None = None) -> None:
         self.board: Board | None = None
         self.finished = False
+        self.interrupted: Callable[[], bool] | None = None
         self.searcher = searcher if searcher is not None else Searcher()
         self.option_table = _options()
         self.options: dict[str, str] = {option.key: option.default for option in self.option_table.values()}
@@ -158,7 +195,7 @@ class UHPEngine:
             out = [f"err {type(err).__name__}: {err}"]
         if out is None:
             return []
-        return [text.translate(_BREAKS) for text in out] + ["ok"]
+        return [_cut(text.translate(_BREAKS)) for text in out] + ["ok"]
 
     # ------------------------------------------------------------------
     # commands
@@ -230,7 +267,14 @@ class UHPEngine:
         limits = self._limits(args)
         if board.is_game_over():
             raise UHPError(f"The game is over ({board.state}). Try 'newgame' or 'undo'.")
-        result = self.searcher.search(board.copy(), limits)
+        ceiling = float(self.options["MaxTime"])
+        limits = Limits(depth=limits.depth, time=min(limits.time if limits.time is not None else ceiling, ceiling))
+        self.searcher.tt_limit = int(self.options["TTSizeMB"]) * 1_000_000 // TT_ENTRY_BYTES
+        self.searcher.stop = self.interrupted
+        try:
+            result = self.searcher.search(board.copy(), limits)
+        finally:
+            self.searcher.stop = None
         if result.move not in board.legal_moves:
             raise UHPError(f"The search returned an illegal move ({result.move}).")
         return [board.move_text(result.move)]
@@ -304,9 +348,19 @@ class UHPEngine:
             )
         position = board.copy()
         lines = []
+        deadline = time.perf_counter() + float(self.options["MaxTime"])
+        interrupted = self.interrupted
+
+        def stop() -> bool:
+            return time.perf_counter() > deadline or (interrupted is not None and interrupted())
+
         for d in range(depth + 1):
             start = time.perf_counter()
-            count = position.perft(d)
+            try:
+                count = perft(position, d, stop)
+            except SearchTimeout:
+                lines.append(f"err perft stopped during depth {d} (new input, or past MaxTime)")
+                break
             lines.append(f"{d} {count} {time.perf_counter() - start:.3f}")
         return lines
 
@@ -319,17 +373,62 @@ class UHPEngine:
 # the process
 
 
-def _reader(stdin: TextIO) -> Callable[[], str]:
-    buffer = getattr(stdin, "buffer", None)
-    if buffer is None:
-        return stdin.readline
-    encoding = getattr(stdin, "encoding", None) or "utf-8"
+class _Input:
+    """The engine's input as lines, read from its file descriptor so that a running search can see a line waiting.
 
-    def read() -> str:
-        raw: bytes = buffer.readline()
-        return raw.decode(encoding, "replace")
+    A stream without a descriptor (a test's ``StringIO``) is read line by line and never reports one waiting.
+    """
 
-    return read
+    def __init__(self, stdin: TextIO) -> None:
+        self.stream = stdin
+        self.encoding = getattr(stdin, "encoding", None) or "utf-8"
+        try:
+            self.fd: int | None = stdin.fileno()
+        except (AttributeError, OSError, io.UnsupportedOperation):
+            self.fd = None
+        self.pending = bytearray()
+        self.closed = False
+
+    def _fill(self) -> None:
+        assert self.fd is not None
+        chunk = os.read(self.fd, 1 << 16)
+        if chunk:
+            self.pending += chunk
+        else:
+            self.closed = True
+
+    def waiting(self) -> bool:
+        """Whether input (a line, part of one, or its end) has arrived since the last line was read."""
+        if self.fd is None:
+            return False
+        if self.pending or self.closed:
+            return True
+        if select.select([self.fd], [], [], 0)[0]:
+            self._fill()
+        return bool(self.pending) or self.closed
+
+    def readline(self) -> str | None:
+        """The next line (``None`` at the end of the input).
+
+        :raises UHPError: for a line longer than :data:`MAX_LINE` bytes (read to its end and dropped).
+        """
+        if self.fd is None:
+            line = self.stream.readline()
+            return line or None
+        too_long = 0
+        while b"\n" not in self.pending and not self.closed:
+            if len(self.pending) > MAX_LINE:
+                too_long += len(self.pending)
+                self.pending.clear()
+            self._fill()
+        if not self.pending:
+            return None
+        end = self.pending.find(b"\n") + 1 or len(self.pending)
+        raw = bytes(self.pending[:end])
+        del self.pending[:end]
+        if too_long or len(raw) > MAX_LINE:
+            raise UHPError(f"Command too long ({too_long + len(raw):,} bytes; at most {MAX_LINE:,}).")
+        return raw.decode(self.encoding, "replace")
 
 
 def _write(stdout: TextIO, lines: list[str]) -> None:
@@ -346,15 +445,21 @@ def _write(stdout: TextIO, lines: list[str]) -> None:
 def run(stdin: TextIO, stdout: TextIO, engine: UHPEngine | None = None) -> int:
     """Serve UHP: print the banner, then answer each line of ``stdin`` until end of input or ``exit``.
 
-    Bytes that are not valid text are replaced, never fatal. Returns the exit status (0).
+    Bytes that are not valid text are replaced, never fatal; input arriving during a search stops it. Returns the
+    exit status (0).
     """
     engine = engine if engine is not None else UHPEngine()
-    read = _reader(stdin)
+    source = _Input(stdin)
+    engine.interrupted = source.waiting
     try:
         _write(stdout, engine.banner())
         while not engine.finished:
-            line = read()
-            if not line:
+            try:
+                line = source.readline()
+            except UHPError as err:
+                _write(stdout, [f"err {err}", "ok"])
+                continue
+            if line is None:
                 break
             _write(stdout, engine.handle(line))
     except BrokenPipeError:
