@@ -46,7 +46,7 @@ def test_push_pop_and_state() -> None:
 
 def test_push_rejects_illegal_move_and_keeps_the_board() -> None:
     board = hive.Board.from_game_string("Base;InProgress;White[2];wS1;bS1 wS1-")
-    illegal = hive.Move("wA1", None, board.pos[14])
+    illegal = hive.Move("wA1", None, board.pos[hive.PIECE_NAMES.index("bS1")])
     before = board.game_string()
     with pytest.raises(hive.IllegalMoveError):
         board.push(illegal)

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from .errors import InvalidMoveError
-from .geometry import axial_of
+from .geometry import CELLS, axial_of
 from .pieces import PIECE_IDS, PIECE_NAMES, PIECES
 from .state import HAND, PASS, destination_of, encode, origin_of, piece_of
 
@@ -27,9 +27,14 @@ class Move:
     PASS: Move
 
     def __init__(self, piece: str | int, origin: int | None, destination: int) -> None:
-        pid = piece if isinstance(piece, int) else PIECE_IDS.get(piece.lower(), -1)
+        """:raises InvalidMoveError: naming a piece that is neither a UHP name nor a piece id (0..27), or a cell
+        that is not a cell id (0..1023; see :func:`hive.cell_of`)."""
+        pid = PIECE_IDS.get(piece.lower(), -1) if isinstance(piece, str) else piece if type(piece) is int else -1
         if not 0 <= pid < PIECES:
-            raise InvalidMoveError(f"Unknown piece {piece!r}.")
+            raise InvalidMoveError(f"Unknown piece {piece!r}: expected a piece's name such as 'wS1' or an id 0..27.")
+        for name, cell in (("origin", origin), ("destination", destination)):
+            if not (cell is None and name == "origin") and not (type(cell) is int and 0 <= cell < CELLS):
+                raise InvalidMoveError(f"Invalid {name} {cell!r}: expected a cell id 0..{CELLS - 1} (see cell_of).")
         self.code = encode(pid, HAND if origin is None else origin, destination)
 
     @classmethod

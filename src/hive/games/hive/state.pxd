@@ -54,6 +54,8 @@ cdef class State:
     @cython.locals(size=int, undo_last="signed char[::1]", undo_hash="unsigned long long[::1]",
                    undo_status="unsigned char[::1]")
     cdef void _grow_undo(self) except *
+    @cython.locals(pid=int, src=int, dst=int)
+    cdef bint _fits(self, int move) noexcept
     @cython.locals(h="unsigned long long", ply=int, last=int, pid=int, src=int, dst=int, count=int)
     cpdef void make(self, int move)
     @cython.locals(move=int, ply=int, pid=int, src=int, dst=int, count=int)

@@ -174,8 +174,26 @@ class State:
         self._undo_hash = undo_hash
         self._undo_status = undo_status
 
+    def _fits(self, move: int) -> bool:
+        """Whether ``move`` keeps the tables in bounds: its piece, cells and stack in range, a placed piece taken
+        from the top of its own cell, a piece from hand not on the board."""
+        pid = move & 31
+        src = move >> 5 & 2047
+        dst = move >> 16
+        if move < 0 or pid >= PIECES or dst >= CELLS or self.height[dst] >= _MAX_LEVEL - 1:
+            return False
+        if src == _HAND:
+            return self.pos[pid] < 0
+        return src < CELLS and self.pos[pid] == src and self.top[src] == pid
+
     def make(self, move: int) -> None:
-        """Play a move given as an int, without any legality check."""
+        """Play a move given as an int (a code of :meth:`generate`), without checking it against the rules.
+
+        :raises ValueError: for a code that would take the tables out of bounds (a piece, cell or stack out of
+            range, or a piece moved from where it is not on top).
+        """
+        if move != _PASS and not self._fits(move):
+            raise ValueError(f"Move code {move} does not fit this position: make() takes the codes of generate().")
         h = self.hash
         ply = self.ply
         if ply == len(self._undo_hash):
