@@ -37,12 +37,10 @@ class Move:
                 raise InvalidMoveError(f"Invalid {name} {cell!r}: expected a cell id 0..{CELLS - 1} (see cell_of).")
         self.code = encode(pid, HAND if origin is None else origin, destination)
 
-    @classmethod
-    def from_code(cls, code: int) -> Move:
-        """Wrap the core's int encoding of a move."""
-        move = cls.__new__(cls)
-        move.code = code
-        return move
+    @staticmethod
+    def from_code(code: int) -> Move:
+        """The move of the core's int encoding ``code`` (one shared value per code)."""
+        return _MOVES[code]
 
     @property
     def is_pass(self) -> bool:
@@ -86,6 +84,24 @@ class Move:
         return f"<Move {self.piece} {where} -> {axial_of(destination_of(self.code))}>"
 
 
+#: The most moves kept by :data:`_MOVES` before it starts again (a few hundred bytes each).
+INTERN_LIMIT = 1 << 18
+
+
+class _Interned(dict[int, Move]):
+    """One :class:`Move` per code, made on first use: moves are values, so sharing them is safe, and a legal-move
+    list then costs a dict lookup per move instead of an object."""
+
+    def __missing__(self, code: int) -> Move:
+        if len(self) >= INTERN_LIMIT:
+            self.clear()
+        move = object.__new__(Move)
+        move.code = code
+        self[code] = move
+        return move
+
+
+_MOVES = _Interned()
 Move.PASS = Move.from_code(PASS)
 
 
@@ -98,16 +114,16 @@ class LegalMoveGenerator:
         self.board = board
 
     def __iter__(self) -> Iterator[Move]:
-        return (Move.from_code(code) for code in self.board.generate())
+        return map(_MOVES.__getitem__, self.board._legal())
 
     def __len__(self) -> int:
-        return len(self.board.generate())
+        return len(self.board._legal())
 
     def count(self) -> int:
         return len(self)
 
     def __bool__(self) -> bool:
-        return bool(self.board.generate())
+        return bool(self.board._legal())
 
     def __contains__(self, move: object) -> bool:
         return isinstance(move, Move) and self.board.is_legal(move)
