@@ -1,49 +1,22 @@
-"""A match: pairs of games from shared random openings, colours swapped, played in parallel processes."""
+"""A match: pairs of games from shared random openings, colours swapped, played in this process, in parallel
+processes or on a Ray cluster, optionally stopped by a sequential probability ratio test."""
 
 from __future__ import annotations
 
-import contextlib
-import multiprocessing
 import os
 import random
-import signal
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable
 
 from ..engine import EngineError, SimpleEngine
 from ..game import GameSpec
-from ..players import Player, PlayerSpec, check_player, make_player
+from ..players import PlayerSpec, check_player
 from ..search import Limits
-from .loop import forfeit, game_spec, new_board, play_game
-from .openings import random_opening
+from .cluster import RayRunner
+from .loop import game_spec
+from .runners import InlineRunner, PoolRunner, Runner, finished_games
+from .sprt import Sprt, SprtError, SprtTracker
 from .stats import GameRecord, MatchResult, plural_noun
-
-
-@dataclass(frozen=True)
-class _Settings:
-    """What every game of a match shares."""
-
-    game: str
-    max_moves: int
-    time: float | None
-    depth: int | None
-    engine_timeout: float | None
-
-
-@dataclass(frozen=True)
-class _GameTask:
-    """One game for a worker process: names and numbers only, so that it pickles. Players go first player first."""
-
-    number: int
-    players: tuple[PlayerSpec, PlayerSpec]
-    labels: tuple[str, str]
-    opening: tuple[str, ...]
-    seed: int
-    settings: _Settings
-
-    @property
-    def player1_first(self) -> bool:
-        return self.number % 2 == 1
+from .tasks import Settings, match_tasks
 
 
 def check_settings(
@@ -74,49 +47,12 @@ def check_settings(
     return spec
 
 
-def _play_task(task: _GameTask) -> GameRecord:
-    settings = task.settings
-    spec = game_spec(settings.game)
-    players: list[Player] = []
-    try:
-        try:
-            for side, wanted in enumerate(task.players):
-                players.append(
-                    make_player(
-                        wanted,
-                        spec,
-                        time=settings.time,
-                        depth=settings.depth,
-                        seed=task.seed + side,
-                        engine_timeout=settings.engine_timeout,
-                    )
-                )
-        except EngineError as err:
-            played = forfeit(new_board(spec), len(players), err)
-        else:
-            played = play_game(*players, game=spec, opening=task.opening, max_moves=settings.max_moves)
-    finally:
-        for player in players:
-            with contextlib.suppress(EngineError):
-                player.close()
-    first, second = task.labels
-    return GameRecord(
-        task.number, first, second, task.player1_first, played.outcome, played.moves, played.record, spec.name
-    )
-
-
-def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _run_tasks(tasks: list[_GameTask], jobs: int) -> Iterable[GameRecord]:
-    if jobs <= 1:
-        for task in tasks:
-            yield _play_task(task)
-        return
-    context = multiprocessing.get_context("spawn")
-    with context.Pool(jobs, initializer=_ignore_sigint) as pool:
-        yield from pool.imap_unordered(_play_task, tasks, chunksize=1)
+def _runner(ray: bool | str, jobs: int | None, games: int) -> Runner:
+    """The runner asked for; ``jobs`` defaults to one per core, except on a Ray cluster (all of its CPUs)."""
+    local = min(jobs if jobs is not None else os.cpu_count() or 1, games)
+    if ray is not False:
+        return RayRunner(None, local) if ray is True else RayRunner(ray, jobs)
+    return PoolRunner(local) if local > 1 else InlineRunner()
 
 
 def _label(number: int, spec: PlayerSpec, game: GameSpec, timeout: float | None) -> str:
@@ -145,18 +81,30 @@ def run_match(
     jobs: int | None = None,
     engine_timeout: float | None = 60.0,
     on_game: Callable[[GameRecord, MatchResult], None] | None = None,
+    ray: bool | str = False,
+    sprt: Sprt | None = None,
 ) -> MatchResult:
-    """Play a match of ``game``; games ``2k`` and ``2k+1`` share a random opening of ``openings`` moves.
+    """Play a match of ``game``; games ``2k - 1`` and ``2k`` share a random opening of ``openings`` moves.
 
     PLAYER1 moves first in the first game of each pair. ``time``/``depth`` override the built-in levels' limits and
     set the external engines' (default :data:`~hive.players.DEFAULT_ENGINE_TIME` seconds a move). A game still
-    running after ``max_moves`` moves (default: the game's) is adjudicated. ``jobs`` processes play in parallel
-    (default: one per core). ``on_game`` is called in this process after each game.
+    running after ``max_moves`` moves (default: the game's) is adjudicated. Each game depends only on its number and
+    ``seed``, so every way of playing them gives the same games.
 
+    :param jobs: games played at once (default: one per core): in this process when 1, else in worker processes,
+        or the CPUs of the local Ray cluster.
+    :param ray: play on Ray: ``True`` for a local cluster (or the Ray session already open in this process), or a
+        cluster's address (``HOST:PORT``, ``ray://HOST:PORT``, ``auto``). Needs the ``cluster`` extra.
+    :param sprt: stop as soon as this test decides (``games`` is then the most that are played); the result
+        holds the games of the pairs it counted, and its verdict (:attr:`MatchResult.sprt`).
+    :param on_game: called in this process with each game as it finishes, and the match so far.
     :raises ValueError: naming a bad player, game or number.
     :raises EngineError: when an external engine cannot start or rejects the game.
+    :raises ~hive.arena.cluster.ClusterError: when Ray is missing or its cluster cannot be reached.
     """
     spec = check_settings(game, games=games, time=time, depth=depth, max_moves=max_moves, openings=openings, jobs=jobs)
+    if sprt is not None and games < 2:
+        raise SprtError(f"an SPRT counts pairs of games: games must be >= 2, not {games}")
     limit = spec.max_moves if max_moves is None else max_moves
     specs = [check_player(player, spec) for player in (player1, player2)]
     labels = [_label(number, player, spec, engine_timeout) for number, player in enumerate(specs, start=1)]
@@ -164,23 +112,24 @@ def run_match(
         labels = [f"{labels[0]}#1", f"{labels[1]}#2"]
     if seed is None:
         seed = random.randrange(2**32)
-    rng = random.Random(seed)
-    settings = _Settings(spec.name, limit, time, depth, engine_timeout)
-    tasks: list[_GameTask] = []
-    opening: tuple[str, ...] = ()
-    for number in range(1, games + 1):
-        if number % 2:
-            opening = random_opening(spec, openings, rng.randrange(2**32))
-        first, second = (0, 1) if number % 2 else (1, 0)
-        players = (specs[first], specs[second])
-        names = (labels[first], labels[second])
-        tasks.append(_GameTask(number, players, names, opening, rng.randrange(2**32), settings))
+    settings = Settings(spec.name, limit, time, depth, engine_timeout)
+    tasks = match_tasks(spec, specs, labels, settings, games=games, openings=openings, seed=seed)
     result = MatchResult(labels[0], labels[1], seed)
-    workers = min(jobs if jobs is not None else os.cpu_count() or 1, games)
-    for record in _run_tasks(tasks, workers):
-        result.games.append(record)
-        if on_game is not None:
-            on_game(record, result)
+    tracker = SprtTracker(sprt) if sprt is not None else None
+    runner = _runner(ray, jobs, games)
+    try:
+        for record in finished_games(tasks, runner):
+            result.games.append(record)
+            if tracker is not None:
+                result.sprt = tracker.add(record.number, record.player1_score)
+            if on_game is not None:
+                on_game(record, result)
+            if result.sprt is not None and result.sprt.verdict is not None:
+                break
+    finally:
+        runner.close()
+    if tracker is not None and tracker.result.verdict is not None:
+        result.games = [record for record in result.games if record.number <= 2 * tracker.pairs]
     result.games.sort(key=lambda g: g.number)
     return result
 

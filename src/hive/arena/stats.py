@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from ..game import Outcome
 from ..games import find_game
 from .loop import Finished
+from .sprt import SprtResult
 
 _Z95 = statistics.NormalDist().inv_cdf(0.975)
 
@@ -90,12 +91,16 @@ class GameRecord(Finished):
 
 @dataclass
 class MatchResult:
-    """The games of a match so far, scored from PLAYER1's point of view."""
+    """The games of a match so far, scored from PLAYER1's point of view.
+
+    :ivar sprt: where the match's sequential probability ratio test stands, if it has one.
+    """
 
     player1: str
     player2: str
     seed: int
     games: list[GameRecord] = field(default_factory=list)
+    sprt: SprtResult | None = None
 
     @property
     def wins(self) -> int:
@@ -119,7 +124,7 @@ class MatchResult:
         return elo_difference(self.wins, self.draws, self.losses)
 
     def summary(self) -> str:
-        """The final report: W/D/L, score and Elo difference, from PLAYER1's point of view."""
+        """The final report: W/D/L, score and Elo difference, from PLAYER1's point of view, and the SPRT's verdict."""
         n = len(self.games)
         if not n:
             return f"Result of {self.player1} vs {self.player2}: no games played"
@@ -135,18 +140,25 @@ class MatchResult:
             lines.append(f"Elo difference: -inf (every game lost), 95% interval <= {high:+.1f}")
         else:
             lines.append(f"Elo difference: {estimate:+.1f}, 95% interval {low:+.1f} to {high:+.1f}")
+        if self.sprt is not None:
+            lines.append(self.sprt.describe())
         return "\n".join(lines)
 
 
 def progress_line(record: GameRecord, result: MatchResult, total: int) -> str:
-    """One line about a finished game and the running score, in the game's words (its sides, its moves)."""
+    """One line about a finished game and the running score, in the game's words (its sides, its moves), and the
+    SPRT's log-likelihood ratio if the match has a test."""
     spec = find_game(record.game)
     first, second = (side.lower() for side in spec.sides)
-    return (
+    line = (
         f"Game {record.number}/{total}: {first} {record.first}, {second} {record.second}: {record.result} "
         f"in {plural(record.moves, spec.move_noun)} ({record.reason}) | "
         f"{result.player1} {result.score:g} - {len(result.games) - result.score:g} {result.player2}"
     )
+    if result.sprt is None:
+        return line
+    test, pairs = result.sprt.sprt, plural(result.sprt.pairs, "pair")
+    return f"{line} | LLR {result.sprt.llr:.2f} ({test.lower:.2f}, {test.upper:.2f}) after {pairs}"
 
 
 __all__ = ["GameRecord", "MatchResult", "elo_difference", "plural", "plural_noun", "progress_line"]

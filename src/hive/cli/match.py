@@ -9,7 +9,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import IO
 
-from ..arena import GameRecord, MatchResult, check_settings, plural, plural_noun, progress_line, run_match
+from ..arena import GameRecord, MatchResult, Sprt, check_settings, plural, plural_noun, progress_line, run_match
+from ..arena.cluster import check_address, import_ray
 from ..engine import EngineError
 from ..game import GameSpec
 from ..games import GAMES
@@ -17,8 +18,11 @@ from ..players import DEFAULT_ENGINE_TIME, PLAYER_CHOICES, check_player, describ
 
 DESCRIPTION = (
     "Play games between two players (sides alternate, each pair of games shares a random opening) and report "
-    "W/D/L, the score and the Elo difference of PLAYER1."
+    "W/D/L, the score and the Elo difference of PLAYER1; in parallel processes or on a Ray cluster, optionally "
+    "until a sequential probability ratio test decides."
 )
+#: The most games of a match stopped by an SPRT when -n is not given.
+SPRT_GAMES = 20000
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -34,7 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     player_help = f"{PLAYER_CHOICES} (e.g. 'uhp:nokamute uhp')"
     parser.add_argument("player1", metavar="PLAYER1", help=player_help)
     parser.add_argument("player2", metavar="PLAYER2", help=player_help)
-    parser.add_argument("-n", "--games", type=int, default=2, help="number of games (default 2)")
+    parser.add_argument(
+        "-n", "--games", type=int, default=None, help=f"number of games (default 2; with --sprt, at most {SPRT_GAMES})"
+    )
     limit = parser.add_mutually_exclusive_group()
     limit.add_argument(
         "--time",
@@ -67,8 +73,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=int, default=None, help="seed of the openings and random players")
     parser.add_argument(
-        "--jobs", type=int, default=None, metavar="J", help="games played in parallel (default: one per core)"
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="J",
+        help="games played in parallel (default: one per core; on a Ray cluster, all of its CPUs)",
     )
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const=True,
+        default=False,
+        metavar="ADDRESS",
+        help="play the games on a Ray cluster: a local one, or the one at ADDRESS (HOST:PORT, ray://HOST:PORT or "
+        "auto); the same games as without it (needs pip install 'hive-game[cluster]')",
+    )
+    parser.add_argument(
+        "--sprt",
+        nargs=2,
+        type=float,
+        default=None,
+        metavar=("ELO0", "ELO1"),
+        help="stop as soon as a sequential probability ratio test accepts H0 (PLAYER1 is ELO0 stronger) or H1 "
+        "(ELO1 stronger), logistic Elo, over pairs of games",
+    )
+    for name, meaning in (("alpha", "accepting H1 when H0 holds"), ("beta", "accepting H0 when H1 holds")):
+        parser.add_argument(
+            f"--{name}", type=float, default=None, help=f"the SPRT's chance of {meaning} (default 0.05)"
+        )
     parser.add_argument(
         "--out",
         default=None,
@@ -95,13 +127,44 @@ def _per_game(text: Callable[[GameSpec], str]) -> str:
     return ", ".join(f"{value} for {title}" for title, value in texts.items())
 
 
-def _heading(args: argparse.Namespace, spec: GameSpec, seed: int, jobs: int) -> str:
+def _heading(args: argparse.Namespace, spec: GameSpec, seed: int, jobs: int | None) -> str:
     balanced = "balanced " if spec.ai.balanced_openings is not None else ""
+    games = plural(args.games, "game")
+    if args.ray is True:
+        where = f"on a local Ray cluster of {plural(jobs or 1, 'CPU')}"
+    elif args.ray:
+        where = f"on the Ray cluster at {args.ray}" + (f", {plural(jobs, 'job')}" if jobs is not None else "")
+    else:
+        where = plural(jobs or 1, "job")
     return (
-        f"Match {args.player1} vs {args.player2}: {plural(args.games, 'game')} of {spec.name}, "
+        f"Match {args.player1} vs {args.player2}: {'up to ' if args.sprt else ''}{games} of {spec.name}, "
         f"{balanced}openings of {plural(args.openings, f'random {spec.move_noun}')}, "
-        f"adjudicated after {plural(args.max_moves, spec.move_noun)}, seed {seed}, {plural(jobs, 'job')}"
+        f"adjudicated after {plural(args.max_moves, spec.move_noun)}, seed {seed}, {where}"
     )
+
+
+def _jobs(args: argparse.Namespace) -> int | None:
+    """The games played at once (``None``: all the CPUs of the Ray cluster named); with --ray, Ray is checked
+    first: installed, and its cluster reachable."""
+    jobs: int | None = args.jobs
+    if args.ray is not False:
+        import_ray()
+        if args.ray is not True:
+            check_address(args.ray)
+            return jobs
+    games: int = args.games
+    return min(jobs if jobs is not None else os.cpu_count() or 1, games)
+
+
+def _sprt(args: argparse.Namespace) -> Sprt | None:
+    """The test asked for by --sprt, --alpha and --beta."""
+    if args.sprt is None:
+        for name in ("alpha", "beta"):
+            if getattr(args, name) is not None:
+                raise ValueError(f"--{name} {getattr(args, name):g} needs --sprt ELO0 ELO1")
+        return None
+    chances = {name: getattr(args, name) for name in ("alpha", "beta") if getattr(args, name) is not None}
+    return Sprt(*args.sprt, **chances)
 
 
 def _save(out: IO[str], path: str, records: list[str], spec: GameSpec) -> str:
@@ -117,6 +180,9 @@ def cmd_match(args: argparse.Namespace) -> int:
     out: IO[str] | None = None
     try:
         specs = [parse_player(args.player1), parse_player(args.player2)]
+        sprt = _sprt(args)
+        if args.games is None:
+            args.games = SPRT_GAMES if sprt is not None else 2
         spec = check_settings(
             args.game,
             games=args.games,
@@ -137,13 +203,17 @@ def cmd_match(args: argparse.Namespace) -> int:
                 out = open(args.out, "w", encoding="utf-8")  # noqa: SIM115
             except OSError as err:
                 raise ValueError(f"cannot write {args.out!r}: {err.strerror}") from None
+        jobs = _jobs(args)
         seed = args.seed if args.seed is not None else random.randrange(2**32)
-        jobs = min(args.jobs if args.jobs is not None else os.cpu_count() or 1, args.games)
         print(_heading(args, spec, seed, jobs), flush=True)
         for number, player in enumerate(specs, start=1):
             print(f"Player {number} {player.text}: {describe(player, spec, args.time, args.depth)}", flush=True)
+        if sprt is not None:
+            print(f"SPRT: {sprt.describe()}", flush=True)
+        finished: list[int] = []
 
         def report(record: GameRecord, result: MatchResult) -> None:
+            finished.append(record.number)
             print(progress_line(record, result, args.games), flush=True)
 
         result = run_match(
@@ -159,8 +229,13 @@ def cmd_match(args: argparse.Namespace) -> int:
             jobs=jobs,
             engine_timeout=args.engine_timeout,
             on_game=report,
+            ray=args.ray,
+            sprt=sprt,
         )
         print(result.summary())
+        if len(finished) > len(result.games):
+            late = len(finished) - len(result.games)
+            print(f"{plural(late, 'game')} finished after the decision, not counted")
         if out is not None:
             print(_save(out, args.out, [game.record for game in result.games], spec))
     except (ValueError, EngineError) as err:
