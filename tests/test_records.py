@@ -365,7 +365,7 @@ def test_sgf_illegal_move_names_the_move_and_the_rule() -> None:
     ("body", "variant", "message"),
     [
         ("; P0[1 Move W wX1 N 13 .]; P0[2 Done ]\n", "hive", "unknown piece 'wX1'"),
-        ("; P0[1 Move W wG1 N 13 .]; P0[2 Done ]\n; P1[3 Frobnicate]\n", "hive", "unknown Boardspace command"),
+        ("; P0[1 Move W wG1 N 13 .]; P0[2 Done ]\n; P1[3 Frobnicate bA1]\n", "hive", "unknown Boardspace command"),
         ("; P0[1 Move W wG1 N 13 .]; P0[2 Done ]\n; P1[3 Move B bG1]\n", "hive", "malformed"),
         ("; P0[1 Move W wG1 N 13 .]; P0[2 Done ]\n", "hive-ultimate", "unsupported Boardspace variant"),
         ("; P0[1 Move W wM1 N 13 .]; P0[2 Done ]\n", "hive", reasons.NOT_ENABLED),
@@ -532,7 +532,11 @@ def test_replay_command(capsys: pytest.CaptureFixture[str]) -> None:
         f"ILLEGAL {INVALID[0]} move 12 'bA1 bP': That piece can't move there: Soldier Ants can't end a move"
         " on top of the hive."
     )
-    assert out[2] == f"ILLEGAL {INVALID[1]} move 3 'wB1 bL': {reasons.MOVE_BEFORE_QUEEN}"
+    assert out[2] == (
+        f"WARNING {INVALID[0]} the record's result Draw is not kept: the game read stops after move 11, so it is"
+        " InProgress"
+    )
+    assert out[3] == f"ILLEGAL {INVALID[1]} move 3 'wB1 bL': {reasons.MOVE_BEFORE_QUEEN}"
     assert out[-1] == "total 3 games: 1 OK, 2 failed"
 
 

@@ -1,7 +1,7 @@
 """The ``hive`` command: every subcommand's options live in this package, one module each.
 
 ``hive play`` (browser or terminal), ``hive match`` (the arena), ``hive uhp`` (the UHP engine), ``hive perft``,
-``hive convert`` and ``hive replay`` (records).
+``hive convert``, ``hive replay`` and ``hive scan`` (records).
 """
 
 from __future__ import annotations

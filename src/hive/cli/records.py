@@ -1,14 +1,30 @@
-"""``hive convert`` and ``hive replay``: the command line over :mod:`hive.records`."""
+"""``hive convert``, ``hive replay`` and ``hive scan``: the command line over :mod:`hive.records`."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, TypeVar
 
-from ..records import EXTENSIONS, FORMATS, WRITERS, Game, RecordFormatError, detect_format, iter_games
+from ..records import (
+    EXTENSIONS,
+    FORMATS,
+    WRITERS,
+    Game,
+    HeaderFilter,
+    InvalidFilterError,
+    RecordFormatError,
+    RecordHeaders,
+    Where,
+    detect_format,
+    iter_games,
+    iter_headers,
+)
+
+_T = TypeVar("_T")
 
 
 def _named(path: str, games: Iterator[Game]) -> Iterator[tuple[str, Game]]:
@@ -26,33 +42,91 @@ def _named(path: str, games: Iterator[Game]) -> Iterator[tuple[str, Game]]:
         yield f"{path}#{index}", game
 
 
+def _filtered(path: str, fmt: str | None, where: Where | None) -> Iterator[tuple[str, Game]]:
+    """The games of a file with their names; with a filter, the games it accepts, named by their place in the file."""
+    if where is None:
+        yield from _named(path, iter_games(path, fmt))
+        return
+    places: list[int] = []
+
+    def accept(found: RecordHeaders) -> bool:
+        if where(found):
+            places.append(found.number)
+            return True
+        return False
+
+    for game in iter_games(path, fmt, accept):
+        yield f"{path}#{places.pop(0)}", game
+
+
 def _failure(game: Game) -> str:
     """``ILLEGAL move N 'text': rule`` for a bad move, ``INVALID <what>`` for anything else wrong."""
     message = next((e for e in game.errors if e.startswith("move ")), None)
     return f"ILLEGAL {message}" if message else f"INVALID {game.errors[0]}"
 
 
+class _Files:
+    """The files a command reads: each one that cannot be read is named on standard error and counted."""
+
+    def __init__(self, command: str, where: HeaderFilter | None) -> None:
+        self.command = command
+        #: The filter the command's options give, ``None`` without any.
+        self.where = where
+        self.unreadable = 0
+
+    def each(self, paths: list[str], read: Callable[[str], Iterator[_T]]) -> Iterator[_T]:
+        """What ``read`` yields for each path in turn."""
+        for path in paths:
+            try:
+                yield from read(path)
+            except (OSError, RecordFormatError) as err:
+                self.unreadable += 1
+                print(f"hive {self.command}: {_unreadable(path, err)}", file=sys.stderr)
+
+    def total(self, text: str) -> str:
+        """The command's last line: ``text`` and the files it could not read."""
+        return text + (f", {self.unreadable} unreadable files" if self.unreadable else "")
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     """``hive replay FILE...``: check every move of every game, one line per game, then a total."""
-    total = failed = unreadable = 0
-    for path in args.files:
-        try:
-            for name, game in _named(path, iter_games(path, args.format)):
-                total += 1
-                if game.errors:
-                    failed += 1
-                    kind, _, message = _failure(game).partition(" ")
-                    print(f"{kind} {name} {message}", flush=True)
-                else:
-                    print(f"OK {name} {len(game.moves)} {game.result}", flush=True)
-        except (OSError, RecordFormatError) as err:
-            unreadable += 1
-            print(f"hive replay: {_unreadable(path, err)}", file=sys.stderr)
-    print(
-        f"total {total} game{'' if total == 1 else 's'}: {total - failed} OK, {failed} failed"
-        + (f", {unreadable} unreadable files" if unreadable else "")
-    )
-    return 2 if unreadable else 1 if failed else 0
+    files = _files(args, "replay")
+    if isinstance(files, int):
+        return files
+    total = failed = 0
+    for name, game in files.each(args.files, lambda path: _filtered(path, args.format, files.where)):
+        total += 1
+        if game.errors:
+            failed += 1
+            kind, _, message = _failure(game).partition(" ")
+            print(f"{kind} {name} {message}", flush=True)
+        else:
+            print(f"OK {name} {len(game.moves)} {game.result}", flush=True)
+        for warning in game.warnings:
+            print(f"WARNING {name} {warning}", flush=True)
+    print(files.total(f"total {total} game{'' if total == 1 else 's'}: {total - failed} OK, {failed} failed"))
+    return 2 if files.unreadable else 1 if failed else 0
+
+
+def cmd_scan(args: argparse.Namespace) -> int:
+    """``hive scan FILE...``: list the games (their headers, no move replayed) that match the filters."""
+    files = _files(args, "scan")
+    if isinstance(files, int):
+        return files
+    total = matched = 0
+    for path, found in files.each(args.files, lambda path: ((path, f) for f in iter_headers(path, args.format))):
+        total += 1
+        if files.where is not None and not files.where(found):
+            continue
+        matched += 1
+        headers = found.headers
+        fields = [f"{path}#{found.number}", headers.get("White", ""), headers.get("Black", "")]
+        fields += [headers.get("GameType", "?"), headers.get("Date", ""), headers.get("Result", "InProgress")]
+        fields.append(str(found.moves))
+        fields.extend(f"INVALID {error}" for error in found.errors[:1])
+        print("\t".join(fields), flush=True)
+    print(files.total(f"total {matched} of {total} game{'' if total == 1 else 's'} matched"))
+    return 2 if files.unreadable else 0 if matched else 1
 
 
 def _unreadable(path: str, err: OSError | RecordFormatError) -> str:
@@ -61,47 +135,93 @@ def _unreadable(path: str, err: OSError | RecordFormatError) -> str:
     return str(err)
 
 
+def _files(args: argparse.Namespace, command: str) -> _Files | int:
+    """The files of a command, with the filter its options give; or the exit code 2 after naming a bad value."""
+    values = {name: getattr(args, name) for name in _FILTERS if getattr(args, name) is not None}
+    try:
+        return _Files(command, HeaderFilter(**values) if values else None)
+    except InvalidFilterError as err:
+        print(f"hive {command}: {err}", file=sys.stderr)
+        return 2
+
+
 def cmd_convert(args: argparse.Namespace) -> int:
-    """``hive convert INPUT -o OUTPUT [--to FORMAT]``: rewrite a record file in another format."""
+    """``hive convert INPUT -o OUTPUT [--to FORMAT]``: rewrite a record file in another format.
+
+    The output is written whole or not at all: to a file beside it first, which replaces it once every game is
+    written; an unreadable input or no game to write leaves an existing output as it was.
+    """
     source: str = args.input
-    output: str | None = args.output
+    output: str | None = args.output if args.output != "-" else None
     target: str | None = args.to
     if target is None:
-        suffix = Path(output).suffix.lower() if output and output != "-" else ""
-        target = EXTENSIONS.get(suffix)
+        target = EXTENSIONS.get(Path(output).suffix.lower() if output else "")
         if target is None:
             print(
                 "hive convert: give --to pgn|gamestring|sgf, or an output file ending in .pgn, .sgf or .txt",
                 file=sys.stderr,
             )
             return 2
+    files = _files(args, "convert")
+    if isinstance(files, int):
+        return files
+    where = files.where
     try:
         with open(source, encoding="utf-8-sig", errors="replace") as probe:
             head = probe.read(4096)
         fmt = args.format or detect_format(source, head)
-        if output and output != "-" and Path(output).exists() and Path(output).samefile(source):
+        if output and Path(output).exists() and Path(output).samefile(source):
             print(f"hive convert: the output {output} is the input file", file=sys.stderr)
             return 2
     except (OSError, RecordFormatError) as err:
         print(f"hive convert: {_unreadable(source, err)}", file=sys.stderr)
         return 2
-    writer = WRITERS[target]
-    failed = written = 0
+    if output is None:
+        code, written = _convert(source, fmt, target, where, sys.stdout)
+        if not written and code != 2:
+            print("hive convert: no game to write", file=sys.stderr)
+            return 1
+        return code
+    part = Path(output).with_name(f".{Path(output).name}.{os.getpid()}.part")
     try:
-        sink: TextIO = open(output, "w", encoding="utf-8") if output and output != "-" else sys.stdout  # noqa: SIM115
+        sink = open(part, "x", encoding="utf-8")  # noqa: SIM115
     except OSError as err:
         print(f"hive convert: cannot write {output}: {err.strerror or err}", file=sys.stderr)
         return 2
     try:
-        for index, game in enumerate(iter_games(source, fmt), start=1):
+        with sink:
+            code, written = _convert(source, fmt, target, where, sink)
+        if written:
+            os.replace(part, output)
+        elif code != 2:
+            print(f"hive convert: no game to write; {output} is left as it was", file=sys.stderr)
+            code = 1
+    except OSError as err:
+        print(f"hive convert: cannot write {output}: {err.strerror or err}", file=sys.stderr)
+        code = 2
+    finally:
+        part.unlink(missing_ok=True)
+    return code
+
+
+def _convert(source: str, fmt: str, target: str, where: Where | None, sink: TextIO) -> tuple[int, int]:
+    """Write the games of ``source`` to ``sink``: the exit code and the number of games written (none on an
+    unreadable input)."""
+    writer = WRITERS[target]
+    failed = written = 0
+    try:
+        for name, game in _filtered(source, fmt, where):
+            label = name.replace("#", " game ")
             if game.errors:
                 failed += 1
-                print(f"hive convert: {source} game {index}: {_failure(game)}", file=sys.stderr)
+                print(f"hive convert: {label}: {_failure(game)}", file=sys.stderr)
+            for warning in game.warnings:
+                print(f"hive convert: {label}: warning: {warning}", file=sys.stderr)
             try:
                 text = writer(game)
             except ValueError as err:
                 failed += 1
-                print(f"hive convert: {source} game {index}: {err}", file=sys.stderr)
+                print(f"hive convert: {label}: {err}", file=sys.stderr)
                 continue
             if written and target != "gamestring":
                 sink.write("\n")
@@ -109,15 +229,29 @@ def cmd_convert(args: argparse.Namespace) -> int:
             written += 1
     except (OSError, RecordFormatError) as err:
         print(f"hive convert: {_unreadable(source, err)}", file=sys.stderr)
-        return 2
-    finally:
-        if sink is not sys.stdout:
-            sink.close()
-    return 1 if failed else 0
+        return 2, 0
+    return (1 if failed else 0), written
+
+
+_FILTERS = ("player", "white", "black", "game_type", "result", "min_moves", "max_moves", "since", "until")
+
+
+def _add_filters(parser: argparse.ArgumentParser) -> None:
+    """The options of a :class:`~hive.records.HeaderFilter`: games are chosen by their headers, unreplayed."""
+    group = parser.add_argument_group("filters (on the headers, read without replaying the moves)")
+    group.add_argument("--player", help="either player's name contains this (letter case aside)")
+    group.add_argument("--white", help="White's name contains this")
+    group.add_argument("--black", help="Black's name contains this")
+    group.add_argument("--game-type", help="exactly this game type, e.g. Base+MLP")
+    group.add_argument("--result", help="WhiteWins, BlackWins, Draw or InProgress (as the record states it)")
+    group.add_argument("--min-moves", type=int, metavar="N", help="at least N moves")
+    group.add_argument("--max-moves", type=int, metavar="N", help="at most N moves")
+    group.add_argument("--since", metavar="DATE", help="played on or after DATE (YYYY, YYYY.MM or YYYY.MM.DD)")
+    group.add_argument("--until", metavar="DATE", help="played on or before DATE")
 
 
 def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Register the ``convert`` and ``replay`` commands on the ``hive`` command's subparsers."""
+    """Register the ``convert``, ``replay`` and ``scan`` commands on the ``hive`` command's subparsers."""
     convert = subparsers.add_parser(
         "convert", help="convert game records between SGF (Boardspace), PGN and UHP GameStrings"
     )
@@ -129,9 +263,19 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     convert.add_argument(
         "--from", dest="format", choices=FORMATS, default=None, help="input format (default: detected)"
     )
+    _add_filters(convert)
     convert.set_defaults(func=cmd_convert)
 
     replay = subparsers.add_parser("replay", help="check every move of every game in record files")
     replay.add_argument("files", nargs="+", metavar="FILE", help=".sgf, .pgn or GameString files")
     replay.add_argument("--format", choices=FORMATS, default=None, help="input format (default: detected)")
+    _add_filters(replay)
     replay.set_defaults(func=cmd_replay)
+
+    scan = subparsers.add_parser(
+        "scan", help="list the games of record files by their headers, fast (no move replayed), with filters"
+    )
+    scan.add_argument("files", nargs="+", metavar="FILE", help=".sgf, .pgn or GameString files")
+    scan.add_argument("--format", choices=FORMATS, default=None, help="input format (default: detected)")
+    _add_filters(scan)
+    scan.set_defaults(func=cmd_scan)

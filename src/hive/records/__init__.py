@@ -11,16 +11,28 @@ yield one :class:`Game` at a time, so an archive of any size is read in constant
 
 Every move is replayed and checked. A record whose move is illegal yields the game up to that
 move, with an error naming the move number, the move text and the rule broken; the reader then
-goes on with the next game of the file.
+goes on with the next game of the file. Records are read liberally (forms other programs write,
+Boardspace's viewer events) with a warning on the game, and always written canonically.
+
+Headers alone are read much faster, without replaying a move, for filtering a large archive; a
+filter given as ``where=`` replays only the games it accepts::
+
+    from hive.records import HeaderFilter, iter_games, iter_headers
+
+    for found in iter_headers("archive.sgf"):
+        print(found.number, found.headers["White"], found.headers["Black"], found.moves)
+    for game in iter_games("archive.sgf", where=HeaderFilter(player="Dumbot", min_moves=40)):
+        ...
 """
 
 from __future__ import annotations
 
-from .detect import EXTENSIONS, FORMATS, WRITERS, detect_format, iter_games, read_string
-from .game import RESULTS, Game, RecordFormatError, write_game_string, write_pgn
-from .gamestring import read_game_strings
-from .pgn import read_pgn
-from .sgf_reader import read_sgf
+from .detect import EXTENSIONS, FORMATS, WRITERS, detect_format, iter_games, iter_headers, read_string
+from .game import RESULTS, Game, RecordFormatError, RecordHeaders, Where, write_game_string, write_pgn
+from .gamestring import read_game_string_headers, read_game_strings
+from .pgn import read_pgn, read_pgn_headers
+from .scan import HeaderFilter, InvalidFilterError
+from .sgf_reader import read_sgf, read_sgf_headers
 from .sgf_writer import write_sgf
 
 __all__ = [
@@ -29,12 +41,20 @@ __all__ = [
     "RESULTS",
     "WRITERS",
     "Game",
+    "HeaderFilter",
+    "InvalidFilterError",
     "RecordFormatError",
+    "RecordHeaders",
+    "Where",
     "detect_format",
     "iter_games",
+    "iter_headers",
+    "read_game_string_headers",
     "read_game_strings",
     "read_pgn",
+    "read_pgn_headers",
     "read_sgf",
+    "read_sgf_headers",
     "read_string",
     "write_game_string",
     "write_pgn",

@@ -16,13 +16,22 @@ from ..games.hive.geometry import NEIGHBOUR, cell_of
 from ..games.hive.pieces import BUG_COUNT, BUG_FIRST, BUG_LETTERS, KIND, PIECE_IDS, PIECES_PER_COLOUR, QUEEN
 from .game import Game
 
-_ACTION = re.compile(r"^\s*(\d+)\s+([A-Za-z]+)\b\s*(.*?)\s*$", re.DOTALL)
-_PIECE = re.compile(r"^([wWbB]?)([QSBGAMLPqsbgamlp])(\d?)$")
-_REFERENCE = re.compile(r"([-/\\]?)([wbWB][A-Za-z]\d?)([-/\\]?)\.?")
+_ACTION = re.compile(r"^\s*(\d\S*)\s+([A-Za-z]+)\b\s*(.*?)\s*$", re.DOTALL)
+_PIECE = re.compile(r"^([wWbB]?)([QSBGAMLPqsbgamlp])([0-9]?)$")
+_REFERENCE = re.compile(r"([-/\\]?)([wbWB][A-Za-z][0-9]?)([-/\\]?)\.?")
 # (mark, written after the reference) in direction order NE, E, SE, SW, W, NW
 _MARKS = (("/", True), ("-", True), ("\\", True), ("/", False), ("-", False), ("\\", False))
 _IGNORED = frozenset({"start", "edit"})
-_ARGUMENTS = {"pick": 3, "pickb": 3, "dropb": 3, "pdropb": 3, "move": 4, "pmove": 4, "movedone": 4}
+# Boardspace's commands that leave the position as it is: skipped with a warning, like any unknown command
+_EVENTS = frozenset({"null", "swap", "playwhite", "playblack", "pleaseundo", "dontundo", "gameoverontime"})
+# an undo granted takes back moves the record does not name
+_UNDOS = frozenset({"undo", "allowundo"})
+_MOVES = frozenset({"move", "pmove", "movedone", "pmovedone"})
+_TURNS = frozenset({"pick", "pickb", "dropb", "pdropb", "move", "pmove", "pass"})
+_COMMITS = frozenset({"movedone", "pmovedone", "passdone"})
+_ARGUMENTS = {"pick": 3, "pickb": 3, "dropb": 3, "pdropb": 3, **dict.fromkeys(_MOVES, 4)}
+# an argument that names a piece (wA1, bQ, G1) or a column of a location: an unknown command with one may be a move
+_MOVE_LIKE = re.compile(r"^(?:[wWbB]?[QSBGAMLPqsbgamlp][0-9]?|[A-Za-z])$")
 
 
 class BoardspaceError(ValueError):
@@ -59,6 +68,36 @@ def black_starts(actions: list[Action]) -> bool:
             if match and match.group(1):
                 return match.group(1).lower() == "b"
     return False
+
+
+def summarise(actions: list[Action]) -> tuple[int, str | None]:
+    """The turns the actions commit and the result they end with, without playing them (what
+    :class:`BoardspaceReplay` finds when every action is good; a forced pass left out is not counted).
+
+    :returns: the number of turns, and ``WhiteWins``/``BlackWins`` for a resignation, ``Draw`` for an agreed
+        draw, else ``None``.
+    """
+    turns = 0
+    pending = ""  # "turn" after a move or a pass waiting for its Done, "other" after a draw offer or an event
+    outcome = None
+    for player, command, _args, _text in actions:
+        if command in _TURNS:
+            pending = "turn"
+        elif command in _COMMITS:
+            turns += 1
+            pending = ""
+        elif command == "done":
+            if pending == "turn" or (not pending and turns and player == turns % 2):
+                turns += 1
+            pending = ""
+        elif command in ("drop", "reset"):
+            pending = ""
+        elif command == "resign":
+            return turns, "BlackWins" if player == 0 else "WhiteWins"
+        elif command not in _IGNORED:
+            outcome = "Draw" if command == "acceptdraw" else outcome
+            pending = pending or "other"
+    return turns, outcome
 
 
 def column(text: str) -> int:
@@ -113,9 +152,13 @@ class BoardspaceReplay:
         self.outcome: str | None = None
         #: Whether a Queen was placed on a player's first turn (the original opening rule).
         self.queen_first = False
+        # the commands skipped as events: command -> (first move number, times, first text)
+        self.events: dict[str, tuple[int, int, str]] = {}
 
-    def play(self, actions: list[Action]) -> None:
-        """Play the actions up to a resignation, or up to the first that fails (its error goes to ``game.errors``)."""
+    def play(self, actions: list[Action]) -> bool:
+        """Play the actions up to a resignation, or up to the first that fails (its error goes to ``game.errors``);
+        whether every action was taken. The events skipped become the game's warnings."""
+        complete = True
         for step in actions:
             try:
                 self.act(step)
@@ -124,9 +167,16 @@ class BoardspaceReplay:
                 if not message.startswith("move "):
                     message = f"move {self.board.ply + 1} '{step.text}': {message}"
                 self.game.errors.append(message)
-                return
+                complete = False
+                break
             if self.outcome is not None and step.command == "resign":
-                return
+                break
+        for first, times, text in self.events.values():
+            again = f" ({times} times)" if times != 1 else ""
+            self.game.warnings.append(
+                f"move {first}: ignored the Boardspace event '{text}'{again}, which does not change the position"
+            )
+        return complete
 
     def act(self, step: Action) -> None:
         """Take one action: a pick or drop waits for its ``Done``, which plays it."""
@@ -136,57 +186,76 @@ class BoardspaceReplay:
         if len(args) < _ARGUMENTS.get(command, 0):
             raise BoardspaceError(f"malformed '{text}'")
         if command == "pick":
-            self.picked = self.piece(args[2], self.colour(args[0]), text)
+            self.picked = self.piece(args[2], self.colour(args[0]))
         elif command == "pickb":
-            where = self.location(args[0], args[1], text)
+            where = self.location(args[0], args[1])
             if self.pending is not None and self.pending.where == where and self.pending.command == "move":
                 self.picked = self.pending.piece
             else:
                 top = self.board.top[self.cell(where)] if self.anchor is not None else -1
-                self.picked = self.piece(args[2], top // PIECES_PER_COLOUR if top >= 0 else player, text)
+                self.picked = self.piece(args[2], top // PIECES_PER_COLOUR if top >= 0 else player)
         elif command in ("dropb", "pdropb"):
             colour = self.picked // PIECES_PER_COLOUR if self.picked >= 0 else player
-            pid = self.piece(args[0], colour, text)
-            self.pending = _Pending("move", text, pid, self.location(args[1], args[2], text), " ".join(args[3:]))
-        elif command in ("move", "pmove", "movedone"):
-            pid = self.piece(args[1], self.colour(args[0]), text)
-            self.pending = _Pending("move", text, pid, self.location(args[2], args[3], text), " ".join(args[4:]))
-            if command == "movedone":
+            pid = self.piece(args[0], colour)
+            self.pending = _Pending("move", text, pid, self.location(args[1], args[2]), " ".join(args[3:]))
+        elif command in _MOVES:
+            pid = self.piece(args[1], self.colour(args[0]))
+            self.pending = _Pending("move", text, pid, self.location(args[2], args[3]), " ".join(args[4:]))
+            if command.endswith("done"):
                 self.commit(player)
-        elif command == "drop":
+        elif command in ("drop", "reset"):
             self.pending = None
             self.picked = -1
         elif command in ("pass", "offerdraw", "declinedraw", "acceptdraw"):
             self.pending = _Pending(command, text)
+        elif command == "passdone":
+            self.pending = _Pending("pass", text)
+            self.commit(player)
         elif command == "resign":
             self.outcome = "BlackWins" if player == 0 else "WhiteWins"
         elif command == "done":
             self.commit(player)
         else:
-            raise BoardspaceError(f"unknown Boardspace command '{text}'")
+            self.skip(step)
+
+    def skip(self, step: Action) -> None:
+        """Skip an event that does not change the position (a ``Done`` right after it commits nothing).
+
+        :raises BoardspaceError: for an undo granted, or an unknown command naming a piece or a cell (a move?).
+        """
+        command, text = step.command, step.text
+        if command in _UNDOS:
+            raise BoardspaceError(f"'{text}' takes back moves the record does not name")
+        if command not in _EVENTS and any(_MOVE_LIKE.match(arg) for arg in step.args):
+            raise BoardspaceError(f"unknown Boardspace command '{text}' names a piece or a cell: it may be a move")
+        if self.pending is None:
+            self.pending = _Pending("event", text)
+        first, times, sample = self.events.get(command, (self.board.ply + 1, 0, text))
+        self.events[command] = (first, times + 1, sample)
 
     def colour(self, letter: str) -> int:
         colour = 0 if letter.lower() == "w" else 1
         return colour ^ 1 if self.swap else colour
 
-    def piece(self, token: str, colour: int, text: str) -> int:
+    def piece(self, token: str, colour: int) -> int:
         """The piece named by ``token`` (``wA1``, ``bQ``, ``wM1``, or colourless ``A1``, ``q``)."""
         match = _PIECE.match(token)
         if match is None:
-            raise BoardspaceError(f"unknown piece {token!r} in '{text}'")
+            raise BoardspaceError(f"unknown piece {token!r}: a piece is a bug letter and its number (wA1, bQ, G2)")
         letter, bug, number = match.groups()
         bug_index = BUG_LETTERS.index(bug.upper())
         if letter:
             colour = self.colour(letter)
         index = int(number) if number else 1
         if not 1 <= index <= BUG_COUNT[bug_index] or (BUG_COUNT[bug_index] > 1 and not number):
-            raise BoardspaceError(f"unknown piece {token!r} in '{text}'")
+            copies = f"numbered 1 to {BUG_COUNT[bug_index]}" if BUG_COUNT[bug_index] > 1 else "numbered 1 or not at all"
+            raise BoardspaceError(f"unknown piece {token!r}: that bug's pieces are {copies}")
         return colour * PIECES_PER_COLOUR + BUG_FIRST[bug_index] + index - 1
 
     @staticmethod
-    def location(col: str, row: str, text: str) -> tuple[int, int]:
-        if not col.isalpha() or not row.isdigit():
-            raise BoardspaceError(f"bad board location '{col} {row}' in '{text}'")
+    def location(col: str, row: str) -> tuple[int, int]:
+        if not (col.isascii() and col.isalpha() and row.isascii() and row.isdigit()):
+            raise BoardspaceError(f"bad board location '{col} {row}': a location is a column letter and a row number")
         return column(col), int(row)
 
     def cell(self, where: tuple[int, int]) -> int:
@@ -202,7 +271,7 @@ class BoardspaceReplay:
             if player == board.turn and board.ply > 0:
                 self.play_pass(f"move {board.ply + 1} 'Done'")
             return
-        if pending.command in ("offerdraw", "declinedraw"):
+        if pending.command in ("offerdraw", "declinedraw", "event"):
             return
         if pending.command == "acceptdraw":
             self.outcome = "Draw"

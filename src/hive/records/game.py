@@ -3,6 +3,7 @@ PGN and the UHP GameString."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..games.hive import Board, GameType, Move
@@ -29,6 +30,9 @@ class Game:
         decides, otherwise the record's own result (resignation, agreed draw, ...).
     :ivar board: the position after the last move replayed.
     :ivar errors: what went wrong, e.g. ``"move 12 'bA1 bP': <rule>"``; empty for a good record.
+    :ivar warnings: what the reader accepted although the record does not write it as this library does (a
+        Boardspace numbering such as ``wM1``, a climb written with a direction, an ignored Boardspace event,
+        a result dropped because the replay stopped early...); the moves are kept in the canonical form.
     """
 
     headers: dict[str, str] = field(default_factory=dict)
@@ -37,6 +41,7 @@ class Game:
     result: str = "InProgress"
     board: Board = field(default_factory=Board)
     errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
     @classmethod
     def from_board(cls, board: Board, headers: dict[str, str] | None = None) -> Game:
@@ -66,6 +71,33 @@ class Game:
     def __repr__(self) -> str:
         white, black = self.headers.get("White", "?"), self.headers.get("Black", "?")
         return f"<Game {white} vs {black}, {self.game_type}, {len(self.moves)} moves, {self.result}>"
+
+
+@dataclass(eq=False)
+class RecordHeaders:
+    """One game of a record file read without replaying its moves, for quick filtering (see
+    :func:`hive.records.iter_headers`).
+
+    :ivar number: the game's place in its file, from 1.
+    :ivar headers: the tags the full read gives, except ``Result``: the result the record states (as one of
+        :data:`RESULTS`), absent when it states none; the full read decides it from the final position.
+    :ivar moves: the moves the record writes, counted without reading them (a forced pass that a Boardspace
+        record leaves out is not counted).
+    :ivar errors: what could not be read from the record's syntax or headers (no move is checked).
+    """
+
+    number: int
+    headers: dict[str, str]
+    moves: int
+    errors: list[str] = field(default_factory=list)
+
+    def __repr__(self) -> str:
+        white, black = self.headers.get("White", "?"), self.headers.get("Black", "?")
+        return f"<RecordHeaders #{self.number} {white} vs {black}, {self.moves} moves>"
+
+
+#: A filter on a game's headers, given as ``where=`` to a reader: only the games it accepts are replayed.
+Where = Callable[[RecordHeaders], bool]
 
 
 def write_game_string(game: Game) -> str:

@@ -5,22 +5,23 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from ..games.hive import Board, InvalidGameStringError, InvalidGameTypeError
-from .game import FINISHED, Game
-from .replay import game_from_moves, normalise_result
+from .game import FINISHED, Game, RecordHeaders, Where
+from .replay import game_from_moves, headers_of, normalise_result
 
 
-def read_game_strings(handle: Iterable[str]) -> Iterator[Game]:
-    """Read UHP GameStrings, one game per line (blank lines and ``#`` comments are skipped)."""
-    for raw in handle:
-        line = raw.strip().lstrip("\ufeff")
-        if not line or line.startswith("#"):
-            continue
-        tokens = [t.strip() for t in line.split(";")]
+def read_game_strings(handle: Iterable[str], where: Where | None = None) -> Iterator[Game]:
+    """Read UHP GameStrings, one game per line (blank lines and ``#`` comments are skipped).
+
+    :param where: a filter on each game's headers, read first (see :func:`hive.records.iter_headers`): only the
+        games it accepts are replayed and yielded.
+    """
+    for number, tokens in enumerate(_lines(handle), start=1):
         texts = [t for t in tokens[3:] if t]
-        try:
-            Board.from_record(";".join(tokens[:3]))  # the header tokens only: the moves are replayed below
-        except (InvalidGameStringError, InvalidGameTypeError) as err:
-            game = Game(errors=[str(err)])
+        if where is not None and not where(_headers(number, tokens, texts)):
+            continue
+        error = _header_error(tokens)
+        if error is not None:
+            game = Game(errors=[error])
             game.headers.update({"GameType": str(game.game_type), "Result": "InProgress"})
             yield game
             continue
@@ -29,3 +30,38 @@ def read_game_strings(handle: Iterable[str]) -> Iterator[Game]:
         if game.result == "InProgress" and declared in FINISHED and not game.errors:
             game.errors.append(f"state {tokens[1]} disagrees with the position after the moves (InProgress)")
         yield game
+
+
+def read_game_string_headers(handle: Iterable[str]) -> Iterator[RecordHeaders]:
+    """The game type, state and number of moves of each GameString, without replaying the moves."""
+    for number, tokens in enumerate(_lines(handle), start=1):
+        yield _headers(number, tokens, [t for t in tokens[3:] if t])
+
+
+def _lines(handle: Iterable[str]) -> Iterator[list[str]]:
+    """The tokens of each GameString line."""
+    for raw in handle:
+        line = raw.strip().lstrip("\ufeff")
+        if line and not line.startswith("#"):
+            yield [t.strip() for t in line.split(";")]
+
+
+def _header_error(tokens: list[str]) -> str | None:
+    """What is wrong with a GameString's game type, state or turn, if anything."""
+    try:
+        Board.from_record(";".join(tokens[:3]))  # the header tokens only: the moves are replayed apart
+    except (InvalidGameStringError, InvalidGameTypeError) as err:
+        return str(err)
+    return None
+
+
+def _headers(number: int, tokens: list[str], texts: list[str]) -> RecordHeaders:
+    """A GameString's headers: ``GameType`` and its state as ``Result``."""
+    headers = {"GameType": tokens[0]}
+    if len(tokens) > 1:
+        headers["Result"] = tokens[1]
+    error = _header_error(tokens)
+    found = headers_of(number, headers, texts, [])
+    if error is not None:
+        found.errors = [error]
+    return found

@@ -5,43 +5,63 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from .game import Game
-from .replay import game_from_moves, normalise_result
+from .game import Game, RecordHeaders, Where
+from .replay import game_from_moves, headers_of, normalise_result
 
 _HEADER = re.compile(r'^\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
-_NUMBERED = re.compile(r"^(\d+)\s*\.+\s*(.*)$")
+_NUMBERED = re.compile(r"^([0-9]+)\s*\.+\s*(.*)$")
 _COMMENT = re.compile(r"\{[^}]*\}")
 
+# one game as written: its headers, its MoveStrings, the errors met reading them
+_Record = tuple[dict[str, str], list[str], list[str]]
 
-def read_pgn(handle: Iterable[str]) -> Iterator[Game]:
+
+def read_pgn(handle: Iterable[str], where: Where | None = None) -> Iterator[Game]:
     """Read the games of a PGN file one at a time.
 
     Both dialects are read: Mzinga's (result ``WhiteWins``/``BlackWins``/``Draw`` in the headers and after
     the moves) and hivegame.com's (``1-0``/``0-1``/``1/2-1/2``); a ``[GameType "..."]`` header names the
     game type (without one it is inferred from the bugs played). Moves are numbered UHP MoveStrings, one
-    per line, ``pass`` included.
+    per line, ``pass`` included; the forms other programs write are read too (see
+    :mod:`hive.records.movestring`), with a warning on the game.
 
     :param handle: an open text file (or any iterable of lines).
+    :param where: a filter on each game's headers, read first (see :func:`hive.records.iter_headers`): only the
+        games it accepts are replayed and yielded.
     """
+    for number, (headers, texts, errors) in enumerate(_records(handle), start=1):
+        if where is None or where(headers_of(number, headers, texts, errors)):
+            yield game_from_moves(headers, texts, errors)
+
+
+def read_pgn_headers(handle: Iterable[str]) -> Iterator[RecordHeaders]:
+    """The headers of each game of a PGN file and its number of moves, without replaying the moves."""
+    for number, (headers, texts, errors) in enumerate(_records(handle), start=1):
+        yield headers_of(number, headers, texts, errors)
+
+
+def _records(handle: Iterable[str]) -> Iterator[_Record]:
+    """Each game of the file as written, before its moves are replayed."""
     headers: dict[str, str] = {}
     texts: list[str] = []
     errors: list[str] = []
     in_moves = False
     for number, raw in enumerate(handle, start=1):
         line = raw.strip().lstrip("\ufeff")
-        if not line or line.startswith("%") or line.startswith(";"):
+        if not line or line[0] in "%;":
             continue
-        header = _HEADER.match(line)
+        header = _HEADER.match(line) if line[0] == "[" else None
         if header:
             if in_moves:
-                yield game_from_moves(headers, texts, errors)
+                yield headers, texts, errors
                 headers, texts, errors, in_moves = {}, [], [], False
             headers[header.group(1)] = header.group(2).replace('\\"', '"').replace("\\\\", "\\")
             continue
         in_moves = True
-        line = " ".join(_COMMENT.sub(" ", line).split())
-        if not line:
-            continue
+        if "{" in line:
+            line = " ".join(_COMMENT.sub(" ", line).split())
+            if not line:
+                continue
         result = normalise_result(line)
         if result is not None:
             headers.setdefault("Result", line)
@@ -50,7 +70,9 @@ def read_pgn(handle: Iterable[str]) -> Iterator[Game]:
             continue
         numbered = _NUMBERED.match(line)
         text = numbered.group(2).strip() if numbered else line
+        if "  " in text or "\t" in text:
+            text = " ".join(text.split())
         if text:
             texts.append(text)
     if headers or texts:
-        yield game_from_moves(headers, texts, errors)
+        yield headers, texts, errors

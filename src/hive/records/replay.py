@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..games.hive import Board, GameType, IllegalMoveError, InvalidGameTypeError, InvalidMoveError
-from .game import FINISHED, RESULTS, Game
+from .game import FINISHED, RESULTS, Game, RecordHeaders
+from .movestring import CANONICAL, CLIMB, NUMBERED, Rewrites, rewrite
 
 _RESULT_TOKENS = {
     "whitewins": "WhiteWins",
@@ -32,15 +33,27 @@ def new_board(game_type: GameType, queen_first: bool) -> Board:
     return Board(game_type, tournament_opening=not queen_first, repetition_draw=False)
 
 
-def finish(game: Game, declared: str | None) -> Game:
-    """Set the game's result: the final position's when it is over, else the record's ``declared`` one."""
+def finish(game: Game, declared: str | None, complete: bool = True) -> Game:
+    """Set the game's result: the final position's when it is over, else the record's ``declared`` one.
+
+    :param complete: whether every move of the record was replayed; the result a record declares is not kept
+        for the game read up to a bad move (it is then ``InProgress``, with a warning).
+    """
     state = game.board.state
     if state in FINISHED:
         if declared in FINISHED and declared != state and not game.errors:
             game.errors.append(f"the record's result {declared} disagrees with the final position ({state})")
         game.result = state
+    elif not complete and declared in FINISHED:
+        game.result = "InProgress"
+        game.warnings.append(
+            f"the record's result {declared} is not kept: the game read stops after move {game.board.ply},"
+            " so it is InProgress"
+        )
     else:
         game.result = declared if declared in RESULTS else "InProgress"
+    if declared in FINISHED and game.result != declared:
+        game.headers.pop("SgfResult", None)  # a writer would otherwise state the record's result again
     game.headers["Result"] = game.result
     return game
 
@@ -56,11 +69,29 @@ def game_from_moves(headers: dict[str, str], texts: list[str], notes: list[str])
         game_type = GameType.parse(type_text) if type_text is not None else _infer_game_type(texts)
     except InvalidGameTypeError as err:
         game = Game(dict(headers), errors=[f"GameType header: {err}", *notes])
-        return finish(game, declared)
+        return finish(game, declared, not texts)
     game = Game(dict(headers), game_type, [], "InProgress", new_board(game_type, _queen_first(texts[:2])), notes)
-    _replay(game, texts)
+    complete = _replay(game, texts)
     game.headers["GameType"] = str(game_type)
-    return finish(game, declared)
+    return finish(game, declared, complete)
+
+
+def headers_of(number: int, headers: dict[str, str], texts: list[str], errors: list[str]) -> RecordHeaders:
+    """The :class:`RecordHeaders` of a record made of headers and MoveStrings, without replaying them."""
+    found = dict(headers)
+    errors = list(errors)
+    try:
+        found["GameType"] = str(
+            GameType.parse(headers["GameType"]) if "GameType" in headers else _infer_game_type(texts)
+        )
+    except InvalidGameTypeError as err:
+        errors.insert(0, f"GameType header: {err}")
+    declared = normalise_result(headers["Result"]) if "Result" in headers else None
+    if declared is None:
+        found.pop("Result", None)
+    else:
+        found["Result"] = declared
+    return RecordHeaders(number, found, len(texts), errors)
 
 
 def _queen_first(first_moves: Iterable[str]) -> bool:
@@ -73,13 +104,47 @@ def _infer_game_type(texts: list[str]) -> GameType:
     return GameType("M" in letters, "L" in letters, "P" in letters)
 
 
-def _replay(game: Game, texts: list[str]) -> None:
-    """Play MoveStrings on ``game.board``, stopping at the first bad one."""
+def _replay(game: Game, texts: list[str]) -> bool:
+    """Play MoveStrings on ``game.board``, stopping at the first bad one; whether all were played.
+
+    A text the board's strict parser refuses is rewritten (see :mod:`hive.records.movestring`) and tried again;
+    the moves are kept as UHP writes them, and the rewrites become warnings.
+    """
     board = game.board
+    rewrites = Rewrites()
+    complete = True
     for number, text in enumerate(texts, start=1):
         try:
             board.push_text(text)
-        except (InvalidMoveError, IllegalMoveError) as err:
-            game.errors.append(f"move {number} '{text}': {err}")
-            return
+            if text not in CANONICAL:
+                text, notes = rewrite(text)
+                rewrites.add(number, notes)
+        except (InvalidMoveError, IllegalMoveError) as strict:
+            try:
+                canonical, notes = _play_rewritten(board, text, strict)
+            except (InvalidMoveError, IllegalMoveError) as err:
+                game.errors.append(f"move {number} '{text}': {err}")
+                complete = False
+                break
+            rewrites.add(number, notes)
+            text = canonical
         game.moves.append(text)
+    game.warnings.extend(rewrites.warnings())
+    return complete
+
+
+def _play_rewritten(
+    board: Board, text: str, strict: InvalidMoveError | IllegalMoveError
+) -> tuple[str, list[tuple[str, str]]]:
+    """Play ``text`` as rewritten: raises ``strict`` (the strict parser's error) when no rewrite applies, else
+    the error of the rewritten move, if any."""
+    canonical, notes = rewrite(text, board)
+    if not any(kind in (NUMBERED, CLIMB) for kind, _ in notes):
+        raise strict
+    try:
+        board.push_text(canonical)
+    except IllegalMoveError as err:
+        if any(kind == CLIMB for kind, _ in notes):
+            raise IllegalMoveError(f"read as '{canonical}', on top of the piece there: {err}") from None
+        raise
+    return canonical, notes

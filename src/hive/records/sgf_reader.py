@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from typing import TextIO
 
 from ..games.hive import Board, GameType
-from .boardspace import Action, BoardspaceReplay, black_starts, parse_action
-from .game import Game, RecordFormatError
+from .boardspace import Action, BoardspaceReplay, black_starts, parse_action, summarise
+from .game import Game, RecordFormatError, RecordHeaders, Where
 from .replay import finish, new_board
 from .sgf import SgfTree, game_trees
 
@@ -16,11 +16,15 @@ _MONTHS = {
     m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)
 }
 _PLAYER = re.compile(r'^\s*id\s+"(.*)"\s*$')
-_DATE = re.compile(r"^(\d{4})[-./](\d{1,2})[-./](\d{1,2})")
+_DATE = re.compile(r"^([0-9]{4})[-./]([0-9]{1,2})[-./]([0-9]{1,2})")
 _DRAWN = ("draw", "tie", "nulle", "remis")
+# the properties read, and those known to say nothing of the game (Boardspace's own and SGF's file properties)
+_KNOWN = frozenset({"SU", "DT", "GN", "RE", "P0", "P1", "GM", "VV", "CM", "TC", "TM", "FF", "CA", "AP", "ST", "C", "N"})
+# what a player property that is no action tells: P0[id "name"], P0[ranking 1500], P0[time 0:04:57]
+_PLAYER_INFO = frozenset({"id", "ranking", "time"})
 
 
-def read_sgf(handle: TextIO) -> Iterator[Game]:
+def read_sgf(handle: TextIO, where: Where | None = None) -> Iterator[Game]:
     """Read the games of a Boardspace SGF file (one or several game trees) one at a time.
 
     Every Boardspace Hive dialect is read: old colourless piece names (``pick w 2 G1`` / ``dropb g1 N 13 .``)
@@ -32,61 +36,148 @@ def read_sgf(handle: TextIO) -> Iterator[Game]:
     Moves are decoded from Boardspace's grid coordinates (column letter, row number): the first piece's
     cell is the origin, a column to the right is one step east and a row up is one step north-west.
 
+    What does not change the position is skipped with a warning on the game: commands the reader does not know
+    (viewer events such as ``P0[12 Scroll 3]``), properties it does not know (``XX[...]`` in a move node),
+    and text between the nodes that belongs to no property (``[replay]``). A command it does not know that names
+    a piece or a cell may be a move, and stops the game with an error.
+
+    :param handle: an open text file.
+    :param where: a filter on each game's headers, read first (see :func:`hive.records.iter_headers`): only the
+        games it accepts are replayed and yielded.
+    """
+    for number, tree, error in _numbered(handle):
+        if where is not None and not where(_summary(number, tree, error)):
+            continue
+        game = tree.game() if tree is not None else Game(headers={"Result": "InProgress"})
+        if error is not None:
+            game.errors.insert(0, error)
+        yield game
+
+
+def read_sgf_headers(handle: TextIO) -> Iterator[RecordHeaders]:
+    """The headers of each game of a Boardspace SGF file, without replaying the moves (for quick filtering).
+
     :param handle: an open text file.
     """
-    pending_error: str | None = None
+    for number, tree, error in _numbered(handle):
+        yield _summary(number, tree, error)
+
+
+def _numbered(handle: TextIO) -> Iterator[tuple[int, _TreeRecord | None, str | None]]:
+    """Each game tree with its place in the file and the error met just before it (text outside any tree); an
+    error after the last tree comes alone, as a game of its own."""
+    error: str | None = None
+    number = 0
     for item in game_trees(handle):
         if isinstance(item, str):
-            pending_error = item
+            error = error or item
             continue
-        game = game_of_tree(item)
-        if pending_error is not None:
-            game.errors.insert(0, pending_error)
-            pending_error = None
-        yield game
-    if pending_error is not None:
-        yield Game(headers={"Result": "InProgress"}, errors=[pending_error])
+        number += 1
+        yield number, _TreeRecord(item), error
+        error = None
+    if error is not None:
+        yield number + 1, None, error
+
+
+def _summary(number: int, tree: _TreeRecord | None, error: str | None) -> RecordHeaders:
+    found = tree.summary(number) if tree is not None else RecordHeaders(number, {}, 0)
+    if error is not None:
+        found.errors.insert(0, error)
+    return found
 
 
 def game_of_tree(tree: SgfTree) -> Game:
     """The game of one SGF game tree, its actions replayed up to the first that fails."""
-    props: dict[str, list[str]] = {}
-    actions: list[Action] = []
-    for node in tree.nodes:
-        for ident, value in node:
-            step = parse_action(int(ident[1]), value) if ident in ("P0", "P1") else None
-            if step is not None:
-                actions.append(step)
-            else:
+    return _TreeRecord(tree).game()
+
+
+class _TreeRecord:
+    """What a game tree says before its actions are played: headers, variant, declared result, actions."""
+
+    def __init__(self, tree: SgfTree) -> None:
+        props: dict[str, list[str]] = {}
+        actions: list[Action] = []
+        unknown: dict[str, int] = {}
+        for node in tree.nodes:
+            for ident, value in node:
+                step = parse_action(int(ident[1]), value) if ident in ("P0", "P1") else None
+                if step is not None:
+                    actions.append(step)
+                    continue
                 props.setdefault(ident, []).append(value)
-    players = _players(props)
-    errors: list[str] = []
-    try:
-        game_type = _variant(props.get("SU", [""])[0])
-    except RecordFormatError as err:
-        game_type = GameType(True, True, True)
-        errors.append(str(err))
-    date = _date(props.get("DT", [""])[0])
-    headers = {"GameType": str(game_type), "Date": date, "Event": "", "Site": "", "Round": ""}
-    headers["White"], headers["Black"] = players
-    if props.get("DT"):
-        headers["SgfDate"] = props["DT"][0]
-    if props.get("GN", [""])[0]:
-        headers["SgfGameName"] = props["GN"][0]
-    declared: str | None = None
-    if props.get("RE"):
-        headers["SgfResult"] = props["RE"][0]
-        declared = _declared(props["RE"][0], players)
-    game = Game(headers, game_type, [], "InProgress", new_board(game_type, True), errors)
-    queen_first = False
-    if not errors:
-        replay = BoardspaceReplay(game, black_starts(actions))
-        replay.play(actions)
-        queen_first = replay.queen_first
-        if replay.outcome is not None and declared is None:
-            declared = replay.outcome
-    _settle_opening(game, queen_first)
-    return finish(game, declared)
+                if ident not in _KNOWN or (ident in ("P0", "P1") and _first_word(value) not in _PLAYER_INFO):
+                    shown = ident if ident not in ("P0", "P1") else f"{ident}[{value.strip()}]"
+                    unknown[shown] = unknown.get(shown, 0) + 1
+        self.actions = actions
+        self.errors = list(tree.errors)
+        self.warnings = _warnings(tree.stray, unknown)
+        players = _players(props)
+        self.variant_ok = True
+        try:
+            self.game_type = _variant(props.get("SU", [""])[0])
+        except RecordFormatError as err:
+            self.game_type = GameType(True, True, True)
+            self.errors.append(str(err))
+            self.variant_ok = False
+        headers = {"GameType": str(self.game_type), "Date": _date(props.get("DT", [""])[0])}
+        headers.update({"Event": "", "Site": "", "Round": "", "White": players[0], "Black": players[1]})
+        if props.get("DT"):
+            headers["SgfDate"] = props["DT"][0]
+        if props.get("GN", [""])[0]:
+            headers["SgfGameName"] = props["GN"][0]
+        self.declared: str | None = None
+        if props.get("RE"):
+            headers["SgfResult"] = props["RE"][0]
+            self.declared = _declared(props["RE"][0], players)
+        self.headers = headers
+
+    def summary(self, number: int) -> RecordHeaders:
+        """The game's headers, its turns counted and its result as declared, without playing the actions."""
+        turns, outcome = summarise(self.actions)
+        headers = dict(self.headers)
+        declared = self.declared or outcome
+        if declared is not None:
+            headers["Result"] = declared
+        return RecordHeaders(number, headers, turns, list(self.errors))
+
+    def game(self) -> Game:
+        """The game, its actions played up to the first that fails."""
+        game_type = self.game_type
+        board = new_board(game_type, True)
+        game = Game(dict(self.headers), game_type, [], "InProgress", board, list(self.errors), list(self.warnings))
+        declared = self.declared
+        queen_first = False
+        complete = not self.errors
+        if self.variant_ok:
+            replay = BoardspaceReplay(game, black_starts(self.actions))
+            complete = replay.play(self.actions) and complete
+            queen_first = replay.queen_first
+            if replay.outcome is not None and declared is None:
+                declared = replay.outcome
+        _settle_opening(game, queen_first)
+        return finish(game, declared, complete)
+
+
+def _warnings(stray: list[str], unknown: dict[str, int]) -> list[str]:
+    """The warnings for the text between nodes and the properties a tree holds that the reader skips."""
+    out = []
+    if unknown:
+        named = [f"{name} ({times} times)" if times > 1 else name for name, times in unknown.items()]
+        out.append(f"ignored SGF properties the reader does not know: {_listed(named)}")
+    if stray:
+        texts = [repr(text if len(text) <= 40 else text[:37] + "...") for text in stray]
+        out.append(f"ignored text between the SGF nodes that belongs to no property: {_listed(texts)}")
+    return out
+
+
+def _listed(items: list[str], shown: int = 5) -> str:
+    more = f" and {len(items) - shown} more" if len(items) > shown else ""
+    return ", ".join(items[:shown]) + more
+
+
+def _first_word(text: str) -> str:
+    words = text.split(None, 1)
+    return words[0].lower() if words else ""
 
 
 def _players(props: dict[str, list[str]]) -> tuple[str, str]:
@@ -125,8 +216,8 @@ def _date(text: str) -> str:
         return f"{digits.group(1)}.{int(digits.group(2)):02d}.{int(digits.group(3)):02d}"
     words = text.replace(",", " ").split()
     month = next((_MONTHS[w[:3].lower()] for w in words if w[:3].lower() in _MONTHS), 0)
-    year = next((w for w in reversed(words) if re.fullmatch(r"\d{4}", w)), "")
-    day = next((w for w in words if re.fullmatch(r"\d{1,2}", w)), "")
+    year = next((w for w in reversed(words) if re.fullmatch(r"[0-9]{4}", w)), "")
+    day = next((w for w in words if re.fullmatch(r"[0-9]{1,2}", w)), "")
     if month and year and day:
         return f"{year}.{month:02d}.{int(day):02d}"
     return "????.??.??"
