@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 
 import hive
@@ -50,3 +55,38 @@ def test_make_takes_every_generated_code() -> None:
         board.make(code)
         board.unmake()
     assert board.game_string() == "Base+MLP;NotStarted;White[1]"
+
+
+@pytest.mark.parametrize("code", [99_999_999, -5, 1 << 40, 30])
+def test_push_of_a_code_no_game_has_is_an_illegal_move(code: int) -> None:
+    board = hive.Board("Base")
+    board.push_uhp("wS1")
+    with pytest.raises(hive.IllegalMoveError, match="That is not a move of this game"):
+        board.push(Move.from_code(code))
+    assert board.game_string() == "Base;InProgress;Black[1];wS1"
+
+
+def _hive_board() -> hive.Board:
+    board = hive.Board("Base+M", tournament_opening=False, repetition_draw=True)
+    board.push_uhp("wQ")
+    board.push(board.parse_uhp("bS1 wQ-"))
+    return board
+
+
+def _hivequeen_board() -> Any:
+    board = hive.find_game("HiveQueen")()
+    board.push_text("Wc3-c4;+Sd4")
+    return board
+
+
+@pytest.mark.parametrize("make", [_hive_board, _hivequeen_board])
+@pytest.mark.parametrize("duplicate", [lambda b: pickle.loads(pickle.dumps(b)), copy.deepcopy, copy.copy])
+def test_boards_pickle_and_copy_in_both_builds(make: Callable[[], Any], duplicate: Callable[[Any], Any]) -> None:
+    board = make()
+    twin = duplicate(board)
+    assert type(twin) is type(board)
+    assert twin.record() == board.record() and twin.move_texts() == board.move_texts()
+    for option in type(board).rule_options:
+        assert getattr(twin, option) == getattr(board, option)
+    twin.pop()
+    assert len(board.move_stack) == len(twin.move_stack) + 1

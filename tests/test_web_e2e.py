@@ -17,20 +17,9 @@ from hive.games.hive import Searcher
 from hive.games.hive.ai import LEVELS
 
 from .shared import POSITIONS
-from .web_support import ServerProcess
+from .web_support import ServerProcess, chromium, serving
 
 playwright_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = os.environ.get("HIVE_CHROMIUM", "/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 ROOT = Path(__file__).resolve().parent.parent
 Page = Any
 JSON = dict[str, Any]
@@ -38,20 +27,14 @@ JSON = dict[str, Any]
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is missing: bash scripts/test.sh installs Debian's chromium package")
-    with playwright_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+    with chromium(playwright_api) as launched:
+        yield launched
 
 
 @pytest.fixture()
 def server(tmp_path: Path) -> Iterator[ServerProcess]:
-    process = ServerProcess(tmp_path / "games.sqlite3")
-    process.start()
-    yield process
-    process.stop()
+    with serving(tmp_path / "games.sqlite3") as process:
+        yield process
 
 
 def new_page(browser: Any, url: str) -> Page:
@@ -80,9 +63,16 @@ def start_game(
     page.click("#btn-start")
     page.wait_for_url(re.compile(r"/game/"))
     page.wait_for_selector("#movelist")
-    match = re.search(r"/game/([\w-]+)#seat=([\w-]+)", page.url)
+    return game_of(page)
+
+
+def game_of(page: Page) -> tuple[str, str]:
+    """The open game's id and the seat token the page keeps in its storage (never in the address bar)."""
+    match = re.search(r"/game/([\w-]+)$", page.url)
     assert match, page.url
-    return match.group(1), match.group(2)
+    token = page.evaluate(f"localStorage.getItem('hive.token.{match.group(1)}')")
+    assert token, "the page keeps no token for its game"
+    return match.group(1), token
 
 
 def state(server: ServerProcess, game_id: str, token: str | None = None) -> JSON:
@@ -91,19 +81,20 @@ def state(server: ServerProcess, game_id: str, token: str | None = None) -> JSON
     return data
 
 
-def click_move(page: Page, st: JSON, text: str) -> None:
-    """Play a MoveString by clicks: the piece (in hand or on the board), then its lit destination."""
+def click_move(page: Page, st: JSON, text: str, *, touch: bool = False) -> None:
+    """Play a MoveString by clicks (or taps): the piece (in hand or on the board), then its lit destination."""
+    press = page.tap if touch else page.click
     page.wait_for_function(f"app.state && app.state.moves.length === {len(st['moves'])} && !app.state.thinking")
     if text == "pass":
-        page.click("#btn-pass")
+        press("#btn-pass")
         return
     for piece, moves in st["view"]["legal"].items():
         for move in moves:
             if move["move"] == text:
                 on_board = any(cell["stack"][-1] == piece for cell in st["view"]["cells"])
-                page.click(f'#board .piece[data-piece="{piece}"]' if on_board else f'.hand [data-piece="{piece}"]')
+                press(f'#board .piece[data-piece="{piece}"]' if on_board else f'.hand [data-piece="{piece}"]')
                 q, r = move["to"]
-                page.click(f'#board .dest[data-to="{q},{r}"]')
+                press(f'#board .dest[data-to="{q},{r}"]')
                 return
     raise AssertionError(f"{text} is not among the legal moves")
 
@@ -221,7 +212,6 @@ def test_importing_a_game_string_shows_that_position(browser: Any, server: Serve
     It is written to docs/ when missing or when HIVE_SCREENSHOT=1 (Chromium's PNG bytes vary from run to run).
     """
     page = new_page(browser, server.url)
-    page.click("#dlg-new button[value=cancel]")
     text = (POSITIONS / "midgame_mlp.txt").read_text().strip()
     board = hive.Board.from_game_string(text)
     page.click("#btn-io")
@@ -270,9 +260,7 @@ def start_queen_game(page: Page, mode: str, *, level: str = "random", colour: st
     page.click("#btn-start")
     page.wait_for_url(re.compile(r"/game/"))
     page.wait_for_selector("#board .qpiece")
-    match = re.search(r"/game/([\w-]+)#seat=([\w-]+)", page.url)
-    assert match, page.url
-    return match.group(1), match.group(2)
+    return game_of(page)
 
 
 def click_queen_turn(page: Page, board: Any, turn: Any) -> None:

@@ -232,7 +232,7 @@ def test_the_ai_answers_a_hivequeen_turn_and_gives_hints() -> None:
             r = await play(c, game, token, move=mine, ply=1)
             assert r.status_code == 200, r.text
             state = await wait_for(c, game, token, lambda s: len(s["moves"]) == 3 and not s["thinking"])
-            hint = (await c.get(f"/api/games/{game['id']}/hint")).json()
+            hint = (await c.get(f"/api/games/{game['id']}/hint", headers={"x-seat-token": token})).json()
             board.push_move_string(mine)
             board.push_move_string(state["moves"][2])
             assert hint["level"] == "easy" and board.parse_move(hint["move"])

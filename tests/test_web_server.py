@@ -178,11 +178,11 @@ BAD_REQUESTS: list[tuple[str, str, Any, int, str]] = [
     ("POST", "/api/games", {"colour": "green"}, 400, "Unknown colour 'green'"),
     ("POST", "/api/games", {"ai_level": "god"}, 400, "Unknown AI level 'god'"),
     ("POST", "/api/games", {"game_string": "Base;InProgress;White[2];wS1;bQ"}, 400, "token 5 'bQ'"),
-    ("POST", "/api/games", {"game_string": "Chess;InProgress;White[1]"}, 400, "token 1 'Chess'"),
+    ("POST", "/api/games", {"game_string": "Chess;InProgress;White[1]"}, 400, "starts with 'Chess'"),
     ("POST", "/api/games", {"game_string": 7}, 400, "'game_string'"),
     ("POST", "/api/games", b"x" * 70000, 413, "too large"),
     ("GET", "/api/games/nope", None, 404, "no game 'nope'"),
-    ("GET", "/api/games", None, 405, "Method Not Allowed"),
+    ("GET", "{game}/move", None, 405, "Method Not Allowed"),
     ("GET", "/api/nothing", None, 404, "Not Found"),
     ("MOVE", "{game}/move", {"move": "bQ wS1-"}, 400, "Queen Bee on your first turn"),
     ("MOVE", "{game}/move", {"move": "xx1"}, 400, "unknown piece 'xx1'"),
@@ -280,7 +280,12 @@ def test_games_survive_a_restart_with_their_undo_history(tmp_path: Path) -> None
         async with client(app) as c:
             state = (await c.get(f"/api/games/{game['id']}", headers={"x-seat-token": game["token"]})).json()
             assert state["moves"] == ["wQ", "bQ wQ-"] and state["redo"] == 1 and state["seats"] == [0, 1]
-            assert state["options"] == {"game_type": "Base+M", "tournament_opening": False, "repetition_draw": False}
+            assert state["options"] == {
+                "game_type": "Base+M",
+                "tournament_opening": False,
+                "repetition_draw": False,
+                "set": "classic",
+            }
             r = await c.post(f"/api/games/{game['id']}/redo", headers={"x-seat-token": game["token"]})
             assert r.json()["moves"] == ["wQ", "bQ wQ-", "wS1 -wQ"]
             other = await play(c, game, game["token"], move="bS1 bQ-")
@@ -306,7 +311,7 @@ def test_ai_game_answers_moves_and_takes_back_a_pair() -> None:
             assert r.json()["moves"] == state["moves"][:1] and r.json()["redo"] == 2
             r = await c.post(f"/api/games/{game['id']}/offer", json={"what": "draw"}, headers={"x-seat-token": token})
             assert r.status_code == 409 and "does not agree to draws" in r.json()["error"]
-            hint = (await c.get(f"/api/games/{game['id']}/hint")).json()
+            hint = (await c.get(f"/api/games/{game['id']}/hint", headers={"x-seat-token": token})).json()
             assert hint["move"].startswith("b") and 0 <= hint["white"] <= 1
             r = await c.post(f"/api/games/{game['id']}/resign", headers={"x-seat-token": token})
             assert r.json()["result"] == "WhiteWins" and r.json()["reason"] == "Black resigned"
@@ -367,10 +372,11 @@ def test_import_a_game_string_and_ask_why_a_piece_cannot_move() -> None:
             assert (await c.post(f"{url}/why", json={"piece": "wQ"})).json()["reason"] is None
             early = (await c.get(f"{url}/position?ply=1")).json()["view"]
             assert [cell["stack"] for cell in early["cells"]] == [["wG1"]]
-            finished = "Base;WhiteWins;Black[2];wQ;bQ wQ-"  # not a finished game: the state token is form only
-            assert (await new_game(c, mode="local", game_string=finished, options={"tournament_opening": False}))[
-                "state"
-            ]["result"] is None
+            finished = "Base;WhiteWins;Black[2];wQ;bQ wQ-"  # the header must agree with the moves
+            r = await c.post(
+                "/api/games", json={"mode": "local", "game_string": finished, "options": {"tournament_opening": False}}
+            )
+            assert r.status_code == 400 and "says the game is WhiteWins" in r.json()["error"]
         await app.close()
 
     run(main)
@@ -396,10 +402,13 @@ def test_the_assets_list_the_games_on_offer_as_their_views_describe_them() -> No
                 example = info["import"]["placeholder"]
                 imported = await new_game(c, kind=info["kind"], mode="local", game_string=example)
                 assert imported["state"]["kind"] == info["kind"] and imported["state"]["moves"]
-            assert games[0]["rules"] is None and games[1]["rules"] == "/how-to-play/hivequeen"
-            rules = await c.get(games[1]["rules"])
-            assert rules.status_code == 200 and "<title>How to play HiveQueen</title>" in rules.text
-            for missing in ("/how-to-play/hive", "/how-to-play/chess", "/how-to-play/..%2Fserver"):
+            assert [info["rules"] for info in games] == ["/how-to-play/hive", "/how-to-play/hivequeen"]
+            for info in games:
+                rules = await c.get(info["rules"])
+                assert rules.status_code == 200 and f"<title>How to play {info['title']}</title>" in rules.text
+            hive_rules = (await c.get("/how-to-play/hive")).text
+            assert hive_rules.count("<figure><svg") == 9 and "White's Spider holds the hive together" in hive_rules
+            for missing in ("/how-to-play/chess", "/how-to-play/..%2Fserver"):
                 assert (await c.get(missing)).status_code == 404, missing
         await app.close()
 
@@ -407,11 +416,23 @@ def test_the_assets_list_the_games_on_offer_as_their_views_describe_them() -> No
 
 
 #: The page's shell: it lists the games from the assets and leaves everything about one game to its module.
-SHELL = ("index.html", "main.js", "panel.js", "dialogs.js", "net.js", "hexboard.js", "page.js", "style.css")
+SHELL = (
+    "index.html",
+    "main.js",
+    "panel.js",
+    "dialogs.js",
+    "net.js",
+    "hexboard.js",
+    "page.js",
+    "style.css",
+    "lobby.js",
+    "seats.js",
+    "alerts.js",
+)
 #: A game's name or title, or what only one game has; ``hive.`` keys name the page's storage, ``hive play`` the command.
 GAME_WORDS = re.compile(
     r"(?m)"
-    r"HiveQueen|(?i:hivequeen)|isQueen|\bHive\b|\bhive\b(?!\.(?:token|invite|last|theme)\b| play\b)"
+    r"HiveQueen|(?i:hivequeen)|isQueen|\bHive\b|\bhive\b(?!\.(?:token|invite|last|sound)\b| play\b)"
     r"|data-game|qpanel|qpick|stack-pop|queen-meter|\.hand\b|(?:^|[\s,])\.q[a-z]|GameString|\b(?:White|Black|South|North)\b"
 )
 

@@ -11,8 +11,10 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
+import pytest
 import uvicorn
 
 from hive.web import create_app
@@ -74,3 +76,39 @@ class ServerProcess:
             self.process.terminate()
             self.process.wait(15)
             self.process = None
+
+
+@contextlib.contextmanager
+def serving(db: Path) -> Iterator[ServerProcess]:
+    """``hive play`` over ``db`` for the length of the block."""
+    process = ServerProcess(db)
+    process.start()
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+#: Debian's Chromium, which the browser tests drive.
+CHROMIUM = os.environ.get("HIVE_CHROMIUM", "/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@contextlib.contextmanager
+def chromium(playwright_api: Any) -> Iterator[Any]:
+    """Chromium launched by Playwright for the length of the block; the test is skipped when it is missing."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is missing: bash scripts/test.sh installs Debian's chromium package")
+    with playwright_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()

@@ -220,6 +220,11 @@ class Game(Protocol[M]):
         ...
 
 
+def _rebuilt(cls: Any, record: str, options: dict[str, Any]) -> Any:
+    """A board unpickled: ``cls.from_record(record, **options)``."""
+    return cls.from_record(record, **options)
+
+
 class GameBoard(Generic[M]):
     """What every game's board mixes in: whose turn it is, the name of its state, whether the game is over, and the
     notation of the moves played, kept so that a record is written without replaying the game.
@@ -232,13 +237,20 @@ class GameBoard(Generic[M]):
     moves and playing them again (``_repush``: the board plays a move it played before, unchecked, and keeps no
     text). The board calls :meth:`_init_texts` once, :meth:`_pushed` after each push and :meth:`_popped` after each
     pop.
+
+    A board pickles and deep-copies as its record and its rule options (:attr:`rule_options`): unpickling replays
+    the record, so a pickle never holds the core's tables (C arrays in the compiled build).
     """
 
     state_names: ClassVar[tuple[str, ...]]
+    #: The keyword options of ``from_record`` that the board keeps as attributes of the same names.
+    rule_options: ClassVar[tuple[str, ...]] = ()
 
     if TYPE_CHECKING:
         ply: int
         status: int
+
+        def record(self, headers: Mapping[str, str] | None = None) -> str: ...
 
         @property
         def move_stack(self) -> list[M]: ...
@@ -248,6 +260,10 @@ class GameBoard(Generic[M]):
         def pop(self) -> M: ...
 
         def _repush(self, move: M) -> None: ...
+
+    def __reduce__(self) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+        options = {name: getattr(self, name) for name in self.rule_options}
+        return _rebuilt, (type(self), self.record(), options)
 
     @property
     def turn(self) -> int:

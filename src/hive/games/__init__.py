@@ -20,6 +20,7 @@ def find_game(name: str) -> GameSpec:
     """The game called ``name``: a Hive game type (``Base``, ``Base+M`` ... ``Base+MLP``, any case and order of the
     letters) or ``HiveQueen``. Call the result for a new board at the start.
 
+    >>> from hive.games import find_game
     >>> board = find_game("Base+MLP")()
     >>> board.game_name
     'Base+MLP'

@@ -91,6 +91,12 @@ class AIPlayer:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
 
+    def stop(self, game_id: str) -> None:
+        """Stop thinking about a game (it was deleted)."""
+        turn = self._turns.pop(game_id, None)
+        if turn is not None:
+            turn.task.cancel()
+
     def follow(self, session: Session) -> None:
         """Bring the AI in line with the game after a change: stop thinking about a position that is gone, and
         start when the AI is due to move."""
@@ -131,16 +137,18 @@ class AIPlayer:
                 del self._turns[record.id]
         await self.broadcast(session)
 
-    async def hint(self, session: Session) -> JSON:
-        """The AI's suggestion for the side to move, and an evaluation where the game has one (see :func:`analyse`).
+    async def hint(self, session: Session, token: str | None, ply: str | None = None) -> JSON:
+        """The AI's suggestion for the side to move, and an evaluation where the game has one (see :func:`analyse`),
+        in the game as it stands or after its first ``ply`` moves (a review), for the holder of ``token``.
 
+        :raises Forbidden: when the engine's help is not for this token now.
         :raises Conflict: when the game is over, or moved on while the AI was thinking.
         """
-        moves = self.service.hint_moves(session)
+        moves = self.service.engine_moves(session, token, ply)
         job = (session.record.kind, session.record.options, moves)
         hint: JSON = await asyncio.get_running_loop().run_in_executor(self.executor, analyse, *job)
-        self.service.check_hint(session, moves)
-        return hint
+        self.service.check_hint(session, moves, review=ply is not None)
+        return {**hint, "ply": len(moves)}
 
 
 __all__ = ["AIPlayer", "analyse", "choose_move"]

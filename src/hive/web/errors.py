@@ -1,9 +1,12 @@
-"""What the browser game answers when a request cannot be served: one class per kind of refusal.
+"""What the browser game answers when a request cannot be served: one class per kind of refusal, and how a
+request's values are quoted in the messages.
 
 The game service and the per-game views raise these; the HTTP layer turns each into its status code.
 """
 
 from __future__ import annotations
+
+import json
 
 
 class GameError(Exception):
@@ -15,7 +18,7 @@ class BadRequest(GameError, ValueError):
 
 
 class Forbidden(GameError):
-    """The seat token is missing or belongs to another game."""
+    """The seat token is missing, belongs to another game, or may not do this (engine help in a fair game)."""
 
 
 class NotFound(GameError):
@@ -30,4 +33,17 @@ class Unavailable(GameError):
     """The game could not be stored."""
 
 
-__all__ = ["BadRequest", "Conflict", "Forbidden", "GameError", "NotFound", "Unavailable"]
+def shown(value: object, limit: int = 60) -> str:
+    """A request's value as a message quotes it: a text between single quotes as it was written (its runs of
+    white space, line breaks included, as one space), anything else as JSON; cut to ``limit`` characters."""
+    if isinstance(value, str):
+        text = "'" + " ".join(value.split()) + "'"
+    else:
+        try:
+            text = json.dumps(value, ensure_ascii=False)
+        except (TypeError, ValueError):
+            text = type(value).__name__
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+__all__ = ["BadRequest", "Conflict", "Forbidden", "GameError", "NotFound", "Unavailable", "shown"]

@@ -1,16 +1,18 @@
-"""A new game as a request asks for it: its kind, mode, options, seats and AI, or a record to go on from.
+"""A new game as a request asks for it: its kind, mode, options, seats, AI, the creator's name and choice of engine
+help, or a record to go on from; and the rematch of a game, with the colours swapped.
 
-Nothing is stored here: :func:`new_game` reads and checks the request and deals the seat tokens; the service keeps
-the result.
+Nothing is stored here: :func:`new_game` and :func:`rematch` read and check the request and deal the seat tokens;
+the service keeps the result.
 """
 
 from __future__ import annotations
 
 import secrets
+import unicodedata
 from dataclasses import dataclass
 
 from ..games import GAMES, find_game
-from .errors import BadRequest
+from .errors import BadRequest, shown
 from .storage import GameRecord
 from .views import DEFAULT_KIND, JSON, Board, View, view_for
 
@@ -19,6 +21,8 @@ MODES = ("ai", "local", "online")
 RANDOM = "random"
 #: The colour a new game's creator asks for, by any game's side names: the first player's seat or the second's.
 SEATS: dict[str, int] = {side.lower(): seat for spec in GAMES.values() for seat, side in enumerate(spec.sides)}
+#: The longest display name a player may give.
+NAME_LIMIT = 24
 
 
 def ai_levels(name: str) -> tuple[str, ...]:
@@ -34,6 +38,23 @@ def all_ai_levels() -> list[str]:
     return levels
 
 
+def display_name(value: object) -> str | None:
+    """A player's display name as given: its white space tidied, ``None`` when empty.
+
+    :raises BadRequest: when it is not a text, too long, or holds control characters.
+    """
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise BadRequest(f"'name' must be a text, not {shown(value)}.")
+    name = " ".join(value.split())
+    if len(name) > NAME_LIMIT:
+        raise BadRequest(f"A name has at most {NAME_LIMIT} characters; {shown(name)} has {len(name)}.")
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise BadRequest(f"A name cannot hold control characters: {shown(name)}.")
+    return name or None
+
+
 @dataclass(frozen=True)
 class NewGame:
     """A game to start: its record (moves and result included), view and board, the creator's seat token, and the
@@ -46,43 +67,58 @@ class NewGame:
     invite: str | None
 
 
+def _tokens(mode: str, seat: int) -> tuple[str, str, tuple[str | None, str | None]]:
+    """The creator's token, the other seat's, and the tokens by seat (``seat`` is the creator's)."""
+    token, other = secrets.token_urlsafe(16), secrets.token_urlsafe(16)
+    if mode == "local":
+        return token, token, (token, token)
+    if mode == "ai":
+        return token, other, ((token, None) if seat == 0 else (None, token))
+    return token, other, ((token, other) if seat == 0 else (other, token))
+
+
 def new_game(data: JSON) -> NewGame:
     """Read a request for a new game: ``kind``, ``mode`` (``ai``, ``local``, ``online``), ``options``, ``colour``
-    (a side's name or ``random``), ``ai_level`` and ``game_string`` (a record to go on from).
+    (a side's name or ``random``), ``ai_level``, ``name`` (the creator's), ``help`` (online: the creator asks for a
+    casual game with engine help, which needs the other player's yes too) and ``game_string`` (a record to go on
+    from).
 
     :raises BadRequest: naming the field at fault.
     """
     view = view_for(data.get("kind", DEFAULT_KIND))
     mode = data.get("mode", "ai")
     if mode not in MODES:
-        raise BadRequest(f"Unknown mode {mode!r}: expected one of {', '.join(MODES)}.")
+        raise BadRequest(f"Unknown mode {shown(mode)}: expected one of {', '.join(MODES)}.")
     raw = data.get("options", {})
     if not isinstance(raw, dict):
-        raise BadRequest(f"'options' must be an object, not {raw!r}.")
+        raise BadRequest(f"'options' must be an object, not {shown(raw)}.")
     options = view.options(raw)
     colour = data.get("colour", "white")
     if colour != "random" and (not isinstance(colour, str) or colour not in SEATS):
-        raise BadRequest(f"Unknown colour {colour!r}: expected {', '.join(SEATS)} or random.")
+        raise BadRequest(f"Unknown colour {shown(colour)}: expected {', '.join(SEATS)} or random.")
     seat = secrets.randbelow(2) if colour == "random" else SEATS[colour]
     board = view.new_board(options)
     level = data.get("ai_level", "easy")
     levels = ai_levels(board.game_name)
     if mode == "ai" and level not in levels:
-        raise BadRequest(f"Unknown AI level {level!r}: expected one of {', '.join(levels)}.")
+        raise BadRequest(f"Unknown AI level {shown(level)}: expected one of {', '.join(levels)}.")
+    name = display_name(data.get("name"))
+    wants_help = data.get("help", False)
+    if not isinstance(wants_help, bool):
+        raise BadRequest(f"'help' must be true or false, not {shown(wants_help)}.")
     text = data.get("game_string")
     if text is not None:
         if not isinstance(text, str) or not text.strip():
             raise BadRequest(f"'game_string' must be {view.record_example}.")
         options, board = view.import_record(text, options)
-    token, other = secrets.token_urlsafe(16), secrets.token_urlsafe(16)
-    tokens: tuple[str | None, str | None]
-    if mode == "local":
-        tokens = (token, token)
-    elif mode == "ai":
-        tokens = (token, None) if seat == 0 else (None, token)
-    else:
-        tokens = (token, other) if seat == 0 else (other, token)
+    token, other, tokens = _tokens(mode, seat)
     outcome = board.outcome()
+    names: list[str | None] = [None, None]
+    helps: list[bool | None] = [None, None]
+    if mode != "local":
+        names[seat] = name
+    if mode == "online":
+        helps[seat] = wants_help
     record = GameRecord(
         id=secrets.token_urlsafe(6),
         kind=view.kind,
@@ -94,8 +130,44 @@ def new_game(data: JSON) -> NewGame:
         moves=board.move_texts(),
         result=outcome.result if outcome else None,
         reason=outcome.reason if outcome else None,
+        names=(names[0], names[1]),
+        help=(helps[0], helps[1]),
+        joined=1 << seat if mode == "online" else 3,
     )
     return NewGame(record, view, board, token, other if mode == "online" else None)
 
 
-__all__ = ["MODES", "RANDOM", "SEATS", "NewGame", "ai_levels", "all_ai_levels", "new_game"]
+def rematch(old: GameRecord, seat: int) -> NewGame:
+    """The next game after ``old``, asked for by the holder of ``seat``: the same kind, options, mode and AI, from
+    the start, each player in the other colour with their name and choice of help; the asker's seat is dealt its
+    token, the other seat its own (``invite``)."""
+    view = view_for(old.kind)
+    mine = 1 - seat
+    token, other, tokens = _tokens(old.mode, mine)
+    record = GameRecord(
+        id=secrets.token_urlsafe(6),
+        kind=old.kind,
+        options=dict(old.options),
+        mode=old.mode,
+        ai_level=old.ai_level,
+        ai_seat=None if old.ai_seat is None else 1 - old.ai_seat,
+        tokens=tokens,
+        names=(old.names[1], old.names[0]),
+        help=(old.help[1], old.help[0]),
+        joined=1 << mine if old.mode == "online" else 3,
+    )
+    return NewGame(record, view, view.new_board(record.options), token, other if old.mode == "online" else None)
+
+
+__all__ = [
+    "MODES",
+    "NAME_LIMIT",
+    "RANDOM",
+    "SEATS",
+    "NewGame",
+    "ai_levels",
+    "all_ai_levels",
+    "display_name",
+    "new_game",
+    "rematch",
+]

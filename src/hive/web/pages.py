@@ -2,12 +2,14 @@
 (``docs/<kind>.md``, e.g. HiveQueen's).
 
 The renderer knows the little Markdown the page uses: headings, paragraphs, bullet and numbered lists (nested
-by indentation), tables, and inline code, bold and italics.
+by indentation), tables, inline code, bold and italics, and pictures of positions: a line
+``::figure <position> :: <caption>`` is drawn by the game's view (:meth:`~hive.web.views.View.figure`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
 from html import escape
 from pathlib import Path
@@ -20,6 +22,7 @@ _INLINE = (
     (re.compile(r"(?<![\w*])\*([^*\s][^*]*)\*(?![\w*])"), r"<em>\1</em>"),
 )
 _ITEM = re.compile(r"^(\s*)([-*]|\d+\.)\s+(.*)$")
+_FIGURE = re.compile(r"^::figure\s+(.+?)\s*::\s*(.*)$")
 
 
 def inline(text: str) -> str:
@@ -62,8 +65,9 @@ def _list(lines: list[str]) -> str:
     return "".join(out)
 
 
-def markdown(text: str) -> str:
-    """The HTML of a Markdown document written in the subset this module knows."""
+def markdown(text: str, figure: Callable[[str], str] | None = None) -> str:
+    """The HTML of a Markdown document written in the subset this module knows; ``figure`` draws a position's
+    picture as SVG (without it, ``::figure`` lines are left out)."""
     blocks: list[str] = []
     lines = text.splitlines()
     i = 0
@@ -76,6 +80,13 @@ def markdown(text: str) -> str:
         if heading:
             level = len(heading.group(1))
             blocks.append(f"<h{level}>{inline(heading.group(2))}</h{level}>")
+            i += 1
+            continue
+        picture = _FIGURE.match(line.strip())
+        if picture:
+            if figure is not None:
+                caption = inline(picture.group(2))
+                blocks.append(f"<figure>{figure(picture.group(1))}<figcaption>{caption}</figcaption></figure>")
             i += 1
             continue
         start = i
@@ -99,7 +110,9 @@ def rules_page(kind: str) -> str | None:
 @cache
 def how_to_play_page(kind: str, title: str) -> str:
     """The whole "How to play" page of the games of ``kind`` (see :func:`rules_page`), titled ``title``."""
-    body = markdown((DOCS / f"{kind}.md").read_text(encoding="utf-8"))
+    from .views import view_for  # the views list the rules pages: imported here, once both are loaded
+
+    body = markdown((DOCS / f"{kind}.md").read_text(encoding="utf-8"), view_for(kind).figure)
     return f"""<!doctype html>
 <html lang="en">
 <head>
@@ -110,7 +123,7 @@ def how_to_play_page(kind: str, title: str) -> str:
 </head>
 <body class="doc-page">
 <header class="topbar"><div class="brand"><span>{escape(title)}</span></div>
-<nav class="actions"><a class="button-link" href="/">Back to the game</a></nav></header>
+<nav class="doc-nav"><a class="button-link" href="/">Back to the games</a></nav></header>
 <article class="doc">
 {body}
 </article>

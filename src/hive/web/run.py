@@ -50,6 +50,7 @@ def serve(
     check_port(host, port)
     path = Path(db) if db else default_path()
     app = create_app(path, workers=workers)
+    app.listening = (host, port)
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown}:{port}/"
     say: Callable[[str], None] = announce

@@ -6,17 +6,26 @@ once the change is stored.
 
 API (JSON; errors are ``{"error": message}`` with a 4xx status):
 
+- ``GET /api/games``: the stored games, in progress first, then finished (names, kind, result, dates).
 - ``POST /api/games`` create (``kind``, ``mode`` ``ai``/``local``/``online``, ``options``, ``colour``,
-  ``ai_level``, ``game_string``): returns the game, your seat token and, online, the invitation token.
+  ``ai_level``, ``name``, ``help``, ``game_string``): returns the game, your seat token and, online, the
+  invitation token.
 - ``GET /api/games/{id}``: the game as seen with the ``X-Seat-Token`` header (or as a spectator).
+- ``DELETE /api/games/{id}``: delete the game (a seat holder only).
+- ``POST /api/games/{id}/rematch``: the next game with the colours swapped (a seat holder of a finished game):
+  returns it and your token in it, like a new game.
 - ``GET /api/games/{id}/position?ply=N``: the position after the first N moves.
 - ``POST /api/games/{id}/move`` (``move`` or the game's own fields, e.g. ``piece`` and ``to``; optional ``ply``),
   ``/undo``, ``/redo``, ``/resign``, ``/offer`` (``what``: ``draw`` or ``undo``), ``/answer`` (``accept``),
-  ``/why`` (``piece``), ``/preview`` (HiveQueen: part of a turn, ``move``; answers the field after it and the
+  ``/name`` (``name``), ``/help`` (``help``: a casual game with engine help), ``/why`` (``piece``),
+  ``/preview`` (HiveQueen: part of a turn, ``move``; answers the field after it and the
   productions that may follow).
 - ``GET /how-to-play/{kind}``: a game's rules as a page, when its package has them (HiveQueen's).
-- ``GET /api/assets``: what the page draws with, the AI levels, and the games on offer (``games``).
-- ``GET /api/games/{id}/hint``: the AI's suggestion and, where the game has one, an evaluation.
+- ``GET /api/assets``: what the page draws with, the AI levels, the games on offer (``games``), and how the server
+  is reached (``network``: the listening address, whether it is this machine only, the LAN address).
+- ``GET /api/games/{id}/hint[?ply=N]``: the AI's suggestion and, where the game has one, an evaluation, after the
+  game's moves or its first N (a review); for the holder of a seat with engine help (403 otherwise while the game
+  is on), for anyone once it is over.
 - ``WS /ws/games/{id}?token=``: the game, sent again after every change.
 """
 
@@ -39,6 +48,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .ai import AIPlayer
 from .errors import BadRequest, Conflict, Forbidden, GameError, NotFound, Unavailable
+from .lobby import Lobby
+from .network import reach
 from .pages import how_to_play_page, rules_page
 from .service import GameService, Session
 from .storage import Storage
@@ -76,6 +87,9 @@ class App:
         self.service = GameService(self.storage)
         self.ai = AIPlayer(self.service, self.broadcast, workers)
         self.service.loaded = self.ai.follow
+        self.lobby = Lobby(self.service)
+        #: The address and port the server listens on, once :func:`~hive.web.run.serve` knows them.
+        self.listening: tuple[str | None, int | None] = (None, None)
         self.sockets: dict[str, dict[WebSocket, frozenset[int]]] = {}
         self.asgi = Starlette(
             routes=[
@@ -83,8 +97,11 @@ class App:
                 Route("/game/{id}", self.page),
                 Route("/how-to-play/{kind}", self.how_to_play),
                 Route("/api/assets", self.assets),
+                Route("/api/games", self.api(self.games), methods=["GET"]),
                 Route("/api/games", self.api(self.create), methods=["POST"]),
                 Route("/api/games/{id}", self.api(self.get), methods=["GET"]),
+                Route("/api/games/{id}", self.api(self.delete), methods=["DELETE"]),
+                Route("/api/games/{id}/rematch", self.api(self.rematch), methods=["POST"]),
                 Route("/api/games/{id}/position", self.api(self.position), methods=["GET"]),
                 Route("/api/games/{id}/hint", self.api(self.hint), methods=["GET"]),
                 Route("/api/games/{id}/{action}", self.api(self.action), methods=["POST"]),
@@ -159,7 +176,12 @@ class App:
         return request.headers.get("x-seat-token") or None
 
     def _state(self, session: Session, token: str | None) -> JSON:
-        return self.service.state(session, self.service.seats(session.record, token))
+        return self.service.state(session, self.service.seats(session.record, token), self.present(session))
+
+    def present(self, session: Session) -> tuple[bool, bool]:
+        """Which seats have the game open now (a socket watching it with the seat's token)."""
+        held = set().union(*self.sockets.get(session.record.id, {}).values())
+        return 0 in held, 1 in held
 
     async def broadcast(self, session: Session) -> None:
         """Send the game's state to every socket watching it, each with its own seats."""
@@ -167,7 +189,7 @@ class App:
         sockets = self.sockets.get(session.record.id)
         if not sockets:
             return
-        base = self.service.state(session)
+        base = self.service.state(session, present=self.present(session))
         for ws, seats in list(sockets.items()):
             try:
                 await ws.send_json({**base, "seats": sorted(seats)})
@@ -187,20 +209,39 @@ class App:
         return HTMLResponse(how_to_play_page(kind, spec_of(kind).title))
 
     async def assets(self, request: Request) -> Response:
-        return JSONResponse(self.service.assets())
+        return JSONResponse({**self.service.assets(), "network": reach(*self.listening)})
 
     # ------------------------------------------------------------------
     # the API
 
+    async def games(self, request: Request) -> JSON:
+        return self.lobby.games()
+
     async def create(self, request: Request) -> JSON:
         session, game = self.service.create(await self.body(request))
+        return self._started(session, game.token, game.invite)
+
+    def _started(self, session: Session, token: str, invite: str | None) -> JSON:
+        """A new game's answer: its id, the asker's token, the other seat's (online) and the state."""
         self.ai.follow(session)
-        return {
-            "id": game.record.id,
-            "token": game.token,
-            "invite": game.invite,
-            "state": self._state(session, game.token),
-        }
+        return {"id": session.record.id, "token": token, "invite": invite, "state": self._state(session, token)}
+
+    async def delete(self, request: Request) -> JSON:
+        session = self.service.session(request.path_params["id"])
+        self.lobby.delete(session, self._token(request))
+        self.ai.stop(session.record.id)
+        sockets = self.sockets.pop(session.record.id, {})
+        for ws in list(sockets):
+            with contextlib.suppress(Exception):
+                await ws.close(code=4410, reason="The game was deleted.")
+        return {"deleted": session.record.id}
+
+    async def rematch(self, request: Request) -> JSON:
+        session = self.service.session(request.path_params["id"])
+        following, token = self.lobby.rematch(session, self._token(request))
+        await self.broadcast(session)
+        invite = following.record.tokens[1 - following.record.tokens.index(token)]
+        return self._started(following, token, invite if following.record.mode == "online" else None)
 
     async def get(self, request: Request) -> JSON:
         return self._state(self.service.session(request.path_params["id"]), self._token(request))
@@ -210,7 +251,8 @@ class App:
         return self.service.position(session, request.query_params.get("ply", ""))
 
     async def hint(self, request: Request) -> JSON:
-        return await self.ai.hint(self.service.session(request.path_params["id"]))
+        session = self.service.session(request.path_params["id"])
+        return await self.ai.hint(session, self._token(request), request.query_params.get("ply"))
 
     async def action(self, request: Request) -> JSON:
         session = self.service.session(request.path_params["id"])
@@ -236,8 +278,13 @@ class App:
         await ws.accept()
         watching = self.sockets.setdefault(session.record.id, {})
         watching[ws] = seats
+        if seats:
+            self.service.note_seats(session, seats)
         try:
-            await ws.send_json(self.service.state(session, seats))
+            if seats:
+                await self.broadcast(session)  # the opponent sees this seat connected
+            else:
+                await ws.send_json(self.service.state(session, seats, self.present(session)))
             while True:
                 message = await ws.receive_text()
                 if message == "ping":
@@ -246,6 +293,9 @@ class App:
             pass
         finally:
             watching.pop(ws, None)
+            if seats:
+                with contextlib.suppress(Exception):
+                    await self.broadcast(session)
 
 
 def create_app(db: str | Path, *, workers: int = 1) -> App:

@@ -1,11 +1,12 @@
 """The browser game's rules of play, without HTTP: games in memory and on disk, who may do what, and when.
 
 A game in memory is a :class:`Session`: its stored :class:`~hive.web.storage.GameRecord` (options, mode, seat
-tokens, the texts of the moves in effect and of those taken back, the result, an offer), its game's view and its
-live board. Every change is checked, stored in one transaction, and kept in memory only once stored: a move is
-checked once (by the view, through the game's own checks), written in the game's notation, pushed, and popped again
-if it cannot be stored. Undo pops, redo pushes the stored texts; a game is replayed only to load it into memory
-after a restart.
+tokens, the texts of the moves in effect and of those taken back, the result, an offer, the players' names and
+choices of engine help), its game's view and its live board. Every change is checked, stored in one transaction,
+and kept in memory only once stored: a move is checked once (by the view, through the game's own checks), written
+in the game's notation, pushed, and popped again if it cannot be stored. Undo pops, redo pushes the stored texts;
+a game is replayed only to load it into memory after a restart. Who may ask the engine is :mod:`~hive.web.access`'s
+to say; the game list, rematches and deletions are :mod:`~hive.web.lobby`'s.
 
 The service raises the errors of :mod:`hive.web.errors`; the HTTP layer turns them into status codes.
 """
@@ -14,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import hmac
 import logging
 import re
 import secrets
@@ -24,13 +24,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..game import Outcome, Termination
-from .errors import BadRequest, Conflict, Forbidden, GameError, NotFound, Unavailable
-from .newgame import NewGame, all_ai_levels, new_game
+from . import access
+from .errors import BadRequest, Conflict, Forbidden, GameError, NotFound, Unavailable, shown
+from .lobby import summary
+from .newgame import NewGame, all_ai_levels, display_name, new_game
 from .storage import GameRecord, StaleError, Storage
-from .views import JSON, Board, View, description, kinds, replay, view_for
+from .views import JSON, Board, View, description, in_sides, kinds, pass_note, replay, view_for
 
 #: What a player does to a game, and what anyone may ask of it.
-ACTIONS = ("move", "undo", "redo", "resign", "offer", "answer")
+ACTIONS = ("move", "undo", "redo", "resign", "offer", "answer", "name", "help")
 QUERIES = ("why", "preview")
 log = logging.getLogger("hive.web")
 
@@ -51,6 +53,15 @@ class Session:
     def over(self) -> bool:
         """Whether the game has a result (by the rules, a resignation or an agreement)."""
         return self.record.result is not None
+
+    @property
+    def sides(self) -> list[str]:
+        """The names the page gives the two sides (``Warm``/``Cool`` with that set), first player first."""
+        return self.view.sides(self.record.options)
+
+    def shown(self, text: str) -> str:
+        """A text of the notation's sides (``Black's Queen Bee is surrounded``) in the page's names for them."""
+        return in_sides(text, self.board.sides, self.sides)
 
 
 class GameService:
@@ -85,10 +96,24 @@ class GameService:
         :raises BadRequest: naming the field at fault.
         """
         game = new_game(data)
+        return self.start(game), game
+
+    def start(self, game: NewGame) -> Session:
+        """Store a new game and keep it in memory."""
         with self._storing():
             self.storage.create(game.record)
         session = self.sessions[game.record.id] = Session(game.record, game.view, game.board)
-        return session, game
+        return session
+
+    def store(self, session: Session, **changes: Any) -> None:
+        """Store ``changes`` to a game's record (fields of :class:`~hive.web.storage.GameRecord`)."""
+        self._save(session, None, **changes)
+
+    def forget(self, session: Session) -> None:
+        """Delete a game from storage and from memory."""
+        with self._storing():
+            self.storage.delete(session.record.id)
+        self.sessions.pop(session.record.id, None)
 
     def session(self, game_id: str) -> Session:
         """The game ``game_id``, loaded into memory if it is not there yet.
@@ -101,42 +126,45 @@ class GameService:
         with self._storing():
             record = self.storage.load(game_id) if len(game_id) <= 64 else None
         if record is None:
-            raise NotFound(f"There is no game {game_id!r}.")
+            raise NotFound(f"There is no game {shown(game_id)}.")
         view = view_for(record.kind)
         session = Session(record, view, replay(view, record.options, record.moves))
         self.sessions[game_id] = session
         self.loaded(session)
         return session
 
-    @staticmethod
-    def seats(record: GameRecord, token: str | None) -> frozenset[int]:
-        """The seats a token holds: none (a spectator), one, or both (two players on one screen)."""
-        if not token:
-            return frozenset()
-        return frozenset(
-            seat for seat, own in enumerate(record.tokens) if own and hmac.compare_digest(own.encode(), token.encode())
-        )
+    seats = staticmethod(access.seats)
 
-    def state(self, session: Session, seats: frozenset[int] = frozenset()) -> JSON:
-        """The game as the page shows it to the holder of ``seats``."""
+    def note_seats(self, session: Session, held: frozenset[int]) -> None:
+        """Remember that the holder of ``held`` has opened the game (stored once per seat)."""
+        joined = session.record.joined | sum(1 << seat for seat in held)
+        if joined != session.record.joined:
+            with self._storing():
+                self.storage.mark_joined(session.record.id, joined)
+            session.record.joined = joined
+
+    def state(
+        self, session: Session, seats: frozenset[int] = frozenset(), present: tuple[bool, bool] = (False, False)
+    ) -> JSON:
+        """The game as the page shows it to the holder of ``seats``; ``present`` tells which seats are watching it
+        now."""
         record = session.record
         position = session.view.position(session.board)
         if session.over:
             position["legal"], position["pass"] = {}, False
         return {
-            "id": record.id,
-            "kind": record.kind,
-            "mode": record.mode,
-            "options": record.options,
-            "ai": {"level": record.ai_level, "seat": record.ai_seat} if record.mode == "ai" else None,
+            **summary(record, session.view, len(record.moves)),
             "moves": record.moves,
             "redo": len(record.redo),
-            "result": record.result,
-            "reason": record.reason,
+            "reason": session.shown(record.reason) if record.reason else None,
             "offer": record.offer,
             "thinking": session.thinking,
             "ai_error": session.ai_error,
             "seats": sorted(seats),
+            "help": {"on": access.help_on(record), "choices": list(record.help)},
+            "joined": access.joined(record),
+            "present": list(present),
+            "note": None if session.over else pass_note(position, session.sides),
             "game_string": session.board.record(),
             "view": position,
             "version": [self.boot, session.version],
@@ -147,13 +175,22 @@ class GameService:
 
         :raises BadRequest: when ``ply`` is not a number of moves played.
         """
-        played = len(session.record.moves)
-        if not re.fullmatch(r"[0-9]+", ply) or int(ply) > played:
-            raise BadRequest(f"'ply' must be a number from 0 to {played}, not {ply!r}.")
+        wanted = self.ply(session, ply)
         board = session.board.copy()
-        for _ in range(played - int(ply)):
+        for _ in range(len(session.record.moves) - wanted):
             board.pop()
-        return {"ply": int(ply), "view": session.view.position(board)}
+        return {"ply": wanted, "view": session.view.position(board)}
+
+    @staticmethod
+    def ply(session: Session, ply: str) -> int:
+        """A number of moves played, read from a URL's text.
+
+        :raises BadRequest: when ``ply`` is not a number from 0 to the number of moves played.
+        """
+        played = len(session.record.moves)
+        if not re.fullmatch(r"[0-9]{1,6}", ply) or int(ply) > played:
+            raise BadRequest(f"'ply' must be a number from 0 to {played}, not {shown(ply)}.")
+        return int(ply)
 
     # ------------------------------------------------------------------
     # what players do
@@ -173,10 +210,8 @@ class GameService:
                 raise Conflict("The game is over.")
             return session.view.preview(session.board, data)
         if action not in ACTIONS:
-            raise NotFound(f"Unknown action {action!r}: expected one of {', '.join((*ACTIONS, *QUERIES))}.")
-        seats = self.seats(session.record, token)
-        if not seats:
-            raise Forbidden("This seat token does not belong to this game." if token else "A seat token is needed.")
+            raise NotFound(f"Unknown action {shown(action)}: expected one of {', '.join((*ACTIONS, *QUERIES))}.")
+        seats = self.holder(session, token)
         handlers: dict[str, Callable[[Session, frozenset[int], JSON], None]] = {
             "move": self._move,
             "undo": self._undo,
@@ -184,22 +219,40 @@ class GameService:
             "resign": self._resign,
             "offer": self._offer,
             "answer": self._answer,
+            "name": self._name,
+            "help": self._help,
         }
         handlers[action](session, seats, data)
         return None
 
-    def _move(self, session: Session, seats: frozenset[int], data: JSON) -> None:
+    def holder(self, session: Session, token: str | None) -> frozenset[int]:
+        """The seats ``token`` holds in the game, noted as having opened it.
+
+        :raises Forbidden: when the token holds no seat of the game.
+        """
+        seats = self.seats(session.record, token)
+        if not seats:
+            raise Forbidden("This seat token does not belong to this game." if token else "A seat token is needed.")
+        self.note_seats(session, seats)
+        return seats
+
+    @staticmethod
+    def _check_ply(session: Session, data: JSON) -> None:
+        """Refuse a request made on a position the game has left (``ply``: the number of moves the page saw)."""
         ply = data.get("ply")
         played = len(session.record.moves)
         if ply is not None and (not isinstance(ply, int) or isinstance(ply, bool)):
-            raise BadRequest(f"'ply' must be a number, not {ply!r}.")
+            raise BadRequest(f"'ply' must be a number, not {shown(ply)}.")
         if ply is not None and ply != played:
             raise Conflict(f"The game has moved on: {played} moves played, not {ply}.")
+
+    def _move(self, session: Session, seats: frozenset[int], data: JSON) -> None:
+        self._check_ply(session, data)
         if session.over:
             raise Conflict("The game is over.")
         turn = session.board.turn
         if turn not in seats:
-            raise Conflict(f"It's {session.board.sides[turn]}'s turn, not yours.")
+            raise Conflict(f"It's {session.sides[turn]}'s turn, not yours.")
         if session.thinking:
             raise Conflict("The AI is thinking.")
         self._play(session, session.view.move(session.board, data))
@@ -217,6 +270,7 @@ class GameService:
         return {"result": outcome.result if outcome else None, "reason": outcome.reason if outcome else None}
 
     def _undo(self, session: Session, seats: frozenset[int], data: JSON) -> None:
+        self._check_ply(session, data)
         record = session.record
         if record.mode == "online":
             self._offer(session, seats, {"what": "undo"})
@@ -249,6 +303,7 @@ class GameService:
             session.board.pop()
 
     def _redo(self, session: Session, seats: frozenset[int], data: JSON) -> None:
+        self._check_ply(session, data)
         record = session.record
         if record.mode == "online":
             raise Conflict("Redo is for games on one screen or against the AI.")
@@ -283,7 +338,7 @@ class GameService:
     def _offer(self, session: Session, seats: frozenset[int], data: JSON) -> None:
         what = data.get("what")
         if what not in ("draw", "undo"):
-            raise BadRequest(f"'what' must be 'draw' or 'undo', not {what!r}.")
+            raise BadRequest(f"'what' must be 'draw' or 'undo', not {shown(what)}.")
         record = session.record
         if what == "draw" and session.over:
             raise Conflict("The game is over.")
@@ -306,7 +361,7 @@ class GameService:
     def _answer(self, session: Session, seats: frozenset[int], data: JSON) -> None:
         accept = data.get("accept")
         if not isinstance(accept, bool):
-            raise BadRequest(f"'accept' must be true or false, not {accept!r}.")
+            raise BadRequest(f"'accept' must be true or false, not {shown(accept)}.")
         offer = session.record.offer
         if not offer or (offer["by"] in seats and len(seats) == 1):
             raise Conflict("There is no offer from your opponent to answer.")
@@ -314,6 +369,33 @@ class GameService:
             self._agree(session, offer["what"], offer["by"])
         else:
             self._save(session, None, offer=None)
+
+    def _name(self, session: Session, seats: frozenset[int], data: JSON) -> None:
+        """``{"name": text or null}``, and ``seat`` for a token holding both: the seat's display name."""
+        seat = access.seat_of(seats, data, "the name is for")
+        if session.record.mode == "ai" and seat == session.record.ai_seat:
+            raise BadRequest("The AI's seat is named by its level.")
+        names = list(session.record.names)
+        names[seat] = display_name(data.get("name"))
+        self._save(session, None, names=(names[0], names[1]))
+
+    def _help(self, session: Session, seats: frozenset[int], data: JSON) -> None:
+        """``{"help": true or false}``: a seat's choice of a casual game with engine help, made once (when the game
+        is created, or when the invitation is opened); either player may turn help off later."""
+        record = session.record
+        if record.mode != "online":
+            raise Conflict("Engine help is always there in a game against the AI or on one screen.")
+        wanted = data.get("help")
+        if not isinstance(wanted, bool):
+            raise BadRequest(f"'help' must be true or false, not {shown(wanted)}.")
+        seat = access.seat_of(seats, data, "the choice is for")
+        if wanted and record.help[seat] is not None and not record.help[seat]:
+            raise Conflict("You chose a game without engine help; that choice is made once.")
+        if wanted and session.over:
+            raise Conflict("The game is over.")
+        helps = list(record.help)
+        helps[seat] = wanted
+        self._save(session, None, help=(helps[0], helps[1]))
 
     def _agree(self, session: Session, what: str, by: int) -> None:
         if what == "draw":
@@ -338,21 +420,30 @@ class GameService:
         self._play(session, session.board.parse_move(text))
         return True
 
-    def hint_moves(self, session: Session) -> list[str]:
-        """The moves a hint is asked after.
+    def engine_moves(self, session: Session, token: str | None, ply: str | None = None) -> list[str]:
+        """The moves the engine is asked to look after, for the holder of ``token``: the game's, or its first
+        ``ply`` (a review).
 
-        :raises Conflict: when the game is over.
+        :raises Forbidden: when the engine's help is not for this token now (see :func:`~hive.web.access.check_engine`).
+        :raises BadRequest: for a ``ply`` that is not a number of moves played.
+        :raises Conflict: when the position asked about is the end of the game: there is nothing to suggest.
         """
-        if session.over:
+        held = self.seats(session.record, token)
+        access.check_engine(session.record, held)
+        self.note_seats(session, held)
+        moves = session.record.moves[: self.ply(session, ply)] if ply is not None else session.record.moves
+        if session.over and len(moves) == len(session.record.moves):
             raise Conflict("The game is over: there is nothing to suggest.")
-        return list(session.record.moves)
+        return list(moves)
 
-    def check_hint(self, session: Session, moves: list[str]) -> None:
-        """Make sure a hint worked out after ``moves`` is still for the game as it stands.
+    def check_hint(self, session: Session, moves: list[str], review: bool = False) -> None:
+        """Make sure a hint worked out after ``moves`` is still for the game as it stands (for a ``review`` of an
+        earlier position, that the game still has it).
 
         :raises Conflict: when the game has moved on.
         """
-        if session.record.moves != moves:
+        played = session.record.moves
+        if (played[: len(moves)] if review else played) != moves:
             raise Conflict("The game moved on while the AI was thinking; ask again.")
 
     # ------------------------------------------------------------------

@@ -1,8 +1,12 @@
 """Games on disk: an SQLite database, one transaction per change, committed before anyone is told.
 
-A game row holds its kind, options, mode, seat tokens, result and ``length``, the number of moves in
-effect; the ``moves`` table holds every move by ply. Moves at or beyond ``length`` are the ones taken
-back, kept so that they can be redone until a different move is played.
+A game row holds its kind, options, mode, seat tokens, the players' names and their choices of engine help, which
+seats have opened the game, its rematch, result and ``length``, the number of moves in effect; the ``moves`` table
+holds every move by ply. Moves at or beyond ``length`` are the ones taken back, kept so that they can be redone until
+a different move is played.
+
+A database written by an earlier version is brought up to date in place when it is opened: the columns it lacks are
+added with their defaults, and no game is lost.
 """
 
 from __future__ import annotations
@@ -39,6 +43,19 @@ CREATE TABLE IF NOT EXISTS moves (
     PRIMARY KEY (game_id, ply)
 );
 """
+#: Columns added since the first schema, with their definitions; :meth:`Storage.migrate` adds the missing ones.
+ADDED_COLUMNS = {
+    "name0": "TEXT",
+    "name1": "TEXT",
+    "help0": "INTEGER",
+    "help1": "INTEGER",
+    "joined": "INTEGER NOT NULL DEFAULT 0",
+    "rematch": "TEXT",
+}
+_COLUMNS = (
+    "id, kind, options, mode, ai_level, ai_seat, token0, token1, length, result, reason, offer, created, updated,"
+    " name0, name1, help0, help1, joined, rematch"
+)
 
 
 def default_path() -> Path:
@@ -49,7 +66,13 @@ def default_path() -> Path:
 
 @dataclass
 class GameRecord:
-    """One stored game: ``moves`` are those in effect, ``redo`` the ones taken back (oldest first)."""
+    """One stored game: ``moves`` are those in effect, ``redo`` the ones taken back (oldest first).
+
+    :ivar names: the players' display names by seat (``None``: not given).
+    :ivar help: each seat's choice of engine help in a two-browser game (``None``: not chosen yet).
+    :ivar joined: the seats that have opened the game with their token, as bits (1: the first seat, 2: the second).
+    :ivar rematch: the id of the game that followed this one with the colours swapped.
+    """
 
     id: str
     kind: str
@@ -65,14 +88,54 @@ class GameRecord:
     offer: dict[str, Any] | None = None
     created: float = 0.0
     updated: float = 0.0
+    names: tuple[str | None, str | None] = (None, None)
+    help: tuple[bool | None, bool | None] = (None, None)
+    joined: int = 0
+    rematch: str | None = None
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A stored game as the game list shows it: its record without its moves, and how many moves are in effect."""
+
+    record: GameRecord
+    length: int
 
 
 class StaleError(ValueError):
     """The game changed since the caller last saw it (another move was stored first)."""
 
 
+def _flag(value: int | None) -> bool | None:
+    return None if value is None else bool(value)
+
+
+def _record(row: tuple[Any, ...], moves: list[str]) -> GameRecord:
+    length = row[8]
+    return GameRecord(
+        id=row[0],
+        kind=row[1],
+        options=json.loads(row[2]),
+        mode=row[3],
+        ai_level=row[4],
+        ai_seat=row[5],
+        tokens=(row[6], row[7]),
+        moves=moves[:length],
+        redo=moves[length:],
+        result=row[9],
+        reason=row[10],
+        offer=json.loads(row[11]) if row[11] else None,
+        created=row[12],
+        updated=row[13],
+        names=(row[14], row[15]),
+        help=(_flag(row[16]), _flag(row[17])),
+        joined=row[18],
+        rematch=row[19],
+    )
+
+
 class Storage:
-    """The games database (created on first use, WAL journal, synchronous commits).
+    """The games database (created on first use, brought up to date, WAL journal, synchronous commits).
 
     :param path: the database file, or ``":memory:"``.
     """
@@ -86,6 +149,20 @@ class Storage:
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(SCHEMA)
+        self.migrate()
+
+    def migrate(self) -> None:
+        """Add the columns an older database lacks, in one transaction. Games stored before the players' seats
+        were tracked count as opened by both seats once a move has been played."""
+        present = {row[1] for row in self.db.execute("PRAGMA table_info(games)")}
+        missing = [name for name in ADDED_COLUMNS if name not in present]
+        if not missing:
+            return
+        with self._transaction():
+            for name in missing:
+                self.db.execute(f"ALTER TABLE games ADD COLUMN {name} {ADDED_COLUMNS[name]}")
+            if "joined" in missing:
+                self.db.execute("UPDATE games SET joined = 3 WHERE length > 0")
 
     def close(self) -> None:
         self.db.close()
@@ -96,8 +173,7 @@ class Storage:
         record.created = record.updated = now
         with self._transaction():
             self.db.execute(
-                "INSERT INTO games (id, kind, options, mode, ai_level, ai_seat, token0, token1, length, result,"
-                " reason, offer, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO games ({_COLUMNS}) VALUES ({', '.join('?' * 20)})",
                 (
                     record.id,
                     record.kind,
@@ -113,6 +189,10 @@ class Storage:
                     None,
                     now,
                     now,
+                    *record.names,
+                    *record.help,
+                    record.joined,
+                    record.rematch,
                 ),
             )
             self.db.executemany(
@@ -122,31 +202,18 @@ class Storage:
 
     def load(self, game_id: str) -> GameRecord | None:
         """The stored game, or ``None`` when there is no such game."""
-        row = self.db.execute(
-            "SELECT id, kind, options, mode, ai_level, ai_seat, token0, token1, length, result, reason, offer,"
-            " created, updated FROM games WHERE id = ?",
-            (game_id,),
-        ).fetchone()
+        row = self.db.execute(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             return None
         moves = [m for (m,) in self.db.execute("SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))]
-        length = row[8]
-        return GameRecord(
-            id=row[0],
-            kind=row[1],
-            options=json.loads(row[2]),
-            mode=row[3],
-            ai_level=row[4],
-            ai_seat=row[5],
-            tokens=(row[6], row[7]),
-            moves=moves[:length],
-            redo=moves[length:],
-            result=row[9],
-            reason=row[10],
-            offer=json.loads(row[11]) if row[11] else None,
-            created=row[12],
-            updated=row[13],
-        )
+        return _record(row, moves)
+
+    def games(self, limit: int = 200) -> list[Summary]:
+        """The stored games, those in progress first, then the finished ones, the latest change first in each."""
+        rows = self.db.execute(
+            f"SELECT {_COLUMNS} FROM games ORDER BY result IS NOT NULL, updated DESC LIMIT ?", (limit,)
+        ).fetchall()
+        return [Summary(_record(row, []), row[8]) for row in rows]
 
     def moves(self, game_id: str) -> list[str]:
         """The moves in effect of a stored game, oldest first."""
@@ -161,7 +228,7 @@ class Storage:
         ]
 
     def save(self, record: GameRecord, expected_length: int) -> None:
-        """Store a game's new state in one transaction: its moves, redo list, result and offer.
+        """Store a game's new state in one transaction: its moves, redo list, result, offer, names and choices.
 
         Only the rows that differ are written. ``expected_length`` is the number of moves the caller
         started from; if the stored game has moved on since, nothing is written.
@@ -188,16 +255,31 @@ class Storage:
                 [(record.id, ply, wanted[ply]) for ply in range(same, len(wanted))],
             )
             self.db.execute(
-                "UPDATE games SET length = ?, result = ?, reason = ?, offer = ?, updated = ? WHERE id = ?",
+                "UPDATE games SET length = ?, result = ?, reason = ?, offer = ?, updated = ?, name0 = ?, name1 = ?,"
+                " help0 = ?, help1 = ?, joined = ?, rematch = ? WHERE id = ?",
                 (
                     len(record.moves),
                     record.result,
                     record.reason,
                     json.dumps(record.offer) if record.offer else None,
                     now,
+                    *record.names,
+                    *record.help,
+                    record.joined,
+                    record.rematch,
                     record.id,
                 ),
             )
+
+    def mark_joined(self, game_id: str, joined: int) -> None:
+        """Record which seats have opened the game (a bit per seat), leaving the rest of the game alone."""
+        with self._transaction():
+            self.db.execute("UPDATE games SET joined = ? WHERE id = ?", (joined, game_id))
+
+    def delete(self, game_id: str) -> bool:
+        """Remove a game and its moves; ``False`` when there was no such game."""
+        with self._transaction():
+            return self.db.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount > 0
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self.db)

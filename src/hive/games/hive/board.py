@@ -41,6 +41,10 @@ class Board(Position, GameBoard[Move]):
     :param repetition_draw: the third occurrence of a position is a draw.
     """
 
+    rule_options = ("tournament_opening", "repetition_draw")
+
+    __reduce__ = GameBoard.__reduce__  # before the compiled core's, which cannot pickle its C arrays
+
     sides: ClassVar[tuple[str, str]] = COLOUR_NAMES
     state_names: ClassVar[tuple[str, ...]] = STATE_NAMES
 
@@ -175,12 +179,15 @@ class Board(Position, GameBoard[Move]):
                 raise IllegalMoveError(PASS_WITH_MOVES)
             return Move.PASS
         if not 1 <= len(words) <= 2:
-            raise InvalidMoveError(f"Invalid MoveString {text!r}: expected 'piece', 'piece reference' or 'pass'.")
+            raise InvalidMoveError(
+                f"Invalid MoveString {_quoted(text)}: expected 'piece', 'piece reference' or 'pass'."
+            )
         pid = self._piece_of(words[0], text)
         if len(words) == 1:
             if self.ply:
                 raise InvalidMoveError(
-                    f"Invalid MoveString {text!r}: only the game's first piece is played without a reference piece."
+                    f"Invalid MoveString {_quoted(text)}: only the game's first piece is played without a "
+                    "reference piece."
                 )
             dst = ORIGIN_CELL
             on_top = False
@@ -197,7 +204,7 @@ class Board(Position, GameBoard[Move]):
             ref_cell = self.pos[ref_id]
             if ref_cell < 0:
                 raise InvalidMoveError(
-                    f"Invalid MoveString {text!r}: reference piece {PIECE_NAMES[ref_id]} is not in play."
+                    f"Invalid MoveString {_quoted(text)}: reference piece {PIECE_NAMES[ref_id]} is not in play."
                 )
             on_top = direction < 0
             dst = ref_cell if on_top else NEIGHBOUR[ref_cell * 6 + direction]
@@ -262,14 +269,16 @@ class Board(Position, GameBoard[Move]):
         try:
             game_type = GameType.parse(tokens[0])
         except InvalidGameTypeError as err:
-            raise InvalidGameStringError(f"Invalid GameString: token 1 {tokens[0]!r}: {err}") from None
+            raise InvalidGameStringError(f"Invalid GameString: token 1 {_quoted(tokens[0])}: {err}") from None
         if len(tokens) > 1 and tokens[1] not in STATE_NAMES:
             raise InvalidGameStringError(
-                f"Invalid GameString: token 2 {tokens[1]!r} is not a game state ({', '.join(STATE_NAMES)})."
+                f"Invalid GameString: token 2 {_quoted(tokens[1])} is not a game state ({', '.join(STATE_NAMES)})."
             )
         if len(tokens) == 2 or (len(tokens) > 2 and not _TURN.match(tokens[2])):
             bad = tokens[2] if len(tokens) > 2 else ""
-            raise InvalidGameStringError(f"Invalid GameString: token 3 {bad!r} is not a turn such as 'White[1]'.")
+            raise InvalidGameStringError(
+                f"Invalid GameString: token 3 {_quoted(bad)} is not a turn such as 'White[1]'."
+            )
         board = cls(game_type, tournament_opening=tournament_opening, repetition_draw=repetition_draw)
         for index, token in enumerate(tokens[3:], start=4):
             if not token:
@@ -277,7 +286,7 @@ class Board(Position, GameBoard[Move]):
             try:
                 board.push_text(token)
             except (InvalidMoveError, IllegalMoveError) as err:
-                raise type(err)(f"GameString token {index} {token!r} (move {board.ply + 1}): {err}") from None
+                raise type(err)(f"GameString token {index} {_quoted(token)} (move {board.ply + 1}): {err}") from None
         return board
 
     # UHP's names for the protocol's verbs
@@ -290,7 +299,7 @@ class Board(Position, GameBoard[Move]):
     def _piece_of(self, word: str, text: str) -> int:
         pid = PIECE_IDS.get(word.lower(), -1)
         if pid < 0:
-            raise InvalidMoveError(f"Invalid MoveString {text!r}: unknown piece {word!r}.")
+            raise InvalidMoveError(f"Invalid MoveString {_quoted(text)}: unknown piece {_quoted(word)}.")
         return pid
 
     # ------------------------------------------------------------------
@@ -360,6 +369,11 @@ class Board(Position, GameBoard[Move]):
         from .svg import board
 
         return board(self, last_move=self.peek() if self.history else None)
+
+
+def _quoted(text: str) -> str:
+    """A text as a message quotes it: between single quotes as written, its white space as single spaces."""
+    return "'" + " ".join(text.split()) + "'"
 
 
 def _wrapped(cell: int) -> tuple[int, int]:

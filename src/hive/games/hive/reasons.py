@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...game import DRAW
-from .geometry import NEIGHBOURS
+from .geometry import CELLS, NEIGHBOURS
 from .pieces import BEETLE, BUG_FIRST, BUG_NAMES, KIND, MOSQUITO, PIECE_NAMES, PIECES_PER_COLOUR, PILLBUG, QUEEN
 from .state import HAND, PASS, State, destination_of, origin_of, piece_of
 
@@ -19,10 +19,14 @@ COVERED = "You can't move that piece because it has another piece on top of it."
 BREAKS_HIVE = "You can't move that piece because it will break the hive."
 PASS_GAME_OVER = "You can't pass, the game is over."
 PASS_WITH_MOVES = "You can't pass when you have valid moves."
+NOT_A_MOVE = "That is not a move of this game: its piece or cells are out of range."
 JUST_MOVED = "You can't move that piece because it was moved on your opponent's last turn."
 SAME_CELL = "A move must end somewhere other than where it started."
 PLACE_ON_TOP = "You can't place a piece on top of the hive."
 PLACEMENT = "You can't place a piece there: a new piece must touch your own pieces and none of your opponent's."
+PLACE_AWAY = "You can't place a piece there: that space is not next to the hive."
+FIRST_PIECE = "The game's first piece is placed in the middle of the table, where the hive begins."
+AWAY_FROM_HIVE = "That piece can't move there: that space is not next to the hive."
 FIRST_REPLY = "Black's first piece must be placed next to White's first piece."
 PILLBUG_RULE = (
     "A Pillbug can only move an adjacent, uncovered piece that was not just moved and whose removal "
@@ -49,9 +53,13 @@ def reason(p: State, code: int, on_top: bool) -> str:
         return PASS_GAME_OVER if code == PASS else GAME_OVER
     if code == PASS:
         return PASS_WITH_MOVES
+    if not 0 <= code < CELLS << 16:
+        return NOT_A_MOVE
     pid = piece_of(code)
     src = origin_of(code)
     dst = destination_of(code)
+    if pid >= len(KIND) or not (src < CELLS or src == HAND):
+        return NOT_A_MOVE
     kind = KIND[pid]
     colour = p.ply & 1
     own = colour * PIECES_PER_COLOUR
@@ -76,7 +84,9 @@ def reason(p: State, code: int, on_top: bool) -> str:
             return IN_ORDER
         if p.height[dst]:
             return PLACE_ON_TOP if on_top else OCCUPIED
-        return FIRST_REPLY if p.ply == 1 else PLACEMENT
+        if p.ply < 2:
+            return FIRST_PIECE if p.ply == 0 else FIRST_REPLY
+        return PLACEMENT if _touches_hive(p, dst, HAND) else PLACE_AWAY
     if dst == src:
         return SAME_CELL
     if not queen_placed:
@@ -89,9 +99,16 @@ def reason(p: State, code: int, on_top: bool) -> str:
         return OCCUPIED
     if p.height[src] == 1 and src in p.cut_cells():
         return BREAKS_HIVE
+    if not p.height[dst] and dst not in NEIGHBOURS[src] and not _touches_hive(p, dst, src):
+        return AWAY_FROM_HIVE  # a step to a neighbour that loses touch is told by the bug's own rule
     if p.height[dst] and kind not in (BEETLE, MOSQUITO):
         return f"That piece can't move there: {BUG_NAMES[kind]}s can't end a move on top of the hive."
     return "That piece can't move there: " + BUG_RULES[kind]
+
+
+def _touches_hive(p: State, cell: int, leaving: int) -> bool:
+    """Whether ``cell`` has a neighbour in the hive once a piece has left the cell ``leaving`` (or ``HAND``)."""
+    return any(p.height[n] > (n == leaving) for n in NEIGHBOURS[cell])
 
 
 def _pillbug_next_to(p: State, cell: int, colour: int) -> bool:

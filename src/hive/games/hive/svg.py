@@ -10,14 +10,11 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
+from .board import Board
 from .move import Move
 from .pieces import BUG_LETTERS, BUG_NAMES, KIND, PIECE_NAMES, PIECES_PER_COLOUR
-
-if TYPE_CHECKING:
-    from .board import Board
 
 __all__ = ["GLYPHS", "THEMES", "Theme", "board"]
 

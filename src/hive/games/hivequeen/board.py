@@ -48,11 +48,14 @@ def _cell(text: str, whole: str) -> int:
 class Board(Position, GameBoard[Turn]):
     """A HiveQueen game: the field, the turns played, legal turns, notation.
 
+    >>> from hive.games.hivequeen import Board
     >>> board = Board()
-    >>> turn = board.push_move_string("Wc3-c4;+Sd4")
+    >>> turn = board.push_text("Wc3-c4;+Sd4")
     >>> board.turn_name, board.units
     ('North', [25, 24])
     """
+
+    __reduce__ = GameBoard.__reduce__  # before the compiled core's, which cannot pickle its C arrays
 
     sides: ClassVar[tuple[str, str]] = COLOUR_NAMES
     state_names: ClassVar[tuple[str, ...]] = STATE_NAMES
@@ -71,7 +74,7 @@ class Board(Position, GameBoard[Turn]):
         """A position from cell names to piece letters, South upper case and North lower case
         (``{"c1": "Q", "g9": "q"}``), with ``turn`` (0 South, 1 North) to move.
 
-        :raises InvalidMoveError: naming a bad cell or letter.
+        :raises ~hive.game.InvalidMoveError: naming a bad cell or letter.
         """
         board = cls(setup=False)
         for name, letter in pieces.items():
@@ -165,7 +168,7 @@ class Board(Position, GameBoard[Turn]):
     def production_options(self, turn: Turn) -> list[Production]:
         """The productions that may follow ``turn`` (a movement and the productions chosen so far).
 
-        :raises IllegalMoveError: when ``turn`` itself is illegal.
+        :raises ~hive.game.IllegalMoveError: when ``turn`` itself is illegal.
         """
         depth = self._play_partial(turn)
         try:
@@ -242,7 +245,7 @@ class Board(Position, GameBoard[Turn]):
     def push(self, turn: Turn) -> None:
         """Play a whole turn (checked, unless :meth:`parse_move` has just checked it here).
 
-        :raises IllegalMoveError: naming the rule the turn breaks.
+        :raises ~hive.game.IllegalMoveError: naming the rule the turn breaks.
         """
         start, ply = len(self.history), self.ply
         checked = self._checked
@@ -313,8 +316,8 @@ class Board(Position, GameBoard[Turn]):
     def parse_move(self, text: str) -> Turn:
         """Read a turn in this position's notation and check it.
 
-        :raises InvalidMoveError: for malformed text (naming it).
-        :raises IllegalMoveError: for a turn against the rules (naming the rule).
+        :raises ~hive.game.InvalidMoveError: for malformed text (naming it).
+        :raises ~hive.game.IllegalMoveError: for a turn against the rules (naming the rule).
         """
         parts = [p.strip() for p in text.strip().split(";")]
         m = _MOVE_RE.match(parts[0])

@@ -42,7 +42,11 @@ async function newGameBody() {
   const f = new FormData($("form-new"));
   const kind = f.get("game");
   const { module, box } = await fieldsFor(kind);
-  return { kind, mode: f.get("mode"), ai_level: f.get("ai_level"), colour: f.get("colour"), options: module.options(box) };
+  const name = (f.get("name") || "").trim();
+  return {
+    kind, mode: f.get("mode"), ai_level: f.get("ai_level"), colour: f.get("colour"), options: module.options(box),
+    name: name || null, help: f.get("help") === "on",
+  };
 }
 
 // A game read from a record of another kind than New game's: that game's defaults, the same seat.

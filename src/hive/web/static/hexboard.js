@@ -70,7 +70,8 @@ export function fit(points, force = false, margin = 1.6) {
   const xs = points.map((p) => p[0]), ys = points.map((p) => p[1]);
   const m = R * margin;
   const left = Math.min(...xs, -R) - m, right = Math.max(...xs, R) + m;
-  const top = Math.min(...ys, -R) - m, bottom = Math.max(...ys, R) + m;
+  const tools = $("board").clientWidth < 600 ? R * 1.4 : 0; // room for the zoom buttons above the pieces
+  const top = Math.min(...ys, -R) - m - tools, bottom = Math.max(...ys, R) + m;
   let w = right - left, h = bottom - top;
   const minSize = R * 9; // never zoom in so far that a lone tile fills the screen
   const cx = (left + right) / 2, cy = (top + bottom) / 2;

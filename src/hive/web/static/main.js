@@ -12,10 +12,13 @@
 //   reset() (a new position: drop what was being built), cancelTurn() (true when it dropped a turn), escape().
 
 import { frame, wireBoard } from "./hexboard.js";
-import { api, connect } from "./net.js";
+import { api, connect, disconnect } from "./net.js";
 import { $, app, h, toast } from "./page.js";
 import { wireDialogs } from "./dialogs.js";
-import { LEVEL_NAMES, cardHead, renderControls, renderSide } from "./panel.js";
+import { LEVEL_NAMES, cardHead, engineAllowed, renderControls, renderSide } from "./panel.js";
+import { noticeMove, setTitle, wireSound } from "./alerts.js";
+import { hideLobby, rematch, showLobby, wireLobby } from "./lobby.js";
+import { keepToken, resolveSeat, takeLinkToken } from "./seats.js";
 
 const modules = {};
 let game = null;
@@ -58,8 +61,10 @@ async function explain(piece, fallback) {
 // ------------------------------------------------------------------ drawing
 
 function render() {
+  const theme = app.state && app.state.options.set === "warm-cool" ? "warm-cool" : "default";
   document.body.classList.remove("theme-default", "theme-warm-cool");
-  document.body.classList.add(`theme-${app.theme}`);
+  document.body.classList.add(`theme-${theme}`);
+  document.body.classList.toggle("no-game", !app.state);
   for (const name of [...document.body.classList]) if (name.startsWith("game-")) document.body.classList.remove(name);
   if (game && app.state) {
     game.renderBoard();
@@ -76,14 +81,26 @@ function render() {
     $("link-rules").href = info.rules;
     $("link-rules").textContent = `How to play ${info.title}`;
   }
-  $("evalbar").hidden = !app.evalOn || !(game && game.evaluation);
+  $("evalbar").hidden = !app.evalOn || !(game && game.evaluation) || !engineAllowed();
   $("review").hidden = !app.review;
-  if (app.review) $("review-text").textContent = `Position after move ${app.review.ply} of ${app.state.moves.length}`;
+  if (app.review) $("review-text").textContent = reviewText(app.review.ply);
+  for (const id of ["btn-prev", "btn-review-prev"]) $(id).disabled = !app.state || !app.state.moves.length || (app.review && !app.review.ply);
+  for (const id of ["btn-next", "btn-review-next"]) $(id).disabled = !app.review;
+  if (app.state) setTitle(`${app.state.result ? "Game over" : `${game.sideName(app.state.view.turn)} to move`} · ${info.title}`);
+}
+
+// Where a review is, numbered as the move list numbers the moves (a pair a line): "After 3. wQ -wS1".
+function reviewText(ply) {
+  if (!ply) return "The start of the game";
+  const moves = app.state.moves;
+  const dots = ply % 2 === 1 ? "." : "…";
+  return `After ${Math.ceil(ply / 2)}${dots} ${moves[ply - 1]} · ${ply}/${moves.length}`;
 }
 
 // ------------------------------------------------------------------ actions
 
 async function play(body) {
+  if (!app.state) return;
   app.selected = null;
   app.hint = null;
   try {
@@ -94,7 +111,10 @@ async function play(body) {
   }
 }
 
+let busy = false; // an undo or redo on its way: a second click waits for its answer
+
 async function action(name, body = {}) {
+  if (!app.state) { toast("Start or open a game first."); return; }
   try {
     await setState(await api("POST", `/api/games/${app.gameId}/${name}`, body));
   } catch (err) {
@@ -102,17 +122,25 @@ async function action(name, body = {}) {
   }
 }
 
+// Undo and redo name the position they were asked on, so that a click sent before the last one's answer is refused.
+async function step(name) {
+  if (busy) return;
+  busy = true;
+  try { await action(name, { ply: app.state.moves.length }); } finally { busy = false; }
+}
+
 function undo() {
   if (!app.state || !app.state.seats.length || $("btn-undo").disabled) return;
   app.selected = null; app.hint = null; app.review = null;
   if (game.cancelTurn()) { render(); return; } // first drop the turn being built
-  action("undo");
+  if (app.state.mode === "online") action("undo");
+  else step("undo");
 }
 
 function redo() {
   if (!app.state || !app.state.seats.length || $("btn-redo").disabled || $("btn-redo").hidden) return;
   app.selected = null; app.hint = null; app.review = null;
-  action("redo");
+  step("redo");
 }
 
 function flip() {
@@ -123,7 +151,7 @@ function flip() {
 }
 
 async function hint() {
-  if (!app.state || app.state.result) return;
+  if (!app.state || app.state.result || app.review || !engineAllowed()) return;
   $("btn-hint").disabled = true;
   try {
     const data = await api("GET", `/api/games/${app.gameId}/hint`);
@@ -146,16 +174,20 @@ function setEval(data) {
   $("evalbar").title = `${game.sideName(0)}'s chances ${(white * 100).toFixed(0)}% (AI at depth ${data.depth})`;
 }
 
+// The evaluation of the position on show: the game's, or the one under review.
 async function refreshEval() {
-  if (!app.evalOn || !app.state || app.state.result || !game.evaluation) return;
-  const moves = app.state.moves.length;
+  if (!app.evalOn || !app.state || !game.evaluation || !engineAllowed()) return;
+  const ply = app.review ? app.review.ply : app.state.moves.length;
+  if (ply === app.state.moves.length && app.state.result) { $("eval-text").textContent = "end"; return; }
   try {
-    const data = await api("GET", `/api/games/${app.gameId}/hint`);
-    if (app.state.moves.length === moves) setEval(data);
+    const data = await api("GET", `/api/games/${app.gameId}/hint?ply=${ply}`);
+    if ((app.review ? app.review.ply : app.state.moves.length) === ply) setEval(data);
   } catch (err) { /* the game moved on; the next state asks again */ }
 }
 
 function toggleEval() {
+  if (!app.state) return;
+  if (!engineAllowed()) { toast("Engine help is off in this game."); return; }
   app.evalOn = !app.evalOn;
   $("evalbar").hidden = !app.evalOn;
   if (app.state) renderControls(game, canAct);
@@ -169,6 +201,7 @@ async function showReview(ply) {
     app.review = { ply: data.ply, view: data.view };
     app.selected = null;
     render();
+    refreshEval();
   } catch (err) {
     toast(err.message);
   }
@@ -177,6 +210,14 @@ async function showReview(ply) {
 function exitReview() {
   app.review = null;
   render();
+  refreshEval();
+}
+
+function reviewStep(delta) {
+  if (!app.state) return;
+  const at = app.review ? app.review.ply : app.state.moves.length;
+  const ply = Math.min(app.state.moves.length, Math.max(0, at + delta));
+  if (ply !== at) showReview(ply);
 }
 
 // ------------------------------------------------------------------ games and the server
@@ -191,6 +232,7 @@ async function setState(state) {
   const grew = old && state.moves.length !== old.moves.length;
   if (game && game !== next) { game.reset(); game.hide(); }
   game = next;
+  noticeMove(old, state);
   app.state = state;
   if (first || grew) {
     app.selected = null;
@@ -207,31 +249,41 @@ async function setState(state) {
   if (grew || first) refreshEval();
 }
 
-async function openGame(id, token) {
+// Show game id with the token this browser holds for it (see seats.js); warning: what the page says about the
+// link it was opened by; review: start by reviewing the game from its first move.
+async function openGame(id, { warning = null, review = false } = {}) {
+  hideLobby();
+  if (app.gameId !== id) { app.state = null; app.review = null; app.evalOn = false; }
   app.gameId = id;
-  app.token = token || localStorage.getItem(`hive.token.${id}`) || null;
-  if (token) localStorage.setItem(`hive.token.${id}`, token);
+  app.token = (await resolveSeat(id, null)).token;
   localStorage.setItem("hive.last", id);
   app.flipChosen = false;
+  showWarning(warning);
   try {
     await setState(await api("GET", `/api/games/${id}`));
   } catch (err) {
     toast(err.message);
-    if (/no game/.test(err.message)) { localStorage.removeItem("hive.last"); showWelcome(); return; }
+    if (/no game/.test(err.message)) { localStorage.removeItem("hive.last"); app.gameId = null; app.state = null; showWelcome(); render(); return; }
   }
   connect((state) => setState(state).catch((err) => toast(err.message)));
+  if (review && app.state && app.state.moves.length) showReview(0);
+}
+
+function showWarning(text) {
+  $("seat-warning").hidden = !text;
+  $("seat-warning").textContent = text || "";
+  if (text) toast(text);
 }
 
 async function createGame(body) {
   try {
-    const data = await api("POST", "/api/games", body);
-    localStorage.setItem(`hive.token.${data.id}`, data.token);
-    if (data.invite) localStorage.setItem(`hive.invite.${data.id}`, data.invite);
-    history.pushState(null, "", `/game/${data.id}#seat=${data.token}`);
+    const data = await api("POST", "/api/games", body, null);
+    keepToken(data.id, data.token, data.invite);
+    history.pushState(null, "", `/game/${data.id}`);
     app.state = null;
     app.selected = null;
     app.hint = null;
-    await openGame(data.id, data.token);
+    await openGame(data.id);
     return true;
   } catch (err) {
     toast(err.message);
@@ -247,18 +299,20 @@ async function showWelcome() {
   $("status").textContent = "No game yet";
 }
 
-function route() {
+async function route() {
   const m = location.pathname.match(/^\/game\/([\w-]+)/);
-  const seat = new URLSearchParams(location.hash.slice(1)).get("seat");
-  if (m) { openGame(m[1], seat); return; }
-  const last = localStorage.getItem("hive.last");
-  if (last) {
-    history.replaceState(null, "", `/game/${last}`);
-    openGame(last, null);
+  const link = takeLinkToken();
+  if (m) {
+    const { token, warning } = await resolveSeat(m[1], link);
+    if (token) keepToken(m[1], token);
+    await openGame(m[1], { warning });
     return;
   }
-  showWelcome();
-  $("dlg-new").showModal();
+  disconnect();
+  app.state = null;
+  app.gameId = null;
+  app.token = null;
+  await showLobby();
 }
 
 // ------------------------------------------------------------------ wiring
@@ -276,8 +330,8 @@ function wireKeys() {
     else if (k === "h") hint();
     else if (k === "e") toggleEval();
     else if (k === "escape") { app.selected = null; app.review = null; if (game) game.escape(); render(); }
-    else if (k === "arrowleft" && app.state) showReview(Math.max(0, (app.review ? app.review.ply : app.state.moves.length) - 1));
-    else if (k === "arrowright" && app.review) showReview(app.review.ply + 1);
+    else if (k === "arrowleft") reviewStep(-1);
+    else if (k === "arrowright" && app.review) reviewStep(1);
   });
 }
 
@@ -294,14 +348,25 @@ async function wire() {
   $("btn-accept").onclick = () => action("answer", { accept: true });
   $("btn-decline").onclick = () => action("answer", { accept: false });
   $("btn-review-exit").onclick = exitReview;
+  for (const [id, delta] of [["btn-prev", -1], ["btn-review-prev", -1], ["btn-next", 1], ["btn-review-next", 1]]) {
+    $(id).onclick = () => reviewStep(delta);
+  }
+  $("btn-banner-close").onclick = () => { app.bannerClosed = app.state && app.state.id; $("banner").hidden = true; };
+  $("btn-banner-review").onclick = () => { app.bannerClosed = app.state.id; showReview(0); };
+  $("btn-banner-rematch").onclick = () => rematch(app.gameId, app.token);
+  $("btn-help-yes").onclick = () => action("help", { help: true });
+  $("btn-help-no").onclick = () => action("help", { help: false });
+  $("btn-menu").onclick = () => {
+    const open = document.body.classList.toggle("menu-open");
+    $("btn-menu").setAttribute("aria-expanded", String(open));
+  };
+  $("actions").addEventListener("click", (evt) => { if (evt.target.closest("button, a")) document.body.classList.remove("menu-open"); });
+  $("link-games").onclick = (evt) => { evt.preventDefault(); history.pushState(null, "", "/"); route(); };
+  $("brand").onclick = (evt) => { evt.preventDefault(); history.pushState(null, "", "/"); route(); };
+  $("btn-lobby-new").onclick = () => $("btn-new").click();
+  wireLobby((id, opts) => { history.pushState(null, "", `/game/${id}`); return openGame(id, opts); });
   const dialogs = wireDialogs(app.assets.games, { loadModule: gameFor, createGame });
-  const themeSelect = $("theme");
-  themeSelect.value = app.theme;
-  themeSelect.addEventListener("change", () => {
-    app.theme = themeSelect.value;
-    localStorage.setItem("hive.theme", app.theme);
-    render();
-  });
+  wireSound();
   wireKeys();
   window.addEventListener("popstate", route);
   await dialogs;
@@ -325,7 +390,7 @@ async function main() {
   level.value = "easy";
   await wire();
   render();
-  route();
+  await route();
   document.body.dataset.ready = "1";
 }
 

@@ -2,9 +2,11 @@
 
 import { $, app } from "./page.js";
 
-export async function api(method, path, body) {
+// A call of the JSON API with the open game's seat token, or with another (token: a text, or null for none).
+export async function api(method, path, body, token = undefined) {
   const headers = { "content-type": "application/json" };
-  if (app.token) headers["x-seat-token"] = app.token;
+  const seat = token === undefined ? app.token : token;
+  if (seat) headers["x-seat-token"] = seat;
   let response;
   try {
     response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -20,6 +22,11 @@ export async function api(method, path, body) {
 let socket = null;
 let delay = 500;
 
+// Stop watching the open game.
+export function disconnect() {
+  if (socket) { socket.onclose = null; socket.close(); socket = null; }
+}
+
 // Watch the open game: every state the server sends goes to onState.
 export function connect(onState) {
   if (socket) { socket.onclose = null; socket.close(); }
@@ -33,7 +40,8 @@ export function connect(onState) {
     if (evt.data === "pong") return;
     onState(JSON.parse(evt.data));
   };
-  ws.onclose = () => {
+  ws.onclose = (evt) => {
+    if (evt.code === 4410 || evt.code === 4404) { conn.textContent = evt.reason || "This game is gone."; return; }
     conn.textContent = "Connection lost — reconnecting…";
     conn.className = "conn down";
     setTimeout(() => { if (socket === ws) connect(onState); }, delay);

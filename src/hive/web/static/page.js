@@ -3,7 +3,6 @@
 export const app = {
   assets: null, // glyphs, themes, AI levels and the games on offer, from /api/assets
   games: {}, // the games on offer by kind: title, summary, sides, record, rules page
-  theme: localStorage.getItem("hive.theme") || "default",
   gameId: null,
   token: null,
   state: null, // the game as the server last sent it
@@ -12,6 +11,7 @@ export const app = {
   review: null, // {ply, view}: an earlier position on show
   hint: null, // the hinted move, in the game module's own terms
   evalOn: false,
+  bannerClosed: null, // the game whose result banner the player closed
 };
 window.app = app; // the page's state, from the browser's console
 

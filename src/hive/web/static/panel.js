@@ -2,7 +2,8 @@
 // list, the controls and the share box.
 
 import { frame } from "./hexboard.js";
-import { $, app, h } from "./page.js";
+import { api } from "./net.js";
+import { $, app, h, toast } from "./page.js";
 
 export const LEVEL_NAMES = { random: "Random mover", easy: "Easy", medium: "Medium", hard: "Hard", max: "Max" };
 
@@ -21,10 +22,41 @@ export function cardHead(game, card, seat, view, swatch) {
     role.textContent = "AI is thinking";
     role.classList.add("thinking-dots");
   }
-  name.append(sw, document.createTextNode(game.sideName(seat)), role);
+  const player = s.names[seat];
+  const label = h("span", "card-player", player ? `${player} · ${game.sideName(seat)}` : game.sideName(seat));
+  name.append(sw, label, role);
+  if (s.mode === "online" && !s.seats.includes(seat)) name.append(presence(seat));
+  if (s.seats.includes(seat) && !(s.ai && s.ai.seat === seat)) {
+    const edit = h("button", "rename", "✎");
+    edit.title = "Set the name shown for this side";
+    edit.setAttribute("aria-label", `Name ${game.sideName(seat)}`);
+    edit.onclick = () => rename(seat, player);
+    name.append(edit);
+  }
   head.append(name);
   card.append(head);
   return head;
+}
+
+// Whether the other player has opened the game, and has it open now.
+function presence(seat) {
+  const s = app.state;
+  const dot = h("span", "presence");
+  const state = s.present[seat] ? "connected" : s.joined[seat] ? "away" : "invited";
+  dot.dataset.state = state;
+  dot.textContent = { connected: "● connected", away: "○ not connected", invited: "○ has not opened the invitation" }[state];
+  return dot;
+}
+
+async function rename(seat, current) {
+  const name = prompt("The name shown for this side (empty for none):", current || "");
+  if (name === null) return;
+  try {
+    const body = app.state.seats.length > 1 ? { name, seat } : { name };
+    await api("POST", `/api/games/${app.gameId}/name`, body);
+  } catch (err) {
+    toast(err.message);
+  }
 }
 
 function roleOf(seat) {
@@ -35,12 +67,20 @@ function roleOf(seat) {
   return s.seats.length ? "Opponent" : "Player";
 }
 
+// Whether this page may ask the engine now: in a finished game anyone, in a live one a seat with help on.
+export function engineAllowed() {
+  const s = app.state;
+  return !!s && (!!s.result || (s.seats.length > 0 && s.help.on));
+}
+
 // Everything beside the board; game is the open game's page module, canAct() and showReview(ply) the shell's.
 export function renderSide(game, canAct, showReview) {
   const s = app.state;
   const bottomSeat = frame.flipped ? 1 : 0;
   game.renderCard($("card-bottom"), bottomSeat);
   game.renderCard($("card-top"), 1 - bottomSeat);
+  // on one shared screen the hand to play from is the side to move's: a phone shows that card under the board
+  document.querySelector(".side").classList.toggle("hot-seat", s.mode === "local");
   renderStatus(game);
   renderMoves(showReview);
   renderControls(game, canAct);
@@ -63,15 +103,23 @@ function renderStatus(game) {
   } else if (s.ai_error) {
     st.textContent = s.ai_error;
   } else {
-    const you = s.seats.length === 1 ? (s.seats[0] === view.turn ? " — your move" : " — waiting for your opponent") : "";
+    const other = s.seats.length === 1 ? 1 - s.seats[0] : null;
+    let you = "";
+    if (other !== null && s.mode === "online" && !s.joined[other]) you = " — waiting for your opponent to open the invitation";
+    else if (other !== null) you = s.seats[0] === view.turn ? " — your move" : " — waiting for your opponent";
     st.textContent = `${game.sideName(view.turn)}${game.phase()}${you}`;
     if (!s.seats.length) st.textContent += " · watching";
   }
   st.dataset.state = s.result || (s.thinking ? "thinking" : "playing");
-  $("banner").hidden = !s.result || !!app.review;
+  $("note").hidden = !s.note || !!app.review;
+  $("note").textContent = s.note || "";
+  renderHelp();
+  $("banner").hidden = !s.result || !!app.review || app.bannerClosed === s.id;
   if (s.result) {
     $("banner-title").textContent = resultTitle(game, s);
     $("banner-reason").textContent = game.reasonText(s.reason || "");
+    $("btn-banner-rematch").hidden = !s.seats.length;
+    $("btn-banner-rematch").textContent = s.rematch ? "Go to the rematch" : "Rematch";
   }
   const offer = s.offer;
   $("offer").hidden = !offer || !!s.result;
@@ -84,9 +132,26 @@ function renderStatus(game) {
   }
 }
 
+// A two-browser game's engine help: what each player chose, and the choice still open to this seat.
+function renderHelp() {
+  const s = app.state;
+  const box = $("help-box");
+  box.hidden = s.mode !== "online" || !!s.result || !s.seats.length;
+  if (box.hidden) return;
+  const mine = s.help.choices[s.seats[0]], theirs = s.help.choices[1 - s.seats[0]];
+  let text = "Engine help is off: a fair game.";
+  if (s.help.on) text = "Casual game: both players chose engine help (hints, evaluation).";
+  else if (mine === null && theirs) text = "Your opponent asks for a casual game with engine help. Do you agree?";
+  else if (mine && theirs === null) text = "You asked for engine help; your opponent has not answered yet.";
+  $("help-text").textContent = text;
+  $("btn-help-yes").hidden = mine !== null || !theirs;
+  $("btn-help-no").hidden = mine !== null ? !s.help.on : !theirs;
+  $("btn-help-no").textContent = s.help.on ? "Turn help off" : "Keep it fair";
+}
+
 function resultTitle(game, s) {
-  if (s.result === "Draw") return "Draw";
-  return `${game.sideName(game.SIDES.indexOf(s.result.replace(/Wins$/, "")))} wins`;
+  if (s.result === "Draw" || s.winner === null) return "Draw";
+  return `${game.sideName(s.winner)} wins`;
 }
 
 function renderMoves(showReview) {
@@ -106,7 +171,12 @@ function renderMoves(showReview) {
     list.append(li);
   });
   const target = list.querySelector(".reviewed") || list.lastElementChild;
-  if (target) target.scrollIntoView({ block: "nearest" });
+  if (target) { // scroll the list only, never the page
+    const top = target.offsetTop - list.offsetTop;
+    if (top < list.scrollTop || top + target.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = top - list.clientHeight + target.offsetHeight + 4;
+    }
+  }
 }
 
 export function renderControls(game, canAct) {
@@ -118,7 +188,10 @@ export function renderControls(game, canAct) {
   $("btn-redo").hidden = s.mode === "online";
   $("btn-redo").disabled = !player || !s.redo || !!s.result;
   $("btn-pass").hidden = !(s.view.pass && canAct());
-  $("btn-hint").disabled = !live || !!app.review;
+  const engine = engineAllowed();
+  $("btn-hint").disabled = !live || !!app.review || !engine;
+  $("btn-hint").title = engine ? "Ask the AI for a move (H)" : "Engine help is off in this game";
+  $("btn-eval").disabled = !engine;
   $("btn-draw").hidden = s.mode === "ai";
   $("btn-draw").disabled = !player || !live;
   $("btn-draw").textContent = s.mode === "local" ? "Agree a draw" : "Offer draw";
@@ -132,9 +205,28 @@ function renderShare(game) {
   const s = app.state;
   const invite = localStorage.getItem(`hive.invite.${s.id}`);
   $("share").hidden = s.mode !== "online" || !s.seats.length;
-  const base = `${location.origin}/game/${s.id}`;
+  const net = app.assets.network || {};
+  const loopback = ["127.0.0.1", "localhost", "[::1]"].includes(location.hostname);
+  const origin = loopback && net.lan && !net.local_only ? `${location.protocol}//${net.lan}:${location.port}` : location.origin;
+  const base = `${origin}/game/${s.id}`;
   $("watch-link").value = base;
   $("invite-link").value = invite ? `${base}#seat=${invite}` : "(only the player who created the game has it)";
   $("invite-side").textContent = s.seats.length === 1 ? `(plays ${game.sideName(1 - s.seats[0])})` : "";
+  $("reach-note").textContent = reachNote(net, loopback);
+}
+
+// How a player on another machine reaches this server.
+function reachNote(net, loopback) {
+  const port = location.port || (location.protocol === "https:" ? "443" : "80");
+  if (net.local_only) {
+    return `This server listens on ${net.host} only: these links work on this computer alone. To play from another ` +
+      `device, restart it with "hive play --host 0.0.0.0 --port ${port}" and send the link with this computer's ` +
+      `address on your network${net.lan ? ` (${net.lan})` : ""}; both devices must be on the same network.`;
+  }
+  if (loopback && net.lan) {
+    return `The links use this computer's address on your network, ${net.lan}: another device on the same network ` +
+      "can open them (a firewall may have to allow the port).";
+  }
+  return "Anyone who can open this page's address can open these links.";
 }
 

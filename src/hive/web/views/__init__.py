@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 from collections.abc import Iterable
 from functools import cache
 from typing import Any, Protocol, cast
 
 from ...game import Game, GameSpec, IllegalMoveError, InvalidMoveError
 from ...games import GAMES
-from ..errors import BadRequest
+from ..errors import BadRequest, shown
 from ..pages import rules_page
 
 JSON = dict[str, Any]
@@ -53,6 +54,18 @@ class View(Protocol):
     import_label: str
     import_example: str
     import_empty: str
+
+    def sides(self, options: JSON) -> list[str]:
+        """The names the page calls the two sides by in a game with ``options``, first player first (the notation's
+        are the spec's ``sides``; an edition of the set may name them otherwise)."""
+        ...
+
+    def figure(self, spec: str) -> str:
+        """A picture for the game's rules page, as SVG, from a position written as the game's rules page writes it.
+
+        :raises BadRequest: when the game has no pictures, or ``spec`` names no position.
+        """
+        ...
 
     def options(self, raw: JSON) -> JSON:
         """Check and complete the options of a new game.
@@ -138,7 +151,7 @@ def view_for(kind: object) -> View:
     """
     known = kinds()
     if not isinstance(kind, str) or kind not in known:
-        raise BadRequest(f"Unknown game kind {kind!r}: expected one of {', '.join(known)}.")
+        raise BadRequest(f"Unknown game kind {shown(kind)}: expected one of {', '.join(known)}.")
     return _load(kind)
 
 
@@ -153,11 +166,30 @@ def parse_move(board: Board, text: object, notation: str) -> Any:
     :raises BadRequest: when ``text`` is not a text (saying it should be ``notation``), or the game's reason.
     """
     if not isinstance(text, str):
-        raise BadRequest(f"'move' must be {notation}, not {text!r}.")
+        raise BadRequest(f"'move' must be {notation}, not {shown(text)}.")
     try:
         return board.parse_move(text)
     except (InvalidMoveError, IllegalMoveError) as err:
         raise BadRequest(str(err)) from None
+
+
+def in_sides(text: str, notation: tuple[str, ...], names: list[str]) -> str:
+    """``text`` with each side's name in the notation (``White``) replaced by the page's (``Warm``)."""
+    mapping = {old: new for old, new in zip(notation, names, strict=True) if old != new}
+    if not mapping:
+        return text
+    return re.sub(r"\b(" + "|".join(mapping) + r")\b", lambda m: mapping[m.group()], text)
+
+
+def pass_note(position: JSON, sides: list[str]) -> str | None:
+    """Why the side to move can only pass, or why the other side just passed (a position's ``pass`` and
+    ``passed``), in the page's names for the sides; ``None`` when neither is so."""
+    turn = position.get("turn", 0)
+    if position.get("pass"):
+        return f"{sides[turn]} has no legal move: no piece can be placed or moved, so {sides[turn]} must pass."
+    if position.get("passed"):
+        return f"{sides[1 - turn]} had no legal move and passed."
+    return None
 
 
 def replay(view: View, options: JSON, texts: Iterable[str]) -> Board:
@@ -176,8 +208,10 @@ __all__ = [
     "Board",
     "View",
     "description",
+    "in_sides",
     "kinds",
     "parse_move",
+    "pass_note",
     "replay",
     "spec_of",
     "view_for",

@@ -1,27 +1,44 @@
-"""Hive in the browser: any expansions, either opening rule, an optional repetition draw; UHP MoveStrings.
+"""Hive in the browser: any expansions, either opening rule, an optional repetition draw, the classic set or the
+Warm/Cool edition of seed 001; UHP MoveStrings.
 
 Cells are sent as axial coordinates ``[q, r]`` in one frame for the whole game (:meth:`Board.layout`), so that the
-page can draw the hive without knowing the grid; a move request names a MoveString, or a piece and such a cell.
+page can draw the hive without knowing the grid; a move request names a MoveString, or a piece and such a cell. A
+cell is read back in the same frame: one that is neither in the hive nor beside it is refused as out of reach, never
+taken modulo the grid.
 """
 
 from __future__ import annotations
 
-from ...games.hive import Board, IllegalMoveError, InvalidGameStringError, InvalidMoveError, Move, cell_of
-from ...games.hive.geometry import NEIGHBOURS
+from ...games.hive import Board, Move
+from ...games.hive.geometry import CELLS, DIRECTIONS, NEIGHBOUR, NEIGHBOURS
 from ...games.hive.pieces import BUG_LETTERS, GAME_TYPES, KIND, PIECE_IDS, PIECE_NAMES, PIECES, PIECES_PER_COLOUR
 from ...games.hive.reasons import reason
+from ...games.hive.state import ORIGIN_CELL
 from ...games.hive.svg import GLYPHS, THEMES
-from ..errors import BadRequest
+from ...games.hive.svg import board as draw
+from ..errors import BadRequest, shown
 from . import JSON, View, parse_move
+from .hive_records import read_game
 
 GAME_TYPE_NAMES = [str(t) for t in GAME_TYPES]
+#: The sets of pieces a game is played with: the classic one, and seed 001's hand-made Warm/Cool edition.
+SETS = {"classic": "default", "warm-cool": "warm-cool"}
+#: Who goes first with the Warm/Cool set (that side takes White's part in the notation).
+FIRSTS = ("warm", "cool")
 
 
 def _flag(raw: JSON, key: str, default: bool) -> bool:
     value = raw.get(key, default)
     if not isinstance(value, bool):
-        raise BadRequest(f"Option {key!r} must be true or false, not {value!r}.")
+        raise BadRequest(f"Option {key!r} must be true or false, not {shown(value)}.")
     return value
+
+
+def _choice(raw: JSON, key: str, choices: tuple[str, ...] | list[str]) -> str:
+    value = raw.get(key, choices[0])
+    if value not in choices:
+        raise BadRequest(f"Option {key!r} must be one of {', '.join(choices)}, not {shown(value)}.")
+    return str(value)
 
 
 def _cell(value: object) -> tuple[int, int]:
@@ -31,33 +48,71 @@ def _cell(value: object) -> tuple[int, int]:
         and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
         return value[0], value[1]
-    raise BadRequest(f"'to' must be the [q, r] of a cell, not {value!r}.")
+    raise BadRequest(f"'to' must be the [q, r] of a cell, not {shown(value)}.")
+
+
+def frame(board: Board) -> dict[tuple[int, int], int]:
+    """The cells a move may name, by their coordinates in the page's frame: the hive's and their neighbours' (the
+    middle of the table before the first piece)."""
+    coords = board.layout() or board.layout([ORIGIN_CELL])
+    cells: dict[tuple[int, int], int] = {}
+    for cell, (q, r) in coords.items():
+        cells[q, r] = cell
+        if board.height[cell]:
+            for d, (dq, dr) in enumerate(DIRECTIONS):
+                cells.setdefault((q + dq, r + dr), NEIGHBOUR[cell * 6 + d])
+    return cells
+
+
+def _far(board: Board, near: dict[tuple[int, int], int]) -> int:
+    """A cell out of the hive's reach, to ask the rules why a piece cannot go that far."""
+    taken = set(near.values())
+    height = board.height
+    return next(c for c in range(CELLS) if c not in taken and not any(height[n] for n in NEIGHBOURS[c]))
 
 
 class HiveView:
     """The view of Hive's games (every game type)."""
 
     kind = "hive"
-    record_example = "a GameString such as 'Base;InProgress;White[1]'"
+    record_example = "a GameString such as 'Base;InProgress;White[1]', or moves such as 'wS1;bS1 wS1-'"
     summary = "Surround the opposing Queen Bee"
     first_note = "first"
-    import_label = "a GameString"
+    import_label = "a GameString or a list of moves"
     import_example = "Base+MLP;InProgress;White[3];wG1;bG1 wG1-;wQ -wG1;bQ bG1-"
-    import_empty = "Paste a GameString first, e.g. Base;NotStarted;White[1]"
+    import_empty = "Paste a GameString first, e.g. Base;NotStarted;White[1], or moves such as wS1;bS1 wS1-"
 
     def options(self, raw: JSON) -> JSON:
-        """``game_type`` (``Base+MLP`` by default), ``tournament_opening`` (on) and ``repetition_draw`` (off).
+        """``game_type`` (``Base+MLP`` by default), ``tournament_opening`` (on), ``repetition_draw`` (off), and the
+        set: ``classic``, or ``warm-cool`` with ``first`` (``warm`` or ``cool``) naming the side that moves first.
 
         :raises BadRequest: naming the bad option.
         """
         game_type = raw.get("game_type", "Base+MLP")
         if not isinstance(game_type, str) or game_type not in GAME_TYPE_NAMES:
-            raise BadRequest(f"Unknown game type {game_type!r}: expected one of {', '.join(GAME_TYPE_NAMES)}.")
-        return {
+            raise BadRequest(f"Unknown game type {shown(game_type)}: expected one of {', '.join(GAME_TYPE_NAMES)}.")
+        known = {"game_type", "tournament_opening", "repetition_draw", "set", "first"}
+        unknown = sorted(set(raw) - known)
+        if unknown:
+            raise BadRequest(f"Unknown option {shown(unknown[0])}: expected {', '.join(sorted(known))}.")
+        options: JSON = {
             "game_type": game_type,
             "tournament_opening": _flag(raw, "tournament_opening", True),
             "repetition_draw": _flag(raw, "repetition_draw", False),
+            "set": _choice(raw, "set", list(SETS)),
         }
+        if options["set"] == "warm-cool":
+            options["first"] = _choice(raw, "first", FIRSTS)
+        elif "first" in raw:
+            raise BadRequest("Option 'first' is for the Warm/Cool set, where either side may go first.")
+        return options
+
+    def sides(self, options: JSON) -> list[str]:
+        """White and Black; with the Warm/Cool set, Warm and Cool, the one that goes first in White's place."""
+        if options.get("set") != "warm-cool":
+            return list(Board.sides)
+        warm, cool = THEMES["warm-cool"].sides
+        return [cool, warm] if options.get("first") == "cool" else [warm, cool]
 
     def new_board(self, options: JSON) -> Board:
         return Board(
@@ -67,16 +122,12 @@ class HiveView:
         )
 
     def import_record(self, text: str, options: JSON) -> tuple[JSON, Board]:
-        """Read a GameString: its game type, the other rules from ``options``.
+        """Read a GameString (its game type; the other rules from ``options``), or a bare list of moves played with
+        ``options`` (widened to the expansions the moves use).
 
-        :raises BadRequest: naming the token that failed.
+        :raises BadRequest: naming the token that failed, or the header that contradicts the moves.
         """
-        try:
-            board = Board.from_record(
-                text, tournament_opening=options["tournament_opening"], repetition_draw=options["repetition_draw"]
-            )
-        except (InvalidGameStringError, InvalidMoveError, IllegalMoveError) as err:
-            raise BadRequest(str(err)) from None
+        board = read_game(text, options)
         return {**options, "game_type": board.game_name}, board
 
     def move(self, board: Board, request: JSON) -> Move:
@@ -89,11 +140,12 @@ class HiveView:
             return move
         piece = request.get("piece")
         if not isinstance(piece, str) or piece.lower() not in PIECE_IDS:
-            raise BadRequest(f"Give 'move' (a MoveString) or 'piece' (e.g. 'wA1') and 'to'; got piece {piece!r}.")
-        q, r = _cell(request.get("to"))
+            raise BadRequest(f"Give 'move' (a MoveString) or 'piece' (e.g. 'wA1') and 'to'; got piece {shown(piece)}.")
+        near = frame(board)
+        to = _cell(request.get("to"))
         pid = PIECE_IDS[piece.lower()]
         origin = board.pos[pid]
-        move = Move(pid, None if origin < 0 else origin, cell_of(q, r))
+        move = Move(pid, None if origin < 0 else origin, near[to] if to in near else _far(board, near))
         if not board.is_legal(move):  # the check push relies on: it reuses the legal moves found here
             raise BadRequest(reason(board, move.code, False))
         return move
@@ -137,6 +189,7 @@ class HiveView:
             "queens": queens,
             "legal": legal,
             "pass": moves == [Move.PASS],
+            "passed": bool(board.history) and board.peek() == Move.PASS,
             "last": last_move,
             "turn": board.turn,
             "ply": board.ply,
@@ -158,10 +211,10 @@ class HiveView:
         :raises BadRequest: when ``piece`` is not a piece name.
         """
         if not isinstance(piece, str):
-            raise BadRequest(f"'piece' must be a piece name such as 'wQ', not {piece!r}.")
+            raise BadRequest(f"'piece' must be a piece name such as 'wQ', not {shown(piece)}.")
         pid = PIECE_IDS.get(piece.lower(), -1)
         if pid < 0:
-            raise BadRequest(f"Unknown piece {piece!r}.")
+            raise BadRequest(f"Unknown piece {shown(piece)}.")
         if any(move.piece_id == pid for move in board.legal_moves):
             return None
         if board.is_game_over():
@@ -171,6 +224,26 @@ class HiveView:
         targets = [n for c in range(len(height)) if height[c] for n in NEIGHBOURS[c] if not height[n]]
         origin = board.pos[pid]
         return reason(board, Move(pid, None if origin < 0 else origin, targets[0] if targets else 0).code, False)
+
+    def figure(self, spec: str) -> str:
+        """A picture of a position for the rules page: ``[warm-cool] GameString [| piece]``, the piece's legal
+        destinations lit (or, when it has none, its own cell). Built with the original opening rule.
+
+        :raises BadRequest: naming the part of ``spec`` that failed.
+        """
+        text, _, piece = spec.partition("|")
+        theme = "default"
+        if text.strip().startswith("warm-cool "):
+            theme, text = "warm-cool", text.strip().removeprefix("warm-cool ")
+        board = read_game(text, {"tournament_opening": False, "repetition_draw": False, "game_type": "Base"})
+        lit: list[int] = []
+        if piece.strip():
+            pid = PIECE_IDS.get(piece.strip().lower(), -1)
+            if pid < 0:
+                raise BadRequest(f"Unknown piece {shown(piece.strip())} in the picture {shown(spec)}.")
+            ends = [m.destination for m in board.legal_moves if m.piece_id == pid]
+            lit = [c for c in ends if c is not None] or [board.pos[pid]]
+        return draw(board, size=300, highlight=lit, theme=theme)
 
     def assets(self) -> JSON:
         """The bugs' pictures and the tile themes (each names the two sides)."""

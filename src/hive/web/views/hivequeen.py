@@ -12,20 +12,20 @@ from ...games.hivequeen.geometry import COORDS
 from ...games.hivequeen.reasons import movement_reason
 from ...games.hivequeen.records import read_record
 from ...games.hivequeen.rules import FIELD_LIMIT, KIND_NAMES, LETTERS, PRODUCIBLE
-from ..errors import BadRequest
+from ..errors import BadRequest, shown
 from . import JSON, View, parse_move
 
 
 def _cell(request: JSON, key: str) -> int:
     value = request.get(key)
     if not isinstance(value, str):
-        raise BadRequest(f"{key!r} must be a cell name such as 'c3', not {value!r}.")
+        raise BadRequest(f"{key!r} must be a cell name such as 'c3', not {shown(value)}.")
     return parse_cell(value)
 
 
 def _check_cell(name: object, cell: int) -> None:
     if cell < 0:
-        raise BadRequest(f"{name!r} is not a cell of the 61-cell field (a1 to i9, e.g. e5).")
+        raise BadRequest(f"{shown(name)} is not a cell of the 61-cell field (a1 to i9, e.g. e5).")
 
 
 class HiveQueenView:
@@ -45,8 +45,19 @@ class HiveQueenView:
         :raises BadRequest: naming an option it was given.
         """
         if raw:
-            raise BadRequest(f"HiveQueen takes no options, not {', '.join(map(repr, raw))}.")
+            raise BadRequest(f"HiveQueen takes no options, not {', '.join(map(shown, raw))}.")
         return {}
+
+    def sides(self, options: JSON) -> list[str]:
+        """South and North, South first."""
+        return list(Board.sides)
+
+    def figure(self, spec: str) -> str:
+        """HiveQueen's rules page has its tables and no pictures.
+
+        :raises BadRequest: always.
+        """
+        raise BadRequest(f"HiveQueen's rules have no pictures, not {shown(spec)}.")
 
     def new_board(self, options: JSON) -> Board:
         return Board()
@@ -76,7 +87,7 @@ class HiveQueenView:
         origin, destination = _cell(request, "from"), _cell(request, "to")
         promote = request.get("promote", False)
         if not isinstance(promote, bool):
-            raise BadRequest(f"'promote' must be true or false, not {promote!r}.")
+            raise BadRequest(f"'promote' must be true or false, not {shown(promote)}.")
         _check_cell(request["from"], origin)
         _check_cell(request["to"], destination)
         movement = Turn(origin, destination, promote)
@@ -114,6 +125,7 @@ class HiveQueenView:
             "cells": cells,
             "legal": moves,
             "pass": False,
+            "passed": False,
             "last": None
             if last is None
             else {
@@ -167,7 +179,7 @@ class HiveQueenView:
         :raises BadRequest: when ``piece`` is not a cell name.
         """
         if not isinstance(piece, str):
-            raise BadRequest(f"'piece' must be a cell name such as 'e5', not {piece!r}.")
+            raise BadRequest(f"'piece' must be a cell name such as 'e5', not {shown(piece)}.")
         cell = parse_cell(piece)
         _check_cell(piece, cell)
         if board.is_game_over():

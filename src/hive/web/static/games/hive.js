@@ -15,6 +15,8 @@ const BUGS = "QSBGAMLP";
 const BUG_NAMES = ["Queen Bee", "Spider", "Beetle", "Grasshopper", "Soldier Ant", "Mosquito", "Ladybug", "Pillbug"];
 const AROUND = [[1, -1], [1, 0], [0, 1], [-1, 1], [-1, 0], [0, -1]];
 const EXPANSIONS = "MLP"; // the bugs a game may leave out
+const SIDE_RIMS = ["#fff4dc", "#10141c"]; // the Warm/Cool set's sides: a cream rim and a near-black rim
+const LONG_PRESS = 480; // ms a finger rests on a piece to open its stack
 
 let shell = null;
 let pop = null; // the pop-up listing a stack's pieces
@@ -29,20 +31,26 @@ export function init(s) {
 
 export function hide() { pop.hidden = true; }
 
-function themeOf() { return app.assets.themes[app.theme] || app.assets.themes.default; }
+// The set the open game is played with: the classic one, or seed 001's Warm/Cool edition.
+function warmCool() { return !!app.state && app.state.options.set === "warm-cool"; }
+function themeOf() { return app.assets.themes[warmCool() ? "warm-cool" : "default"]; }
 function colourOf(name) { return name[0] === "w" ? 0 : 1; }
+// The palette of a side's pieces: with the Warm/Cool set, the side that went first plays White's part in the
+// notation, in its own colours.
+function paletteOf(colour) { return warmCool() && app.state.options.first === "cool" ? 1 - colour : colour; }
 function kindOf(name) { return BUGS.indexOf(name[1]); }
 function key(q, r) { return `${q},${r}`; }
 function describe(p) { return `${sideName(colourOf(p))} ${BUG_NAMES[kindOf(p)]}`; }
 
-export function sideName(seat) { return themeOf().sides[seat]; }
+export function sideName(seat) { return app.state ? app.state.sides[seat] : SIDES[seat]; }
 export function phase() { return " to move"; }
-export function reasonText(reason) { return reason.replace(/^(White|Black)/, (w) => sideName(w === "White" ? 0 : 1)); }
+export function reasonText(reason) { return reason; } // the server names the sides as the page does
 
 export function info(state) {
   const opts = state.options;
   const exp = opts.game_type === "Base" ? "no expansions" : opts.game_type.replace("Base+", "+");
-  return `${exp} · ${opts.tournament_opening ? "tournament" : "original"} opening${opts.repetition_draw ? " · repetition draw" : ""}`;
+  const set = opts.set === "warm-cool" ? " · Warm/Cool set" : "";
+  return `${exp} · ${opts.tournament_opening ? "tournament" : "original"} opening${opts.repetition_draw ? " · repetition draw" : ""}${set}`;
 }
 
 // A new game's options in the New game dialog: the expansions, the opening rule, the repetition draw.
@@ -62,30 +70,51 @@ export function renderOptions(box) {
     </div>
     <div class="row">
       <label class="check"><input type="checkbox" name="repetition"> A position seen three times is a draw</label>
+    </div>
+    <div class="row">
+      <label>Pieces <select name="set">
+        <option value="classic">Classic: White and Black</option>
+        <option value="warm-cool">Warm and Cool (the hand-made set)</option>
+      </select></label>
+      <label data-set="warm-cool" hidden>First to play <select name="first">
+        <option value="warm">Warm</option>
+        <option value="cool">Cool</option>
+      </select></label>
     </div>`;
+  const set = box.querySelector("[name=set]");
+  set.addEventListener("change", () => { box.querySelector("[data-set]").hidden = set.value !== "warm-cool"; });
 }
 
 export function options(box) {
   const field = (name) => box.querySelector(`[name=${name}]`);
   const exp = [...EXPANSIONS].filter((bug) => field(bug).checked).join("");
-  return {
+  const chosen = {
     game_type: exp ? `Base+${exp}` : "Base",
     tournament_opening: field("opening").value === "tournament",
     repetition_draw: field("repetition").checked,
+    set: field("set").value,
   };
+  if (chosen.set === "warm-cool") chosen.first = field("first").value;
+  return chosen;
 }
 
 // ------------------------------------------------------------------ pieces
 
 function drawTile(parent, name, x, y, opts = {}) {
   const th = themeOf();
-  const colour = colourOf(name), kind = kindOf(name);
+  const colour = paletteOf(colourOf(name)), kind = kindOf(name);
   const fill = th.tiles[colour][kind], ink = th.inks[colour][kind], edge = th.edges[colour];
-  const g = el("g", { class: "tile" }, parent);
+  const g = el("g", { class: "tile", "data-side": colour }, parent);
   el("polygon", {
     class: "hex-face", points: hexPoints(x, y, R * 0.93), fill, stroke: opts.outline || edge,
     "stroke-width": opts.outline ? 4 : 2, "stroke-linejoin": "round",
   }, g);
+  if (warmCool()) { // the side by a rim (light for Warm, dark for Cool), never by the bug's own colour
+    el("polygon", {
+      class: "side-rim", points: hexPoints(x, y, R * 0.8), fill: "none", stroke: SIDE_RIMS[colour],
+      "stroke-width": R * 0.1, "stroke-linejoin": "round", "pointer-events": "none",
+    }, g);
+  }
   const glyph = el("g", {
     class: "bug", transform: `translate(${x.toFixed(2)},${(y - R * 0.1).toFixed(2)}) scale(${(R * 0.047).toFixed(3)})`,
     "stroke-linecap": "round",
@@ -148,7 +177,8 @@ export function renderBoard() {
       const shift = R * 0.09 * level;
       el("polygon", {
         class: "under", points: hexPoints(x + shift, y + shift, R * 0.93),
-        fill: th.tiles[colourOf(below)][kindOf(below)], stroke: th.edges[colourOf(below)], "stroke-width": 1.5,
+        fill: th.tiles[paletteOf(colourOf(below))][kindOf(below)], stroke: th.edges[paletteOf(colourOf(below))],
+        "stroke-width": 1.5,
       }, g);
     }
     const selected = app.selected === top && !app.review;
@@ -158,7 +188,7 @@ export function renderBoard() {
     if (c.stack.length > 1) {
       const bx = x + R * 0.52, by = y - R * 0.52;
       const badge = el("g", { class: "height-badge" }, g);
-      el("circle", { cx: bx, cy: by, r: R * 0.24, fill: th.badge[0], stroke: th.edges[colourOf(top)], "stroke-width": 1.2 }, badge);
+      el("circle", { cx: bx, cy: by, r: R * 0.24, fill: th.badge[0], stroke: th.edges[paletteOf(colourOf(top))], "stroke-width": 1.2 }, badge);
       const t = el("text", { x: bx, y: by + R * 0.1, "text-anchor": "middle", "font-size": R * 0.28, "font-weight": "bold", fill: th.badge[1] }, badge);
       t.textContent = c.stack.length;
     }
@@ -221,7 +251,7 @@ export function renderPanel() {}
 export function renderCard(card, seat) {
   const view = shell.currentView();
   const th = themeOf();
-  const head = shell.cardHead(card, seat, view, th.tiles[seat][0]);
+  const head = shell.cardHead(card, seat, view, th.tiles[paletteOf(seat)][0]);
   const meter = h("div", "queen-meter");
   meter.title = "Spaces around this side's Queen Bee that are filled (6 loses)";
   const queen = view.queens[seat];
@@ -332,10 +362,29 @@ function carry(piece, fromHand) {
   };
 }
 
-// A press on the board: a piece that may move is carried.
+let holding = null; // the timer of a finger resting on a piece
+
+// A finger resting on a piece opens its stack (touch screens have no hover); lifting or moving it first does not.
+function holdToShow(piece, evt) {
+  clearTimeout(holding);
+  if (evt.pointerType === "mouse") return;
+  const start = { x: evt.clientX, y: evt.clientY };
+  const stop = (e) => {
+    if (e.type === "pointermove" && Math.hypot(e.clientX - start.x, e.clientY - start.y) < 8) return;
+    clearTimeout(holding);
+    window.removeEventListener("pointermove", stop);
+    window.removeEventListener("pointerup", stop);
+  };
+  window.addEventListener("pointermove", stop);
+  window.addEventListener("pointerup", stop);
+  holding = setTimeout(() => { stop({ type: "done" }); showStack(piece, { clientX: start.x, clientY: start.y }, true); }, LONG_PRESS);
+}
+
+// A press on the board: a piece that may move is carried; a long press shows its stack.
 export function press(evt) {
   pop.hidden = true;
   const piece = evt.target.closest(".piece");
+  if (piece) holdToShow(piece, evt);
   if (piece && shell.canAct() && app.state.view.legal[piece.dataset.piece] && !evt.target.closest(".dest")) {
     return carry(piece.dataset.piece, false);
   }
@@ -350,7 +399,7 @@ export function hover(evt, dragging) {
 
 export function leave() { pop.hidden = true; }
 
-function showStack(pieceEl, evt) {
+function showStack(pieceEl, evt, held = false) {
   const [q, r] = pieceEl.dataset.cell.split(",").map(Number);
   const cell = shell.currentView().cells.find((c) => c.q === q && c.r === r);
   if (!cell) { pop.hidden = true; return; }
@@ -362,9 +411,12 @@ function showStack(pieceEl, evt) {
     pop.append(row);
   }
   const area = $("board-area").getBoundingClientRect();
-  pop.style.left = `${evt.clientX - area.left + 14}px`;
-  pop.style.top = `${evt.clientY - area.top + 14}px`;
   pop.hidden = false;
+  pop.classList.toggle("held", held);
+  const x = Math.min(evt.clientX - area.left + 14, area.width - pop.offsetWidth - 6);
+  const y = Math.min(evt.clientY - area.top + 14, area.height - pop.offsetHeight - 6);
+  pop.style.left = `${Math.max(6, x)}px`;
+  pop.style.top = `${Math.max(6, y)}px`;
 }
 
 // The hinted move: its piece, where it goes and where it comes from.

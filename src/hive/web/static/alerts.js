@@ -1,0 +1,69 @@
+// Telling a player that the opponent moved: a short chime (which can be muted) and, while the tab is in the
+// background, a mark in its title until it is looked at again.
+
+import { $ } from "./page.js";
+
+let muted = localStorage.getItem("hive.sound") === "off";
+let audio = null;
+let baseTitle = document.title;
+let marked = false; // the title says the opponent has moved, until the player looks
+
+function chime() {
+  if (muted) return;
+  try {
+    audio ??= new AudioContext();
+    const now = audio.currentTime;
+    for (const [i, pitch] of [660, 880].entries()) {
+      const tone = audio.createOscillator();
+      const gain = audio.createGain();
+      tone.frequency.value = pitch;
+      gain.gain.setValueAtTime(0.0001, now + i * 0.12);
+      gain.gain.exponentialRampToValueAtTime(0.18, now + i * 0.12 + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, now + i * 0.12 + 0.25);
+      tone.connect(gain).connect(audio.destination);
+      tone.start(now + i * 0.12);
+      tone.stop(now + i * 0.12 + 0.3);
+    }
+  } catch (err) { /* no sound on this browser */ }
+}
+
+function showSound() {
+  const button = $("btn-sound");
+  button.textContent = muted ? "Sound off" : "Sound on";
+  button.setAttribute("aria-pressed", String(!muted));
+  button.classList.toggle("muted-sound", muted);
+}
+
+export function wireSound() {
+  showSound();
+  $("btn-sound").onclick = () => {
+    muted = !muted;
+    localStorage.setItem("hive.sound", muted ? "off" : "on");
+    showSound();
+  };
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) unmark(); });
+}
+
+// The page's title when nothing is waiting (the game's name and whose turn it is).
+export function setTitle(title) {
+  baseTitle = title;
+  if (!marked) document.title = title;
+}
+
+function unmark() {
+  marked = false;
+  document.title = baseTitle;
+}
+
+// After a new state: chime and mark the title when the other side (a person or the AI) has just moved and the
+// player holds one seat.
+export function noticeMove(old, state) {
+  if (!old || old.id !== state.id || state.moves.length <= old.moves.length) return;
+  if (state.seats.length !== 1) return;
+  const mover = state.moves.length % 2 === 1 ? 0 : 1; // the seat of the last move: the first player moves on odd plies
+  if (state.seats.includes(mover)) return;
+  chime();
+  marked = true;
+  document.title = `● ${state.result ? "Game over" : "Your move"} · ${baseTitle.replace(/^.*? · /, "")}`;
+  if (!document.hidden) setTimeout(unmark, 4000);
+}

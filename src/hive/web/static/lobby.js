@@ -1,0 +1,113 @@
+// The home page: the stored games, in progress first, then finished, each with its players, kind, result and date;
+// resume, review, rematch (colours swapped) and delete (with confirmation, for a seat this browser holds).
+
+import { api } from "./net.js";
+import { $, app, h, toast } from "./page.js";
+import { forgetGame, keepToken, storedToken } from "./seats.js";
+import { LEVEL_NAMES } from "./panel.js";
+
+let open = null; // the shell's openGame(id, {review}): shows a game
+
+function player(game, seat) {
+  if (game.ai && game.ai.seat === seat) return `AI (${LEVEL_NAMES[game.ai.level] || game.ai.level})`;
+  return game.names[seat] || game.sides[seat];
+}
+
+function moves(n) { return n === 1 ? "1 move" : `${n} moves`; }
+
+function resultText(game) {
+  if (!game.result) return game.length ? `${moves(game.length)} · in progress` : "not started";
+  const winner = game.winner === null ? "Draw" : `${game.sides[game.winner]} won`;
+  return `${winner}${game.reason ? ` (${game.reason})` : ""} · ${moves(game.length)}`;
+}
+
+const MODES = { ai: "against the AI", local: "on one screen", online: "two browsers" };
+
+function when(seconds) {
+  return new Date(seconds * 1000).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
+function row(game) {
+  const info = app.games[game.kind] || { title: game.kind };
+  const mine = storedToken(game.id);
+  const li = h("li", "game-row" + (game.result ? " finished" : ""));
+  li.dataset.id = game.id;
+  const head = h("div", "game-row-head");
+  const players = h("span", "game-players");
+  const side = (seat) => (player(game, seat) === game.sides[seat] ? "" : ` (${game.sides[seat]})`);
+  players.append(
+    h("b", "", player(game, 0)), document.createTextNode(`${side(0)} vs `),
+    h("b", "", player(game, 1)), document.createTextNode(side(1)),
+  );
+  head.append(players, h("span", "game-kind", `${info.title} · ${MODES[game.mode] || game.mode}`));
+  const detail = h("div", "game-detail muted", `${resultText(game)} · ${when(game.updated)}`);
+  const buttons = h("div", "game-buttons");
+  const button = (label, cls, handler) => {
+    const b = h("button", cls, label);
+    b.dataset.action = label.toLowerCase();
+    b.onclick = handler;
+    buttons.append(b);
+    return b;
+  };
+  if (!game.result) button(mine ? "Resume" : "Watch", "primary", () => open(game.id, {}));
+  else button("Review", "primary", () => open(game.id, { review: true }));
+  if (game.result && mine) button("Rematch", "", () => rematch(game.id, mine));
+  if (mine) button("Delete", "danger", () => remove(game, mine));
+  li.append(head, detail, buttons);
+  return li;
+}
+
+export async function rematch(id, token) {
+  try {
+    const data = await api("POST", `/api/games/${id}/rematch`, {}, token);
+    keepToken(data.id, data.token, data.invite);
+    history.pushState(null, "", `/game/${data.id}`);
+    await open(data.id, {});
+  } catch (err) {
+    toast(err.message);
+  }
+}
+
+async function remove(game, token) {
+  const info = app.games[game.kind] || { title: game.kind };
+  if (!confirm(`Delete this ${info.title} game (${player(game, 0)} vs ${player(game, 1)})? It cannot be undone.`)) return;
+  try {
+    await api("DELETE", `/api/games/${game.id}`, undefined, token);
+    forgetGame(game.id);
+    if (localStorage.getItem("hive.last") === game.id) localStorage.removeItem("hive.last");
+    await showLobby();
+  } catch (err) {
+    toast(err.message);
+  }
+}
+
+export function wireLobby(openGame) { open = openGame; }
+
+// Show the list of games in place of the board.
+export async function showLobby() {
+  $("layout").hidden = true;
+  $("lobby").hidden = false;
+  document.body.classList.add("at-lobby");
+  const list = $("game-list");
+  try {
+    const { games } = await api("GET", "/api/games", undefined, null);
+    list.replaceChildren(...games.map(row));
+    $("lobby-empty").hidden = games.length > 0;
+  } catch (err) {
+    toast(err.message);
+  }
+  const rules = $("lobby-rules");
+  rules.replaceChildren();
+  for (const info of app.assets.games) {
+    if (!info.rules) continue;
+    const a = h("a", "button-link", `How to play ${info.title}`);
+    a.href = info.rules;
+    rules.append(a);
+  }
+}
+
+export function hideLobby() {
+  $("lobby").hidden = true;
+  $("layout").hidden = false;
+  document.body.classList.remove("at-lobby");
+}
