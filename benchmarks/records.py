@@ -8,6 +8,10 @@ which stays flat however long the file is (games are streamed one at a time); th
 (``iter_headers``, no move replayed), and the shared records themselves read again and again. Speeds are per
 CPU second of the reading process; with ``--repeat N`` each row is the run of median speed of N.
 
+``--hostile 1 2 4 8`` reads hostile records instead: one SGF property value and one PGN header line of that many
+MB, each followed by a good game, and prints the time, the peak memory above the start and what the reader made
+of them (the reader should stay linear in time and bounded in memory, and go on to the good game).
+
 To compare with another version of the package, put its ``hive`` directory first on ``PYTHONPATH``:
 the children inherit it (a version without ``iter_headers`` prints ``-`` for the header scan).
 """
@@ -130,6 +134,36 @@ def median_in_child(path: Path, repeat: int, traced_games: int = 0, mode: str = 
     return next(r for r in timed if r["games_per_cpu_s"] == speed)
 
 
+def hostile_record(path: Path, fmt: str, size: int) -> Path:
+    """Write a record of one hostile value of ``size`` characters (an SGF comment, a PGN header), then a good game."""
+    good = RECORDS / "HV-Dumbot-Kaur50-2023-01-17-0059"
+    with open(path, "w", encoding="utf-8") as handle:
+        if fmt == "sgf":
+            handle.write("(;GM[27]SU[hive]C[" + "x" * size + "])\n")
+        else:
+            handle.write('[Event "' + "x" * size + '"]\n\n1. wA1\n\n')
+        handle.write(good.with_suffix(f".{fmt}").read_text(encoding="utf-8-sig"))
+    return path
+
+
+def hostile(sizes: list[float]) -> int:
+    """Time and memory of reading a hostile value of each size (MB) in SGF and PGN."""
+    print(f"Python {sys.version.split()[0]}; {hive.records.__file__}")
+    print(f"{'read':<6} {'MB':>5} {'seconds':>8} {'CPU s':>7} {'above start MB':>15} {'games':>6} {'failed':>7}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for fmt in ("sgf", "pgn"):
+            for mb in sizes:
+                path = hostile_record(Path(tmp) / f"hostile.{fmt}", fmt, int(mb * 1_000_000))
+                r = measure_in_child(path)
+                assert r is not None
+                print(
+                    f"{fmt:<6} {mb:>5g} {r['seconds']:>8.2f} {r['cpu_seconds']:>7.2f}"
+                    f" {(r['rss_peak_kb'] - r['rss_start_kb']) / 1024:>15.1f} {r['games']:>6.0f} {r['failed']:>7.0f}",
+                    flush=True,
+                )
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--games", type=int, default=10_000, help="games per generated file (default 10000)")
@@ -137,6 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--traced", type=int, default=200, help="games read under tracemalloc first (0: none)")
     parser.add_argument("--repeat", type=int, default=1, help="runs per figure; the median is shown (default 1)")
     parser.add_argument("--rounds", type=int, default=100, help="times the shared records are read (default 100)")
+    parser.add_argument("--hostile", nargs="+", type=float, metavar="MB", help="read hostile records of these sizes")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--mode", default="games", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -146,6 +181,8 @@ def main(argv: list[str] | None = None) -> int:
         else:
             print(json.dumps(measure(args.child, args.traced, args.mode)))
         return 0
+    if args.hostile:
+        return hostile(args.hostile)
 
     print(f"Python {sys.version.split()[0]}; {hive.records.__file__}; median of {args.repeat} run(s)")
     print(

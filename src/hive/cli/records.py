@@ -23,6 +23,7 @@ from ..records import (
     iter_games,
     iter_headers,
 )
+from ..records.text import printable
 
 _T = TypeVar("_T")
 
@@ -59,6 +60,12 @@ def _filtered(path: str, fmt: str | None, where: Where | None) -> Iterator[tuple
         yield f"{path}#{places.pop(0)}", game
 
 
+def _say(line: str, stream: TextIO | None = None) -> None:
+    """Print a line: the text of a record in it, which may hold anything, is written with its control characters
+    (and anything else that does not print, such as terminal escape sequences) escaped."""
+    print(printable(line), file=stream or sys.stdout, flush=True)
+
+
 def _failure(game: Game) -> str:
     """``ILLEGAL move N 'text': rule`` for a bad move, ``INVALID <what>`` for anything else wrong."""
     message = next((e for e in game.errors if e.startswith("move ")), None)
@@ -81,7 +88,7 @@ class _Files:
                 yield from read(path)
             except (OSError, RecordFormatError) as err:
                 self.unreadable += 1
-                print(f"hive {self.command}: {_unreadable(path, err)}", file=sys.stderr)
+                _say(f"hive {self.command}: {_unreadable(path, err)}", sys.stderr)
 
     def total(self, text: str) -> str:
         """The command's last line: ``text`` and the files it could not read."""
@@ -99,12 +106,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if game.errors:
             failed += 1
             kind, _, message = _failure(game).partition(" ")
-            print(f"{kind} {name} {message}", flush=True)
+            _say(f"{kind} {name} {message}")
         else:
-            print(f"OK {name} {len(game.moves)} {game.result}", flush=True)
+            _say(f"OK {name} {len(game.moves)} {game.result}")
         for warning in game.warnings:
-            print(f"WARNING {name} {warning}", flush=True)
-    print(files.total(f"total {total} game{'' if total == 1 else 's'}: {total - failed} OK, {failed} failed"))
+            _say(f"WARNING {name} {warning}")
+    _say(files.total(f"total {total} game{'' if total == 1 else 's'}: {total - failed} OK, {failed} failed"))
     return 2 if files.unreadable else 1 if failed else 0
 
 
@@ -124,8 +131,8 @@ def cmd_scan(args: argparse.Namespace) -> int:
         fields += [headers.get("GameType", "?"), headers.get("Date", ""), headers.get("Result", "InProgress")]
         fields.append(str(found.moves))
         fields.extend(f"INVALID {error}" for error in found.errors[:1])
-        print("\t".join(fields), flush=True)
-    print(files.total(f"total {matched} of {total} game{'' if total == 1 else 's'} matched"))
+        print("\t".join(printable(field) for field in fields), flush=True)  # tabs between the fields only
+    _say(files.total(f"total {matched} of {total} game{'' if total == 1 else 's'} matched"))
     return 2 if files.unreadable else 0 if matched else 1
 
 
@@ -141,7 +148,7 @@ def _files(args: argparse.Namespace, command: str) -> _Files | int:
     try:
         return _Files(command, HeaderFilter(**values) if values else None)
     except InvalidFilterError as err:
-        print(f"hive {command}: {err}", file=sys.stderr)
+        _say(f"hive {command}: {err}", sys.stderr)
         return 2
 
 
@@ -157,9 +164,8 @@ def cmd_convert(args: argparse.Namespace) -> int:
     if target is None:
         target = EXTENSIONS.get(Path(output).suffix.lower() if output else "")
         if target is None:
-            print(
-                "hive convert: give --to pgn|gamestring|sgf, or an output file ending in .pgn, .sgf or .txt",
-                file=sys.stderr,
+            _say(
+                "hive convert: give --to pgn|gamestring|sgf, or an output file ending in .pgn, .sgf or .txt", sys.stderr
             )
             return 2
     files = _files(args, "convert")
@@ -171,22 +177,22 @@ def cmd_convert(args: argparse.Namespace) -> int:
             head = probe.read(4096)
         fmt = args.format or detect_format(source, head)
         if output and Path(output).exists() and Path(output).samefile(source):
-            print(f"hive convert: the output {output} is the input file", file=sys.stderr)
+            _say(f"hive convert: the output {output} is the input file", sys.stderr)
             return 2
     except (OSError, RecordFormatError) as err:
-        print(f"hive convert: {_unreadable(source, err)}", file=sys.stderr)
+        _say(f"hive convert: {_unreadable(source, err)}", sys.stderr)
         return 2
     if output is None:
         code, written = _convert(source, fmt, target, where, sys.stdout)
         if not written and code != 2:
-            print("hive convert: no game to write", file=sys.stderr)
+            _say("hive convert: no game to write", sys.stderr)
             return 1
         return code
     part = Path(output).with_name(f".{Path(output).name}.{os.getpid()}.part")
     try:
         sink = open(part, "x", encoding="utf-8")  # noqa: SIM115
     except OSError as err:
-        print(f"hive convert: cannot write {output}: {err.strerror or err}", file=sys.stderr)
+        _say(f"hive convert: cannot write {output}: {err.strerror or err}", sys.stderr)
         return 2
     try:
         with sink:
@@ -194,10 +200,10 @@ def cmd_convert(args: argparse.Namespace) -> int:
         if written:
             os.replace(part, output)
         elif code != 2:
-            print(f"hive convert: no game to write; {output} is left as it was", file=sys.stderr)
+            _say(f"hive convert: no game to write; {output} is left as it was", sys.stderr)
             code = 1
     except OSError as err:
-        print(f"hive convert: cannot write {output}: {err.strerror or err}", file=sys.stderr)
+        _say(f"hive convert: cannot write {output}: {err.strerror or err}", sys.stderr)
         code = 2
     finally:
         part.unlink(missing_ok=True)
@@ -214,21 +220,23 @@ def _convert(source: str, fmt: str, target: str, where: Where | None, sink: Text
             label = name.replace("#", " game ")
             if game.errors:
                 failed += 1
-                print(f"hive convert: {label}: {_failure(game)}", file=sys.stderr)
+                _say(f"hive convert: {label}: {_failure(game)}", sys.stderr)
             for warning in game.warnings:
-                print(f"hive convert: {label}: warning: {warning}", file=sys.stderr)
+                _say(f"hive convert: {label}: warning: {warning}", sys.stderr)
             try:
                 text = writer(game)
             except ValueError as err:
                 failed += 1
-                print(f"hive convert: {label}: {err}", file=sys.stderr)
+                _say(f"hive convert: {label}: {err}", sys.stderr)
                 continue
             if written and target != "gamestring":
                 sink.write("\n")
+            if sink.isatty():
+                text = "\n".join(printable(line) for line in text.split("\n"))
             sink.write(text if text.endswith("\n") else text + "\n")
             written += 1
     except (OSError, RecordFormatError) as err:
-        print(f"hive convert: {_unreadable(source, err)}", file=sys.stderr)
+        _say(f"hive convert: {_unreadable(source, err)}", sys.stderr)
         return 2, 0
     return (1 if failed else 0), written
 

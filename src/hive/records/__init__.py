@@ -14,6 +14,13 @@ move, with an error naming the move number, the move text and the rule broken; t
 goes on with the next game of the file. Records are read liberally (forms other programs write,
 Boardspace's viewer events) with a warning on the game, and always written canonically.
 
+Any text is safe to read: every reader runs in time linear in its input and in bounded memory. An SGF property
+value, a PGN line or a GameString line longer than :data:`hive.records.text.MAX_TEXT` characters (1 MiB) is an
+error on its game and skipped without being held; an error quotes at most 200 characters of a record with the
+length of what it cut; anything else a record makes go wrong is an error on that game alone, and the games after
+it are read. :func:`hive.records.text.printable` escapes what a terminal should not be sent (``hive replay``,
+``hive scan`` and ``hive convert`` print record text through it).
+
 Headers alone are read much faster, without replaying a move, for filtering a large archive; a
 filter given as ``where=`` replays only the games it accepts::
 

@@ -15,8 +15,9 @@ from ..games.hive import PIECE_NAMES, Board, IllegalMoveError, InvalidMoveError,
 from ..games.hive.geometry import NEIGHBOUR, cell_of
 from ..games.hive.pieces import BUG_COUNT, BUG_FIRST, BUG_LETTERS, KIND, PIECE_IDS, PIECES_PER_COLOUR, QUEEN
 from .game import Game
+from .text import quote
 
-_ACTION = re.compile(r"^\s*(\d\S*)\s+([A-Za-z]+)\b\s*(.*?)\s*$", re.DOTALL)
+_ACTION = re.compile(r"\s*+(\d\S*+)\s++([A-Za-z]++)\b(.*)", re.DOTALL)  # possessive: linear in the value
 _PIECE = re.compile(r"^([wWbB]?)([QSBGAMLPqsbgamlp])([0-9]?)$")
 _REFERENCE = re.compile(r"([-/\\]?)([wbWB][A-Za-z][0-9]?)([-/\\]?)\.?")
 # (mark, written after the reference) in direction order NE, E, SE, SW, W, NW
@@ -32,6 +33,9 @@ _COMMITS = frozenset({"movedone", "pmovedone", "passdone"})
 _ARGUMENTS = {"pick": 3, "pickb": 3, "dropb": 3, "pdropb": 3, **dict.fromkeys(_MOVES, 4)}
 # an argument that names a piece (wA1, bQ, G1) or a column of a location: an unknown command with one may be a move
 _MOVE_LIKE = re.compile(r"^(?:[wWbB]?[QSBGAMLPqsbgamlp][0-9]?|[A-Za-z])$")
+# a location's column letters and row digits, far more than a board has (and short enough to decode at once)
+_COLUMN = re.compile(r"[A-Za-z]{1,3}")
+_ROW = re.compile(r"[0-9]{1,4}")
 
 
 class BoardspaceError(ValueError):
@@ -52,7 +56,7 @@ def parse_action(player: int, value: str) -> Action | None:
     match = _ACTION.match(value)
     if match is None:
         return None
-    command, rest = match.group(2), match.group(3)
+    command, rest = match.group(2), match.group(3).strip()
     return Action(player, command.lower(), rest.split(), f"{command} {rest}".strip())
 
 
@@ -165,7 +169,7 @@ class BoardspaceReplay:
             except BoardspaceError as err:
                 message = str(err)
                 if not message.startswith("move "):
-                    message = f"move {self.board.ply + 1} '{step.text}': {message}"
+                    message = f"move {self.board.ply + 1} {quote(step.text)}: {message}"
                 self.game.errors.append(message)
                 complete = False
                 break
@@ -174,7 +178,7 @@ class BoardspaceReplay:
         for first, times, text in self.events.values():
             again = f" ({times} times)" if times != 1 else ""
             self.game.warnings.append(
-                f"move {first}: ignored the Boardspace event '{text}'{again}, which does not change the position"
+                f"move {first}: ignored the Boardspace event {quote(text)}{again}, which does not change the position"
             )
         return complete
 
@@ -184,7 +188,7 @@ class BoardspaceReplay:
         if command in _IGNORED:
             return
         if len(args) < _ARGUMENTS.get(command, 0):
-            raise BoardspaceError(f"malformed '{text}'")
+            raise BoardspaceError(f"malformed {quote(text)}")
         if command == "pick":
             self.picked = self.piece(args[2], self.colour(args[0]))
         elif command == "pickb":
@@ -225,9 +229,9 @@ class BoardspaceReplay:
         """
         command, text = step.command, step.text
         if command in _UNDOS:
-            raise BoardspaceError(f"'{text}' takes back moves the record does not name")
+            raise BoardspaceError(f"{quote(text)} takes back moves the record does not name")
         if command not in _EVENTS and any(_MOVE_LIKE.match(arg) for arg in step.args):
-            raise BoardspaceError(f"unknown Boardspace command '{text}' names a piece or a cell: it may be a move")
+            raise BoardspaceError(f"unknown Boardspace command {quote(text)} names a piece or a cell: it may be a move")
         if self.pending is None:
             self.pending = _Pending("event", text)
         first, times, sample = self.events.get(command, (self.board.ply + 1, 0, text))
@@ -241,7 +245,7 @@ class BoardspaceReplay:
         """The piece named by ``token`` (``wA1``, ``bQ``, ``wM1``, or colourless ``A1``, ``q``)."""
         match = _PIECE.match(token)
         if match is None:
-            raise BoardspaceError(f"unknown piece {token!r}: a piece is a bug letter and its number (wA1, bQ, G2)")
+            raise BoardspaceError(f"unknown piece {quote(token)}: a piece is a bug letter and its number (wA1, bQ, G2)")
         letter, bug, number = match.groups()
         bug_index = BUG_LETTERS.index(bug.upper())
         if letter:
@@ -249,13 +253,15 @@ class BoardspaceReplay:
         index = int(number) if number else 1
         if not 1 <= index <= BUG_COUNT[bug_index] or (BUG_COUNT[bug_index] > 1 and not number):
             copies = f"numbered 1 to {BUG_COUNT[bug_index]}" if BUG_COUNT[bug_index] > 1 else "numbered 1 or not at all"
-            raise BoardspaceError(f"unknown piece {token!r}: that bug's pieces are {copies}")
+            raise BoardspaceError(f"unknown piece {quote(token)}: that bug's pieces are {copies}")
         return colour * PIECES_PER_COLOUR + BUG_FIRST[bug_index] + index - 1
 
     @staticmethod
     def location(col: str, row: str) -> tuple[int, int]:
-        if not (col.isascii() and col.isalpha() and row.isascii() and row.isdigit()):
-            raise BoardspaceError(f"bad board location '{col} {row}': a location is a column letter and a row number")
+        if not (_COLUMN.fullmatch(col) and _ROW.fullmatch(row)):
+            raise BoardspaceError(
+                f"bad board location {quote(f'{col} {row}')}: a location is a column letter and a row number"
+            )
         return column(col), int(row)
 
     def cell(self, where: tuple[int, int]) -> int:
@@ -278,7 +284,7 @@ class BoardspaceReplay:
             return
         if player != board.turn and board.is_legal(Move.PASS):  # a pass is legal only when it is the only move
             self.play_pass(f"move {board.ply + 1} (forced pass, not recorded)")
-        where = f"move {board.ply + 1} '{pending.action}'"
+        where = f"move {board.ply + 1} {quote(pending.action)}"
         if pending.command == "pass":
             self.play_pass(where)
             return

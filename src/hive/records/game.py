@@ -127,4 +127,6 @@ def write_pgn(game: Game) -> str:
 
 
 def _pgn_escape(value: str) -> str:
+    if not value.isprintable():  # a header is one line: a line break in a value would end it
+        value = " ".join(value.splitlines())
     return value.replace("\\", "\\\\").replace('"', '\\"')

@@ -6,7 +6,8 @@ from collections.abc import Iterable, Iterator
 
 from ..games.hive import Board, InvalidGameStringError, InvalidGameTypeError
 from .game import FINISHED, Game, RecordHeaders, Where
-from .replay import game_from_moves, headers_of, normalise_result
+from .replay import game_from_moves, headers_of, normalise_result, safe_game, safe_headers
+from .text import MAX_WORD, LongLine, bounded_lines, quote
 
 
 def read_game_strings(handle: Iterable[str], where: Where | None = None) -> Iterator[Game]:
@@ -16,31 +17,45 @@ def read_game_strings(handle: Iterable[str], where: Where | None = None) -> Iter
         games it accepts are replayed and yielded.
     """
     for number, tokens in enumerate(_lines(handle), start=1):
+        if isinstance(tokens, LongLine):
+            if where is None or where(_long(number, tokens)):
+                yield Game(headers={"Result": "InProgress"}, errors=[f"GameString {tokens.error()}"])
+            continue
         texts = [t for t in tokens[3:] if t]
-        if where is not None and not where(_headers(number, tokens, texts)):
+        if where is not None and not where(safe_headers(number, _headers, number, tokens, texts)):
             continue
-        error = _header_error(tokens)
-        if error is not None:
-            game = Game(errors=[error])
-            game.headers.update({"GameType": str(game.game_type), "Result": "InProgress"})
-            yield game
-            continue
-        game = game_from_moves({"GameType": tokens[0]}, texts, [])
-        declared = normalise_result(tokens[1]) if len(tokens) > 1 else None
-        if game.result == "InProgress" and declared in FINISHED and not game.errors:
-            game.errors.append(f"state {tokens[1]} disagrees with the position after the moves (InProgress)")
-        yield game
+        yield safe_game(_game, tokens, texts)
+
+
+def _game(tokens: list[str], texts: list[str]) -> Game:
+    """The game of one GameString's tokens."""
+    error = _header_error(tokens)
+    if error is not None:
+        game = Game(errors=[error])
+        game.headers.update({"GameType": str(game.game_type), "Result": "InProgress"})
+        return game
+    game = game_from_moves({"GameType": tokens[0]}, texts, [])
+    declared = normalise_result(tokens[1]) if len(tokens) > 1 else None
+    if game.result == "InProgress" and declared in FINISHED and not game.errors:
+        game.errors.append(f"state {quote(tokens[1])} disagrees with the position after the moves (InProgress)")
+    return game
 
 
 def read_game_string_headers(handle: Iterable[str]) -> Iterator[RecordHeaders]:
     """The game type, state and number of moves of each GameString, without replaying the moves."""
     for number, tokens in enumerate(_lines(handle), start=1):
-        yield _headers(number, tokens, [t for t in tokens[3:] if t])
+        if isinstance(tokens, LongLine):
+            yield _long(number, tokens)
+        else:
+            yield safe_headers(number, _headers, number, tokens, [t for t in tokens[3:] if t])
 
 
-def _lines(handle: Iterable[str]) -> Iterator[list[str]]:
-    """The tokens of each GameString line."""
-    for raw in handle:
+def _lines(handle: Iterable[str]) -> Iterator[list[str] | LongLine]:
+    """The tokens of each GameString line (a line too long to read as it is)."""
+    for raw in bounded_lines(handle):
+        if isinstance(raw, LongLine):
+            yield raw
+            continue
         line = raw.strip().lstrip("\ufeff")
         if line and not line.startswith("#"):
             yield [t.strip() for t in line.split(";")]
@@ -48,11 +63,19 @@ def _lines(handle: Iterable[str]) -> Iterator[list[str]]:
 
 def _header_error(tokens: list[str]) -> str | None:
     """What is wrong with a GameString's game type, state or turn, if anything."""
+    for place, token in enumerate(tokens[:3], start=1):
+        if len(token) > MAX_WORD:
+            return f"Invalid GameString: token {place} {quote(token)} is far longer than a game type, state or turn"
     try:
         Board.from_record(";".join(tokens[:3]))  # the header tokens only: the moves are replayed apart
     except (InvalidGameStringError, InvalidGameTypeError) as err:
         return str(err)
     return None
+
+
+def _long(number: int, line: LongLine) -> RecordHeaders:
+    """The headers of a GameString line too long to read: its error alone."""
+    return RecordHeaders(number, {"Result": "InProgress"}, 0, [f"GameString {line.error()}"])
 
 
 def _headers(number: int, tokens: list[str], texts: list[str]) -> RecordHeaders:

@@ -3,12 +3,15 @@ result the record ends with."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import ParamSpec
 
 from ..games.hive import Board, GameType, IllegalMoveError, InvalidGameTypeError, InvalidMoveError
 from .game import FINISHED, RESULTS, Game, RecordHeaders
 from .movestring import CANONICAL, CLIMB, NUMBERED, Rewrites, rewrite
+from .text import MAX_WORD, quote
 
+_P = ParamSpec("_P")
 _RESULT_TOKENS = {
     "whitewins": "WhiteWins",
     "blackwins": "BlackWins",
@@ -26,6 +29,38 @@ _RESULT_TOKENS = {
 def normalise_result(text: str) -> str | None:
     """The result written ``text`` (``1-0``, ``WhiteWins``, ``*``, ...) as one of ``RESULTS``, else ``None``."""
     return _RESULT_TOKENS.get(text.strip().lower().replace(" ", ""))
+
+
+def unexpected(err: Exception) -> str:
+    """The error on a game whose text made a reader fail in a way it does not foresee."""
+    return f"the game could not be read ({type(err).__name__}: {quote(str(err))})"
+
+
+def safe_game(read: Callable[_P, Game], *args: _P.args, **kwargs: _P.kwargs) -> Game:
+    """The game ``read(*args)`` makes; any failure on hostile text becomes the game's error, so the next games are
+    read."""
+    try:
+        return read(*args, **kwargs)
+    except Exception as err:  # whatever the text does, it spoils its own game only
+        return Game(headers={"Result": "InProgress"}, errors=[unexpected(err)])
+
+
+def safe_headers(number: int, read: Callable[_P, RecordHeaders], *args: _P.args, **kwargs: _P.kwargs) -> RecordHeaders:
+    """The headers ``read(*args)`` makes, or game ``number`` with its failure as an error (see :func:`safe_game`)."""
+    try:
+        return read(*args, **kwargs)
+    except Exception as err:  # as in safe_game
+        return RecordHeaders(number, {}, 0, [unexpected(err)])
+
+
+def game_type_of(text: str) -> GameType:
+    """The game type a header writes (:meth:`GameType.parse`), a text too long for one quoted only in part.
+
+    :raises InvalidGameTypeError: for a text naming no game type.
+    """
+    if len(text) > MAX_WORD:
+        raise InvalidGameTypeError(f"Unknown game type {quote(text)}.")
+    return GameType.parse(text)
 
 
 def new_board(game_type: GameType, queen_first: bool) -> Board:
@@ -66,7 +101,7 @@ def game_from_moves(headers: dict[str, str], texts: list[str], notes: list[str])
     declared = normalise_result(headers["Result"]) if "Result" in headers else None
     type_text = headers.get("GameType")
     try:
-        game_type = GameType.parse(type_text) if type_text is not None else _infer_game_type(texts)
+        game_type = game_type_of(type_text) if type_text is not None else _infer_game_type(texts)
     except InvalidGameTypeError as err:
         game = Game(dict(headers), errors=[f"GameType header: {err}", *notes])
         return finish(game, declared, not texts)
@@ -81,9 +116,7 @@ def headers_of(number: int, headers: dict[str, str], texts: list[str], errors: l
     found = dict(headers)
     errors = list(errors)
     try:
-        found["GameType"] = str(
-            GameType.parse(headers["GameType"]) if "GameType" in headers else _infer_game_type(texts)
-        )
+        found["GameType"] = str(game_type_of(headers["GameType"]) if "GameType" in headers else _infer_game_type(texts))
     except InvalidGameTypeError as err:
         errors.insert(0, f"GameType header: {err}")
     declared = normalise_result(headers["Result"]) if "Result" in headers else None
@@ -114,6 +147,10 @@ def _replay(game: Game, texts: list[str]) -> bool:
     rewrites = Rewrites()
     complete = True
     for number, text in enumerate(texts, start=1):
+        if len(text) > MAX_WORD:
+            game.errors.append(f"move {number} {quote(text)}: Invalid MoveString: far longer than any move")
+            complete = False
+            break
         try:
             board.push_text(text)
             if text not in CANONICAL:
@@ -123,7 +160,7 @@ def _replay(game: Game, texts: list[str]) -> bool:
             try:
                 canonical, notes = _play_rewritten(board, text, strict)
             except (InvalidMoveError, IllegalMoveError) as err:
-                game.errors.append(f"move {number} '{text}': {err}")
+                game.errors.append(f"move {number} {quote(text)}: {err}")
                 complete = False
                 break
             rewrites.add(number, notes)

@@ -9,8 +9,9 @@ from typing import TextIO
 from ..games.hive import Board, GameType
 from .boardspace import Action, BoardspaceReplay, black_starts, parse_action, summarise
 from .game import Game, RecordFormatError, RecordHeaders, Where
-from .replay import finish, new_board
+from .replay import finish, new_board, safe_game, safe_headers, unexpected
 from .sgf import SgfTree, game_trees
+from .text import quote
 
 _MONTHS = {
     m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)
@@ -46,9 +47,9 @@ def read_sgf(handle: TextIO, where: Where | None = None) -> Iterator[Game]:
         games it accepts are replayed and yielded.
     """
     for number, tree, error in _numbered(handle):
-        if where is not None and not where(_summary(number, tree, error)):
+        if where is not None and not where(safe_headers(number, _summary, number, tree, error)):
             continue
-        game = tree.game() if tree is not None else Game(headers={"Result": "InProgress"})
+        game = safe_game(tree.game) if tree is not None else Game(headers={"Result": "InProgress"})
         if error is not None:
             game.errors.insert(0, error)
         yield game
@@ -60,7 +61,7 @@ def read_sgf_headers(handle: TextIO) -> Iterator[RecordHeaders]:
     :param handle: an open text file.
     """
     for number, tree, error in _numbered(handle):
-        yield _summary(number, tree, error)
+        yield safe_headers(number, _summary, number, tree, error)
 
 
 def _numbered(handle: TextIO) -> Iterator[tuple[int, _TreeRecord | None, str | None]]:
@@ -73,7 +74,11 @@ def _numbered(handle: TextIO) -> Iterator[tuple[int, _TreeRecord | None, str | N
             error = error or item
             continue
         number += 1
-        yield number, _TreeRecord(item), error
+        try:
+            record: _TreeRecord | None = _TreeRecord(item)
+        except Exception as err:  # whatever the text does, it spoils its own game only
+            record, error = None, error or unexpected(err)
+        yield number, record, error
         error = None
     if error is not None:
         yield number + 1, None, error
@@ -106,7 +111,7 @@ class _TreeRecord:
                     continue
                 props.setdefault(ident, []).append(value)
                 if ident not in _KNOWN or (ident in ("P0", "P1") and _first_word(value) not in _PLAYER_INFO):
-                    shown = ident if ident not in ("P0", "P1") else f"{ident}[{value.strip()}]"
+                    shown = _short(ident if ident not in ("P0", "P1") else f"{ident}[{value.strip()}]")
                     unknown[shown] = unknown.get(shown, 0) + 1
         self.actions = actions
         self.errors = list(tree.errors)
@@ -165,9 +170,13 @@ def _warnings(stray: list[str], unknown: dict[str, int]) -> list[str]:
         named = [f"{name} ({times} times)" if times > 1 else name for name, times in unknown.items()]
         out.append(f"ignored SGF properties the reader does not know: {_listed(named)}")
     if stray:
-        texts = [repr(text if len(text) <= 40 else text[:37] + "...") for text in stray]
+        texts = [repr(_short(text)) for text in stray]
         out.append(f"ignored text between the SGF nodes that belongs to no property: {_listed(texts)}")
     return out
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _listed(items: list[str], shown: int = 5) -> str:
@@ -205,7 +214,7 @@ def _variant(text: str) -> GameType:
     word = text.split()[0].lower() if text.split() else ""
     head, _, letters = word.partition("-")
     if head != "hive" or any(ch not in "mlp" for ch in letters) or len(set(letters)) != len(letters):
-        raise RecordFormatError(f"unsupported Boardspace variant SU[{text}]: expected hive, hive-m ... hive-plm")
+        raise RecordFormatError(f"unsupported Boardspace variant {quote(text)}: expected hive, hive-m ... hive-plm")
     return GameType("m" in letters, "l" in letters, "p" in letters)
 
 
