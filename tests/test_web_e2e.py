@@ -37,8 +37,10 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
         yield process
 
 
-def new_page(browser: Any, url: str) -> Page:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+def new_page(browser: Any, url: str, *, csp: bool = False) -> Page:
+    """A page at ``url`` once drawn; Playwright's waits evaluate code, which the page's policy forbids unless
+    ``csp`` is false (the policy bypassed)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=not csp)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))

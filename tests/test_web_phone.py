@@ -130,7 +130,7 @@ def visible_without_scrolling(page: Page, selector: str) -> bool:
 
 @pytest.mark.parametrize("device", list(DEVICES))
 def test_no_page_or_dialog_is_wider_than_the_screen(browser: Any, server: ServerProcess, device: str) -> None:
-    context = browser.new_context(**DEVICES[device])
+    context = browser.new_context(bypass_csp=True, **DEVICES[device])
     hive = create(server, mode="online", name="Maximilian Longname-Xy", options={"game_type": "Base+MLP"})
     for text in ("wS1", "bS1 wS1-", "wQ -wS1", "bQ bS1-"):
         httpx.post(
@@ -196,7 +196,7 @@ def start_on_phone(page: Page, kind: str, mode: str) -> tuple[str, str]:
 
 def phone_game(browser: Any, server: ServerProcess, kind: str, own: str) -> tuple[Any, Page, str, str]:
     """A new game of ``kind`` on one phone's screen, the board and the player's own side (``own``) in view."""
-    context = browser.new_context(**PHONE)
+    context = browser.new_context(bypass_csp=True, **PHONE)
     page = open_page(context, server.url)
     game_id, token = start_on_phone(page, kind, "local")
     page.wait_for_selector(own)
@@ -278,7 +278,7 @@ def test_the_game_list_resumes_reviews_rematches_and_deletes(
     browser: Any, own_server: ServerProcess, tmp_path: Path
 ) -> None:
     server = own_server
-    context = browser.new_context(**PHONE)
+    context = browser.new_context(bypass_csp=True, **PHONE)
     page = open_page(context, server.url)
     game_id, token = start_on_phone(page, "hive", "ai")
     page.wait_for_function("app.state && app.state.names[0] === 'Ann'")
@@ -318,7 +318,7 @@ def test_the_game_list_resumes_reviews_rematches_and_deletes(
 
 
 def test_seat_links_leave_the_address_bar_and_never_overwrite_a_seat(browser: Any, server: ServerProcess) -> None:
-    mine = browser.new_context(**DESKTOP)
+    mine = browser.new_context(bypass_csp=True, **DESKTOP)
     page = open_page(mine, server.url)
     page.click("#btn-new")
     page.click("#form-new input[name=mode][value=online] + span")
@@ -338,7 +338,7 @@ def test_seat_links_leave_the_address_bar_and_never_overwrite_a_seat(browser: An
         and own.evaluate(f"localStorage.getItem('hive.token.{game_id}')") == token
     )
     assert "#seat=" not in own.url
-    theirs = browser.new_context(**DESKTOP)
+    theirs = browser.new_context(bypass_csp=True, **DESKTOP)
     wrong = open_page(theirs, f"{server.url}game/{game_id}#seat=not-a-seat")
     wrong.wait_for_selector("#seat-warning:not([hidden])")
     assert "does not belong to this game" in wrong.inner_text("#seat-warning")
@@ -364,7 +364,7 @@ def test_the_warm_cool_set_names_its_sides_and_marks_them_apart_from_the_bugs(
     browser: Any, server: ServerProcess
 ) -> None:
     game = create(server, mode="local", options={"game_type": "Base", "set": "warm-cool", "first": "cool"})
-    context = browser.new_context(**PHONE)
+    context = browser.new_context(bypass_csp=True, **PHONE)
     page = seat_page(context, server, game)
     page.wait_for_selector("#card-bottom .hand-piece")
     assert (

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 import hive
 from hive.games import GAMES
 from hive.web import App, Storage, create_app
+from hive.web.limits import Settings
 from hive.web.server import STATIC
 from hive.web.views import description, view_for
 
@@ -84,7 +85,7 @@ def test_hundred_concurrent_games_keep_every_move_in_order(tmp_path: Path) -> No
             assert state["moves"] == moves
 
     async def main() -> None:
-        app = create_app(db, workers=0)
+        app = create_app(db, workers=0, settings=Settings(games_per_minute=0))
         async with client(app) as c:
             start = time.perf_counter()
             await asyncio.gather(*(one_game(c, seed) for seed in range(100)))
@@ -214,6 +215,7 @@ def test_malformed_requests_get_a_4xx_with_a_message(
             url = path.replace("{game}", f"/api/games/{game['id']}")
             headers = {"x-seat-token": game["token"]}
             if isinstance(body, bytes):
+                headers["content-type"] = "application/json"
                 r = await c.request(method if method != "MOVE" else "POST", url, content=body, headers=headers)
             elif method == "GET":
                 r = await c.get(url, headers=headers)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -17,7 +18,10 @@ import httpx
 import pytest
 import uvicorn
 
+import hive
 from hive.web import create_app
+from hive.web.limits import Settings
+from hive.web.run import config
 
 
 def free_port() -> int:
@@ -40,11 +44,11 @@ def wait_until_up(url: str, timeout: float = 30.0) -> None:
 
 
 @contextlib.contextmanager
-def server_thread(db: str | Path, workers: int = 0) -> Iterator[str]:
-    """Serve the app from a thread of this process; yields its base URL."""
+def server_thread(db: str | Path, workers: int = 0, settings: Settings | None = None) -> Iterator[str]:
+    """Serve the app from a thread of this process, configured as ``hive play`` configures it; yields its base
+    URL."""
     port = free_port()
-    config = uvicorn.Config(create_app(db, workers=workers), host="127.0.0.1", port=port, log_level="warning")
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(config(create_app(db, workers=workers, settings=settings), "127.0.0.1", port))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     url = f"http://127.0.0.1:{port}/"
@@ -59,14 +63,26 @@ def server_thread(db: str | Path, workers: int = 0) -> Iterator[str]:
 class ServerProcess:
     """``hive play --no-browser`` in a subprocess over a given database; can be stopped and started again."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, *options: str) -> None:
         self.db = db
+        self.options = options
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        command = [sys.executable, "-m", "hive", "play", "--no-browser", "--port", str(self.port), "--db", str(self.db)]
+        command = [
+            sys.executable,
+            "-m",
+            "hive",
+            "play",
+            "--no-browser",
+            "--port",
+            str(self.port),
+            "--db",
+            str(self.db),
+            *self.options,
+        ]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         wait_until_up(self.url)
@@ -87,6 +103,22 @@ def serving(db: Path) -> Iterator[ServerProcess]:
         yield process
     finally:
         process.stop()
+
+
+def midgame(plies: int, seed: int) -> str:
+    """A Base+MLP GameString of ``plies`` random legal moves."""
+    board = hive.Board("Base+MLP")
+    rng = random.Random(seed)
+    for _ in range(plies):
+        board.push(rng.choice(list(board.legal_moves)))
+    return board.record()
+
+
+def random_move(board: Any, seed: int) -> str:
+    """Play a random legal move (chosen by ``seed``) on ``board``; returns its MoveString."""
+    move: str = board.move_text(random.Random(seed).choice(list(board.legal_moves)))
+    board.push_text(move)
+    return move
 
 
 #: Debian's Chromium, which the browser tests drive.

@@ -5,8 +5,28 @@
 :mod:`~hive.web.ai`, and each game's part a view in :mod:`hive.web.views`. :func:`serve` runs it with uvicorn.
 """
 
-from .server import App, create_app
-from .storage import Storage, default_path
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .limits import Settings
+    from .server import App, create_app
+    from .storage import Storage, default_path
+
+
+def __getattr__(name: str) -> Any:
+    """The app's parts, imported when first used (the command line reads :mod:`~hive.web.limits` without them)."""
+    if name in ("App", "create_app"):
+        from . import server
+
+        return getattr(server, name)
+    if name in ("Storage", "default_path"):
+        from . import storage
+
+        return getattr(storage, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["App", "Storage", "create_app", "default_path", "serve"]
 
@@ -19,8 +39,10 @@ def serve(
     open_browser: bool = True,
     workers: int = 1,
     announce: object = print,
+    settings: Settings | None = None,
 ) -> None:
-    """Serve the app until interrupted, printing its URL (and opening it in a browser unless told not to)."""
+    """Serve the app until interrupted, printing its URL (and opening it in a browser unless told not to), with
+    ``settings``' limits (see :mod:`~hive.web.limits` and docs/security.md)."""
     from .run import serve as _serve
 
-    _serve(host, port, db, open_browser=open_browser, workers=workers, announce=announce)
+    _serve(host, port, db, open_browser=open_browser, workers=workers, announce=announce, settings=settings)

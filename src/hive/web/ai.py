@@ -11,11 +11,14 @@ import asyncio
 import logging
 import multiprocessing
 import random
+import signal
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 
 from ..games import find_game
+from .jobs import Scheduler
+from .limits import Settings
 from .newgame import RANDOM
 from .service import GameService, Session
 from .views import JSON, replay, view_for
@@ -49,6 +52,11 @@ def analyse(kind: str, options: JSON, moves: list[str]) -> JSON:
     return hint
 
 
+def _worker_start() -> None:
+    """A worker leaves Ctrl+C to the server, which stops it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 @dataclass
 class _Turn:
     task: asyncio.Task[None]
@@ -61,20 +69,30 @@ class AIPlayer:
     :param service: the games.
     :param broadcast: sends a game's state to everyone watching it.
     :param workers: processes for the AI; ``0`` thinks in a thread of this process instead (for tests).
+    :param settings: the AI queue's bounds.
     """
 
-    def __init__(self, service: GameService, broadcast: Callable[[Session], Awaitable[None]], workers: int) -> None:
+    def __init__(
+        self,
+        service: GameService,
+        broadcast: Callable[[Session], Awaitable[None]],
+        workers: int,
+        settings: Settings | None = None,
+    ) -> None:
         self.service = service
         self.broadcast = broadcast
         self.workers = workers
-        self._executor: Executor | None = None
+        self._executor: ProcessPoolExecutor | None = None
         self._turns: dict[str, _Turn] = {}
+        settings = settings or Settings()
+        self.jobs = Scheduler(lambda: self.executor, workers, settings.ai_queue, settings.ai_per_game)
 
     @property
     def executor(self) -> Executor | None:
         """The worker processes, started at first use (``None``: the event loop's threads)."""
         if self._executor is None and self.workers > 0:
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            context = multiprocessing.get_context("spawn")
+            self._executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_worker_start)
         return self._executor
 
     def warm_up(self) -> None:
@@ -83,12 +101,18 @@ class AIPlayer:
             self.executor.submit(int)
 
     def close(self) -> None:
-        """Stop thinking and stop the workers."""
+        """Stop thinking and stop the workers, even in the middle of a search."""
         for turn in self._turns.values():
             turn.task.cancel()
         self._turns.clear()
+        self.jobs.close()
         if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+            processes = list(getattr(self._executor, "_processes", {}).values())
+            for process in processes:
+                process.terminate()
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            for process in processes:
+                process.join(5)
             self._executor = None
 
     def stop(self, game_id: str) -> None:
@@ -96,6 +120,10 @@ class AIPlayer:
         turn = self._turns.pop(game_id, None)
         if turn is not None:
             turn.task.cancel()
+
+    def busy(self, game_id: str) -> bool:
+        """Whether the AI is thinking about its move in the game."""
+        return game_id in self._turns
 
     def follow(self, session: Session) -> None:
         """Bring the AI in line with the game after a change: stop thinking about a position that is gone, and
@@ -122,7 +150,7 @@ class AIPlayer:
         try:
             assert record.ai_level is not None
             job = (record.kind, record.options, moves, record.ai_level, random.randrange(1 << 30))
-            text = await asyncio.get_running_loop().run_in_executor(self.executor, choose_move, *job)
+            text = await self.jobs.run(record.id, choose_move, *job)
             if not self.service.play_ai(session, moves, text):
                 return  # taken back or resigned meanwhile
         except asyncio.CancelledError:
@@ -143,11 +171,14 @@ class AIPlayer:
 
         :raises Forbidden: when the engine's help is not for this token now.
         :raises Conflict: when the game is over, or moved on while the AI was thinking.
+        :raises TooMany: when the AI's queue is full.
         """
         moves = self.service.engine_moves(session, token, ply)
-        job = (session.record.kind, session.record.options, moves)
-        hint: JSON = await asyncio.get_running_loop().run_in_executor(self.executor, analyse, *job)
-        self.service.check_hint(session, moves, review=ply is not None)
+        record = session.record
+        job = (record.kind, record.options, moves)
+        hint: JSON = await self.jobs.run(record.id, analyse, *job, share=(record.id, tuple(moves)))
+        # the game as it stands now (it may have left memory and come back while the AI was thinking)
+        self.service.check_hint(self.service.session(record.id), moves, review=ply is not None)
         return {**hint, "ply": len(moves)}
 
 

@@ -33,6 +33,10 @@ class Unavailable(GameError):
     """The game could not be stored."""
 
 
+class TooMany(GameError):
+    """Over a limit: too many requests of a kind from one client, or the AI's queue is full."""
+
+
 def shown(value: object, limit: int = 60) -> str:
     """A request's value as a message quotes it: a text between single quotes as it was written (its runs of
     white space, line breaks included, as one space), anything else as JSON; cut to ``limit`` characters."""
@@ -46,4 +50,4 @@ def shown(value: object, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-__all__ = ["BadRequest", "Conflict", "Forbidden", "GameError", "NotFound", "Unavailable", "shown"]
+__all__ = ["BadRequest", "Conflict", "Forbidden", "GameError", "NotFound", "TooMany", "Unavailable", "shown"]

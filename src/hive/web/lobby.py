@@ -3,9 +3,10 @@ swapped, and deleting a game (by one of its players)."""
 
 from __future__ import annotations
 
+import sqlite3
 from typing import TYPE_CHECKING
 
-from .errors import Conflict
+from .errors import Conflict, Unavailable
 from .newgame import rematch
 from .storage import GameRecord
 from .views import JSON, View, in_sides, spec_of, view_for
@@ -48,9 +49,16 @@ class Lobby:
         self.service = service
 
     def games(self, limit: int = 200) -> JSON:
-        """The stored games, those in progress first, then the finished ones, the latest first in each."""
+        """The stored games, those in progress first, then the finished ones, the latest first in each.
+
+        :raises Unavailable: when the database cannot be read.
+        """
         listed = []
-        for item in self.service.storage.games(limit):
+        try:
+            stored = self.service.storage.games(limit)
+        except sqlite3.Error as err:
+            raise Unavailable(f"The games could not be read: {err}") from None
+        for item in stored:
             record = item.record
             live = self.service.sessions.get(record.id)
             if live is not None:  # the same as stored, and what the AI is doing

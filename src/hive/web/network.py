@@ -33,6 +33,23 @@ def local_only(host: str) -> bool:
         return False
 
 
+def local_names() -> set[str]:
+    """This machine's names (its host name, with ``.local`` for mDNS, and its full name) and its LAN address."""
+    name = socket.gethostname().lower()
+    names = {name, f"{name}.local", socket.getfqdn().lower()}
+    lan = lan_address()
+    return names | {lan} if lan else names
+
+
+def is_address(host: str) -> bool:
+    """Whether ``host`` is an IP address rather than a name."""
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return True
+
+
 def reach(host: str | None, port: int | None) -> JSON:
     """What the page says about reaching the server: the listening ``host`` and ``port`` (``None`` when not
     known, as under a test client), whether only this machine can connect, and this machine's LAN address."""
@@ -44,4 +61,4 @@ def reach(host: str | None, port: int | None) -> JSON:
     }
 
 
-__all__ = ["lan_address", "local_only", "reach"]
+__all__ = ["is_address", "lan_address", "local_names", "local_only", "reach"]

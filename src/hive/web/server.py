@@ -26,11 +26,17 @@ API (JSON; errors are ``{"error": message}`` with a 4xx status):
 - ``GET /api/games/{id}/hint[?ply=N]``: the AI's suggestion and, where the game has one, an evaluation, after the
   game's moves or its first N (a review); for the holder of a seat with engine help (403 otherwise while the game
   is on), for anyone once it is over.
-- ``WS /ws/games/{id}?token=``: the game, sent again after every change.
+- ``WS /ws/games/{id}?token=``: the game, sent again after every change (``ping`` answered ``pong``). A socket
+  that cannot keep up is closed with code 4408 (reconnect to get the game as it stands).
+
+Every request passes :class:`~hive.web.guard.Guard` first (allowed hosts and origins, JSON bodies within the size
+limit, security headers); new games, hints and moves asking the AI are counted per client
+(:class:`~hive.web.limits.RateLimits`), and a refusal over a limit is a 429 with a message.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -44,10 +50,13 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from .ai import AIPlayer
-from .errors import BadRequest, Conflict, Forbidden, GameError, NotFound, Unavailable
+from .errors import BadRequest, Conflict, Forbidden, GameError, NotFound, TooMany, Unavailable
+from .fanout import Fanout, Watcher
+from .guard import Guard, Refused, parse_json
+from .limits import RateLimits, Settings
 from .lobby import Lobby
 from .network import reach
 from .pages import how_to_play_page, rules_page
@@ -56,18 +65,20 @@ from .storage import Storage
 from .views import JSON, kinds, spec_of
 
 STATIC = Path(__file__).parent / "static"
-MAX_BODY = 64 * 1024
 #: The status code of each kind of refusal.
-STATUS: dict[type[GameError], int] = {BadRequest: 400, Forbidden: 403, NotFound: 404, Conflict: 409, Unavailable: 503}
+STATUS: dict[type[GameError], int] = {
+    BadRequest: 400,
+    Forbidden: 403,
+    NotFound: 404,
+    Conflict: 409,
+    TooMany: 429,
+    Unavailable: 503,
+}
+#: The close code of a socket that sent a binary frame (the game speaks JSON text).
+UNSUPPORTED = 1003
+#: Actions after which the AI may be due to move, counted against the client's AI rate.
+AI_ACTIONS = ("move", "undo", "redo")
 log = logging.getLogger("hive.web")
-
-
-class BodyError(Exception):
-    """A request body that cannot be read, answered with ``status``."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 def status_of(err: GameError) -> int:
@@ -80,17 +91,22 @@ class App:
 
     :param db: the SQLite file (created if missing), or ``":memory:"``.
     :param workers: processes for the AI; ``0`` thinks in a thread instead (for tests).
+    :param settings: the limits and who may reach the server (by default :class:`~hive.web.limits.Settings`'s).
+    :raises ~hive.web.database.DatabaseError: when the database cannot be used (damaged, read-only, in use).
     """
 
-    def __init__(self, db: str | Path, *, workers: int = 1) -> None:
-        self.storage = Storage(db)
-        self.service = GameService(self.storage)
-        self.ai = AIPlayer(self.service, self.broadcast, workers)
+    def __init__(self, db: str | Path, *, workers: int = 1, settings: Settings | None = None) -> None:
+        self.settings = settings = settings or Settings()
+        self.storage = Storage(db, exclusive=True)
+        self.service = GameService(self.storage, settings.live_games)
+        self.ai = AIPlayer(self.service, self.broadcast, workers, settings)
         self.service.loaded = self.ai.follow
         self.lobby = Lobby(self.service)
+        self.rates = RateLimits(settings)
+        self.fanout = Fanout(settings.send_queue, settings.send_timeout)
+        self.service.sessions.in_use = lambda game_id: self.fanout.watched(game_id) or self.ai.busy(game_id)
         #: The address and port the server listens on, once :func:`~hive.web.run.serve` knows them.
         self.listening: tuple[str | None, int | None] = (None, None)
-        self.sockets: dict[str, dict[WebSocket, frozenset[int]]] = {}
         self.asgi = Starlette(
             routes=[
                 Route("/", self.page),
@@ -111,9 +127,10 @@ class App:
             exception_handlers={HTTPException: self._http_error, Exception: self._crash},
             lifespan=self._lifespan,
         )
+        self.guarded = Guard(self.asgi, settings)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        await self.asgi(scope, receive, send)
+        await self.guarded(scope, receive, send)
 
     @contextlib.asynccontextmanager
     async def _lifespan(self, app: Starlette) -> AsyncIterator[None]:
@@ -123,6 +140,10 @@ class App:
 
     async def close(self) -> None:
         """Stop the AI and close the database."""
+        self.stop()
+
+    def stop(self) -> None:
+        """Stop the AI (its workers too, even in the middle of a search) and close the database; done once."""
         self.ai.close()
         self.storage.close()
 
@@ -135,7 +156,7 @@ class App:
         async def endpoint(request: Request) -> Response:
             try:
                 return JSONResponse(await handler(request))
-            except BodyError as err:
+            except Refused as err:
                 return JSONResponse({"error": str(err)}, status_code=err.status)
             except GameError as err:
                 return JSONResponse({"error": str(err)}, status_code=status_of(err))
@@ -152,24 +173,17 @@ class App:
         log.exception("unexpected error", exc_info=exc)
         return JSONResponse({"error": f"Internal error: {exc}"}, status_code=500)
 
-    @staticmethod
-    async def body(request: Request) -> JSON:
-        """The request's JSON object (``{}`` for an empty body).
+    async def body(self, request: Request) -> JSON:
+        """The request's JSON object (``{}`` for an empty body), its size checked by the guard already.
 
-        :raises BodyError: when the body is too large, not JSON, or not an object.
+        :raises Refused: when the body is not JSON, nests too deeply, or is not an object.
         """
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            raise BodyError(413, f"The request body is too large ({len(raw)} bytes, at most {MAX_BODY}).")
-        if not raw.strip():
-            return {}
-        try:
-            data = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError) as err:
-            raise BodyError(400, f"The request body is not valid JSON: {err}.") from None
-        if not isinstance(data, dict):
-            raise BodyError(400, f"The request body must be a JSON object, not {type(data).__name__}.")
-        return data
+        return parse_json(await request.body(), self.settings.json_depth)
+
+    @staticmethod
+    def client(request: Request | WebSocket) -> str:
+        """Who asks, for the rate limits: the client's address."""
+        return request.client.host if request.client else "unknown"
 
     @staticmethod
     def _token(request: Request) -> str | None:
@@ -180,21 +194,22 @@ class App:
 
     def present(self, session: Session) -> tuple[bool, bool]:
         """Which seats have the game open now (a socket watching it with the seat's token)."""
-        held = set().union(*self.sockets.get(session.record.id, {}).values())
-        return 0 in held, 1 in held
+        return self.fanout.present(session.record.id)
 
     async def broadcast(self, session: Session) -> None:
-        """Send the game's state to every socket watching it, each with its own seats."""
+        """Queue the game's state for every socket watching it, each with its own seats; never waits on one."""
         session.version += 1
-        sockets = self.sockets.get(session.record.id)
-        if not sockets:
+        if not self.fanout.watched(session.record.id):
             return
         base = self.service.state(session, present=self.present(session))
-        for ws, seats in list(sockets.items()):
-            try:
-                await ws.send_json({**base, "seats": sorted(seats)})
-            except Exception:  # a closed socket: forget it
-                sockets.pop(ws, None)
+        texts: dict[frozenset[int], str] = {}
+
+        def text(seats: frozenset[int]) -> str:
+            if seats not in texts:
+                texts[seats] = _dumps({**base, "seats": sorted(seats)})
+            return texts[seats]
+
+        self.fanout.publish(session.record.id, text)
 
     # ------------------------------------------------------------------
     # pages
@@ -218,7 +233,9 @@ class App:
         return self.lobby.games()
 
     async def create(self, request: Request) -> JSON:
-        session, game = self.service.create(await self.body(request))
+        data = await self.body(request)
+        self.rates.charge("games", self.client(request))
+        session, game = self.service.create(data)
         return self._started(session, game.token, game.invite)
 
     def _started(self, session: Session, token: str, invite: str | None) -> JSON:
@@ -230,10 +247,7 @@ class App:
         session = self.service.session(request.path_params["id"])
         self.lobby.delete(session, self._token(request))
         self.ai.stop(session.record.id)
-        sockets = self.sockets.pop(session.record.id, {})
-        for ws in list(sockets):
-            with contextlib.suppress(Exception):
-                await ws.close(code=4410, reason="The game was deleted.")
+        self.fanout.close(session.record.id, 4410, "The game was deleted.")
         return {"deleted": session.record.id}
 
     async def rematch(self, request: Request) -> JSON:
@@ -252,12 +266,15 @@ class App:
 
     async def hint(self, request: Request) -> JSON:
         session = self.service.session(request.path_params["id"])
+        self.rates.charge("hints", self.client(request))
         return await self.ai.hint(session, self._token(request), request.query_params.get("ply"))
 
     async def action(self, request: Request) -> JSON:
         session = self.service.session(request.path_params["id"])
         data = await self.body(request)
         token = self._token(request)
+        if session.record.mode == "ai" and request.path_params["action"] in AI_ACTIONS:
+            self.rates.charge("ai", self.client(request))
         answer = self.service.act(session, request.path_params["action"], token, data)
         if answer is not None:
             return answer
@@ -276,28 +293,43 @@ class App:
             return
         seats = self.service.seats(session.record, ws.query_params.get("token"))
         await ws.accept()
-        watching = self.sockets.setdefault(session.record.id, {})
-        watching[ws] = seats
+        game_id = session.record.id
+        watcher = self.fanout.add(game_id, ws, seats)
         if seats:
             self.service.note_seats(session, seats)
+            await self.broadcast(session)  # the opponent sees this seat connected
+        else:
+            self.fanout.send(game_id, watcher, _dumps(self.service.state(session, seats, self.present(session))))
+        reading = asyncio.ensure_future(self._read(ws, game_id, watcher))
+        dropped = asyncio.ensure_future(watcher.dropped.wait())
         try:
-            if seats:
-                await self.broadcast(session)  # the opponent sees this seat connected
-            else:
-                await ws.send_json(self.service.state(session, seats, self.present(session)))
-            while True:
-                message = await ws.receive_text()
-                if message == "ping":
-                    await ws.send_text("pong")
-        except WebSocketDisconnect:
-            pass
+            await asyncio.wait({reading, dropped}, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            watching.pop(ws, None)
-            if seats:
-                with contextlib.suppress(Exception):
-                    await self.broadcast(session)
+            reading.cancel()
+            dropped.cancel()
+            self.fanout.remove(game_id, ws)
+        if watcher.dropped.is_set():
+            await self.fanout.closing(watcher)
+        if seats:
+            await self.broadcast(self.service.sessions.get(game_id) or session)
+
+    async def _read(self, ws: WebSocket, game_id: str, watcher: Watcher) -> None:
+        """Answer a socket's pings until it closes; a binary frame closes it with a reason."""
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            if message.get("text") == "ping":
+                self.fanout.send(game_id, watcher, "pong")
+            elif message.get("bytes") is not None:
+                watcher.drop(UNSUPPORTED, "Binary frames are not understood: send text ('ping').")
+                return
 
 
-def create_app(db: str | Path, *, workers: int = 1) -> App:
+def _dumps(data: JSON) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def create_app(db: str | Path, *, workers: int = 1, settings: Settings | None = None) -> App:
     """Build the ASGI app over the database at ``db`` (see :class:`App`)."""
-    return App(db, workers=workers)
+    return App(db, workers=workers, settings=settings)

@@ -25,6 +25,7 @@ from typing import Any
 
 from ..game import Outcome, Termination
 from . import access
+from .cache import LiveGames
 from .errors import BadRequest, Conflict, Forbidden, GameError, NotFound, Unavailable, shown
 from .lobby import summary
 from .newgame import NewGame, all_ai_levels, display_name, new_game
@@ -68,11 +69,12 @@ class GameService:
     """The games: created, loaded, played and stored.
 
     :param storage: where the games are kept.
+    :param live_games: games kept in memory (the least recently used are reloaded from storage when asked for).
     """
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Storage, live_games: int = 256) -> None:
         self.storage = storage
-        self.sessions: dict[str, Session] = {}
+        self.sessions: LiveGames[Session] = LiveGames(live_games)
         #: Tells this server's states from an earlier run's (with :attr:`Session.version`).
         self.boot = secrets.token_hex(4)
         #: Called with each game loaded into memory from storage (the AI takes its turn if it is due).
@@ -123,7 +125,7 @@ class GameService:
         session = self.sessions.get(game_id)
         if session is not None:
             return session
-        with self._storing():
+        with self._storing("read"):
             record = self.storage.load(game_id) if len(game_id) <= 64 else None
         if record is None:
             raise NotFound(f"There is no game {shown(game_id)}.")
@@ -464,14 +466,14 @@ class GameService:
         session.record = updated
 
     @contextlib.contextmanager
-    def _storing(self) -> Iterator[None]:
+    def _storing(self, doing: str = "saved") -> Iterator[None]:
         try:
             yield
         except StaleError as err:
             raise Conflict(str(err)) from None
         except sqlite3.Error as err:
             log.exception("database error")
-            raise Unavailable(f"The game could not be saved: {err}") from None
+            raise Unavailable(f"The game could not be {doing}: {err}") from None
 
 
 __all__ = ["ACTIONS", "QUERIES", "GameService", "Session"]

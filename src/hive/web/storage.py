@@ -17,7 +17,9 @@ import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
+
+from .database import DatabaseError, check_path, connect, lock
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -138,14 +140,23 @@ class Storage:
     """The games database (created on first use, brought up to date, WAL journal, synchronous commits).
 
     :param path: the database file, or ``":memory:"``.
+    :param exclusive: hold the file's lock (``<path>.lock``) while open, so that no other server uses it.
+    :raises ~hive.web.database.DatabaseError: when the file cannot be used (a directory, read-only, damaged, or
+        locked by another server).
     """
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+    def __init__(self, path: str | os.PathLike[str], *, exclusive: bool = False) -> None:
         self.path = str(path)
-        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
+        self._lock: IO[bytes] | None = None
+        if self.path != ":memory:":
+            check_path(Path(path))
+            if exclusive:
+                self._lock = lock(Path(path))
+        try:
+            self.db = connect(self.path)
+        except DatabaseError:
+            self.close()
+            raise
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(SCHEMA)
@@ -165,7 +176,12 @@ class Storage:
                 self.db.execute("UPDATE games SET joined = 3 WHERE length > 0")
 
     def close(self) -> None:
-        self.db.close()
+        """Close the database and let another server open it."""
+        if hasattr(self, "db"):
+            self.db.close()
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
 
     def create(self, record: GameRecord) -> None:
         """Store a new game with its moves, in one transaction."""

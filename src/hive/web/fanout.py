@@ -1,0 +1,130 @@
+"""Sending each game's new state to the sockets watching it without ever waiting on one of them.
+
+Every socket has its own bounded queue and a task that sends from it, each send with a time limit. Publishing a
+state only puts it in the queues, so a move is answered as soon as it is stored, whoever is watching. A socket whose
+queue is full or whose send times out is dropped: it is closed with :data:`TOO_SLOW`, and the page, reconnecting,
+gets the game as it stands.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from starlette.websockets import WebSocket
+
+log = logging.getLogger("hive.web")
+#: The close code of a socket dropped for not keeping up (the page reconnects and resyncs).
+TOO_SLOW = 4408
+TOO_SLOW_REASON = "Too slow to keep up: reconnect to get the game as it stands."
+
+
+@dataclass(eq=False)
+class Watcher:
+    """One socket watching a game with the seats its token holds."""
+
+    ws: WebSocket
+    seats: frozenset[int]
+    queue: asyncio.Queue[str]
+    #: Set once the socket is dropped; its handler stops reading and closes it with ``code`` and ``reason``.
+    dropped: asyncio.Event = field(default_factory=asyncio.Event)
+    code: int = TOO_SLOW
+    reason: str = TOO_SLOW_REASON
+    sender: asyncio.Task[None] | None = None
+
+    def drop(self, code: int, reason: str) -> None:
+        """Have the socket closed with ``code`` and ``reason`` (by its handler)."""
+        self.code, self.reason = code, reason
+        self.dropped.set()
+
+
+class Fanout:
+    """The sockets watching each game.
+
+    :param queue_size: states a socket may have waiting before it is dropped.
+    :param send_timeout: seconds one send may take before the socket is dropped.
+    """
+
+    def __init__(self, queue_size: int, send_timeout: float) -> None:
+        self.queue_size = queue_size
+        self.send_timeout = send_timeout
+        self.games: dict[str, dict[WebSocket, Watcher]] = {}
+
+    def add(self, game_id: str, ws: WebSocket, seats: frozenset[int]) -> Watcher:
+        """Start sending ``game_id``'s states to ``ws`` (accepted already)."""
+        watcher = Watcher(ws, seats, asyncio.Queue(self.queue_size))
+        watcher.sender = asyncio.get_running_loop().create_task(self._send(game_id, watcher))
+        self.games.setdefault(game_id, {})[ws] = watcher
+        return watcher
+
+    def remove(self, game_id: str, ws: WebSocket) -> None:
+        """Stop sending to ``ws``."""
+        watchers = self.games.get(game_id, {})
+        watcher = watchers.pop(ws, None)
+        if not watchers:
+            self.games.pop(game_id, None)
+        if watcher is not None and watcher.sender is not None:
+            watcher.sender.cancel()
+
+    def watched(self, game_id: str) -> bool:
+        """Whether any socket watches the game."""
+        return bool(self.games.get(game_id))
+
+    def present(self, game_id: str) -> tuple[bool, bool]:
+        """Which seats have a socket watching the game."""
+        held = set().union(*(w.seats for w in self.games.get(game_id, {}).values()))
+        return 0 in held, 1 in held
+
+    def publish(self, game_id: str, message: Callable[[frozenset[int]], str]) -> None:
+        """Queue ``message(seats)`` for every socket watching the game; never waits."""
+        for watcher in list(self.games.get(game_id, {}).values()):
+            self.send(game_id, watcher, message(watcher.seats))
+
+    def send(self, game_id: str, watcher: Watcher, text: str) -> None:
+        """Queue ``text`` for one socket, dropping it when its queue is full."""
+        try:
+            watcher.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self._drop(game_id, watcher)
+
+    def sockets(self, game_id: str) -> list[Watcher]:
+        """Every socket watching the game."""
+        return list(self.games.get(game_id, {}).values())
+
+    async def _send(self, game_id: str, watcher: Watcher) -> None:
+        while True:
+            text = await watcher.queue.get()
+            try:
+                await asyncio.wait_for(watcher.ws.send_text(text), self.send_timeout)
+            except TimeoutError:
+                self._drop(game_id, watcher)
+                return
+            except Exception:  # closed meanwhile: its handler forgets it
+                watcher.dropped.set()
+                return
+
+    def _drop(self, game_id: str, watcher: Watcher) -> None:
+        log.warning("dropped a socket of game %s that did not keep up", game_id)
+        self.games.get(game_id, {}).pop(watcher.ws, None)
+        watcher.dropped.set()
+        if watcher.sender is not None and watcher.sender is not asyncio.current_task():
+            watcher.sender.cancel()
+
+    def close(self, game_id: str, code: int, reason: str) -> None:
+        """Have every socket watching the game closed (it was deleted)."""
+        for watcher in self.games.pop(game_id, {}).values():
+            if watcher.sender is not None:
+                watcher.sender.cancel()
+            watcher.drop(code, reason)
+
+    async def closing(self, watcher: Watcher) -> None:
+        """Close a dropped socket with its code, waiting at most the send timeout (a peer that reads nothing
+        never sees it; its connection is closed all the same)."""
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(watcher.ws.close(code=watcher.code, reason=watcher.reason), self.send_timeout)
+
+
+__all__ = ["TOO_SLOW", "TOO_SLOW_REASON", "Fanout", "Watcher"]

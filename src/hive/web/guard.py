@@ -1,0 +1,256 @@
+"""The server's front door, an ASGI middleware: who may reach it, what a request may carry, and the headers every
+answer has.
+
+- ``Host`` must be one of the allowed names (DNS rebinding: a page of another site, its name pointed at this
+  machine, is refused).
+- A WebSocket, and every request that changes something (not ``GET``/``HEAD``/``OPTIONS``), must come from the
+  server's own origin or an allowed one when the browser says where it comes from (``Origin``).
+- A request body is JSON (``Content-Type: application/json``), read as it arrives and refused past the size limit
+  before more is read, within the request time limit.
+- Every answer carries a strict Content Security Policy (no inline script or style, no framing), ``nosniff`` and no
+  referrer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+from urllib.parse import urlsplit
+
+from .limits import Settings
+from .network import is_address, local_names
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self';"
+    " object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+    (b"cross-origin-resource-policy", b"same-origin"),
+]
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+#: In an allow-list of hosts: any IP address (no page can rebind a name to an address typed as an address).
+ANY_ADDRESS = "any IP address"
+#: The WebSocket close code of a refused handshake (answered as 403).
+POLICY = 1008
+
+
+class Refused(Exception):
+    """A request the front door turns away with ``status``."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def host_name(host: str) -> str:
+    """The name of a ``Host`` header's value, without its port, lower case (``[::1]:8000`` → ``::1``)."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1 : host.find("]")] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def allowed_hosts(listen: str, extra: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The ``Host`` names a server listening on ``listen`` answers to: a loopback address answers to the loopback
+    names, a wildcard (``0.0.0.0``, ``::``) to them and to this machine's names and addresses, any other address to
+    itself; ``extra`` names (a reverse proxy's, a LAN name) are added."""
+    loopback = ("localhost", "127.0.0.1", "::1")
+    names = {host_name(listen), *loopback} if host_name(listen) in loopback else {host_name(listen)}
+    if listen in ("0.0.0.0", "::", ""):
+        names |= {*loopback, *local_names(), ANY_ADDRESS}
+    return tuple(sorted(names | {host_name(name) for name in extra}))
+
+
+def json_depth(raw: bytes) -> int:
+    """How deeply the arrays and objects of a JSON text nest (its strings skipped), read in one pass."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for byte in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    return deepest
+
+
+def parse_json(raw: bytes, max_depth: int) -> dict[str, Any]:
+    """A request body's JSON object (``{}`` for an empty body).
+
+    :raises Refused: 400 when it is not JSON, nests deeper than ``max_depth``, or is not an object.
+    """
+    if not raw.strip():
+        return {}
+    if json_depth(raw) > max_depth:
+        raise Refused(400, f"The request body nests deeper than {max_depth} levels.")
+    try:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise Refused(400, f"The request body is not valid JSON: {err}.") from None
+    if not isinstance(data, dict):
+        raise Refused(400, f"The request body must be a JSON object, not {type(data).__name__}.")
+    return data
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", []):
+        if key == name:
+            text: str = value.decode("latin-1")
+            return text
+    return None
+
+
+def _shown(text: str) -> str:
+    return repr(text if len(text) <= 80 else text[:79] + "…")
+
+
+class Guard:
+    """The middleware around ``app`` (see the module's description).
+
+    :param settings: the allowed hosts and origins, the body size limit and the request time limit.
+    """
+
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+        self.app = app
+        self.settings = settings
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        try:
+            self.check_host(scope)
+            if scope["type"] == "websocket" or scope["method"] not in SAFE_METHODS:
+                self.check_origin(scope)
+            if scope["type"] == "http" and scope["method"] not in SAFE_METHODS:
+                receive = await self.read_body(scope, receive)
+        except Refused as err:
+            await self.refuse(scope, send, err)
+            return
+        if scope["type"] == "websocket":
+            await self.app(scope, receive, send)
+            return
+
+        async def secured(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                present = {key.lower() for key, _ in message.get("headers", [])}
+                extra = [(key, value) for key, value in HEADERS if key not in present]
+                message["headers"] = [*message.get("headers", []), *extra]
+            await send(message)
+
+        await self.app(scope, receive, secured)
+
+    def check_host(self, scope: Scope) -> None:
+        hosts = self.settings.hosts
+        if hosts is None or "*" in hosts:
+            return
+        host = _header(scope, b"host") or ""
+        name = host_name(host)
+        if name not in hosts and not (ANY_ADDRESS in hosts and is_address(name)):
+            raise Refused(
+                400,
+                f"This server does not answer to the host name {_shown(host)}; it answers to {', '.join(hosts)}"
+                " (hive play --allow-host adds a name).",
+            )
+
+    def check_origin(self, scope: Scope) -> None:
+        origin = _header(scope, b"origin")
+        if origin is None:
+            return  # not sent by a browser's page
+        own = (_header(scope, b"host") or "").lower()
+        parts = urlsplit(origin.lower())
+        default = {"http": 80, "https": 443}.get(parts.scheme)
+        netloc = parts.netloc if parts.port not in (None, default) else (parts.hostname or "")
+        if netloc in (own, own.removesuffix(f":{default}")) or origin.rstrip("/") in self.settings.origins:
+            return
+        raise Refused(
+            403,
+            f"Cross-origin request refused: the page at {_shown(origin)} is not this server's"
+            " (hive play --allow-origin admits another).",
+        )
+
+    async def read_body(self, scope: Scope, receive: Receive) -> Receive:
+        """Read the body within the size and time limits, and hand it on as one message."""
+        limit = self.settings.body_bytes
+        length = _header(scope, b"content-length")
+        if length is not None and (not length.isascii() or not length.isdigit()):
+            raise Refused(400, f"Content-Length must be a number of bytes, not {_shown(length)}.")
+        if length is not None and int(length) > limit:
+            raise Refused(413, f"The request body is too large ({length} bytes, at most {limit}).")
+        chunked = "chunked" in (_header(scope, b"transfer-encoding") or "").lower()
+        kind = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
+        if (chunked or (length or "0") != "0") and kind != "application/json":
+            raise Refused(415, f"Send JSON: the Content-Type must be application/json, not {_shown(kind)}.")
+        body = bytearray()
+        try:
+            async with asyncio.timeout(self.settings.request_timeout):
+                while True:
+                    message = await receive()
+                    if message["type"] == "http.disconnect":
+                        break
+                    body += message.get("body", b"")
+                    if len(body) > limit:
+                        raise Refused(413, f"The request body is too large (more than {limit} bytes).")
+                    if not message.get("more_body", False):
+                        break
+        except TimeoutError:
+            raise Refused(408, f"The request body did not arrive within {self.settings.request_timeout:g} s.") from None
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if sent:
+                return await receive()
+            sent = True
+            return {"type": "http.request", "body": bytes(body), "more_body": False}
+
+        return replay
+
+    async def refuse(self, scope: Scope, send: Send, err: Refused) -> None:
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": POLICY, "reason": str(err)[:120]})
+            return
+        body = json.dumps({"error": str(err)}).encode()
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"connection", b"close"),
+            *HEADERS,
+        ]
+        await send({"type": "http.response.start", "status": err.status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+
+
+__all__ = [
+    "ANY_ADDRESS",
+    "CSP",
+    "HEADERS",
+    "Guard",
+    "Refused",
+    "allowed_hosts",
+    "host_name",
+    "json_depth",
+    "parse_json",
+]

@@ -1,0 +1,164 @@
+"""``hive play`` over a database it cannot use says why and stops; one server per database; a clean stop on
+SIGTERM and SIGINT. Each is ``hive play --no-browser --db …`` in a subprocess."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from .web_support import ServerProcess, free_port
+
+#: Root ignores file permissions; without these capabilities it is held to them like anyone.
+AS_A_USER = (
+    ["setpriv", "--bounding-set=-dac_override,-dac_read_search"]
+    if os.geteuid() == 0 and shutil.which("setpriv")
+    else []
+)
+
+
+def refused(db: Path, prefix: list[str] | None = None) -> str:
+    """What ``hive play`` says on its error output when it refuses to start over ``db`` (it must exit with 2)."""
+    command = [*(prefix or []), sys.executable, "-m", "hive", "play", "--no-browser"]
+    command += ["--port", str(free_port()), "--db", str(db)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr + done.stdout, done.stderr
+    return done.stderr.strip()
+
+
+def stored_games(db: Path, n: int) -> None:
+    with sqlite3.connect(db) as con:
+        con.execute("CREATE TABLE filler (id INTEGER PRIMARY KEY, text TEXT)")
+        con.executemany("INSERT INTO filler (text) VALUES (?)", [("x" * 500,) for _ in range(n)])
+        con.execute("CREATE INDEX filler_text ON filler (text)")
+
+
+def test_a_file_that_is_not_a_database_is_named_as_damaged(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    db.write_bytes(b"these are not the games you are looking for" * 100)
+    message = refused(db)
+    assert message.startswith(f"hive play: the database at {db} is damaged: file is not a database"), message
+
+
+def test_a_database_with_damaged_pages_fails_its_integrity_check_at_start(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    stored_games(db, 2000)
+    data = bytearray(db.read_bytes())
+    page = 4096
+    for offset in range(page * 3, len(data) - page, page * 7):  # scribble over some b-tree pages' headers
+        data[offset : offset + 16] = b"\xff" * 16
+    db.write_bytes(bytes(data))
+    message = refused(db)
+    assert message.startswith(f"hive play: the database at {db} is damaged: "), message
+    assert "sqlite3's .recover" in message or "malformed" in message
+
+
+def test_a_directory_is_explained(tmp_path: Path) -> None:
+    message = refused(tmp_path)
+    assert message == (
+        f"hive play: the database at {tmp_path} is a directory, not a file: give a file in it, e.g. --db"
+        f" {tmp_path / 'games.sqlite3'}"
+    )
+
+
+@pytest.mark.skipif(os.geteuid() == 0 and not AS_A_USER, reason="root without setpriv ignores file permissions")
+def test_a_read_only_file_or_directory_is_explained(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    stored_games(db, 1)
+    db.chmod(0o444)
+    message = refused(db, AS_A_USER)
+    assert message.startswith(f"hive play: the database at {db} is read-only: the server stores every move"), message
+    db.chmod(0o644)
+    folder = tmp_path / "shelf"
+    folder.mkdir()
+    shutil.copy(db, folder / "games.sqlite3")
+    folder.chmod(0o555)
+    try:
+        message = refused(folder / "games.sqlite3", AS_A_USER)
+    finally:
+        folder.chmod(0o755)
+    assert "is in a read-only directory: SQLite writes its journal beside the file" in message
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        (["--max-body", "0"], "hive play: --max-body must be at least 1, not 0"),
+        (["--max-hints-per-minute", "-2"], "hive play: --max-hints-per-minute must be 0 (no limit) or more, not -2"),
+        (["--request-timeout", "0"], "hive play: --request-timeout must be more than 0 seconds, not 0.0"),
+        (["--ai-workers", "0"], "hive play: --ai-workers must be at least 1, not 0"),
+    ],
+)
+def test_a_limit_out_of_range_is_named(tmp_path: Path, option: list[str], message: str) -> None:
+    command = [sys.executable, "-m", "hive", "play", "--no-browser", "--db", str(tmp_path / "g.db"), *option]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stderr.strip() == message, done.stderr
+
+
+def test_a_second_server_on_the_same_database_refuses_to_start(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    first = ServerProcess(db)
+    first.start()
+    try:
+        message = refused(db)
+        assert message == (
+            f"hive play: the database at {db} is in use by another hive play server: stop that one, or choose"
+            " another file with --db"
+        )
+        assert httpx.get(first.url + "api/games", timeout=10).status_code == 200  # the first one goes on
+    finally:
+        first.stop()
+    second = ServerProcess(db)  # and once it has stopped, the file is free
+    second.start()
+    second.stop()
+
+
+def children(pid: int) -> set[int]:
+    """The processes ``pid`` started (the AI's worker and multiprocessing's resource tracker)."""
+    found = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found |= {int(child) for child in (task / "children").read_text().split()}
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGTERM, signal.SIGINT])
+def test_a_signal_stops_the_server_and_its_ai_workers_without_a_traceback(tmp_path: Path, signum: int) -> None:
+    """Stopped in the middle of the AI's longest search: the worker and the resource tracker go too (before,
+    SIGTERM left them running 4 times in 6, and SIGINT sometimes printed a traceback)."""
+    server = ServerProcess(tmp_path / "games.sqlite3")
+    server.start()
+    assert server.process is not None
+    body = {"mode": "ai", "ai_level": "max", "colour": "black"}
+    r = httpx.post(server.url + "api/games", json=body, timeout=30)
+    assert r.status_code == 200 and r.json()["state"]["thinking"]
+    deadline = time.monotonic() + 30
+    while len(children(server.process.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    helpers = children(server.process.pid)
+    assert len(helpers) >= 2, helpers
+    server.process.send_signal(signum)
+    assert server.process.wait(30) == 0
+    output = server.process.stdout.read().decode() if server.process.stdout else ""
+    server.process = None
+    assert "Traceback" not in output and "Error" not in output, output
+    deadline = time.monotonic() + 10
+    while any(alive(pid) for pid in helpers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(alive(pid) for pid in helpers), [pid for pid in helpers if alive(pid)]

@@ -1,0 +1,317 @@
+"""The server's front door and limits: security headers, allowed hosts and origins, JSON-only bodies read within
+limits, strict numbers, binary frames, rates per client with clear 429s, and games kept in memory within a bound."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import sqlite3
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+
+from hive.web import Storage, create_app
+from hive.web.errors import TooMany
+from hive.web.guard import ANY_ADDRESS, CSP, allowed_hosts, host_name, json_depth
+from hive.web.limits import RateLimits, Settings
+
+from .test_web_server import client, new_game
+from .web_support import server_thread
+
+JSON = dict[str, Any]
+LOCAL = ("127.0.0.1", "::1", "localhost")
+
+
+def with_app(test: Callable[[httpx.AsyncClient], Awaitable[None]], **settings: Any) -> None:
+    async def main() -> None:
+        app = create_app(":memory:", workers=0, settings=Settings(**settings))
+        async with client(app) as c:
+            await test(c)
+        await app.close()
+
+    asyncio.run(main())
+
+
+def test_every_answer_carries_the_security_headers() -> None:
+    async def test(c: httpx.AsyncClient) -> None:
+        game = await new_game(c, mode="local")
+        answers = [
+            await c.get("/"),
+            await c.get("/static/main.js"),
+            await c.get("/api/assets"),
+            await c.get(f"/api/games/{game['id']}"),
+            await c.get("/api/games/nothing"),
+            await c.get("/no/such/page"),
+            await c.post(f"/api/games/{game['id']}/move", json={"move": "wS1"}),
+            await c.post("/api/games", content=b"{", headers={"content-type": "text/plain"}),
+        ]
+        assert [r.status_code for r in answers] == [200, 200, 200, 200, 404, 404, 403, 415]
+        for r in answers:
+            assert r.headers["content-security-policy"] == CSP
+            assert r.headers["x-content-type-options"] == "nosniff"
+            assert r.headers["x-frame-options"] == "DENY"
+            assert r.headers["referrer-policy"] == "no-referrer"
+        assert "frame-ancestors 'none'" in CSP and "script-src 'self';" in CSP and "unsafe" not in CSP
+
+    with_app(test)
+
+
+def test_the_allowed_host_names_follow_the_listening_address() -> None:
+    assert set(allowed_hosts("127.0.0.1")) == set(LOCAL)
+    assert set(allowed_hosts("::1", ("Hive.Example.org:443",))) == {*LOCAL, "hive.example.org"}
+    assert allowed_hosts("192.168.1.20") == ("192.168.1.20",)
+    lan = allowed_hosts("0.0.0.0")
+    assert set(LOCAL) <= set(lan) and ANY_ADDRESS in lan and socket.gethostname().lower() in lan
+    assert [host_name(h) for h in ("[::1]:8000", "LOCALHOST:80", "example.org", "::1")] == [
+        "::1",
+        "localhost",
+        "example.org",
+        "::1",
+    ]
+
+
+def test_a_wrong_host_is_refused_and_an_allowed_one_served() -> None:
+    """DNS rebinding: a page at evil.example whose name now points at 127.0.0.1 reaches the server with its own
+    name in ``Host``; it is refused, for the API and the WebSocket alike."""
+
+    async def main() -> None:
+        settings = Settings(hosts=allowed_hosts("0.0.0.0", ("hive.lan",)))
+        app = create_app(":memory:", workers=0, settings=settings)
+        for host, status in [
+            ("127.0.0.1:8000", 200),
+            ("localhost:8000", 200),
+            ("[::1]:8000", 200),
+            ("10.1.2.3:8000", 200),  # typed as an address: no name to rebind
+            ("hive.lan:8000", 200),
+            ("evil.example:8000", 400),
+            ("127.0.0.1.evil.example", 400),
+            ("", 400),
+        ]:
+            async with client(app) as c:
+                r = await c.get("/api/assets", headers={"host": host})
+                assert r.status_code == status, (host, r.text)
+                if status == 400:
+                    assert "does not answer to the host name" in r.json()["error"]
+                    assert "--allow-host" in r.json()["error"]
+        await app.close()
+
+    asyncio.run(main())
+
+
+def test_cross_origin_requests_and_sockets_are_refused(tmp_path: Path) -> None:
+    """A page of another site may not create games, move, or watch a game live; the server's own page may, and
+    so may clients that are not browsers (no ``Origin``)."""
+
+    async def main(url: str) -> None:
+        own = url.rstrip("/")
+        async with httpx.AsyncClient(base_url=url, timeout=30) as c:
+            evil = {"origin": "http://evil.example"}
+            r = await c.post("/api/games", json={"mode": "local"}, headers=evil)
+            assert r.status_code == 403 and "Cross-origin request refused" in r.json()["error"]
+            r = await c.post("/api/games", json={"mode": "local"}, headers={"origin": "null"})
+            assert r.status_code == 403
+            r = await c.post("/api/games", content=b'{"mode": "local"}', headers={"content-type": "text/plain"})
+            assert r.status_code == 415 and "application/json" in r.json()["error"]
+            game = (await c.post("/api/games", json={"mode": "local"}, headers={"origin": own})).json()
+            seat = {"x-seat-token": game["token"]}
+            move = f"/api/games/{game['id']}/move"
+            assert (await c.post(move, json={"move": "wS1"}, headers={**seat, **evil})).status_code == 403
+            assert (await c.delete(f"/api/games/{game['id']}", headers={**seat, **evil})).status_code == 403
+            assert (await c.get(f"/api/games/{game['id']}", headers=evil)).status_code == 200  # reading is harmless
+            assert (await c.post(move, json={"move": "wS1"}, headers={**seat, "origin": own})).status_code == 200
+        ws = f"ws://{own.removeprefix('http://')}/ws/games/{game['id']}"
+        with pytest.raises(websockets.InvalidStatus) as refused:
+            await websockets.connect(ws, origin="http://evil.example")  # type: ignore[arg-type]
+        assert refused.value.response.status_code == 403
+        async with websockets.connect(ws, origin=own) as watching:  # type: ignore[arg-type]
+            assert json.loads(await watching.recv())["moves"] == ["wS1"]
+
+    with server_thread(tmp_path / "games.db") as url:
+        asyncio.run(main(url))
+
+
+def test_numbers_are_ascii_digits_only_and_deep_json_is_refused() -> None:
+    async def test(c: httpx.AsyncClient) -> None:
+        game = await new_game(c, mode="local")
+        for ply in ("²", "①", "٣", "1_0", " 1", "+1", "0x1"):
+            r = await c.get(f"/api/games/{game['id']}/position", params={"ply": ply})
+            assert r.status_code == 400 and "'ply' must be a number from 0 to 0" in r.json()["error"], (ply, r.text)
+            r = await c.get(
+                f"/api/games/{game['id']}/hint", params={"ply": ply}, headers={"x-seat-token": game["token"]}
+            )
+            assert r.status_code == 400, (ply, r.text)
+        deep = b"[" * 30_000 + b"]" * 30_000
+        r = await c.post("/api/games", content=deep, headers={"content-type": "application/json"})
+        assert r.status_code == 400 and r.json()["error"] == "The request body nests deeper than 32 levels."
+        nested: Any = {"game_string": "wS1"}
+        for _ in range(31):
+            nested = {"x": nested}
+        assert json_depth(json.dumps(nested).encode()) == 32
+        assert json_depth(b'{"a": "[[[[{{{{\\"]]"}') == 1
+
+    with_app(test)
+
+
+async def watch_new_game(url: str, token: bool = False) -> tuple[JSON, Any]:
+    """A new game on one screen, and a WebSocket watching it (with the seat token, or as a spectator), its first
+    state read."""
+    async with httpx.AsyncClient(base_url=url, timeout=30) as c:
+        game: JSON = (await c.post("/api/games", json={"mode": "local"})).json()
+    query = f"?token={game['token']}" if token else ""
+    watching = await websockets.connect(f"ws://{url.removeprefix('http://')}ws/games/{game['id']}{query}")
+    await watching.recv()
+    return game, watching
+
+
+def test_a_binary_frame_closes_the_socket_with_a_reason_and_the_server_goes_on(tmp_path: Path) -> None:
+    async def main(url: str) -> None:
+        game, watching = await watch_new_game(url)
+        await watching.send(b"\x00\x01binary")
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await watching.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1003
+        assert "Binary frames are not understood" in closed.value.rcvd.reason
+        async with websockets.connect(f"ws://{url.removeprefix('http://')}ws/games/{game['id']}") as again:
+            await again.recv()
+            await again.send("ping")
+            assert await again.recv() == "pong"
+
+    with server_thread(tmp_path / "games.db") as url:
+        asyncio.run(main(url))
+
+
+def test_rates_per_client_are_counted_over_a_sliding_minute() -> None:
+    now = [1000.0]
+    rates = RateLimits(Settings(games_per_minute=2, hints_per_minute=0), clock=lambda: now[0])
+    rates.charge("games", "a")
+    rates.charge("games", "a")
+    rates.charge("games", "b")
+    with pytest.raises(TooMany, match=r"Too many new games: at most 2 a minute from one address; try again in 60 s"):
+        rates.charge("games", "a")
+    now[0] += 30
+    with pytest.raises(TooMany, match="try again in 30 s"):
+        rates.charge("games", "a")
+    now[0] += 30.5
+    rates.charge("games", "a")
+    for _ in range(1000):
+        rates.charge("hints", "a")  # 0: no limit
+    with pytest.raises(ValueError, match=r"games_per_minute must be 0 \(no limit\) or more, not -1"):
+        Settings(games_per_minute=-1)
+
+
+def test_over_a_rate_the_answer_is_a_429_with_a_message() -> None:
+    async def test(c: httpx.AsyncClient) -> None:
+        games = [await new_game(c, mode="ai", ai_level="random", colour="white") for _ in range(3)]
+        r = await c.post("/api/games", json={"mode": "local"})
+        assert r.status_code == 429 and r.json()["error"].startswith("Too many new games: at most 3 a minute")
+        seat = {"x-seat-token": games[0]["token"]}
+        hint = f"/api/games/{games[0]['id']}/hint"
+        assert [(await c.get(hint, headers=seat)).status_code for _ in range(3)] == [200, 200, 429]
+        r = await c.get(hint, headers=seat)
+        assert r.json()["error"].startswith("Too many hints: at most 2 a minute from one address")
+        statuses = []
+        for game in games[:2]:
+            r = await c.post(
+                f"/api/games/{game['id']}/move", json={"move": "wS1"}, headers={"x-seat-token": game["token"]}
+            )
+            statuses.append(r.status_code)
+        assert statuses == [200, 429]
+
+    with_app(test, games_per_minute=3, hints_per_minute=2, ai_per_minute=1)
+
+
+def test_games_in_memory_stay_within_the_bound_and_come_back_from_the_database(tmp_path: Path) -> None:
+    async def main() -> None:
+        app = create_app(tmp_path / "games.db", workers=0, settings=Settings(live_games=3))
+        async with client(app) as c:
+            games = [await new_game(c, mode="local") for _ in range(8)]
+            for game in games:
+                r = await c.post(
+                    f"/api/games/{game['id']}/move", json={"move": "wS1"}, headers={"x-seat-token": game["token"]}
+                )
+                assert r.status_code == 200
+                assert len(app.service.sessions) <= 3
+            assert games[0]["id"] not in app.service.sessions
+            state = (await c.get(f"/api/games/{games[0]['id']}")).json()
+            assert state["moves"] == ["wS1"] and games[0]["id"] in app.service.sessions
+            listed = (await c.get("/api/games")).json()["games"]
+            assert len(listed) == 8 and all(g["length"] == 1 for g in listed)
+        await app.close()
+
+    asyncio.run(main())
+
+
+def test_a_watched_game_stays_in_memory(tmp_path: Path) -> None:
+    async def main(url: str) -> None:
+        watched, watching = await watch_new_game(url, token=True)
+        async with httpx.AsyncClient(base_url=url, timeout=30) as c:
+            for _ in range(5):
+                await c.post("/api/games", json={"mode": "local"})
+            seat = {"x-seat-token": watched["token"]}
+            r = await c.post(f"/api/games/{watched['id']}/move", json={"move": "wS1"}, headers=seat)
+            assert r.status_code == 200
+        assert json.loads(await asyncio.wait_for(watching.recv(), 10))["moves"] == ["wS1"]
+        await watching.close()
+
+    with server_thread(tmp_path / "games.db", settings=Settings(live_games=2)) as url:
+        asyncio.run(main(url))
+
+
+def _raw(url: str) -> socket.socket:
+    host, port = url.removeprefix("http://").rstrip("/").split(":")
+    return socket.create_connection((host, int(port)), timeout=10)
+
+
+def _closed_within(sock: socket.socket, seconds: float) -> bytes:
+    """What the server sent before closing the connection, which it must do within ``seconds``."""
+    start = time.monotonic()
+    received = b""
+    sock.settimeout(seconds)
+    while chunk := sock.recv(4096):
+        received += chunk
+    assert time.monotonic() - start < seconds
+    return received
+
+
+def test_partial_requests_are_timed_out(tmp_path: Path) -> None:
+    """A request's head, or its body, that stops arriving: the connection is closed after the request time limit
+    (a body: with a 408 and a message) instead of being held forever."""
+    with server_thread(tmp_path / "games.db", settings=Settings(request_timeout=1.0)) as url:
+        head = _raw(url)
+        head.sendall(b"GET /api/assets HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        assert _closed_within(head, 5) == b""
+        body = _raw(url)
+        body.sendall(
+            b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b'Content-Length: 100\r\n\r\n{"mode":'
+        )
+        answer = _closed_within(body, 5)
+        assert answer.startswith(b"HTTP/1.1 408") and b"did not arrive within 1 s" in answer
+        assert httpx.get(url + "api/assets", timeout=10).status_code == 200
+
+
+def test_a_database_that_cannot_be_read_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before, a damaged page made a plain read answer "could not be saved"."""
+
+    async def test(c: httpx.AsyncClient) -> None:
+        game = await new_game(c, mode="local")
+
+        def damaged(*args: Any) -> Any:
+            raise sqlite3.DatabaseError("database disk image is malformed")
+
+        monkeypatch.setattr(Storage, "load", damaged)
+        monkeypatch.setattr(Storage, "games", damaged)
+        r = await c.get(f"/api/games/{game['id']}x")
+        assert r.status_code == 503
+        assert r.json()["error"] == "The game could not be read: database disk image is malformed"
+        r = await c.get("/api/games")
+        assert r.status_code == 503
+        assert r.json()["error"] == "The games could not be read: database disk image is malformed"
+
+    with_app(test)
