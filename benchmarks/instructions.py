@@ -22,9 +22,25 @@ from .movegen import POSITIONS
 #: The workloads: a name and its Python code (``board`` is set up from ``{position}`` before it runs).
 WORKLOADS: dict[str, str] = {
     "generate x3000, midgame_mlp": "for _ in range(3000): board.generate()",
-    # the board keeps the list of the position it is in: forget it, so that every list is generated
+    "count_moves x3000, midgame_mlp": "for _ in range(3000): board.count_moves()",
+    # the board keeps the legal moves of the position it is in: forget them, so that every list is generated
     "list(legal_moves) x3000, midgame_mlp": (
-        "for _ in range(3000):\n    board._legal_key = None\n    list(board.legal_moves)"
+        "for _ in range(3000):\n    board._kept_ply = -1\n    list(board.legal_moves)"
+    ),
+    "push + pop x3000, midgame_mlp": (
+        "move = next(iter(board.legal_moves))\nfor _ in range(3000):\n    board.push(move)\n    board.pop()"
+    ),
+    "parse_uhp + uhp x3000, midgame_mlp": (
+        "text = board.uhp(next(iter(board.legal_moves)))\nfor _ in range(3000): board.uhp(board.parse_uhp(text))"
+    ),
+    "move_text + push_text + pop x3000": (
+        "move = next(iter(board.legal_moves))\n"
+        "for _ in range(3000):\n    board.push_text(board.move_text(move))\n    board.pop()"
+    ),
+    "30 random games of 60 plies": (
+        "import random\nrng = random.Random(1)\nfor _ in range(30):\n    game = hive.Board('Base+MLP')\n"
+        "    for _ in range(60):\n        moves = list(game.legal_moves)\n        if not moves: break\n"
+        "        game.push(rng.choice(moves))\n    game.outcome()\n    game.copy()"
     ),
     "perft Base+MLP 4": "hive.perft(hive.Board('Base+MLP'), 4)",
     "search depth 4 x3, midgame2_mlp": (

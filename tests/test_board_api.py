@@ -137,3 +137,97 @@ def test_game_over_has_no_moves() -> None:
     assert board.state == "BlackWins"
     assert list(board.legal_moves) == []
     assert board.is_game_over()
+
+
+_MIDGAME = "/work/shared/testdata/positions/midgame_mlp.txt"
+
+
+def _midgame() -> hive.Board:
+    from pathlib import Path
+
+    return hive.Board.from_game_string(Path(_MIDGAME).read_text())
+
+
+def test_moves_compare_hash_and_print_as_values() -> None:
+    board = hive.Board("Base")
+    board.push_uhp("wS1")
+    move = board.parse_uhp("bA1 wS1-")
+    made = hive.Move("bA1", None, move.destination)  # type: ignore[arg-type]
+    assert made == move and (made != move) is False and hash(made) == hash(move) == hash(move.code)
+    assert move != hive.Move.PASS and move != move.code and move != (move.piece, None, move.destination)
+    assert {move: 1}[made] == 1 and made in board.legal_moves and made in list(board.legal_moves)
+    assert (move.piece, move.piece_id, move.origin) == ("bA1", hive.PIECE_NAMES.index("bA1"), None)
+    assert repr(move) == f"<Move bA1 hand -> {hive.axial_of(move.destination)}>"  # type: ignore[arg-type]
+    assert repr(hive.Move.PASS) == "Move.PASS" and hive.Move.PASS.is_pass and hive.Move.PASS.piece is None
+    assert hive.Move.PASS is hive.Move.PASS and move.PASS is hive.Move.PASS
+    played = board.push_uhp("bS1 wS1-")
+    assert repr(board.pop()) == repr(played) and played.origin is None
+
+
+def test_moves_are_shared_values_per_code() -> None:
+    board = _midgame()
+    moves = list(board.legal_moves)
+    assert [m.code for m in moves] == board.generate() == board.legal_codes()
+    assert all(m is hive.Move.from_code(m.code) for m in moves)
+    assert all(a is b for a, b in zip(moves, board.legal_moves, strict=True))
+
+
+def test_moves_pickle_and_copy_as_the_shared_value() -> None:
+    import copy
+    import pickle
+
+    for move in [*_midgame().legal_moves, hive.Move.PASS]:
+        for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+            assert pickle.loads(pickle.dumps(move, protocol)) is move
+        assert copy.copy(move) is move and copy.deepcopy([move])[0] is move
+
+
+def test_legal_moves_follow_the_position() -> None:
+    board = _midgame()
+    before = list(board.legal_moves)
+    assert len(board.legal_moves) == board.legal_count() == board.count_moves() == len(before) == 64
+    board.push(before[0])
+    after = list(board.legal_moves)
+    assert [m.code for m in after] == board.generate() and after != before
+    assert before[0] not in board.legal_moves or before[0] in after
+    board.pop()
+    assert list(board.legal_moves) == before
+    board._kept_ply = -1  # forgetting the kept moves only costs a new generation
+    assert list(board.legal_moves) == before and all(board.has_move(m.code) for m in before)
+
+
+def test_iterating_legal_moves_survives_a_push() -> None:
+    board = _midgame()
+    expected = board.generate()
+    seen = []
+    for move in board.legal_moves:
+        seen.append(move.code)
+        board.push(move)
+        board.pop()
+    assert seen == expected
+
+
+def test_count_moves_matches_generate_along_a_game() -> None:
+    import random
+
+    rng = random.Random(18)
+    board = hive.Board("Base+MLP")
+    while not board.is_game_over() and board.ply < 150:
+        codes = board.generate()
+        assert board.count_moves() == len(codes) == len(board.legal_moves)
+        assert all(board.has_move(code) for code in codes) and not board.has_move(-5)
+        board.push(rng.choice(list(board.legal_moves)))
+    assert board.count_moves() == len(board.generate())
+
+
+def test_pass_and_game_over_counts() -> None:
+    from .positions import PASS_ONLY
+
+    board = hive.Board.from_game_string(PASS_ONLY)
+    assert board.count_moves() == 1 and list(board.legal_moves) == [hive.Move.PASS]
+    assert board.parse_uhp("pass") is hive.Move.PASS
+    over = hive.Board.from_game_string(
+        "Base;InProgress;White[7];wS1;bS1 wS1-;wQ \\wS1;bQ bS1/;wG1 -wQ;bG1 bQ-;wA1 wG1\\;bA1 bQ\\;"
+        "wA2 \\wQ;bA2 \\bG1;wG2 wQ/;bG1 wG2\\"
+    )
+    assert over.count_moves() == over.legal_count() == 0 and not over.legal_moves

@@ -90,3 +90,64 @@ def test_boards_pickle_and_copy_in_both_builds(make: Callable[[], Any], duplicat
         assert getattr(twin, option) == getattr(board, option)
     twin.pop()
     assert len(board.move_stack) == len(twin.move_stack) + 1
+
+
+class _Index:
+    """An int-like value (as NumPy's integers are): codes are taken through ``__index__``."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+
+@pytest.mark.parametrize("code", ["31", 3.0, None, 1 << 63, -(1 << 63) - 1, 1 << 80])
+def test_from_code_refuses_what_is_not_a_64_bit_code(code: object) -> None:
+    with pytest.raises(InvalidMoveError, match=f"Invalid move code {code!r}: expected an int of 64 bits"):
+        Move.from_code(code)  # type: ignore[arg-type]
+
+
+def test_from_code_takes_int_like_codes() -> None:
+    board = hive.Board("Base")
+    code = board.generate()[0]
+    assert Move.from_code(_Index(code)) is Move.from_code(code)  # type: ignore[arg-type]
+    assert Move.from_code((1 << 63) - 1).code == (1 << 63) - 1 and Move.from_code(-(1 << 63)).code == -(1 << 63)
+
+
+def test_moves_pickle_across_the_builds() -> None:
+    import os
+    import subprocess
+    import sys
+
+    board = hive.Board("Base+MLP")
+    board.push_uhp("wS1")
+    moves = [*board.legal_moves, Move.PASS]
+    script = "import pickle, sys, hive; print(hive.COMPILED, [repr(m) for m in pickle.load(sys.stdin.buffer)])"
+    for pure in ("", "1"):
+        out = subprocess.run(
+            [sys.executable, "-c", script],
+            input=pickle.dumps(moves),
+            env=dict(os.environ, HIVE_PURE=pure),
+            capture_output=True,
+            timeout=120,
+            check=False,
+        )
+        assert out.returncode == 0, out.stderr.decode()
+        assert out.stdout.decode().split(" ", 1)[1].strip() == str([repr(m) for m in moves])
+
+
+@pytest.mark.parametrize("code", [-1, 30, 1 << 40, 29 | 1025 << 5])
+def test_moves_of_codes_no_game_has_still_print(code: int) -> None:
+    assert repr(Move.from_code(code)) == f"<Move of code {code}, not a move of Hive>"
+
+
+@pytest.mark.parametrize("text", ["x" * 300, "wS1 " + "y" * 50_000, "wS1\n-" + "\t" * 1000 + "bQ"])
+def test_errors_quote_a_long_move_text_in_part(text: str) -> None:
+    board = hive.Board("Base")
+    with pytest.raises(ValueError) as caught:
+        board.push_text(text)
+    message = str(caught.value)
+    assert len(message) < 400, message
+    if len(" ".join(text.split())) > 100:  # runs of white space are quoted as one space
+        assert f"({len(text):,} characters)" in message

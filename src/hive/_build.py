@@ -1,9 +1,9 @@
 """Which build is running: the compiled extension modules or the plain Python sources.
 
-The hot modules (:data:`COMPILED_MODULES`: the search framework and each game's core, evaluation and search) are
-plain typed Python that Cython compiles, with C types taken from the ``.pxd`` file beside each module. Those modules
-build their tables and state with :func:`table`: C-typed arrays when compiled, plain lists (fastest for CPython) when
-not.
+The hot modules (:data:`COMPILED_MODULES`: the search framework, each game's core, evaluation and search, and Hive's
+move values) are plain typed Python that Cython compiles, with C types taken from the ``.pxd`` file beside each
+module. Those modules build their tables and state with :func:`table`: C-typed arrays when compiled, plain lists
+(fastest for CPython) when not.
 Setting the environment variable ``HIVE_PURE=1`` before ``import hive`` runs the plain Python sources
 even where the compiled modules are installed (see :func:`force_pure`).
 """
@@ -48,6 +48,8 @@ COMPILED_MODULES = (
     "hive.search.framework",
     "hive.games.hive.state",
     "hive.games.hive.position",
+    "hive.games.hive.move",
+    "hive.games.hive.notation",
     "hive.games.hive.evaluation",
     "hive.games.hive.search",
     "hive.games.hivequeen.state",

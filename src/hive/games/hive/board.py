@@ -8,21 +8,17 @@ from typing import ClassVar
 
 from ...game import DRAW, GameBoard, Outcome, Termination
 from .errors import IllegalMoveError, InvalidGameStringError, InvalidGameTypeError, InvalidMoveError
-from .geometry import DIRECTIONS, MASK, NEIGHBOUR, OPPOSITE, SIZE, axial_of
+from .geometry import DIRECTIONS, MASK, NEIGHBOUR, SIZE, axial_of
 from .move import LegalMoveGenerator, Move
+from .notation import GROUND_TAKEN, move_code, reference
 from .pieces import COLOUR_NAMES, PIECE_IDS, PIECE_NAMES, PIECES, PIECES_PER_COLOUR, GameType
 from .position import Position
 from .reasons import PASS_GAME_OVER, PASS_WITH_MOVES, reason
 from .state import (
-    HAND,
-    ORIGIN_CELL,
     PASS,
     STATE_NAMES,
     WHITE_WINS,
     destination_of,
-    encode,
-    origin_of,
-    piece_of,
 )
 
 # ``ref/`` means north-east of ref, and so on clockwise (see geometry.DIRECTIONS).
@@ -58,8 +54,6 @@ class Board(Position, GameBoard[Move]):
         gt = game_type if isinstance(game_type, GameType) else GameType.parse(game_type)
         super().__init__(gt, tournament_opening, repetition_draw)
         self._init_texts()
-        self._legal_key: tuple[int, int, int] | None = None
-        self._legal_codes: list[int] = []
 
     # ------------------------------------------------------------------
     # game state
@@ -98,7 +92,7 @@ class Board(Position, GameBoard[Move]):
     @property
     def move_stack(self) -> list[Move]:
         """The moves played so far, oldest first."""
-        return [Move.from_code(code) for code in self.history]
+        return list(map(Move.from_code, self.history))
 
     @property
     def legal_moves(self) -> LegalMoveGenerator:
@@ -107,15 +101,11 @@ class Board(Position, GameBoard[Move]):
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` may be played now (the legal moves are generated once per position for the checks of
         :meth:`is_legal`, :meth:`parse_move` and :meth:`push`)."""
-        return move.code in self._legal()
+        return self.has_move(move.code)
 
     def _legal(self) -> list[int]:
         """The legal int moves, generated once per position for the checks of parse and push."""
-        key = (self.hash, self.status, self.ply)
-        if key != self._legal_key:
-            self._legal_codes = self.generate()
-            self._legal_key = key
-        return self._legal_codes
+        return self.legal_codes()
 
     def copy(self) -> Board:
         """Return an independent board with the same options and history."""
@@ -138,9 +128,10 @@ class Board(Position, GameBoard[Move]):
 
         :raises IllegalMoveError: naming the rule, when the move is not legal here.
         """
-        if move.code not in self._legal():
-            raise IllegalMoveError(reason(self, move.code, False))
-        self.make(move.code)
+        code = move.code
+        if not self.has_move(code):
+            raise IllegalMoveError(reason(self, code, False))
+        self.make(code)
         if self._memo is not None:
             self._pushed(len(self.history) - 1, move)
 
@@ -175,44 +166,43 @@ class Board(Position, GameBoard[Move]):
         if len(words) == 1 and words[0].lower() == "pass":
             if self.status >= DRAW:
                 raise IllegalMoveError(PASS_GAME_OVER)
-            if self._legal() != [PASS]:
+            if not self.has_move(PASS):
                 raise IllegalMoveError(PASS_WITH_MOVES)
             return Move.PASS
         if not 1 <= len(words) <= 2:
             raise InvalidMoveError(
                 f"Invalid MoveString {_quoted(text)}: expected 'piece', 'piece reference' or 'pass'."
             )
-        pid = self._piece_of(words[0], text)
+        pid = PIECE_IDS.get(words[0].lower(), -1)
+        if pid < 0:
+            raise _unknown_piece(text, words[0])
+        ref_id = -1
+        direction = -1
         if len(words) == 1:
             if self.ply:
                 raise InvalidMoveError(
                     f"Invalid MoveString {_quoted(text)}: only the game's first piece is played without a "
                     "reference piece."
                 )
-            dst = ORIGIN_CELL
-            on_top = False
         else:
             ref = words[1]
-            direction = -1
             if ref[-1] in _AFTER:
                 direction = _AFTER[ref[-1]]
                 ref = ref[:-1]
             elif ref[0] in _BEFORE:
                 direction = _BEFORE[ref[0]]
                 ref = ref[1:]
-            ref_id = self._piece_of(ref, text)
-            ref_cell = self.pos[ref_id]
-            if ref_cell < 0:
-                raise InvalidMoveError(
-                    f"Invalid MoveString {_quoted(text)}: reference piece {PIECE_NAMES[ref_id]} is not in play."
-                )
-            on_top = direction < 0
-            dst = ref_cell if on_top else NEIGHBOUR[ref_cell * 6 + direction]
-        src = self.pos[pid]
-        code = encode(pid, HAND if src < 0 else src, dst)
+            ref_id = PIECE_IDS.get(ref.lower(), -1)
+            if ref_id < 0:
+                raise _unknown_piece(text, ref)
+        code = move_code(self, pid, ref_id, direction)
+        if code < 0:
+            raise InvalidMoveError(
+                f"Invalid MoveString {_quoted(text)}: reference piece {PIECE_NAMES[ref_id]} is not in play."
+            )
         # A reference with a direction names a ground cell; climbing is written "piece ref".
-        if (not on_top and self.height[dst] and dst != src) or code not in self._legal():
-            raise IllegalMoveError(reason(self, code, on_top))
+        if code >= GROUND_TAKEN or not self.has_move(code):
+            raise IllegalMoveError(reason(self, code % GROUND_TAKEN, ref_id >= 0 and direction < 0))
         return Move.from_code(code)
 
     def push_text(self, text: str) -> Move:
@@ -225,31 +215,21 @@ class Board(Position, GameBoard[Move]):
 
     def move_text(self, move: Move) -> str:
         """The MoveString of a move in this position (the move need not be checked)."""
-        return self._remember(len(self.history), move, self._uhp(move))
-
-    def _uhp(self, move: Move) -> str:
         code = move.code
+        ref = -1 if code == PASS else reference(self, code)
+        if ref == -2:
+            raise IllegalMoveError(f"Move {move!r} is not a move of this game.")
         if code == PASS:
-            return "pass"
-        pid = piece_of(code)
-        src = origin_of(code)
-        dst = destination_of(code)
-        name = PIECE_NAMES[pid]
-        if self.ply == 0:
-            return name
-        if self.height[dst] and dst != src:
-            return f"{name} {PIECE_NAMES[self.top[dst]]}"
-        for d in range(6):
-            ref = self.top[NEIGHBOUR[dst * 6 + d]]
-            if ref == pid:
-                ref = self.below[pid]
-            if ref >= 0:
-                return f"{name} " + _MARKS[OPPOSITE[d]].format(PIECE_NAMES[ref])
-        if src != HAND:  # the piece's own cell: "wQ wQ\" is valid UHP
-            for d in range(6):
-                if NEIGHBOUR[src * 6 + d] == dst:
-                    return f"{name} " + _MARKS[d].format(name)
-        raise IllegalMoveError(f"Move {move!r} has no reference piece in this position.")
+            text = "pass"
+        elif self.ply == 0:
+            text = PIECE_NAMES[code & 31]
+        elif ref < 0:
+            raise IllegalMoveError(f"Move {move!r} has no reference piece in this position.")
+        elif ref & 7 == 6:
+            text = f"{PIECE_NAMES[code & 31]} {PIECE_NAMES[ref >> 3]}"
+        else:
+            text = f"{PIECE_NAMES[code & 31]} " + _MARKS[ref & 7].format(PIECE_NAMES[ref >> 3])
+        return self._remember(len(self.history), move, text)
 
     def record(self, headers: Mapping[str, str] | None = None) -> str:
         """The UHP GameString of the game so far (a GameString has no headers: ``headers`` are left out)."""
@@ -295,12 +275,6 @@ class Board(Position, GameBoard[Move]):
     uhp = move_text
     game_string = record
     from_game_string = from_record
-
-    def _piece_of(self, word: str, text: str) -> int:
-        pid = PIECE_IDS.get(word.lower(), -1)
-        if pid < 0:
-            raise InvalidMoveError(f"Invalid MoveString {_quoted(text)}: unknown piece {_quoted(word)}.")
-        return pid
 
     # ------------------------------------------------------------------
     # the hive as pieces and coordinates
@@ -371,9 +345,17 @@ class Board(Position, GameBoard[Move]):
         return board(self, last_move=self.peek() if self.history else None)
 
 
-def _quoted(text: str) -> str:
-    """A text as a message quotes it: between single quotes as written, its white space as single spaces."""
-    return "'" + " ".join(text.split()) + "'"
+def _unknown_piece(text: str, word: str) -> InvalidMoveError:
+    return InvalidMoveError(f"Invalid MoveString {_quoted(text)}: unknown piece {_quoted(word)}.")
+
+
+def _quoted(text: str, limit: int = 100) -> str:
+    """A text as a message quotes it: between single quotes as written, its white space as single spaces, and no
+    more than ``limit`` characters of it (then ``…`` and its length)."""
+    shown = " ".join(text.split())
+    if len(shown) > limit:
+        return f"'{shown[:limit]}…' ({len(text):,} characters)"
+    return f"'{shown}'"
 
 
 def _wrapped(cell: int) -> tuple[int, int]:

@@ -1,10 +1,17 @@
-"""Hive's moves as values, and the lazy list of a board's legal moves."""
+"""Hive's moves as values, and the lazy list of a board's legal moves.
+
+Compiled (see ``move.pxd``), a :class:`Move` is an extension type holding its int code, and a board's legal moves
+become values without a dict lookup per move: a table of recently used moves, indexed by a hash of the code, stands
+in front of the shared values of :data:`_MOVES`.
+"""
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from ..._build import filled, is_compiled
 from .errors import InvalidMoveError
 from .geometry import CELLS, axial_of
 from .pieces import PIECE_IDS, PIECE_NAMES, PIECES
@@ -12,6 +19,14 @@ from .state import HAND, PASS, destination_of, encode, origin_of, piece_of
 
 if TYPE_CHECKING:
     from .board import Board
+    from .position import Position
+
+
+class _PassMove:
+    """``Move.PASS``: the pass move (a class attribute that the compiled type, which is immutable, can hold)."""
+
+    def __get__(self, instance: object, owner: type | None = None) -> Move:
+        return _PASS_MOVE
 
 
 class Move:
@@ -24,7 +39,7 @@ class Move:
 
     __slots__ = ("code",)
 
-    PASS: Move
+    PASS = _PassMove()
 
     def __init__(self, piece: str | int, origin: int | None, destination: int) -> None:
         """:raises InvalidMoveError: naming a piece that is neither a UHP name nor a piece id (0..27), or a cell
@@ -40,6 +55,8 @@ class Move:
     @staticmethod
     def from_code(code: int) -> Move:
         """The move of the core's int encoding ``code`` (one shared value per code)."""
+        if _COMPILED and type(code) is int and _CODE_MIN <= code <= _CODE_MAX:
+            return _SLOTS[_slot(code)]
         return _MOVES[code]
 
     @property
@@ -70,8 +87,20 @@ class Move:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Move) and other.code == self.code
 
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
     def __hash__(self) -> int:
         return hash(self.code)
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        return _move_of, (self.code,)
+
+    def __copy__(self) -> Move:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Move:
+        return self
 
     def __bool__(self) -> bool:
         return self.code != PASS
@@ -79,13 +108,28 @@ class Move:
     def __repr__(self) -> str:
         if self.code == PASS:
             return "Move.PASS"
+        code = self.code
+        if not (0 <= code < 1 << 26 and piece_of(code) < PIECES and origin_of(code) <= HAND):
+            return f"<Move of code {code}, not a move of Hive>"
         src = self.origin
         where = "hand" if src is None else str(axial_of(src))
         return f"<Move {self.piece} {where} -> {axial_of(destination_of(self.code))}>"
 
 
+def _move_of(code: int) -> Move:
+    """:meth:`Move.from_code` as a module function: what a pickled move is rebuilt with."""
+    return Move.from_code(code)
+
+
+#: Whether this module runs compiled (its ``.pxd`` types apply) or as plain Python.
+COMPILED: bool = is_compiled(_move_of)
+_COMPILED = COMPILED
+
 #: The most moves kept by :data:`_MOVES` before it starts again (a few hundred bytes each).
 INTERN_LIMIT = 1 << 18
+#: The codes a move can hold (64 bits): the core's codes, and others that no position has as a legal move.
+_CODE_MIN = -(1 << 63)
+_CODE_MAX = (1 << 63) - 1
 
 
 class _Interned(dict[int, Move]):
@@ -93,20 +137,66 @@ class _Interned(dict[int, Move]):
     list then costs a dict lookup per move instead of an object."""
 
     def __missing__(self, code: int) -> Move:
+        try:
+            value = operator.index(code)
+        except TypeError:
+            raise _bad_code(code) from None
+        if not _CODE_MIN <= value <= _CODE_MAX:
+            raise _bad_code(code)
+        if type(code) is not int:
+            return self[value]
         if len(self) >= INTERN_LIMIT:
             self.clear()
-        move = object.__new__(Move)
-        move.code = code
-        self[code] = move
+        move = _new_move(value)
+        self[value] = move
         return move
 
 
+def _bad_code(code: object) -> InvalidMoveError:
+    return InvalidMoveError(f"Invalid move code {code!r}: expected an int of 64 bits (see Position.generate).")
+
+
+def _new_move(code: int) -> Move:
+    """A new move of ``code``, made without the checks of :class:`Move`'s constructor."""
+    move = Move.__new__(Move)
+    move.code = code
+    return move
+
+
 _MOVES = _Interned()
-Move.PASS = Move.from_code(PASS)
+_PASS_MOVE = _MOVES[PASS]
+#: The table in front of :data:`_MOVES` in the compiled build: slot ``_slot(code)`` holds the last move hashed there
+#: and, in ``_SLOT_CODES``, its code (-1 and a placeholder while empty).
+_SLOT_BITS = 15
+_SLOT_HASH = 0x9E3779B1  # Fibonacci hashing: the top bits of the low 32 of code * 2^32 / golden ratio
+_LOW_32 = 0xFFFFFFFF
+_NO_MOVE = _MOVES[-1]
+_SLOTS: list[Move] = [_NO_MOVE] * (1 << _SLOT_BITS)
+_SLOT_CODES = filled("q", 1 << _SLOT_BITS, COMPILED, -1)
+
+
+def _slot(code: int) -> int:
+    """The slot of the table that holds the shared move of ``code`` (filled from :data:`_MOVES` if it did not)."""
+    slot = (code * _SLOT_HASH & _LOW_32) >> (32 - _SLOT_BITS)
+    if _SLOT_CODES[slot] != code:
+        _SLOTS[slot] = _MOVES[code]
+        _SLOT_CODES[slot] = code
+    return slot
+
+
+def moves_of(board: Position) -> list[Move]:
+    """The legal moves of ``board`` as values, in the core's order (a new list; the codes are kept by the board)."""
+    if not _COMPILED:
+        return list(map(_MOVES.__getitem__, board.legal_codes()))
+    n = board._keep()
+    moves = [_NO_MOVE] * n
+    for i in range(n):
+        moves[i] = _SLOTS[_slot(board._kept[i])]
+    return moves
 
 
 class LegalMoveGenerator:
-    """The legal moves of a board, generated when iterated (like python-chess)."""
+    """The legal moves of a board, generated when first asked for in a position (like python-chess)."""
 
     __slots__ = ("board",)
 
@@ -114,19 +204,21 @@ class LegalMoveGenerator:
         self.board = board
 
     def __iter__(self) -> Iterator[Move]:
-        return map(_MOVES.__getitem__, self.board._legal())
+        if not _COMPILED:
+            return map(_MOVES.__getitem__, self.board.legal_codes())
+        return iter(moves_of(self.board))
 
     def __len__(self) -> int:
-        return len(self.board._legal())
+        return self.board._keep()
 
     def count(self) -> int:
-        return len(self)
+        return self.board._keep()
 
     def __bool__(self) -> bool:
-        return bool(self.board._legal())
+        return self.board._keep() != 0
 
     def __contains__(self, move: object) -> bool:
-        return isinstance(move, Move) and self.board.is_legal(move)
+        return isinstance(move, Move) and self.board.has_move(move.code)
 
     def __repr__(self) -> str:
         return f"<LegalMoveGenerator ({', '.join(self.board.uhp(m) for m in self)})>"

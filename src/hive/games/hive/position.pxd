@@ -32,13 +32,29 @@ cdef class Position(State):
     cdef short[::1] _cells
     cdef short[::1] _around
     cdef int[::1] _movebuf
+    cdef int[::1] _kept
+    cdef int _kept_n
+    cdef unsigned long long _kept_hash
+    cdef public int _kept_ply
+    cdef int _kept_status
+
+    @cython.locals(n=int, i=int)
+    cdef int _keep(self) noexcept
+    cpdef int legal_count(self)
+    @cython.locals(n=int, i=int, found=bint)
+    cpdef bint has_move(self, long long code)
+    @cython.locals(n=int, i=int, moves=list)
+    cpdef list legal_codes(self)
 
     @cython.locals(stamp="long long", own_lo=int, other_lo=int, pid=int, cell=int, n=int, base=int, d=int, count=int)
     cdef int _placement_cells(self, int colour) noexcept
-    @cython.locals(n=int, moves=list, colour=int, own_lo=int, turn=int, queen_placed=bint,
+    @cython.locals(n=int, i=int, moves=list)
+    cpdef list generate(self)
+    cpdef int count_moves(self)
+    @cython.locals(n=int, colour=int, own_lo=int, turn=int, queen_placed=bint,
                    kinds_base=int, cells=int, have_cells=bint, kind=int, count=int, base=int, cell=int, last=int,
                    stamp="long long", throws=bint, pid=int, ground=bint, i=int, end=int)
-    cpdef list generate(self)
+    cdef int _fill(self) noexcept
     @cython.locals(stamp="long long", out=int, i=int, move=int, key=int)
     cdef int _unique(self, int n) noexcept
     @cython.locals(base=int, d=int, t=int)

@@ -83,6 +83,60 @@ class Position(State):
         self._cells = _ints("h", CELLS)
         self._around = _ints("h", 6)
         self._movebuf = _ints("i", MOVE_BUFFER)
+        # The legal moves of one position, kept for the board's checks and lists, and that position's key.
+        self._kept = _ints("i", MOVE_BUFFER)
+        self._kept_n = 0
+        self._kept_hash = 0
+        self._kept_ply = -1
+        self._kept_status = 0
+
+    # ------------------------------------------------------------------
+    # the kept legal moves: generated once per position for every check and list of the board
+
+    def _keep(self) -> int:
+        """Generate the legal moves into ``_kept`` unless it holds this position's already; return how many."""
+        if self.ply != self._kept_ply or self.hash != self._kept_hash or self.status != self._kept_status:
+            if _COMPILED:
+                n = self._fill()
+                for i in range(n):
+                    self._kept[i] = self._movebuf[i]
+            else:
+                self._kept = self.generate()
+                n = len(self._kept)
+            self._kept_n = n
+            self._kept_hash = self.hash
+            self._kept_ply = self.ply
+            self._kept_status = self.status
+        return self._kept_n
+
+    def legal_count(self) -> int:
+        """The number of legal moves here (1 for a pass, 0 when the game is over), kept for this position."""
+        return self._keep()
+
+    def has_move(self, code: int) -> bool:
+        """Whether the int move ``code`` is legal here (checked against the kept legal moves)."""
+        n = self._keep()
+        if not _COMPILED:
+            return code in self._kept
+        found = False
+        for i in range(n):
+            if self._kept[i] == code:
+                found = True
+                break
+        return found
+
+    def legal_codes(self) -> list[int]:
+        """The kept legal moves as ints, in :meth:`generate`'s order (read it, never change it)."""
+        n = self._keep()
+        if not _COMPILED:
+            return self._kept  # type: ignore[return-value]
+        moves = [0] * n
+        for i in range(n):
+            moves[i] = self._kept[i]
+        return moves
+
+    # ------------------------------------------------------------------
+    # generation
 
     def _placement_cells(self, colour: int) -> int:
         """Write the cells where ``colour`` may place to ``_cells``; return how many there are."""
@@ -119,9 +173,23 @@ class Position(State):
 
     def generate(self) -> list[int]:
         """Return every legal move of the side to move as ints (``[PASS]`` when none)."""
+        n = self._fill()
+        if not _COMPILED:
+            return list(self._movebuf[:n])  # a list slice copies at C speed; a typed view's slice is not a list
+        moves = [0] * n
+        for i in range(n):
+            moves[i] = self._movebuf[i]
+        return moves
+
+    def count_moves(self) -> int:
+        """The number of legal moves of the side to move (1 for a pass, 0 when the game is over), generated into
+        the core's buffer without making a list (what :meth:`generate` costs before its ints are boxed)."""
+        return self._fill()
+
+    def _fill(self) -> int:
+        """Write the legal moves to ``_movebuf`` (``PASS`` alone when none) and return how many there are."""
         if self.status >= _DRAW:
-            return []
-        # moves are collected as C ints and boxed once at the end, after pillbug duplicates are gone
+            return 0
         n = 0
         colour = self.ply & 1
         own_lo = colour * PIECES_PER_COLOUR
@@ -173,13 +241,9 @@ class Position(State):
             if throws:
                 n = self._unique(n)
         if n == 0:
-            return [_PASS]
-        if not _COMPILED:
-            return list(self._movebuf[:n])  # a list slice copies at C speed; a typed view's slice is not a list
-        moves = [0] * n
-        for i in range(n):
-            moves[i] = self._movebuf[i]
-        return moves
+            self._movebuf[0] = _PASS
+            return 1
+        return n
 
     def _unique(self, n: int) -> int:
         """Drop repeats from ``_movebuf[:n]``, first occurrences kept (a pillbug can throw a piece where it could go
@@ -433,9 +497,9 @@ class Position(State):
         """
         if depth == 0:
             return 1
-        moves = self.generate()
         if depth == 1:
-            return len(moves)
+            return self._fill()
+        moves = self.generate()
         total = 0
         for move in moves:
             self.make(move)

@@ -1,0 +1,26 @@
+# C types for move.py, applied when Cython compiles it (the .py stays plain Python).
+cimport cython
+from .position cimport Position
+
+cdef int CELLS, PIECES, HAND, PASS
+cdef bint _COMPILED
+cdef int _SLOT_BITS
+cdef long long _CODE_MIN, _CODE_MAX, _SLOT_HASH, _LOW_32
+cdef list _SLOTS
+cdef long long[::1] _SLOT_CODES
+
+
+cdef class Move:
+    cdef readonly long long code
+
+
+cdef class LegalMoveGenerator:
+    cdef readonly Position board
+
+
+@cython.locals(move=Move)
+cpdef Move _new_move(long long code)
+@cython.locals(slot=int)
+cdef int _slot(long long code) except -1
+@cython.locals(n=int, i=int, moves=list)
+cpdef list moves_of(Position board)
