@@ -17,6 +17,8 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 
 from ..games import find_game
+from ..search import Limits
+from . import clock
 from .jobs import Scheduler
 from .limits import Settings
 from .newgame import RANDOM
@@ -26,15 +28,21 @@ from .views import JSON, replay, view_for
 log = logging.getLogger("hive.web")
 
 
-def choose_move(kind: str, options: JSON, moves: list[str], level: str, seed: int | None = None) -> str:
+def choose_move(
+    kind: str, options: JSON, moves: list[str], level: str, seed: int | None = None, budget: float | None = None
+) -> str:
     """The AI's move after ``moves``, in the game's notation, at ``level`` (:data:`~hive.web.newgame.RANDOM` for
-    the random mover). Runs in a worker process."""
+    the random mover), thinking ``budget`` seconds at most (a timed game's share of the clock). Runs in a worker
+    process."""
     board = replay(view_for(kind), options, moves)
     ai = find_game(board.game_name).ai
     if level == RANDOM:
         move = ai.random_move(board, random.Random(seed))
     else:
-        move = ai.searcher(seed, ai.play_noise).search(board, ai.levels[level]).move
+        limits = ai.levels[level]
+        if budget is not None:
+            limits = Limits(limits.depth, min(budget, limits.time or budget))
+        move = ai.searcher(seed, ai.play_noise).search(board, limits).move
     return board.move_text(move)
 
 
@@ -149,10 +157,12 @@ class AIPlayer:
         await self.broadcast(session)
         try:
             assert record.ai_level is not None
-            job = (record.kind, record.options, moves, record.ai_level, random.randrange(1 << 30))
+            seed = random.randrange(1 << 30)
+            assert record.ai_seat is not None
+            budget = clock.budget(record.clock, record.ai_seat, self.service.now())
+            job = (record.kind, record.options, moves, record.ai_level, seed, budget)
             text = await self.jobs.run(record.id, choose_move, *job)
-            if not self.service.play_ai(session, moves, text):
-                return  # taken back or resigned meanwhile
+            self.service.play_ai(session, moves, text)  # not played when taken back, resigned or out of time
         except asyncio.CancelledError:
             raise
         except Exception as err:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 from typing import TYPE_CHECKING
 
+from . import clock
 from .errors import Conflict, Unavailable
 from .newgame import rematch
 from .storage import GameRecord
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 
 def summary(record: GameRecord, view: View, length: int) -> JSON:
     """A game as the game list and the page describe it: kind, mode, options, the sides' names, the players' names,
-    the number of moves, the result (``winner``: the winner's seat) and the dates."""
+    the number of moves, the result (``winner``: the winner's seat), the time control's label and the dates."""
     sides = view.sides(record.options)
     notation = spec_of(record.kind).sides
     winner = next((seat for seat, side in enumerate(notation) if record.result == f"{side}Wins"), None)
@@ -34,6 +35,7 @@ def summary(record: GameRecord, view: View, length: int) -> JSON:
         "winner": winner,
         "reason": in_sides(record.reason, notation, sides) if record.reason else None,
         "rematch": record.rematch,
+        "time_control": clock.label(record.clock["control"] if record.clock else None),
         "created": record.created,
         "updated": record.updated,
     }

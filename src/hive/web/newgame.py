@@ -12,6 +12,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from ..games import GAMES, find_game
+from . import clock
 from .errors import BadRequest, shown
 from .storage import GameRecord
 from .views import DEFAULT_KIND, JSON, Board, View, view_for
@@ -80,8 +81,8 @@ def _tokens(mode: str, seat: int) -> tuple[str, str, tuple[str | None, str | Non
 def new_game(data: JSON) -> NewGame:
     """Read a request for a new game: ``kind``, ``mode`` (``ai``, ``local``, ``online``), ``options``, ``colour``
     (a side's name or ``random``), ``ai_level``, ``name`` (the creator's), ``help`` (online: the creator asks for a
-    casual game with engine help, which needs the other player's yes too) and ``game_string`` (a record to go on
-    from).
+    casual game with engine help, which needs the other player's yes too), ``game_string`` (a record to go on
+    from) and ``time_control`` (see :func:`~hive.web.clock.control`; untimed by default).
 
     :raises BadRequest: naming the field at fault.
     """
@@ -106,6 +107,9 @@ def new_game(data: JSON) -> NewGame:
     wants_help = data.get("help", False)
     if not isinstance(wants_help, bool):
         raise BadRequest(f"'help' must be true or false, not {shown(wants_help)}.")
+    timing = clock.control(data.get("time_control"))
+    if timing is not None and mode == "local":
+        raise BadRequest("'time_control' is for games against the AI or between two browsers, not on one screen.")
     text = data.get("game_string")
     if text is not None:
         if not isinstance(text, str) or not text.strip():
@@ -133,14 +137,15 @@ def new_game(data: JSON) -> NewGame:
         names=(names[0], names[1]),
         help=(helps[0], helps[1]),
         joined=1 << seat if mode == "online" else 3,
+        clock=clock.new(timing),
     )
     return NewGame(record, view, board, token, other if mode == "online" else None)
 
 
 def rematch(old: GameRecord, seat: int) -> NewGame:
-    """The next game after ``old``, asked for by the holder of ``seat``: the same kind, options, mode and AI, from
-    the start, each player in the other colour with their name and choice of help; the asker's seat is dealt its
-    token, the other seat its own (``invite``)."""
+    """The next game after ``old``, asked for by the holder of ``seat``: the same kind, options, mode, AI and time
+    control, from the start, each player in the other colour with their name and choice of help; the asker's seat
+    is dealt its token, the other seat its own (``invite``)."""
     view = view_for(old.kind)
     mine = 1 - seat
     token, other, tokens = _tokens(old.mode, mine)
@@ -155,6 +160,7 @@ def rematch(old: GameRecord, seat: int) -> NewGame:
         names=(old.names[1], old.names[0]),
         help=(old.help[1], old.help[0]),
         joined=1 << mine if old.mode == "online" else 3,
+        clock=clock.new(old.clock["control"]) if old.clock else None,
     )
     return NewGame(record, view, view.new_board(record.options), token, other if old.mode == "online" else None)
 

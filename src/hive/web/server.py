@@ -8,8 +8,12 @@ API (JSON; errors are ``{"error": message}`` with a 4xx status):
 
 - ``GET /api/games``: the stored games, in progress first, then finished (names, kind, result, dates).
 - ``POST /api/games`` create (``kind``, ``mode`` ``ai``/``local``/``online``, ``options``, ``colour``,
-  ``ai_level``, ``name``, ``help``, ``game_string``): returns the game, your seat token and, online, the
-  invitation token.
+  ``ai_level``, ``name``, ``help``, ``game_string``, ``time_control``: ``untimed``, ``bullet`` (1+2), ``blitz``
+  (5+3), ``rapid`` (15+10), ``classical`` (30+20), ``{"initial": seconds, "increment": seconds}`` or
+  ``{"days": 1, 2, 3, 5 or 7}`` per move): returns the game, your seat token and, online, the invitation token.
+  A game's state holds ``clock`` (``null`` untimed): ``control``, ``label``, ``remaining`` (each side's
+  milliseconds), ``running`` (whose clock runs: a seat or ``null``), ``used`` (milliseconds per move, ``null``
+  where the clock had not started) and ``low`` (the remaining time that shows a warning).
 - ``GET /api/games/{id}``: the game as seen with the ``X-Seat-Token`` header (or as a spectator).
 - ``DELETE /api/games/{id}``: delete the game (a seat holder only).
 - ``POST /api/games/{id}/rematch``: the next game with the colours swapped (a seat holder of a finished game):
@@ -40,6 +44,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -55,6 +60,7 @@ from starlette.websockets import WebSocket
 from .ai import AIPlayer
 from .errors import BadRequest, Conflict, Forbidden, GameError, NotFound, TooMany, Unavailable
 from .fanout import Fanout, Watcher
+from .flags import Flags
 from .guard import Guard, Refused, parse_json
 from .limits import RateLimits, Settings
 from .lobby import Lobby
@@ -102,6 +108,8 @@ class App:
         self.ai = AIPlayer(self.service, self.broadcast, workers, settings)
         self.service.loaded = self.ai.follow
         self.lobby = Lobby(self.service)
+        self.flags = Flags(self.service, self._flagged)
+        self._stopped = False
         self.rates = RateLimits(settings)
         self.fanout = Fanout(settings.send_queue, settings.send_timeout)
         self.service.sessions.in_use = lambda game_id: self.fanout.watched(game_id) or self.ai.busy(game_id)
@@ -135,6 +143,7 @@ class App:
     @contextlib.asynccontextmanager
     async def _lifespan(self, app: Starlette) -> AsyncIterator[None]:
         self.ai.warm_up()
+        self.flags.start()
         yield
         await self.close()
 
@@ -143,7 +152,15 @@ class App:
         self.stop()
 
     def stop(self) -> None:
-        """Stop the AI (its workers too, even in the middle of a search) and close the database; done once."""
+        """Stop the AI (its workers too, even in the middle of a search), hold the clocks and close the database;
+        done once."""
+        if self._stopped:
+            return
+        self._stopped = True
+        try:
+            self.flags.stop()
+        except sqlite3.Error:
+            log.exception("the clocks could not be held")
         self.ai.close()
         self.storage.close()
 
@@ -197,8 +214,10 @@ class App:
         return self.fanout.present(session.record.id)
 
     async def broadcast(self, session: Session) -> None:
-        """Queue the game's state for every socket watching it, each with its own seats; never waits on one."""
+        """Queue the game's state for every socket watching it, each with its own seats; never waits on one. The
+        game's flag timer is set for its running clock (every change is broadcast)."""
         session.version += 1
+        self.flags.follow(session)
         if not self.fanout.watched(session.record.id):
             return
         base = self.service.state(session, present=self.present(session))
@@ -241,6 +260,7 @@ class App:
     def _started(self, session: Session, token: str, invite: str | None) -> JSON:
         """A new game's answer: its id, the asker's token, the other seat's (online) and the state."""
         self.ai.follow(session)
+        self.flags.follow(session)
         return {"id": session.record.id, "token": token, "invite": invite, "state": self._state(session, token)}
 
     async def delete(self, request: Request) -> JSON:
@@ -258,7 +278,15 @@ class App:
         return self._started(following, token, invite if following.record.mode == "online" else None)
 
     async def get(self, request: Request) -> JSON:
-        return self._state(self.service.session(request.path_params["id"]), self._token(request))
+        session = self.service.session(request.path_params["id"])
+        if self.service.check_clock(session):
+            await self._flagged(session)
+        return self._state(session, self._token(request))
+
+    async def _flagged(self, session: Session) -> None:
+        """A game whose flag has fallen: its AI stops, its watchers hear."""
+        self.ai.follow(session)
+        await self.broadcast(session)
 
     async def position(self, request: Request) -> JSON:
         session = self.service.session(request.path_params["id"])
@@ -273,6 +301,8 @@ class App:
         session = self.service.session(request.path_params["id"])
         data = await self.body(request)
         token = self._token(request)
+        if self.service.check_clock(session):
+            await self._flagged(session)
         if session.record.mode == "ai" and request.path_params["action"] in AI_ACTIONS:
             self.rates.charge("ai", self.client(request))
         answer = self.service.act(session, request.path_params["action"], token, data)

@@ -5,8 +5,10 @@ tokens, the texts of the moves in effect and of those taken back, the result, an
 choices of engine help), its game's view and its live board. Every change is checked, stored in one transaction,
 and kept in memory only once stored: a move is checked once (by the view, through the game's own checks), written
 in the game's notation, pushed, and popped again if it cannot be stored. Undo pops, redo pushes the stored texts;
-a game is replayed only to load it into memory after a restart. Who may ask the engine is :mod:`~hive.web.access`'s
-to say; the game list, rematches and deletions are :mod:`~hive.web.lobby`'s.
+a game is replayed only to load it into memory after a restart. A timed game's clock (:mod:`~hive.web.clock`) is
+charged with every move and stored with it; a flag that falls ends the game as soon as anyone looks at it
+(:meth:`GameService.check_clock`), and moves are not taken back under a clock. Who may ask the engine is
+:mod:`~hive.web.access`'s to say; the game list, rematches and deletions are :mod:`~hive.web.lobby`'s.
 
 The service raises the errors of :mod:`hive.web.errors`; the HTTP layer turns them into status codes.
 """
@@ -19,12 +21,13 @@ import logging
 import re
 import secrets
 import sqlite3
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from ..game import Outcome, Termination
-from . import access
+from . import access, clock
 from .cache import LiveGames
 from .errors import BadRequest, Conflict, Forbidden, GameError, NotFound, Unavailable, shown
 from .lobby import summary
@@ -70,10 +73,12 @@ class GameService:
 
     :param storage: where the games are kept.
     :param live_games: games kept in memory (the least recently used are reloaded from storage when asked for).
+    :param now: the clock's time source, seconds since the epoch.
     """
 
-    def __init__(self, storage: Storage, live_games: int = 256) -> None:
+    def __init__(self, storage: Storage, live_games: int = 256, now: Callable[[], float] = time.time) -> None:
         self.storage = storage
+        self.now = now
         self.sessions: LiveGames[Session] = LiveGames(live_games)
         #: Tells this server's states from an earlier run's (with :attr:`Session.version`).
         self.boot = secrets.token_hex(4)
@@ -168,6 +173,7 @@ class GameService:
             "present": list(present),
             "note": None if session.over else pass_note(position, session.sides),
             "game_string": session.board.record(),
+            "clock": clock.report(record.clock, self.now()),
             "view": position,
             "version": [self.boot, session.version],
         }
@@ -214,6 +220,7 @@ class GameService:
         if action not in ACTIONS:
             raise NotFound(f"Unknown action {shown(action)}: expected one of {', '.join((*ACTIONS, *QUERIES))}.")
         seats = self.holder(session, token)
+        self.check_clock(session)
         handlers: dict[str, Callable[[Session, frozenset[int], JSON], None]] = {
             "move": self._move,
             "undo": self._undo,
@@ -262,8 +269,28 @@ class GameService:
     def _play(self, session: Session, move: Any) -> None:
         board = session.board
         text = board.move_text(move)
+        seat = board.turn
         board.push(move)
-        self._save(session, board.pop, moves=[*session.record.moves, text], redo=[], **self._ended(board), offer=None)
+        ended = self._ended(board)
+        moves = [*session.record.moves, text]
+        timed = clock.moved(session.record.clock, seat, len(moves), self.now(), ended["result"] is not None)
+        self._save(session, board.pop, moves=moves, redo=[], **ended, offer=None, clock=timed)
+
+    def check_clock(self, session: Session) -> bool:
+        """End the game if the running clock's flag has fallen: the player out of time loses. Returns whether it
+        ended the game now."""
+        seat = clock.fallen(session.record.clock, self.now())
+        if seat is None or session.over:
+            return False
+        out = Outcome(Termination.FORFEIT, 1 - seat, session.board.sides, "time ran out")
+        stopped = clock.stopped(session.record.clock, self.now(), seat)
+        self._save(session, None, **self._ended(session.board, out), offer=None, clock=stopped)
+        return True
+
+    @staticmethod
+    def _untimed(session: Session) -> None:
+        if session.record.clock is not None:
+            raise Conflict("Moves are not taken back in a timed game.")
 
     @staticmethod
     def _ended(board: Board, outcome: Outcome | None = None) -> dict[str, str | None]:
@@ -273,6 +300,7 @@ class GameService:
 
     def _undo(self, session: Session, seats: frozenset[int], data: JSON) -> None:
         self._check_ply(session, data)
+        self._untimed(session)
         record = session.record
         if record.mode == "online":
             self._offer(session, seats, {"what": "undo"})
@@ -309,6 +337,7 @@ class GameService:
         record = session.record
         if record.mode == "online":
             raise Conflict("Redo is for games on one screen or against the AI.")
+        self._untimed(session)
         if not record.redo:
             raise Conflict("Nothing to redo.")
         if session.over:
@@ -335,7 +364,8 @@ class GameService:
         board = session.board
         seat = board.turn if len(seats) == 2 else next(iter(seats))
         resigned = Outcome(Termination.RESIGNATION, 1 - seat, board.sides)
-        self._save(session, None, **self._ended(board, resigned), offer=None)
+        stopped = clock.stopped(session.record.clock, self.now())
+        self._save(session, None, **self._ended(board, resigned), offer=None, clock=stopped)
 
     def _offer(self, session: Session, seats: frozenset[int], data: JSON) -> None:
         what = data.get("what")
@@ -344,6 +374,8 @@ class GameService:
         record = session.record
         if what == "draw" and session.over:
             raise Conflict("The game is over.")
+        if what == "undo":
+            self._untimed(session)
         if record.mode == "ai":
             if what == "draw":
                 raise Conflict("The AI plays on: it does not agree to draws.")
@@ -402,7 +434,8 @@ class GameService:
     def _agree(self, session: Session, what: str, by: int) -> None:
         if what == "draw":
             agreed = Outcome(Termination.AGREEMENT, None, session.board.sides)
-            self._save(session, None, **self._ended(session.board, agreed), offer=None)
+            stopped = clock.stopped(session.record.clock, self.now())
+            self._save(session, None, **self._ended(session.board, agreed), offer=None, clock=stopped)
         else:
             self._take_back(session, self._back_to(session, by))
 
@@ -417,7 +450,7 @@ class GameService:
     def play_ai(self, session: Session, moves: list[str], text: str) -> bool:
         """Play the AI's move ``text``, chosen after ``moves``; ``False`` (and nothing played) when the game has
         moved on since, or the AI is no longer due."""
-        if session.record.moves != moves or not self.ai_to_move(session):
+        if session.record.moves != moves or self.check_clock(session) or not self.ai_to_move(session):
             return False
         self._play(session, session.board.parse_move(text))
         return True

@@ -2,8 +2,9 @@
 
 A game row holds its kind, options, mode, seat tokens, the players' names and their choices of engine help, which
 seats have opened the game, its rematch, result and ``length``, the number of moves in effect; the ``moves`` table
-holds every move by ply. Moves at or beyond ``length`` are the ones taken back, kept so that they can be redone until
-a different move is played.
+holds every move by ply. A timed game's ``clock`` (remaining times, whose clock runs and since when, the time used
+per move) is stored with every move. Moves at or beyond ``length`` are the ones taken back, kept so that they can be
+redone until a different move is played.
 
 A database written by an earlier version is brought up to date in place when it is opened: the columns it lacks are
 added with their defaults, and no game is lost.
@@ -53,10 +54,11 @@ ADDED_COLUMNS = {
     "help1": "INTEGER",
     "joined": "INTEGER NOT NULL DEFAULT 0",
     "rematch": "TEXT",
+    "clock": "TEXT",
 }
 _COLUMNS = (
     "id, kind, options, mode, ai_level, ai_seat, token0, token1, length, result, reason, offer, created, updated,"
-    " name0, name1, help0, help1, joined, rematch"
+    " name0, name1, help0, help1, joined, rematch, clock"
 )
 
 
@@ -74,6 +76,7 @@ class GameRecord:
     :ivar help: each seat's choice of engine help in a two-browser game (``None``: not chosen yet).
     :ivar joined: the seats that have opened the game with their token, as bits (1: the first seat, 2: the second).
     :ivar rematch: the id of the game that followed this one with the colours swapped.
+    :ivar clock: the game's clock (see :mod:`~hive.web.clock`), ``None`` when it is untimed.
     """
 
     id: str
@@ -94,6 +97,7 @@ class GameRecord:
     help: tuple[bool | None, bool | None] = (None, None)
     joined: int = 0
     rematch: str | None = None
+    clock: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -106,6 +110,10 @@ class Summary:
 
 class StaleError(ValueError):
     """The game changed since the caller last saw it (another move was stored first)."""
+
+
+def _dumps(value: dict[str, Any] | None) -> str | None:
+    return json.dumps(value) if value is not None else None
 
 
 def _flag(value: int | None) -> bool | None:
@@ -133,6 +141,7 @@ def _record(row: tuple[Any, ...], moves: list[str]) -> GameRecord:
         help=(_flag(row[16]), _flag(row[17])),
         joined=row[18],
         rematch=row[19],
+        clock=json.loads(row[20]) if row[20] else None,
     )
 
 
@@ -189,7 +198,7 @@ class Storage:
         record.created = record.updated = now
         with self._transaction():
             self.db.execute(
-                f"INSERT INTO games ({_COLUMNS}) VALUES ({', '.join('?' * 20)})",
+                f"INSERT INTO games ({_COLUMNS}) VALUES ({', '.join('?' * 21)})",
                 (
                     record.id,
                     record.kind,
@@ -209,6 +218,7 @@ class Storage:
                     *record.help,
                     record.joined,
                     record.rematch,
+                    _dumps(record.clock),
                 ),
             )
             self.db.executemany(
@@ -272,7 +282,7 @@ class Storage:
             )
             self.db.execute(
                 "UPDATE games SET length = ?, result = ?, reason = ?, offer = ?, updated = ?, name0 = ?, name1 = ?,"
-                " help0 = ?, help1 = ?, joined = ?, rematch = ? WHERE id = ?",
+                " help0 = ?, help1 = ?, joined = ?, rematch = ?, clock = ? WHERE id = ?",
                 (
                     len(record.moves),
                     record.result,
@@ -283,6 +293,7 @@ class Storage:
                     *record.help,
                     record.joined,
                     record.rematch,
+                    _dumps(record.clock),
                     record.id,
                 ),
             )
@@ -291,6 +302,16 @@ class Storage:
         """Record which seats have opened the game (a bit per seat), leaving the rest of the game alone."""
         with self._transaction():
             self.db.execute("UPDATE games SET joined = ? WHERE id = ?", (joined, game_id))
+
+    def clocks(self) -> list[tuple[str, dict[str, Any]]]:
+        """The clocks of the timed games in progress, by game id."""
+        rows = self.db.execute("SELECT id, clock FROM games WHERE clock IS NOT NULL AND result IS NULL")
+        return [(game_id, json.loads(clock)) for game_id, clock in rows]
+
+    def set_clocks(self, clocks: list[tuple[str, dict[str, Any]]]) -> None:
+        """Store games' clocks alone, in one transaction (the server pausing or resuming them)."""
+        with self._transaction():
+            self.db.executemany("UPDATE games SET clock = ? WHERE id = ?", [(_dumps(c), i) for i, c in clocks])
 
     def delete(self, game_id: str) -> bool:
         """Remove a game and its moves; ``False`` when there was no such game."""

@@ -26,6 +26,7 @@ async function syncRows() {
   const data = new FormData(form);
   const mode = data.get("mode"), kind = data.get("game");
   for (const row of form.querySelectorAll("[data-for]")) row.hidden = !row.dataset.for.split(" ").includes(mode);
+  $("tc-custom").hidden = data.get("time_control") !== "custom" || mode === "local";
   const info = app.games[kind];
   const sides = $("colour").options;
   info.sides.forEach((side, seat) => {
@@ -45,8 +46,19 @@ async function newGameBody() {
   const name = (f.get("name") || "").trim();
   return {
     kind, mode: f.get("mode"), ai_level: f.get("ai_level"), colour: f.get("colour"), options: module.options(box),
-    name: name || null, help: f.get("help") === "on",
+    name: name || null, help: f.get("help") === "on", time_control: timeControl(f.get("time_control")),
   };
+}
+
+// The time control a New game choice names: "untimed", a preset's name, "days:N", or "custom" (the minutes and
+// seconds of increment typed beside it).
+function timeControl(choice) {
+  if (!choice || choice === "untimed") return null;
+  if (choice.startsWith("days:")) return { days: Number(choice.slice(5)) };
+  if (choice === "custom") {
+    return { initial: Number($("tc-minutes").value) * 60, increment: Number($("tc-increment").value) };
+  }
+  return choice;
 }
 
 // A game read from a record of another kind than New game's: that game's defaults, the same seat.
@@ -91,7 +103,7 @@ export async function wireDialogs(games, { loadModule, createGame }) {
     $("dlg-io").showModal();
   };
   $("import-kind").addEventListener("change", syncImportKind);
-  $("form-new").addEventListener("change", (evt) => { if (["mode", "game"].includes(evt.target.name)) syncRows(); });
+  $("form-new").addEventListener("change", (evt) => { if (["mode", "game", "time_control"].includes(evt.target.name)) syncRows(); });
   $("form-new").addEventListener("submit", async (evt) => {
     if (evt.submitter && evt.submitter.value !== "start") return;
     evt.preventDefault();

@@ -39,7 +39,8 @@ function row(game) {
     h("b", "", player(game, 0)), document.createTextNode(`${side(0)} vs `),
     h("b", "", player(game, 1)), document.createTextNode(side(1)),
   );
-  head.append(players, h("span", "game-kind", `${info.title} · ${MODES[game.mode] || game.mode}`));
+  const timed = game.time_control && game.time_control !== "Untimed" ? ` · ${game.time_control}` : "";
+  head.append(players, h("span", "game-kind", `${info.title} · ${MODES[game.mode] || game.mode}${timed}`));
   const detail = h("div", "game-detail muted", `${resultText(game)} · ${when(game.updated)}`);
   const buttons = h("div", "game-buttons");
   const button = (label, cls, handler) => {

@@ -1,9 +1,10 @@
-// The side panel: the two sides' cards (their heads here, the rest the game's), the status and offers, the move
-// list, the controls and the share box.
+// The side panel: the two sides' cards (their heads and clocks here, the rest the game's), the status and offers,
+// the move list (with the time each move used), the controls and the share box.
 
 import { frame } from "./hexboard.js";
 import { api } from "./net.js";
 import { $, app, h, toast } from "./page.js";
+import { clockFor, usedFor } from "./clocks.js";
 
 export const LEVEL_NAMES = { random: "Random mover", easy: "Easy", medium: "Medium", hard: "Hard", max: "Max" };
 
@@ -34,6 +35,8 @@ export function cardHead(game, card, seat, view, swatch) {
     name.append(edit);
   }
   head.append(name);
+  const clock = clockFor(seat);
+  if (clock) head.append(clock);
   card.append(head);
   return head;
 }
@@ -85,7 +88,7 @@ export function renderSide(game, canAct, showReview) {
   renderMoves(showReview);
   renderControls(game, canAct);
   renderShare(game);
-  $("game-info").textContent = game.info(s);
+  $("game-info").textContent = game.info(s) + (s.clock ? ` · ${s.clock.label}` : "");
   $("export-text").value = s.game_string;
   $("welcome").hidden = true;
 }
@@ -162,6 +165,8 @@ function renderMoves(showReview) {
   s.moves.forEach((move, i) => {
     if (i % 2 === 0) list.append(h("span", "num", `${i / 2 + 1}.`));
     const li = h("li", "", move);
+    const used = usedFor(i);
+    if (used) li.append(used);
     li.dataset.ply = i + 1;
     li.dataset.move = move;
     li.title = "Show the position after this move";
@@ -183,10 +188,11 @@ export function renderControls(game, canAct) {
   const s = app.state;
   const player = s.seats.length > 0;
   const live = !s.result;
-  $("btn-undo").disabled = !player || !s.moves.length || (s.mode === "ai" && s.moves.length < 2 && s.ai.seat === 0);
+  $("btn-undo").disabled = !player || !s.moves.length || !!s.clock || (s.mode === "ai" && s.moves.length < 2 && s.ai.seat === 0);
+  $("btn-undo").title = s.clock ? "Moves are not taken back in a timed game" : "Undo (Ctrl+Z)";
   $("btn-undo").textContent = s.mode === "online" ? "Ask to undo" : "Undo";
   $("btn-redo").hidden = s.mode === "online";
-  $("btn-redo").disabled = !player || !s.redo || !!s.result;
+  $("btn-redo").disabled = !player || !s.redo || !!s.result || !!s.clock;
   $("btn-pass").hidden = !(s.view.pass && canAct());
   const engine = engineAllowed();
   $("btn-hint").disabled = !live || !!app.review || !engine;

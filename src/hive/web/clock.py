@@ -1,0 +1,197 @@
+"""Time controls and the game clock, kept by the server: plain data stored with every move.
+
+A time control is untimed (``None``), real-time (an initial time and a Fischer increment, in milliseconds) or
+correspondence (days per move). The clock starts with the first move: from then on the side to move has its clock
+running, and a move stops it, charges the time used and starts the other side's. Real-time moves earn the increment;
+a correspondence move gives its player the full days again for the next one. A real-time clock is paused while the
+server is down (:func:`pause`, :func:`resume`); a correspondence clock runs on calendar time.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .errors import BadRequest, shown
+
+JSON = dict[str, Any]
+MINUTE = 60_000
+DAY = 86_400_000
+#: Real-time presets like hivegame.com's: minutes and seconds of increment.
+PRESETS: dict[str, tuple[int, int]] = {"bullet": (1, 2), "blitz": (5, 3), "rapid": (15, 10), "classical": (30, 20)}
+#: The correspondence choices, days per move.
+DAYS = (1, 2, 3, 5, 7)
+#: The longest initial time and increment a real-time game may ask for, in seconds.
+MAX_INITIAL, MAX_INCREMENT = 3 * 3600, 180
+#: Below this share of its initial time (and 20 s at most) a player's clock shows a warning.
+LOW_SHARE, LOW_LIMIT = 0.1, 20_000
+
+
+def _seconds(value: object, field: str, lowest: float, highest: float) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise BadRequest(f"'time_control.{field}' must be a number of seconds, not {shown(value)}.")
+    if not lowest <= value <= highest:
+        raise BadRequest(f"'time_control.{field}' must be from {lowest:g} to {highest:g} seconds, not {value:g}.")
+    return round(value * 1000)
+
+
+def control(value: object) -> JSON | None:
+    """A time control as a request gives it: ``null`` or ``"untimed"``; a preset's name (``"blitz"``); ``{"initial":
+    seconds, "increment": seconds}``; ``{"days": n}`` for correspondence. Returns ``None`` (untimed),
+    ``{"initial": ms, "increment": ms}`` or ``{"days": n}``.
+
+    :raises BadRequest: naming what is wrong.
+    """
+    if value is None or value == "untimed":
+        return None
+    if isinstance(value, str) and value in PRESETS:
+        minutes, increment = PRESETS[value]
+        return {"initial": minutes * MINUTE, "increment": increment * 1000}
+    if isinstance(value, dict) and set(value) == {"days"}:
+        days = value["days"]
+        if days not in DAYS or isinstance(days, bool):
+            raise BadRequest(f"'time_control.days' must be one of {', '.join(map(str, DAYS))}, not {shown(days)}.")
+        return {"days": days}
+    if isinstance(value, dict) and set(value) <= {"initial", "increment"} and "initial" in value:
+        initial = _seconds(value["initial"], "initial", 1, MAX_INITIAL)
+        increment = _seconds(value.get("increment", 0), "increment", 0, MAX_INCREMENT)
+        return {"initial": initial, "increment": increment}
+    raise BadRequest(
+        f'\'time_control\' must be untimed, one of {", ".join(PRESETS)}, {{"initial": s, "increment": s}}'
+        f' or {{"days": n}}, not {shown(value)}.'
+    )
+
+
+def label(tc: JSON | None) -> str:
+    """How a time control is named: ``Untimed``, ``Blitz 5+3``, ``3+2`` (minutes and seconds), ``10s+2`` (a few
+    seconds), ``2 days per move``."""
+    if tc is None:
+        return "Untimed"
+    if "days" in tc:
+        return f"{tc['days']} day{'s' if tc['days'] > 1 else ''} per move"
+    minutes, increment = tc["initial"] / MINUTE, tc["increment"] / 1000
+    name = next((n for n, p in PRESETS.items() if p == (minutes, increment)), None)
+    whole = tc["initial"] % MINUTE == 0
+    text = f"{minutes:g}+{increment:g}" if whole else f"{tc['initial'] / 1000:g}s+{increment:g}"
+    return f"{name.capitalize()} {text}" if name else text
+
+
+def new(tc: JSON | None) -> JSON | None:
+    """A fresh clock for a game under ``tc``: both sides' full time, nothing running, no move timed."""
+    if tc is None:
+        return None
+    full = _full(tc)
+    return {"control": tc, "remaining": [full, full], "running": None, "since": None, "used": [], "paused": False}
+
+
+def _full(tc: JSON) -> int:
+    return int(tc["days"] * DAY if "days" in tc else tc["initial"])
+
+
+def left(clock: JSON, seat: int, now: float) -> int:
+    """``seat``'s remaining milliseconds at ``now`` (seconds since the epoch), never below 0."""
+    remaining = int(clock["remaining"][seat])
+    if clock["running"] == seat and clock["since"] is not None:
+        remaining -= round((now - clock["since"]) * 1000)
+    return max(0, remaining)
+
+
+def fallen(clock: JSON | None, now: float) -> int | None:
+    """The seat whose flag has fallen at ``now``, if any."""
+    if clock is None or clock["running"] is None or clock["since"] is None:
+        return None
+    seat: int = clock["running"]
+    return seat if left(clock, seat, now) <= 0 else None
+
+
+def deadline(clock: JSON | None) -> float | None:
+    """When the running clock's flag falls (seconds since the epoch), if a clock runs."""
+    if clock is None or clock["running"] is None or clock["since"] is None:
+        return None
+    return float(clock["since"]) + float(clock["remaining"][clock["running"]]) / 1000
+
+
+def moved(clock: JSON | None, seat: int, plies: int, now: float, over: bool) -> JSON | None:
+    """The clock after ``seat`` moved at ``now`` (the game now has ``plies`` moves; ``over``: it ended)."""
+    if clock is None:
+        return None
+    tc = clock["control"]
+    remaining = list(clock["remaining"])
+    used = list(clock["used"]) + [None] * (plies - 1 - len(clock["used"]))
+    if clock["running"] == seat and clock["since"] is not None:
+        spent = round((now - clock["since"]) * 1000)
+        remaining[seat] = _full(tc) if "days" in tc else max(0, remaining[seat] - spent) + tc["increment"]
+        used.append(spent)
+    else:
+        used.append(None)  # the first move, before the clock started
+    running = None if over else 1 - seat
+    return {**clock, "remaining": remaining, "running": running, "since": None if over else now, "used": used}
+
+
+def stopped(clock: JSON | None, now: float, flag: int | None = None) -> JSON | None:
+    """The clock stopped at ``now`` as the game ends (``flag``: the seat whose time ran out, left at 0)."""
+    if clock is None or clock["running"] is None:
+        return clock
+    remaining = list(clock["remaining"])
+    remaining[clock["running"]] = 0 if flag is not None else left(clock, clock["running"], now)
+    return {**clock, "remaining": remaining, "running": None, "since": None}
+
+
+def pause(clock: JSON, now: float) -> JSON:
+    """A real-time clock held as the server stops: the running side keeps the time it has at ``now``."""
+    if "days" in clock["control"] or clock["running"] is None or clock["since"] is None:
+        return clock
+    remaining = list(clock["remaining"])
+    remaining[clock["running"]] = left(clock, clock["running"], now)
+    return {**clock, "remaining": remaining, "since": None, "paused": True}
+
+
+def resume(clock: JSON, now: float) -> JSON:
+    """A paused clock running again from ``now``."""
+    return {**clock, "since": now, "paused": False} if clock.get("paused") else clock
+
+
+def report(clock: JSON | None, now: float) -> JSON | None:
+    """The clock as the game's state shows it: the control and its label, each side's remaining milliseconds at
+    ``now``, whose clock runs (``None``: none), the time used per move (``None`` where it was not timed), and the
+    remaining time below which a clock shows a warning."""
+    if clock is None:
+        return None
+    tc = clock["control"]
+    return {
+        "control": tc,
+        "label": label(tc),
+        "remaining": [left(clock, 0, now), left(clock, 1, now)],
+        "running": None if clock.get("paused") else clock["running"],
+        "used": clock["used"],
+        "low": min(LOW_LIMIT, round(_full(tc) * LOW_SHARE)) if "initial" in tc else DAY // 4,
+    }
+
+
+def budget(clock: JSON | None, seat: int, now: float) -> float | None:
+    """Seconds the AI may think for ``seat``'s move under a real-time clock: a share of what is left plus most of
+    the increment, always well inside what is left; ``None`` when the clock does not limit it."""
+    if clock is None or "days" in clock["control"]:
+        return None
+    remaining = left(clock, seat, now) / 1000
+    increment = float(clock["control"]["increment"]) / 1000
+    share = remaining / 30 + increment * 0.7
+    return max(0.02, min(share, remaining * 0.4))
+
+
+__all__ = [
+    "DAYS",
+    "PRESETS",
+    "budget",
+    "control",
+    "deadline",
+    "fallen",
+    "label",
+    "left",
+    "moved",
+    "new",
+    "pause",
+    "report",
+    "resume",
+    "stopped",
+]

@@ -1,0 +1,96 @@
+"""Timed games in the browser (Chromium by Playwright, against ``hive play``): the time control chosen in the New
+game dialog, both clocks ticking, the time used per move, and a flag that falls shown on both players' screens."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import httpx
+import pytest
+
+from .test_web_phone import DEVICES, browser, create, open_page, own_server, seat_page
+from .web_support import ServerProcess
+
+Page = Any
+__all__ = ["browser", "own_server"]  # the fixtures, shared with the phone tests
+
+
+def clock_text(page: Page, seat: int) -> str:
+    text: str = page.inner_text(f"#card-top .clock[data-seat='{seat}'], #card-bottom .clock[data-seat='{seat}']")
+    return text
+
+
+def play(server: ServerProcess, game_id: str, token: str, move: str) -> None:
+    reply = httpx.post(
+        f"{server.url}api/games/{game_id}/move", json={"move": move}, headers={"X-Seat-Token": token}, timeout=30
+    )
+    assert reply.status_code == 200, reply.text
+
+
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+def test_a_flag_falls_in_a_two_browser_game_and_both_players_see_it(
+    browser: Any, own_server: ServerProcess, device: str
+) -> None:
+    game = create(own_server, mode="online", time_control={"initial": 4, "increment": 1})
+    white_context = browser.new_context(bypass_csp=True, **DEVICES[device])
+    black_context = browser.new_context(bypass_csp=True, **DEVICES[device])
+    white = seat_page(white_context, own_server, game)
+    black = seat_page(black_context, own_server, game, game["invite"])
+    for page in (white, black):
+        page.wait_for_selector(".clock[data-seat='1']")
+        assert clock_text(page, 0) == clock_text(page, 1) == "4.0"
+    play(own_server, game["id"], game["token"], "wS1")
+    time.sleep(0.6)
+    play(own_server, game["id"], game["invite"], "bS1 wS1-")
+    play(own_server, game["id"], game["token"], "wQ -wS1")  # Black's clock runs now, 4.6 s left, until it falls
+    for page in (white, black):
+        page.wait_for_selector("#card-top .clock.running, #card-bottom .clock.running")
+        page.wait_for_selector("#movelist li small.used")
+        used = page.inner_text("#movelist li[data-ply='2'] small.used")
+        assert used.endswith("s") and 0.5 <= float(used[:-1]) < 2.0
+    first = clock_text(black, 1)
+    time.sleep(0.4)
+    assert float(clock_text(black, 1)) < float(first)  # ticking
+    assert float(clock_text(black, 0)) == float(clock_text(white, 0))  # White's stands still
+    for page in (white, black):
+        page.wait_for_selector(".clock.low[data-seat='1']", timeout=10_000)
+        page.wait_for_selector("#banner:not([hidden])", timeout=15_000)
+        assert page.inner_text("#banner-title") == "White wins"
+        assert "time ran out" in page.inner_text("#banner-reason")
+        assert page.inner_text("#game-info").endswith("4s+1")
+        assert not page.errors
+    white_context.close()
+    black_context.close()
+
+
+def new_game(page: Page) -> None:
+    """Open the New game dialog from the game list (a phone) or the top bar."""
+    page.click("#btn-lobby-new" if page.is_visible("#btn-lobby-new") else "#btn-new")
+
+
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+def test_the_new_game_dialog_offers_the_time_controls(browser: Any, own_server: ServerProcess, device: str) -> None:
+    for kind, mode, choice, shown, label in [
+        ("hive", "online", "custom", "2:00", "2+1"),
+        ("hivequeen", "ai", "days:3", "3d 0h", "3 days per move"),
+        ("hivequeen", "online", "bullet", "1:00", "Bullet 1+2"),
+    ]:
+        context = browser.new_context(bypass_csp=True, **DEVICES[device])
+        page = open_page(context, own_server.url)
+        new_game(page)
+        page.click(f"#form-new input[name=game][value={kind}] + span")
+        page.click(f"#form-new input[name=mode][value={mode}] + span")
+        if mode == "ai":
+            page.select_option("#ai-level", "random")
+        page.select_option("#time-control", choice)
+        if choice == "custom":
+            page.fill("#tc-minutes", "2")
+            page.fill("#tc-increment", "1")
+        page.click("#btn-start")
+        page.wait_for_function(f"document.querySelector('#game-info').textContent.endsWith({label!r})")
+        assert clock_text(page, 0) == clock_text(page, 1) == shown
+        assert not page.errors
+        context.close()
+    listed = {game["time_control"] for game in httpx.get(f"{own_server.url}api/games", timeout=30).json()["games"]}
+    assert listed == {"2+1", "3 days per move", "Bullet 1+2"}
