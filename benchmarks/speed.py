@@ -15,6 +15,8 @@ the same machine load; the medians over rounds are printed.
 - **Time to depth**: a fresh searcher to depth 7 (the plain build: ``--pure-depth``) on ``midgame2_mlp`` and
   ``midgame_base``, in process; the effective branching factor is the nodes of depth 7 over the nodes of a separate
   depth-6 search. nokamute's figures were measured over UHP (``bestmove depth 7``), which adds a few milliseconds.
+  The same search on two processes (``Limits(threads=2)``) follows, with its speed-up over one process (the ratio
+  of the medians) and whether it found the same score; it needs two cores free of other work to mean anything.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ REFERENCE = {
     "branching": 7.5,
 }
 #: What issue 18 asks for.
-TARGETS = {"public": 700_000.0, "core": 1_700_000.0, "perft": 1.0}
+TARGETS = {"public": 700_000.0, "core": 1_700_000.0, "perft": 1.0, "threads": 1.6}
 SEARCHES = ("midgame2_mlp", "midgame_base")
 BUILDS = (("compiled", ""), ("pure", "1"))
 
@@ -88,12 +90,17 @@ def measure(positions: Path, seconds: float, perft_depth: int, search_depth: int
         start = time.perf_counter()
         found = Searcher().search(position, Limits(depth=search_depth))
         seconds_taken = time.perf_counter() - start
+        start = time.perf_counter()
+        shared = Searcher().search(position, Limits(depth=search_depth, threads=2))
         out["search"][name] = {
             "depth": found.depth,
             "seconds": seconds_taken,
             "nodes": found.nodes,
             "previous": before.nodes,
             "move": position.move_text(found.move),
+            "two": time.perf_counter() - start,
+            "two nodes": shared.nodes,
+            "same score": shared.score == found.score and shared.depth == found.depth,
         }
     return out
 
@@ -170,6 +177,14 @@ def report(runs: dict[str, list[dict[str, Any]]]) -> list[str]:
         if reference is not None:
             ratio = seconds / reference
             line += f"\n  {ratio:.2f}x nokamute's {reference} s; <= 1.0x: {_verdict(ratio <= 1.0)}"
+        two = median("compiled", "search", name, "two")
+        same = all(run["search"][name]["same score"] for build in runs.values() for run in build)
+        line += (
+            f"\n  two processes: {two:.2f} s, {found['two nodes']:,} nodes, speed-up {seconds / two:.2f}x"
+            f" (pure {pure_seconds / median('pure', 'search', name, 'two'):.2f}x);"
+            f" >= {TARGETS['threads']}x: {_verdict(seconds / two >= TARGETS['threads'])};"
+            f" {'the same score' if same else 'a DIFFERENT score'} as one process"
+        )
         lines.append(line)
     return lines
 

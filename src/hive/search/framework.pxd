@@ -29,6 +29,9 @@ cdef class SearchBase:
     cdef list _keyed
 
     cdef int _root_move(self, object p, int move, int depth, int alpha) except? -2147483647
+    cdef int _node(self, object p, int depth, int alpha, int beta, int ply) except? -2147483647
+    @cython.locals(side=int, score=int)
+    cpdef int score_child(self, object p, int move, int depth, int alpha, int beta, int ply) except? -2147483647
     cdef int _tick(self) except -1
     cdef int _draw(self, int ply) noexcept
     cdef int _ended(self, int status, int ply, int depth_ply) noexcept

@@ -68,6 +68,9 @@ class SearchPosition(Protocol):
     @property
     def history(self) -> Sized: ...
 
+    @property
+    def seen(self) -> dict[int, int]: ...
+
     def generate(self) -> list[int]: ...
 
     def make(self, move: int) -> None: ...
@@ -85,6 +88,8 @@ class SearchBase:
     Two attributes bound a search from outside: :attr:`tt_limit`, the most transposition-table entries kept (a full
     table keeps its entries and updates them, storing no new ones), and :attr:`stop`, a function polled with the
     clock: when it returns true the search ends as if its time were up, with the best move found so far.
+    With ``Limits.threads`` above 1 a search forks helper processes (:mod:`hive.search.parallel`); both bounds hold
+    for them all, and :attr:`helper_entries` tells the table entries each helper held at the end of the last one.
     """
 
     #: What a draw costs the searching side on top of :data:`CONTEMPT` (a game's searcher may set it).
@@ -94,6 +99,7 @@ class SearchBase:
         self.tt: dict[int, int] = {}
         self.tt_limit = TT_LIMIT
         self.stop: Callable[[], bool] | None = None
+        self.helper_entries: list[int] = []
         # seeding a generator costs more than a small search: only searchers that draw have one
         self.rng = random.Random(seed) if seed is not None and opening_noise > 0 else None
         self.opening_noise = opening_noise
@@ -136,9 +142,21 @@ class SearchBase:
             return SearchResult(best, self.evaluate(position), 0, 1, time.perf_counter() - start)
         max_depth = limits.depth if limits.depth is not None else MAX_DEPTH
         plies = len(position.history)
+        team = None
+        limit = self.tt_limit
+        if limits.threads > 1 and (self.rng is None or position.ply >= self.opening_noise):
+            from . import parallel  # only searches on more than one core need it
+
+            self.tt_limit = max(1, limit // limits.threads)
+            if len(self.tt) >= self.tt_limit:
+                self.tt.clear()
+            team = parallel.Team(self, position, len(moves), limits.threads)
         try:
             for depth in range(1, max_depth + 1):
-                score, move = self._root(position, moves, depth)
+                if team is None:
+                    score, move = self._root(position, moves, depth)
+                else:
+                    score, move = team.root(moves, depth)
                 best, best_score, reached = move, score, depth
                 moves.remove(move)
                 moves.insert(0, move)
@@ -147,6 +165,11 @@ class SearchBase:
         except SearchTimeout:
             while len(position.history) > plies:
                 position.unmake()
+        finally:
+            if team is not None:
+                self.tt_limit = limit
+                self.nodes += team.close()
+                self.helper_entries = team.entries
         return SearchResult(best, best_score, reached, self.nodes, time.perf_counter() - start)
 
     def _root(self, p: SearchPosition, moves: list[int], depth: int) -> tuple[int, int]:
@@ -166,6 +189,49 @@ class SearchBase:
     def _root_move(self, p: SearchPosition, move: int, depth: int, alpha: int) -> int:
         """The score of root move ``move`` searched to ``depth`` with the game's negamax."""
         raise NotImplementedError
+
+    def _node(self, p: SearchPosition, depth: int, alpha: int, beta: int, ply: int) -> int:
+        """The game's negamax: the score of ``p`` for the side to move, searched to ``depth`` in the window
+        ``alpha``..``beta`` (fail-soft), ``ply`` plies into the search."""
+        raise NotImplementedError
+
+    # What a multi-process search (:mod:`hive.search.parallel`) calls from Python.
+    def score_node(self, p: SearchPosition, depth: int, alpha: int, beta: int, ply: int) -> int:
+        """:meth:`_node`: the negamax's score of ``p``."""
+        return self._node(p, depth, alpha, beta, ply)
+
+    def score_child(self, p: SearchPosition, move: int, depth: int, alpha: int, beta: int, ply: int) -> int:
+        """The score of ``move`` for the side to move at ``p`` (searched to ``depth`` in the window
+        ``alpha``..``beta``, ``ply`` plies into the search), as the negamax scores a child; ``p`` is restored."""
+        side = p.ply & 1
+        p.make(move)
+        if p.ply & 1 == side:
+            score = self._node(p, depth, alpha, beta, ply + 1)
+        else:
+            score = -self._node(p, depth - 1, -beta, -alpha, ply + 1)
+        p.unmake()
+        return score
+
+    def probe(self, key: int, depth: int, alpha: int, beta: int) -> int:
+        """The transposition table's score for ``key`` if it settles the window, else :data:`NO_CUTOFF`."""
+        return self._probe(key, depth, alpha, beta)
+
+    def store(self, key: int, best: int, original_alpha: int, beta: int, depth: int, best_move: int) -> None:
+        """Store a searched node's score in the transposition table (a bound where the window cut it)."""
+        self._store(key, best, original_alpha, beta, depth, best_move)
+
+    def node_moves(self, p: SearchPosition, ply: int) -> list[int]:
+        """The moves searched at ``p`` by a multi-process search, the table's best move first."""
+        moves = self.root_moves(p)
+        known = self.known_move(p.hash)
+        if known in moves and moves[0] != known:
+            moves.remove(known)
+            moves.insert(0, known)
+        return moves
+
+    def repeated(self, p: SearchPosition) -> bool:
+        """Whether the negamax scores ``p`` as a repetition draw without searching it."""
+        return bool(p.seen.get(p.hash, 0) >= 2)
 
     def _tick(self) -> int:
         """Counts a node; raises :class:`SearchTimeout` past the deadline or when :attr:`stop` says so (both checked

@@ -8,19 +8,24 @@ from typing import Generic, TypeVar
 
 M = TypeVar("M")
 
+#: The most processes one search may use.
+MAX_THREADS = 16
 #: The named strength levels every game defines, weakest first.
 LEVEL_NAMES = ("easy", "medium", "hard", "max")
 
 
 @dataclass(frozen=True)
 class Limits:
-    """How long to think: a depth, a time in seconds, or both (whichever ends first).
+    """How long to think: a depth, a time in seconds, or both (whichever ends first), and on how many cores.
 
-    The built-in searchers take both; a UHP engine takes one per ``bestmove`` (:meth:`uhp_command`).
+    The built-in searchers take both; a UHP engine takes one per ``bestmove`` (:meth:`uhp_command`). ``threads``
+    above 1 (at most :data:`MAX_THREADS`) has the built-in searchers fork helper processes for the search (where the
+    platform can fork): the same scores at a given depth, reached sooner.
     """
 
     depth: int | None = None
     time: float | None = None
+    threads: int = 1
 
     def __post_init__(self) -> None:
         if self.depth is None and self.time is None:
@@ -29,6 +34,8 @@ class Limits:
             raise ValueError(f"search depth must be >= 1, not {self.depth}")
         if self.time is not None and not self.time > 0:
             raise ValueError(f"search time must be > 0 seconds, not {self.time}")
+        if not 1 <= self.threads <= MAX_THREADS:
+            raise ValueError(f"search threads must be 1 to {MAX_THREADS}, not {self.threads}")
 
     def describe(self) -> str:
         """``1 s per move, depth 4``, ``depth 3``..."""
@@ -37,6 +44,8 @@ class Limits:
             parts.append(f"{self.time:g} s per move")
         if self.depth is not None:
             parts.append(f"depth {self.depth}")
+        if self.threads > 1:
+            parts.append(f"{self.threads} threads")
         return ", ".join(parts)
 
     def seconds(self) -> int:

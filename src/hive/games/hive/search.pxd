@@ -14,6 +14,8 @@ cdef class Searcher(SearchBase):
 
     @cython.locals(position=Position, score=int)
     cdef int _root_move(self, object p, int move, int depth, int alpha) except? -2147483647
+    @cython.locals(position=Position)
+    cdef int _node(self, object p, int depth, int alpha, int beta, int ply) except? -2147483647
     @cython.locals(status=int, moves=list, original_alpha=int, best=int, best_move=int, move=int, score=int)
     cdef int _negamax(self, Position p, int depth, int alpha, int beta, int ply) except? -2147483647
     @cython.locals(enemy_queen=int, own_queen=int, d=int, killer=int,

@@ -48,12 +48,19 @@ class Searcher(SearchBase):
     def evaluate(self, p: Position) -> int:  # type: ignore[override]
         return evaluate_position(p)
 
+    def repeated(self, p: Position) -> bool:  # type: ignore[override]
+        return bool(p.repetition_draw and p.seen.get(p.hash, 0) >= 2)
+
     def _root_move(self, p: Position, move: int, depth: int, alpha: int) -> int:  # type: ignore[override]
         position = p
         position.make(move)
         score = -self._negamax(position, depth - 1, -WIN - 1, -alpha, 1)
         position.unmake()
         return score
+
+    def _node(self, p: Position, depth: int, alpha: int, beta: int, ply: int) -> int:  # type: ignore[override]
+        position = p
+        return self._negamax(position, depth, alpha, beta, ply)
 
     def _negamax(self, p: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
         self._tick()

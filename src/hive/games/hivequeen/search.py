@@ -96,6 +96,10 @@ class Searcher(SearchBase):
         position.unmake()
         return score
 
+    def _node(self, p: Position, depth: int, alpha: int, beta: int, ply: int) -> int:  # type: ignore[override]
+        position = p
+        return self._negamax(position, depth, alpha, beta, ply)
+
     def _negamax(self, p: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
         self._tick()
         status = p.status
