@@ -127,3 +127,13 @@ def test_text_rendering_shows_the_field_and_units() -> None:
     assert text.splitlines()[0] == "9     w h q h w"
     assert text.splitlines()[8] == "1     W H Q H W"
     assert "units South 24/25, North 24/25; South to move" in text
+
+
+def test_turns_are_written_right_while_the_legal_turns_are_being_listed() -> None:
+    board = Board()
+    for text in ("Wc3-c4", "Wg7-g6", "Wc4-c5"):
+        board.push_text(text)
+    listed = [board.move_text(turn) for turn in list(board.legal_moves)]
+    while_listing = [board.move_text(turn) for turn in board.legal_moves]
+    assert while_listing == listed and not any(text.startswith("?") for text in listed)
+    assert board.record() == Board.from_record(board.record()).record()

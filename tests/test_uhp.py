@@ -32,8 +32,9 @@ OPTIONS = [
     "DefaultLevel;enum;hard;hard;" + ";".join(LEVELS),
     "MaxTime;int;600;600;1;86400",
     "TTSizeMB;int;250;250;1;65536",
+    "Threads;int;1;1;1;16",
 ]
-OPTION_KEYS = "TournamentOpening, RepetitionDraw, DefaultLevel, MaxTime, TTSizeMB"
+OPTION_KEYS = "TournamentOpening, RepetitionDraw, DefaultLevel, MaxTime, TTSizeMB, Threads"
 
 # The third occurrence of the position after White's 1st queen move (nokamute's UHP tests).
 REPETITION = (
@@ -197,9 +198,27 @@ def test_scripted_session() -> None:
         ("bestmove depth 0", ["err Invalid depth '0': expected a whole number of plies, 1 or more."]),
         ("bestmove depth -3", ["err Invalid depth '-3': expected a whole number of plies, 1 or more."]),
         ("bestmove depth deep", ["err Invalid depth 'deep': expected a whole number of plies, 1 or more."]),
-        ("bestmove depth", ["err Invalid bestmove arguments 'depth': expected 'time hh:mm:ss' or 'depth N'."]),
-        ("bestmove depth 1 2", ["err Invalid bestmove arguments 'depth 1 2': expected 'time hh:mm:ss' or 'depth N'."]),
-        ("bestmove fast", ["err Invalid bestmove arguments 'fast': expected 'time hh:mm:ss' or 'depth N'."]),
+        (
+            "bestmove depth",
+            [
+                "err Invalid bestmove arguments 'depth': expected 'time hh:mm:ss', 'depth N' or "
+                "'clock hh:mm:ss [hh:mm:ss]'."
+            ],
+        ),
+        (
+            "bestmove depth 1 2",
+            [
+                "err Invalid bestmove arguments 'depth 1 2': expected 'time hh:mm:ss', 'depth N' or "
+                "'clock hh:mm:ss [hh:mm:ss]'."
+            ],
+        ),
+        (
+            "bestmove fast",
+            [
+                "err Invalid bestmove arguments 'fast': expected 'time hh:mm:ss', 'depth N' or "
+                "'clock hh:mm:ss [hh:mm:ss]'."
+            ],
+        ),
         ("bestmove time 99:99:99", ["err Invalid time '99:99:99': expected hh:mm:ss (minutes and seconds below 60)."]),
         ("bestmove time 5", ["err Invalid time '5': expected hh:mm:ss (minutes and seconds below 60)."]),
         (
@@ -318,6 +337,7 @@ def test_options() -> None:
                     f"DefaultLevel;enum;medium;hard;{levels}",
                     "MaxTime;int;30;600;1;86400",
                     OPTIONS[4],
+                    OPTIONS[5],
                 ],
             ),
         ],

@@ -17,7 +17,7 @@ from . import _build
 if os.environ.get("HIVE_PURE", "") not in ("", "0"):
     _build.force_pure()
 
-from .game import Game, GameSpec, Outcome, Termination, UnknownGameError
+from .game import Game, GameSpec, InvalidPositionError, InvalidRecordError, Outcome, Termination, UnknownGameError
 from .games import GAMES, find_game
 from .games.hive import (
     BLACK,
@@ -70,6 +70,8 @@ __all__ = [
     "InvalidGameStringError",
     "InvalidGameTypeError",
     "InvalidMoveError",
+    "InvalidPositionError",
+    "InvalidRecordError",
     "LegalMoveGenerator",
     "Limits",
     "Move",

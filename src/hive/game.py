@@ -57,6 +57,11 @@ class InvalidRecordError(ValueError):
     """A game record cannot be read: the message names the part that failed and why."""
 
 
+class InvalidPositionError(InvalidRecordError):
+    """A position record cannot be read, or sets up a position the rules cannot reach: the message quotes the bad
+    text and names the rule."""
+
+
 class UnknownGameError(ValueError):
     """A name that names no game the project plays."""
 
@@ -114,6 +119,12 @@ def _with_detail(text: str) -> Callable[[Outcome], str]:
     return lambda o: f"{text}, {o.detail}" if o.detail else text
 
 
+def _forfeit(o: Outcome) -> str:
+    if o.winner is None:  # a draw: the detail says who ran out of what, and why no one wins
+        return o.detail or "drawn by forfeit"
+    return f"{o.loser} forfeits: {o.detail}" if o.detail else f"{o.loser} forfeits"
+
+
 _REASONS: dict[Termination, Callable[[Outcome], str]] = {
     Termination.QUEEN_SURROUNDED: lambda o: f"{o.loser}'s Queen Bee is surrounded",
     Termination.BOTH_QUEENS_SURROUNDED: lambda o: "both Queens are surrounded",
@@ -125,7 +136,7 @@ _REASONS: dict[Termination, Callable[[Outcome], str]] = {
     Termination.RESIGNATION: lambda o: f"{o.loser} resigned",
     Termination.AGREEMENT: lambda o: "the players agreed",
     Termination.ADJUDICATION: lambda o: o.detail or "adjudicated",
-    Termination.FORFEIT: lambda o: f"{o.loser} forfeits: {o.detail}" if o.detail else f"{o.loser} forfeits",
+    Termination.FORFEIT: _forfeit,
 }
 
 
@@ -200,6 +211,11 @@ class Game(Protocol[M]):
 
     def is_game_over(self) -> bool: ...
 
+    def could_win(self, side: int) -> bool:
+        """Whether ``side`` could still win by some series of legal moves of both sides; ``False`` only where the
+        game proves it cannot (a clock's flag that falls then draws)."""
+        ...
+
     def adjudicate(self) -> Outcome:
         """The outcome the rules give a game stopped here (a move limit): a draw for Hive, units for HiveQueen."""
         ...
@@ -213,9 +229,25 @@ class Game(Protocol[M]):
 
     @classmethod
     def from_record(cls, text: str) -> Self:
-        """Replay a record written by :meth:`record` (or any record of the format), checking every move.
+        """Replay a record written by :meth:`record` (or any record of the format), checking every move; a
+        record that starts from a position (see :meth:`from_position`) is replayed from it.
 
         :raises InvalidRecordError: naming the part that failed (Hive's errors subclass it or the move errors).
+        """
+        ...
+
+    def position_text(self) -> str:
+        """The current position as a position record: one line, ``Position;<game>;<turn>;...``, the same text for
+        the same position however it was reached or written (see each game's ``diagram`` module)."""
+        ...
+
+    @classmethod
+    def from_position(cls, text: str) -> Self:
+        """A new board at the position ``text`` records (with the game's rule options as keywords), no move in
+        its stack: :meth:`pop` raises as on a new board, and :meth:`record` writes the position then the moves
+        played since.
+
+        :raises InvalidPositionError: quoting the bad text and naming the rule it breaks.
         """
         ...
 
@@ -278,6 +310,12 @@ class GameBoard(Generic[M]):
     def is_game_over(self) -> bool:
         """Whether the game has ended (see :meth:`Game.outcome` for how)."""
         return self.status >= DRAW
+
+    def could_win(self, side: int) -> bool:
+        """Whether ``side`` could still win by some series of legal moves of both sides (what a clock asks when
+        the other side's time runs out). ``False`` only where the game proves it; by default, while the game goes
+        on (in Hive every Queen Bee can always still be surrounded by the pieces of both colours)."""
+        return not self.is_game_over()
 
     def _init_texts(self, texts: list[tuple[M, str]] | None = None) -> None:
         self._texts: list[tuple[M, str]] = list(texts or [])
@@ -396,11 +434,30 @@ class GameSpec:
 
         :raises UnknownGameError: naming an option the game does not have.
         """
+        self._check_options(options)
+        return self.new(**options)
+
+    def from_position(self, text: str, **options: Any) -> Game[Any]:
+        """A new board at the position ``text`` records (see :meth:`Game.from_position`), with rule ``options``.
+
+        :raises InvalidPositionError: naming the rule the position breaks, or a position of another game.
+        :raises UnknownGameError: naming an option the game does not have.
+        """
+        self._check_options(options)
+        board: Game[Any] = type(self.new(**options)).from_position(text, **options)
+        if board.game_name != self.name:
+            from .positions import quoted  # positions builds on this module
+
+            raise InvalidPositionError(
+                f"Invalid position: {quoted(text)} is a position of {board.game_name}, not of {self.name}."
+            )
+        return board
+
+    def _check_options(self, options: Mapping[str, Any]) -> None:
         unknown = sorted(set(options) - set(self.options))
         if unknown:
             known = ", ".join(self.options) or "none"
             raise UnknownGameError(f"{self.name} has no rule option {', '.join(unknown)} (its options: {known}).")
-        return self.new(**options)
 
 
 __all__ = [
@@ -415,6 +472,7 @@ __all__ = [
     "GameSpec",
     "IllegalMoveError",
     "InvalidMoveError",
+    "InvalidPositionError",
     "InvalidRecordError",
     "Moves",
     "OpeningBalance",

@@ -1,4 +1,5 @@
-"""``hive perft``: count the leaves of Hive's move tree at each depth, from the start or a GameString."""
+"""``hive perft``: count the leaves of Hive's move tree at each depth, from the start, a GameString or a position
+record."""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register the ``perft`` subcommand."""
     perft = subparsers.add_parser("perft", help="count move-tree leaves at each depth")
-    perft.add_argument("game", help="a game type (e.g. Base+MLP) or a UHP GameString")
+    perft.add_argument("game", help="a game type (e.g. Base+MLP), a UHP GameString or a position record (Position;...)")
     perft.add_argument("depth", type=int)
     perft.add_argument("--original-opening", action="store_true", help="allow the Queen on the first turn")
     perft.add_argument("-v", "--verbose", action="store_true", help="print the total time on stderr")

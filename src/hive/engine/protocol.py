@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from ..game import Game, IllegalMoveError, InvalidMoveError
 from ..games.hive import Move
+from ..positions import is_position_record
 from ..search import Limits
 
 LOGGER = logging.getLogger(__name__)
@@ -310,8 +311,12 @@ class UHPProtocol(asyncio.SubprocessProtocol):
             self._update_options(await self.communicate(f"options set {name} {_option_value(value)}"))
 
     async def new_game(self, board: Game[Move]) -> None:
-        """Set up ``board``'s game with ``newgame`` (its game type, or its GameString once moves are played)."""
-        await self.communicate(f"newgame {board.record() if board.move_stack else board.game_name}")
+        """Set up ``board``'s game with ``newgame`` (its game type, or its record once moves are played or when it
+        starts from a position)."""
+        record = board.record()
+        await self.communicate(
+            f"newgame {record if board.move_stack or is_position_record(record) else board.game_name}"
+        )
 
     async def play(self, board: Game[Move], limits: Limits, *, timeout: float | None = None) -> PlayResult:
         """Ask the engine for its best move in ``board`` (sends ``newgame`` then ``bestmove``).

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..games.hive import Board, GameType, Move
+from ..positions import is_position_record
 
 #: The results a :class:`Game` can have (UHP game states, ``InProgress`` for an unfinished record).
 RESULTS = ("InProgress", "Draw", "WhiteWins", "BlackWins")
@@ -101,8 +102,12 @@ Where = Callable[[RecordHeaders], bool]
 
 
 def write_game_string(game: Game) -> str:
-    """The UHP GameString of the game (state and turn from the position after the moves)."""
+    """The UHP GameString of the game (state and turn from the position after the moves); for a game set up from a
+    position, its position record followed by the moves."""
     board = game.board
+    record = board.record()
+    if is_position_record(record):
+        return record
     return ";".join([str(game.game_type), board.state, board.turn_string, *game.moves])
 
 

@@ -1,12 +1,15 @@
-"""Reading UHP GameStrings, one game per line."""
+"""Reading UHP GameStrings, one game per line; a line may be a position record followed by the moves played from it
+(``Position;Base+MLP;Black[4];...;move;...``, see :mod:`hive.games.hive.diagram`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from ..games.hive import Board, InvalidGameStringError, InvalidGameTypeError
+from ..game import InvalidPositionError
+from ..games.hive import Board, InvalidGameStringError, InvalidGameTypeError, diagram
+from ..positions import is_position_record
 from .game import FINISHED, Game, RecordHeaders, Where
-from .replay import game_from_moves, headers_of, normalise_result, safe_game, safe_headers
+from .replay import _replay, finish, game_from_moves, headers_of, normalise_result, safe_game, safe_headers
 from .text import MAX_WORD, LongLine, bounded_lines, quote
 
 
@@ -27,8 +30,24 @@ def read_game_strings(handle: Iterable[str], where: Where | None = None) -> Iter
         yield safe_game(_game, tokens, texts)
 
 
+def _position_game(tokens: list[str]) -> Game:
+    """The game of a position record and the moves after it: the position set up, the moves replayed up to the
+    first bad one."""
+    line = ";".join(tokens)
+    try:
+        found, moves = diagram.read(line)
+    except InvalidPositionError as err:
+        return Game(headers={"Result": "InProgress"}, errors=[str(err)])
+    board = Board.from_position(";".join(tokens[: len(tokens) - len(moves)]))
+    headers = {"GameType": str(found.game_type), "Position": board.position_text()}
+    game = Game(headers, found.game_type, [], "InProgress", board, [])
+    return finish(game, None, _replay(game, [t for t in moves if t]))
+
+
 def _game(tokens: list[str], texts: list[str]) -> Game:
     """The game of one GameString's tokens."""
+    if is_position_record(tokens[0]):
+        return _position_game(tokens)
     error = _header_error(tokens)
     if error is not None:
         game = Game(errors=[error])
@@ -79,7 +98,13 @@ def _long(number: int, line: LongLine) -> RecordHeaders:
 
 
 def _headers(number: int, tokens: list[str], texts: list[str]) -> RecordHeaders:
-    """A GameString's headers: ``GameType`` and its state as ``Result``."""
+    """A GameString's headers: ``GameType`` and its state as ``Result`` (a position record's game type alone)."""
+    if is_position_record(tokens[0]):
+        try:
+            moves = len([t for t in diagram.read(";".join(tokens))[1] if t])
+        except InvalidPositionError as err:
+            return RecordHeaders(number, {}, 0, [str(err)])
+        return RecordHeaders(number, {"GameType": tokens[1]}, moves)
     headers = {"GameType": tokens[0]}
     if len(tokens) > 1:
         headers["Result"] = tokens[1]

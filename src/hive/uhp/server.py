@@ -5,17 +5,26 @@ and ``exit`` prints nothing. Choices where the protocol leaves room:
 
 - ``newgame`` takes nothing (Base), a GameTypeString or a whole GameString. A GameString is replayed move by
   move; as in the library, the position comes from the moves and the state and turn tokens are checked for
-  form only (viewers do not always keep them exact).
+  form only (viewers do not always keep them exact). It takes a position record too (``Position;Base+MLP;...``,
+  see :mod:`hive.games.hive.diagram`), with or without moves after it: the game starts there, and the engine
+  answers with its record in the same form (the position, then the moves played since).
 - ``validmoves`` and ``bestmove`` on a finished game are errors; ``play`` on one is an ``invalidmove``.
 - ``bestmove`` with no argument searches at the ``DefaultLevel`` option; ``bestmove time hh:mm:ss`` (minutes and
   seconds below 60, fractions allowed) answers within the time given, ``00:00:00`` meaning a one-ply search;
   ``bestmove depth N`` searches N plies (1 and up; deeper than the searcher's limit is clipped to it).
+  ``bestmove clock R [I]`` (an extension for clients that run a clock; UHP has no clock of its own) gives the time
+  remaining on the engine's clock and the increment added after each move (both hh:mm:ss, the increment 0 when
+  left out): the engine thinks for :func:`hive.search.timing.move_budget` of them, the budget the browser's timed
+  games use (a 30th of the remaining time plus 70 % of the increment, at most 40 % of the remaining time), so it
+  answers well inside its clock.
 - Options apply to the *next* ``newgame`` (rules can't change in the middle of a game) and are kept across games:
   ``TournamentOpening`` (bool, default True), ``RepetitionDraw`` (bool, default True: the third occurrence of a
   position is a draw, as in nokamute and hivegame.com) and ``DefaultLevel`` (enum of Hive's levels).
   ``options set`` replies with the option's new line; bools read True/False, 1/0, yes/no or on/off.
   ``MaxTime`` (int, seconds, default 600) is the hard ceiling of every ``bestmove`` and ``perft``; ``TTSizeMB``
-  (int, default 250) bounds the transposition table, during a search too.
+  (int, default 250) bounds the transposition table, during a search too; ``Threads`` (int, 1 to 16, default 1) is
+  the number of processes a ``bestmove`` searches with (the same scores at a depth, reached sooner on more cores;
+  the table's bound holds for them all). These three apply from the next ``bestmove``.
 - ``perft [depth]`` (an extension, default depth 3, at most 32) prints one line ``<depth> <count> <seconds>`` per
   depth from 0, like ``hive perft`` (Mzinga prints ``perft(d) = count in ms``).
 - A search or a perft is never left running: a line arriving on the input (or the input closing) stops it, as does
@@ -42,12 +51,15 @@ from ..games.hive import (
     InvalidGameStringError,
     InvalidGameTypeError,
     InvalidMoveError,
+    InvalidPositionError,
     Searcher,
 )
 from ..games.hive.ai import LEVELS
 from ..games.hive.reasons import GAME_OVER, PASS_GAME_OVER
 from ..search import MAX_DEPTH, Limits, SearchTimeout
+from ..search.limits import MAX_THREADS
 from ..search.perft import perft
+from ..search.timing import move_budget
 
 CAPABILITIES = "Mosquito;Ladybug;Pillbug"
 COMMANDS = ("info", "newgame", "play", "pass", "validmoves", "bestmove", "undo", "options", "perft", "exit")
@@ -81,6 +93,19 @@ def _show(text: str, limit: int = 60) -> str:
 
 def _int(text: str) -> int | None:
     return int(text) if _INT.match(text) else None
+
+
+def _failure(line: str) -> list[str]:
+    """The reply to a command that failed: its error line, cut, then ``ok``."""
+    return [_cut(line.translate(_BREAKS)), "ok"]
+
+
+def _seconds(text: str) -> float:
+    """The seconds of a UHP time, ``hh:mm:ss`` (minutes and seconds below 60, seconds with a fraction)."""
+    match = _TIME.match(text)
+    if match is None or int(match[2]) >= 60 or float(match[3]) >= 60:
+        raise UHPError(f"Invalid time {_show(text)}: expected hh:mm:ss (minutes and seconds below 60).")
+    return int(match[1]) * 3600 + int(match[2]) * 60 + float(match[3])
 
 
 def _cut(line: str) -> str:
@@ -133,6 +158,7 @@ def _options() -> dict[str, _Option]:
         _Option("DefaultLevel", "enum", level, levels),
         _Option("MaxTime", "int", "600", ("1", "86400")),
         _Option("TTSizeMB", "int", "250", ("1", "65536")),
+        _Option("Threads", "int", "1", ("1", str(MAX_THREADS))),
     )
     return {option.key.lower(): option for option in options}
 
@@ -186,16 +212,17 @@ class UHPEngine:
         try:
             out = self._dispatch(line)
         except UHPError as err:
-            out = [f"err {err}"]
+            return _failure(f"err {err}")
         except (InvalidMoveError, IllegalMoveError) as err:
-            out = [f"invalidmove {err}"]
-        except (InvalidGameStringError, InvalidGameTypeError) as err:
-            out = [f"err {err}"]
+            return _failure(f"invalidmove {err}")
+        except (InvalidGameStringError, InvalidGameTypeError, InvalidPositionError) as err:
+            return _failure(f"err {err}")
         except Exception as err:
-            out = [f"err {type(err).__name__}: {err}"]
+            return _failure(f"err {type(err).__name__}: {err}")
         if out is None:
             return []
-        return [_cut(text.translate(_BREAKS)) for text in out] + ["ok"]
+        # answers (GameStrings, position records, move lists) are never cut: only error lines are
+        return [text.translate(_BREAKS) for text in out] + ["ok"]
 
     # ------------------------------------------------------------------
     # commands
@@ -268,7 +295,11 @@ class UHPEngine:
         if board.is_game_over():
             raise UHPError(f"The game is over ({board.state}). Try 'newgame' or 'undo'.")
         ceiling = float(self.options["MaxTime"])
-        limits = Limits(depth=limits.depth, time=min(limits.time if limits.time is not None else ceiling, ceiling))
+        limits = Limits(
+            depth=limits.depth,
+            time=min(limits.time if limits.time is not None else ceiling, ceiling),
+            threads=int(self.options["Threads"]),
+        )
         self.searcher.tt_limit = int(self.options["TTSizeMB"]) * 1_000_000 // TT_ENTRY_BYTES
         self.searcher.stop = self.interrupted
         try:
@@ -283,19 +314,20 @@ class UHPEngine:
         if not args:
             return LEVELS[self.options["DefaultLevel"]]
         kind = args[0].lower()
-        if kind not in ("depth", "time") or len(args) != 2:
+        if not ((kind in ("depth", "time") and len(args) == 2) or (kind == "clock" and len(args) in (2, 3))):
             raise UHPError(
-                f"Invalid bestmove arguments {_show(' '.join(args))}: expected 'time hh:mm:ss' or 'depth N'."
+                f"Invalid bestmove arguments {_show(' '.join(args))}: expected 'time hh:mm:ss', 'depth N' or "
+                "'clock hh:mm:ss [hh:mm:ss]'."
             )
         if kind == "depth":
             depth = _int(args[1])
             if depth is None or depth < 1:
                 raise UHPError(f"Invalid depth {_show(args[1])}: expected a whole number of plies, 1 or more.")
             return Limits(depth=min(depth, MAX_DEPTH))
-        match = _TIME.match(args[1])
-        if match is None or int(match[2]) >= 60 or float(match[3]) >= 60:
-            raise UHPError(f"Invalid time {_show(args[1])}: expected hh:mm:ss (minutes and seconds below 60).")
-        seconds = int(match[1]) * 3600 + int(match[2]) * 60 + float(match[3])
+        if kind == "clock":
+            increment = _seconds(args[2]) if len(args) == 3 else 0.0
+            return Limits(time=move_budget(_seconds(args[1]), increment))
+        seconds = _seconds(args[1])
         if seconds <= 0:
             return Limits(depth=1)
         return Limits(time=max(seconds * TIME_SHARE - TIME_MARGIN, seconds / 2))

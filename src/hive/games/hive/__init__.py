@@ -9,6 +9,7 @@ mover, ``render`` and ``svg`` its pictures. It depends on the shared infrastruct
 from __future__ import annotations
 
 from ...game import GameAI, GameSpec
+from ...game import InvalidPositionError as InvalidPositionError
 from . import ai as ai
 from .board import Board as Board
 from .errors import IllegalMoveError as IllegalMoveError

@@ -6,7 +6,10 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import ClassVar
 
-from ...game import DRAW, GameBoard, Outcome, Termination
+from ...game import DRAW, GameBoard, InvalidPositionError, Outcome, Termination
+from ...positions import is_position_record
+from ...positions import quoted as _quoted
+from . import diagram
 from .errors import IllegalMoveError, InvalidGameStringError, InvalidGameTypeError, InvalidMoveError
 from .geometry import DIRECTIONS, MASK, NEIGHBOUR, SIZE, axial_of
 from .move import LegalMoveGenerator, Move
@@ -54,6 +57,8 @@ class Board(Position, GameBoard[Move]):
         gt = game_type if isinstance(game_type, GameType) else GameType.parse(game_type)
         super().__init__(gt, tournament_opening, repetition_draw)
         self._init_texts()
+        #: the position record the board was set up from (``None``: the start of the game)
+        self._start: str | None = None
 
     # ------------------------------------------------------------------
     # game state
@@ -109,9 +114,11 @@ class Board(Position, GameBoard[Move]):
 
     def copy(self) -> Board:
         """Return an independent board with the same options and history."""
-        board = type(self)(
-            self.game_type, tournament_opening=self.tournament_opening, repetition_draw=self.repetition_draw
-        )
+        options = {"tournament_opening": self.tournament_opening, "repetition_draw": self.repetition_draw}
+        if self._start is not None:
+            board = type(self).from_position(self._start, **options)
+        else:
+            board = type(self)(self.game_type, **options)
         for code in self.history:
             board.make(code)
         board._init_texts(self._texts)
@@ -232,19 +239,54 @@ class Board(Position, GameBoard[Move]):
         return self._remember(len(self.history), move, text)
 
     def record(self, headers: Mapping[str, str] | None = None) -> str:
-        """The UHP GameString of the game so far (a GameString has no headers: ``headers`` are left out)."""
+        """The UHP GameString of the game so far (a GameString has no headers: ``headers`` are left out); for a
+        board set up with :meth:`from_position`, that position's record followed by the moves played since."""
+        if self._start is not None:
+            return ";".join([self._start, *self.move_texts()])
         return ";".join([str(self.game_type), self.state, self.turn_string, *self.move_texts()])
+
+    def position_text(self) -> str:
+        """The current position as a position record (see :mod:`hive.games.hive.diagram`), e.g.
+        ``Position;Base;Black[1];wS1@0,0;last=wS1``."""
+        return diagram.write(self)
+
+    @classmethod
+    def from_position(cls, text: str, *, tournament_opening: bool = True, repetition_draw: bool = False) -> Board:
+        """A new board at the position recorded by ``text`` (see :mod:`hive.games.hive.diagram`), no move played.
+
+        :raises InvalidPositionError: quoting the bad text and naming the rule, also for moves after the position
+            (:meth:`from_record` reads those).
+        """
+        found, moves = diagram.read(text, tournament_opening)
+        if any(moves):
+            raise InvalidPositionError(
+                f"Invalid position: {_quoted(moves[0])} follows the position; Board.from_record reads moves after it."
+            )
+        return cls._set_up(found, tournament_opening, repetition_draw)
+
+    @classmethod
+    def _set_up(cls, found: diagram.Diagram, tournament_opening: bool, repetition_draw: bool) -> Board:
+        board = cls(found.game_type, tournament_opening=tournament_opening, repetition_draw=repetition_draw)
+        diagram.set_up(board, found)
+        board._start = board.position_text()
+        return board
 
     @classmethod
     def from_record(cls, text: str, *, tournament_opening: bool = True, repetition_draw: bool = False) -> Board:
-        """Replay a UHP GameString (``GameType;State;Turn;move;...``), checking every move.
+        """Replay a UHP GameString (``GameType;State;Turn;move;...``), checking every move; or a position record
+        followed by the moves played from it (``Position;...;move;...``, see :meth:`from_position`).
 
         A bare game type is accepted too. The position comes from the moves: the state
         and turn tokens are checked for form only.
 
         :raises InvalidGameStringError: naming the header token that failed.
+        :raises InvalidPositionError: quoting the part of a position record that failed and naming the rule.
         :raises InvalidMoveError, IllegalMoveError: naming the move token that failed.
         """
+        if is_position_record(text):
+            found, moves = diagram.read(text, tournament_opening)
+            board = cls._set_up(found, tournament_opening, repetition_draw)
+            return board._replay(moves, text.count(";") - len(moves) + 2)
         tokens = [t.strip() for t in text.strip().split(";")]
         try:
             game_type = GameType.parse(tokens[0])
@@ -260,14 +302,18 @@ class Board(Position, GameBoard[Move]):
                 f"Invalid GameString: token 3 {_quoted(bad)} is not a turn such as 'White[1]'."
             )
         board = cls(game_type, tournament_opening=tournament_opening, repetition_draw=repetition_draw)
-        for index, token in enumerate(tokens[3:], start=4):
+        return board._replay(tokens[3:], 4)
+
+    def _replay(self, tokens: list[str], first: int) -> Board:
+        """Play the MoveStrings ``tokens`` of a record, the first of them its token number ``first``."""
+        for index, token in enumerate(tokens, start=first):
             if not token:
                 continue
             try:
-                board.push_text(token)
+                self.push_text(token)
             except (InvalidMoveError, IllegalMoveError) as err:
-                raise type(err)(f"GameString token {index} {_quoted(token)} (move {board.ply + 1}): {err}") from None
-        return board
+                raise type(err)(f"GameString token {index} {_quoted(token)} (move {self.ply + 1}): {err}") from None
+        return self
 
     # UHP's names for the protocol's verbs
     parse_uhp = parse_move
@@ -347,15 +393,6 @@ class Board(Position, GameBoard[Move]):
 
 def _unknown_piece(text: str, word: str) -> InvalidMoveError:
     return InvalidMoveError(f"Invalid MoveString {_quoted(text)}: unknown piece {_quoted(word)}.")
-
-
-def _quoted(text: str, limit: int = 100) -> str:
-    """A text as a message quotes it: between single quotes as written, its white space as single spaces, and no
-    more than ``limit`` characters of it (then ``…`` and its length)."""
-    shown = " ".join(text.split())
-    if len(shown) > limit:
-        return f"'{shown[:limit]}…' ({len(text):,} characters)"
-    return f"'{shown}'"
 
 
 def _wrapped(cell: int) -> tuple[int, int]:

@@ -7,17 +7,21 @@ from collections.abc import Iterator, Mapping
 from typing import ClassVar
 
 from ...game import DRAW, FIRST_WINS, IN_PROGRESS, GameBoard, IllegalMoveError, InvalidMoveError, Outcome, Termination
+from . import diagram
 from .geometry import NAMES, RADIUS, cell_at, parse_cell
 from .move import LegalTurns, Production, Turn
 from .position import Position
 from .reasons import movement_reason, no_production_reason, production_reason
 from .rules import (
     COLOUR_NAMES,
+    DRONE,
+    HIGHBORN,
     KIND_NAMES,
     LETTERS,
     NURSE,
     QUEEN,
     REPETITION_DRAW_COUNT,
+    SOLDIER,
     TURN_LIMIT_WITHOUT_CAPTURE,
 )
 from .state import (
@@ -68,11 +72,14 @@ class Board(Position, GameBoard[Turn]):
         self._init_texts()
         # the turn parse_move checked last, and where: push plays it without checking it again
         self._checked: tuple[int, int, Turn] | None = None
+        #: the position record the board was set up from (``None``: the usual setup)
+        self._start: str | None = None
 
     @classmethod
     def from_pieces(cls, pieces: Mapping[str, str], turn: int = 0, quiet: int = 0) -> Board:
         """A position from cell names to piece letters, South upper case and North lower case
-        (``{"c1": "Q", "g9": "q"}``), with ``turn`` (0 South, 1 North) to move.
+        (``{"c1": "Q", "g9": "q"}``), with ``turn`` (0 South, 1 North) to move after ``quiet`` turns without a
+        capture (the turn number is the first that leaves room for them).
 
         :raises ~hive.game.InvalidMoveError: naming a bad cell or letter.
         """
@@ -82,9 +89,10 @@ class Board(Position, GameBoard[Turn]):
             if len(letter) != 1 or letter.upper() not in LETTERS[1:]:
                 raise InvalidMoveError(f"{letter!r} on {name} is not a piece letter (Q H D N W S, North lower case)")
             board.put(cell, LETTERS.index(letter.upper()) | (8 if letter.islower() else 0))
-        board.ply = turn
+        board.ply = turn + 2 * max(0, (quiet - turn + 1) // 2)  # the turns without a capture were played
         board.quiet = quiet
         board.reset()
+        board._start = board.position_text()  # its record starts from this position, not the usual setup
         return board
 
     def copy(self) -> Board:
@@ -94,7 +102,25 @@ class Board(Position, GameBoard[Turn]):
         self.copy_history_to(other)
         other._turn_starts = list(self._turn_starts)
         other._init_texts(self._texts)
+        other._start = self._start
         return other
+
+    def position_text(self) -> str:
+        """The position as a position record (see :mod:`hive.games.hivequeen.diagram`), e.g.
+        ``Position;HiveQueen;North[12];Qc1 Wa1;Qg9 Wi9;quiet=3``."""
+        return diagram.write(self)
+
+    @classmethod
+    def from_position(cls, text: str) -> Board:
+        """A new board at the position recorded by ``text`` (see :mod:`hive.games.hivequeen.diagram`), no turn
+        played.
+
+        :raises InvalidPositionError: quoting the bad text and naming the rule it breaks.
+        """
+        board = cls(setup=False)
+        diagram.set_up(board, text)
+        board._start = board.position_text()
+        return board
 
     # ------------------------------------------------------------------
     # state
@@ -136,6 +162,19 @@ class Board(Position, GameBoard[Turn]):
         status = self.units_decision()
         winner = None if status == DRAW else status - FIRST_WINS
         return Outcome(Termination.ADJUDICATION, winner, self.sides, f"units {self.units[0]}-{self.units[1]}")
+
+    def could_win(self, side: int) -> bool:
+        """Whether ``side`` could still win by some series of legal turns of both players. It cannot when it has
+        nothing that captures or ever will (no Highborn, Soldier or Nurse on the field), the other player keeps a
+        Queen and can always move (a Highborn to swap with, or a Drone: neither can be taken), and ``side`` has no
+        more units than the other (its units cannot grow, and the other's cannot shrink)."""
+        if self.is_game_over():
+            return False
+        other = 1 - side
+        count = self.count
+        disarmed = not any(count[kind | side << 3] for kind in (HIGHBORN, SOLDIER, NURSE))
+        mobile = bool(count[QUEEN | other << 3]) and bool(count[HIGHBORN | other << 3] or count[DRONE | other << 3])
+        return not (disarmed and mobile and self.units[side] <= self.units[other])
 
     def end_reason(self) -> str:
         """Why the game ended (empty while it goes on)."""
@@ -180,11 +219,12 @@ class Board(Position, GameBoard[Turn]):
                 self.unmake()
 
     def legal_turns(self) -> Iterator[Turn]:
-        """Every legal whole turn, each set of productions once (there can be tens of thousands)."""
+        """Every legal whole turn, each set of productions once (there can be tens of thousands). The board is as
+        it stands whenever a turn is handed out: the turns of each movement are completed before they are."""
         if self.status != IN_PROGRESS:
             return
         for move in self.movements():
-            yield from self._complete([move], set())
+            yield from list(self._complete([move], set()))
 
     def _complete(self, steps: list[int], done: set[frozenset[int]]) -> Iterator[Turn]:
         ply = self.ply
@@ -369,20 +409,24 @@ class Board(Position, GameBoard[Turn]):
         return turn
 
     def record(self, headers: Mapping[str, str] | None = None) -> str:
-        """The game's record: ``[Game "HiveQueen"]``, the ``headers`` given, ``[Result ...]``, then one turn a line."""
-        values = {"Game": GAME_NAME, **(headers or {}), "Result": self.state}
+        """The game's record: ``[Game "HiveQueen"]``, ``[Position ...]`` for a board set up from a position, the
+        ``headers`` given, ``[Result ...]``, then one turn a line."""
+        start = {} if self._start is None else {"Position": self._start}
+        values = {"Game": GAME_NAME, **start, **(headers or {}), "Result": self.state}
         lines = [f'[{key} "{_escape(value)}"]' for key, value in values.items()]
         return "\n".join([*lines, *self.move_texts()]) + "\n"
 
     @classmethod
     def from_record(cls, text: str) -> Board:
-        """The board at the end of the single record ``text`` (see :mod:`hive.games.hivequeen.records`).
+        """The board at the end of the single record ``text`` (see :mod:`hive.games.hivequeen.records`); a record
+        that starts from a position (a ``[Position "..."]`` header, or a position record on its first line) is
+        replayed from it.
 
         :raises InvalidRecordError: naming the first problem.
         """
         from .records import read_record
 
-        return read_record(text)
+        return diagram.read_record(cls, text) or read_record(text)
 
     # the game's own names for the protocol's verbs
     move_string = move_text
