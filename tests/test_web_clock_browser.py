@@ -4,13 +4,16 @@ game dialog, both clocks ticking, the time used per move, and a flag that falls 
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from .test_web_phone import DEVICES, browser, create, open_page, own_server, seat_page
-from .web_support import ServerProcess
+import hive
+
+from .test_web_phone import DEVICES, browser, create, open_page, own_server, seat_page, shoot
+from .web_support import ServerProcess, random_move
 
 Page = Any
 __all__ = ["browser", "own_server"]  # the fixtures, shared with the phone tests
@@ -94,3 +97,19 @@ def test_the_new_game_dialog_offers_the_time_controls(browser: Any, own_server: 
         context.close()
     listed = {game["time_control"] for game in httpx.get(f"{own_server.url}api/games", timeout=30).json()["games"]}
     assert listed == {"2+1", "3 days per move", "Bullet 1+2"}
+
+
+def test_a_timed_game_is_photographed_with_its_clocks(browser: Any, own_server: ServerProcess, tmp_path: Path) -> None:
+    game = create(own_server, mode="online", time_control="blitz")
+    board = hive.Board("Base+MLP")
+    for ply in range(14):
+        time.sleep(0.15)
+        play(own_server, game["id"], (game["token"], game["invite"])[ply % 2], random_move(board, ply))
+    context = browser.new_context(bypass_csp=True, **DEVICES["desktop"])
+    page = seat_page(context, own_server, game)
+    page.wait_for_selector("#card-top .clock.running, #card-bottom .clock.running")
+    page.wait_for_selector("#movelist li[data-ply='13'] small.used")
+    assert page.inner_text("#game-info").endswith("Blitz 5+3")
+    shoot(page, "timed-game.png", tmp_path)
+    assert not page.errors
+    context.close()

@@ -172,7 +172,9 @@ def test_a_reload_and_a_server_restart_resume_the_game(browser: Any, server: Ser
     page.reload()
     wait_moves(page, 3)
     assert page.locator("#board .piece").count() == 3
-    page.keyboard.press("Control+z")
+    # the page takes one undo or redo at a time: wait for the undo's own answer, not only its broadcast
+    with page.expect_response(lambda response: response.url.endswith("/undo")):
+        page.keyboard.press("Control+z")
     wait_moves(page, 2)
     page.keyboard.press("Control+y")
     wait_moves(page, 3)

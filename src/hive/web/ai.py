@@ -8,6 +8,7 @@ position from it.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import multiprocessing
 import random
@@ -17,7 +18,6 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 
 from ..games import find_game
-from ..search import Limits
 from . import clock
 from .jobs import Scheduler
 from .limits import Settings
@@ -29,27 +29,34 @@ log = logging.getLogger("hive.web")
 
 
 def choose_move(
-    kind: str, options: JSON, moves: list[str], level: str, seed: int | None = None, budget: float | None = None
+    kind: str,
+    options: JSON,
+    moves: list[str],
+    level: str,
+    seed: int | None = None,
+    budget: float | None = None,
+    start: str | None = None,
 ) -> str:
     """The AI's move after ``moves``, in the game's notation, at ``level`` (:data:`~hive.web.newgame.RANDOM` for
-    the random mover), thinking ``budget`` seconds at most (a timed game's share of the clock). Runs in a worker
-    process."""
-    board = replay(view_for(kind), options, moves)
+    the random mover), thinking ``budget`` seconds at most (a timed game's share of the clock), in a game started
+    from the position record ``start`` if it has one. Runs in a worker process."""
+    board = replay(view_for(kind), options, moves, start)
     ai = find_game(board.game_name).ai
     if level == RANDOM:
         move = ai.random_move(board, random.Random(seed))
     else:
         limits = ai.levels[level]
         if budget is not None:
-            limits = Limits(limits.depth, min(budget, limits.time or budget))
+            limits = dataclasses.replace(limits, time=min(budget, limits.time or budget))
         move = ai.searcher(seed, ai.play_noise).search(board, limits).move
     return board.move_text(move)
 
 
-def analyse(kind: str, options: JSON, moves: list[str]) -> JSON:
+def analyse(kind: str, options: JSON, moves: list[str], start: str | None = None) -> JSON:
     """A hint after ``moves``: the AI's move at the game's hint level and, where the game's scores are calibrated,
-    the score, the first player's winning chance (``white``, 0..1) and the depth. Runs in a worker process."""
-    board = replay(view_for(kind), options, moves)
+    the score, the first player's winning chance (``white``, 0..1) and the depth; ``start`` is the position record
+    the game started from, if any. Runs in a worker process."""
+    board = replay(view_for(kind), options, moves, start)
     ai = find_game(board.game_name).ai
     result = ai.searcher(None, 0).search(board, ai.levels[ai.hint_level])
     hint: JSON = {"move": board.move_text(result.move)}
@@ -160,7 +167,7 @@ class AIPlayer:
             seed = random.randrange(1 << 30)
             assert record.ai_seat is not None
             budget = clock.budget(record.clock, record.ai_seat, self.service.now())
-            job = (record.kind, record.options, moves, record.ai_level, seed, budget)
+            job = (record.kind, record.options, moves, record.ai_level, seed, budget, record.start)
             text = await self.jobs.run(record.id, choose_move, *job)
             self.service.play_ai(session, moves, text)  # not played when taken back, resigned or out of time
         except asyncio.CancelledError:
@@ -185,7 +192,7 @@ class AIPlayer:
         """
         moves = self.service.engine_moves(session, token, ply)
         record = session.record
-        job = (record.kind, record.options, moves)
+        job = (record.kind, record.options, moves, record.start)
         hint: JSON = await self.jobs.run(record.id, analyse, *job, share=(record.id, tuple(moves)))
         # the game as it stands now (it may have left memory and come back while the AI was thinking)
         self.service.check_hint(self.service.session(record.id), moves, review=ply is not None)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ..search.timing import move_budget
 from .errors import BadRequest, shown
 
 JSON = dict[str, Any]
@@ -77,11 +78,21 @@ def label(tc: JSON | None) -> str:
 
 
 def new(tc: JSON | None) -> JSON | None:
-    """A fresh clock for a game under ``tc``: both sides' full time, nothing running, no move timed."""
+    """A fresh clock for a game under ``tc``: both sides' full time, nothing running, no move timed. ``used`` is
+    the time each move took (ms, ``None`` for the first), ``at`` the server's time of each move (ms since the
+    epoch)."""
     if tc is None:
         return None
     full = _full(tc)
-    return {"control": tc, "remaining": [full, full], "running": None, "since": None, "used": [], "paused": False}
+    return {
+        "control": tc,
+        "remaining": [full, full],
+        "running": None,
+        "since": None,
+        "used": [],
+        "at": [],
+        "paused": False,
+    }
 
 
 def _full(tc: JSON) -> int:
@@ -124,8 +135,10 @@ def moved(clock: JSON | None, seat: int, plies: int, now: float, over: bool) -> 
         used.append(spent)
     else:
         used.append(None)  # the first move, before the clock started
+    at = list(clock.get("at", [])) + [None] * (plies - 1 - len(clock.get("at", [])))
+    at.append(round(now * 1000))
     running = None if over else 1 - seat
-    return {**clock, "remaining": remaining, "running": running, "since": None if over else now, "used": used}
+    return {**clock, "remaining": remaining, "running": running, "since": None if over else now, "used": used, "at": at}
 
 
 def stopped(clock: JSON | None, now: float, flag: int | None = None) -> JSON | None:
@@ -175,8 +188,7 @@ def budget(clock: JSON | None, seat: int, now: float) -> float | None:
         return None
     remaining = left(clock, seat, now) / 1000
     increment = float(clock["control"]["increment"]) / 1000
-    share = remaining / 30 + increment * 0.7
-    return max(0.02, min(share, remaining * 0.4))
+    return move_budget(remaining, increment)
 
 
 __all__ = [

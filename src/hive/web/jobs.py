@@ -1,10 +1,10 @@
 """The AI's work queue: a bounded number of jobs waiting, the games served in turn, the same question asked once.
 
-The workers take one job at a time each. The AI's own moves go before hints, and within each kind the waiting jobs
-are kept per game and the games take turns: however many hints anyone asks, a game's move waits for the jobs
-already running at most. A hint asked again while the same one is waiting or being worked out shares its answer.
-The AI's moves are never refused (a game has one at a time); a hint is refused (:class:`~hive.web.errors.TooMany`)
-when the queue, or the game's share of it, is full.
+The workers take one job at a time each. The AI's own moves go before hints, hints before background work (an
+engine review's positions), and within each kind the waiting jobs are kept per game and the games take turns:
+however many hints anyone asks, a game's move waits for the jobs already running at most. A hint asked again while
+the same one is waiting or being worked out shares its answer. The AI's moves are never refused (a game has one at a
+time); a hint is refused (:class:`~hive.web.errors.TooMany`) when the queue, or the game's share of it, is full.
 """
 
 from __future__ import annotations
@@ -42,21 +42,24 @@ class Scheduler:
         self.queue_size = queue_size
         self.per_game = per_game
         self.running = 0
-        #: Jobs waiting, per game: the AI's moves, then hints.
-        self._lines: tuple[OrderedDict[str, deque[_Job]], ...] = (OrderedDict(), OrderedDict())
+        #: Jobs waiting, per game: the AI's moves, then hints, then background work.
+        self._lines: tuple[OrderedDict[str, deque[_Job]], ...] = (OrderedDict(), OrderedDict(), OrderedDict())
         self._shared: dict[Hashable, asyncio.Future[Any]] = {}
         #: The game served last from each line.
-        self._last: list[str | None] = [None, None]
+        self._last: list[str | None] = [None, None, None]
 
     @property
     def waiting(self) -> int:
         """Jobs waiting for a worker."""
         return sum(len(jobs) for line in self._lines for jobs in line.values())
 
-    async def run(self, game: str, call: Callable[..., Any], *args: Any, share: Hashable | None = None) -> Any:
+    async def run(
+        self, game: str, call: Callable[..., Any], *args: Any, share: Hashable | None = None, background: bool = False
+    ) -> Any:
         """``call(*args)`` on a worker, in ``game``'s turn. A job with a ``share`` key (a hint) shares the answer of
         a job with the same key still to come, and is refused when the queue is full; a job without one (the AI's
-        move) is always queued, and withdrawn if its caller stops waiting before it starts.
+        move, or ``background`` work, which waits for every other kind) is always queued, and withdrawn if its
+        caller stops waiting before it starts.
 
         :raises TooMany: when a shared job finds the queue, or the game's share of it, full.
         """
@@ -65,7 +68,7 @@ class Scheduler:
         if share is not None:
             self._check_room(game)
         job = _Job(call, args, asyncio.get_running_loop().create_future())
-        line = self._lines[share is not None]
+        line = self._lines[2 if background else share is not None]
         line.setdefault(game, deque()).append(job)
         if share is not None:
             self._shared[share] = job.future

@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 
 def summary(record: GameRecord, view: View, length: int) -> JSON:
     """A game as the game list and the page describe it: kind, mode, options, the sides' names, the players' names,
-    the number of moves, the result (``winner``: the winner's seat), the time control's label and the dates."""
+    the number of moves, the result (``winner``: the winner's seat), the position record it started from (``start``,
+    ``None`` for the start of a game), the time control's label and the dates."""
     sides = view.sides(record.options)
     notation = spec_of(record.kind).sides
     winner = next((seat for seat, side in enumerate(notation) if record.result == f"{side}Wins"), None)
@@ -35,6 +36,7 @@ def summary(record: GameRecord, view: View, length: int) -> JSON:
         "winner": winner,
         "reason": in_sides(record.reason, notation, sides) if record.reason else None,
         "rematch": record.rematch,
+        "start": record.start,
         "time_control": clock.label(record.clock["control"] if record.clock else None),
         "created": record.created,
         "updated": record.updated,

@@ -1,5 +1,5 @@
 """A new game as a request asks for it: its kind, mode, options, seats, AI, the creator's name and choice of engine
-help, or a record to go on from; and the rematch of a game, with the colours swapped.
+help, or a record to go on from, or a position to start from; and the rematch of a game, with the colours swapped.
 
 Nothing is stored here: :func:`new_game` and :func:`rematch` read and check the request and deal the seat tokens;
 the service keeps the result.
@@ -12,10 +12,10 @@ import unicodedata
 from dataclasses import dataclass
 
 from ..games import GAMES, find_game
-from . import clock
+from . import clock, positions
 from .errors import BadRequest, shown
 from .storage import GameRecord
-from .views import DEFAULT_KIND, JSON, Board, View, view_for
+from .views import DEFAULT_KIND, JSON, Board, View, replay, view_for
 
 MODES = ("ai", "local", "online")
 #: The AI level that plays random moves; the others are the game's own.
@@ -82,7 +82,8 @@ def new_game(data: JSON) -> NewGame:
     """Read a request for a new game: ``kind``, ``mode`` (``ai``, ``local``, ``online``), ``options``, ``colour``
     (a side's name or ``random``), ``ai_level``, ``name`` (the creator's), ``help`` (online: the creator asks for a
     casual game with engine help, which needs the other player's yes too), ``game_string`` (a record to go on
-    from) and ``time_control`` (see :func:`~hive.web.clock.control`; untimed by default).
+    from), ``position`` (a position record to start from, see :mod:`~hive.web.positions`) and ``time_control``
+    (see :func:`~hive.web.clock.control`; untimed by default).
 
     :raises BadRequest: naming the field at fault.
     """
@@ -111,10 +112,16 @@ def new_game(data: JSON) -> NewGame:
     if timing is not None and mode == "local":
         raise BadRequest("'time_control' is for games against the AI or between two browsers, not on one screen.")
     text = data.get("game_string")
+    start = None
     if text is not None:
         if not isinstance(text, str) or not text.strip():
             raise BadRequest(f"'game_string' must be {view.record_example}.")
         options, board = view.import_record(text, options)
+        start = positions.start_of(view, board, options)
+    if data.get("position") is not None:
+        if text is not None:
+            raise BadRequest("Give 'position' (a position to start from) or 'game_string' (a game), not both.")
+        options, board, start = positions.set_up(view, data["position"], options)
     token, other, tokens = _tokens(mode, seat)
     outcome = board.outcome()
     names: list[str | None] = [None, None]
@@ -138,14 +145,15 @@ def new_game(data: JSON) -> NewGame:
         help=(helps[0], helps[1]),
         joined=1 << seat if mode == "online" else 3,
         clock=clock.new(timing),
+        start=start,
     )
     return NewGame(record, view, board, token, other if mode == "online" else None)
 
 
 def rematch(old: GameRecord, seat: int) -> NewGame:
     """The next game after ``old``, asked for by the holder of ``seat``: the same kind, options, mode, AI and time
-    control, from the start, each player in the other colour with their name and choice of help; the asker's seat
-    is dealt its token, the other seat its own (``invite``)."""
+    control, from the start (or the position the game started from), each player in the other colour with their
+    name and choice of help; the asker's seat is dealt its token, the other seat its own (``invite``)."""
     view = view_for(old.kind)
     mine = 1 - seat
     token, other, tokens = _tokens(old.mode, mine)
@@ -161,8 +169,10 @@ def rematch(old: GameRecord, seat: int) -> NewGame:
         help=(old.help[1], old.help[0]),
         joined=1 << mine if old.mode == "online" else 3,
         clock=clock.new(old.clock["control"]) if old.clock else None,
+        start=old.start,
     )
-    return NewGame(record, view, view.new_board(record.options), token, other if old.mode == "online" else None)
+    board = replay(view, record.options, [], old.start)
+    return NewGame(record, view, board, token, other if old.mode == "online" else None)
 
 
 __all__ = [

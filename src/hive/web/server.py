@@ -11,9 +11,15 @@ API (JSON; errors are ``{"error": message}`` with a 4xx status):
   ``ai_level``, ``name``, ``help``, ``game_string``, ``time_control``: ``untimed``, ``bullet`` (1+2), ``blitz``
   (5+3), ``rapid`` (15+10), ``classical`` (30+20), ``{"initial": seconds, "increment": seconds}`` or
   ``{"days": 1, 2, 3, 5 or 7}`` per move): returns the game, your seat token and, online, the invitation token.
+  ``position`` (a position record, ``Position;<game>;<turn>;...``, instead of ``game_string``) starts the game
+  from that position (kept as the game's ``start``: undo, the record and rematches go back to it).
   A game's state holds ``clock`` (``null`` untimed): ``control``, ``label``, ``remaining`` (each side's
   milliseconds), ``running`` (whose clock runs: a seat or ``null``), ``used`` (milliseconds per move, ``null``
   where the clock had not started) and ``low`` (the remaining time that shows a warning).
+- ``POST /api/positions``: the board editor's check (``kind``, ``options``, ``position``: a position record, or
+  none for the start of a game): ``valid``, ``error`` (the rule it breaks), ``position`` (the record as the game
+  writes it), ``options``, ``view`` (the position as a game shows it, its legal moves included) and ``over`` (why
+  the game is over, when the position ends it). The page's editor is at ``/editor``.
 - ``GET /api/games/{id}``: the game as seen with the ``X-Seat-Token`` header (or as a spectator).
 - ``DELETE /api/games/{id}``: delete the game (a seat holder only).
 - ``POST /api/games/{id}/rematch``: the next game with the colours swapped (a seat holder of a finished game):
@@ -30,6 +36,26 @@ API (JSON; errors are ``{"error": message}`` with a 4xx status):
 - ``GET /api/games/{id}/hint[?ply=N]``: the AI's suggestion and, where the game has one, an evaluation, after the
   game's moves or its first N (a review); for the holder of a seat with engine help (403 otherwise while the game
   is on), for anyone once it is over.
+- The analysis board (:mod:`~hive.web.analysis`; the same access as hints, and only seat holders add or delete
+  lines): ``GET /api/games/{id}/lines``: the lines explored beside the main line, ``lines`` (each one's ``id``,
+  ``parent``: the line it branches from, ``null`` for the main line, ``ply``: the moves it shares with it, and its
+  own ``moves``, the first being move ``ply + 1``) and ``writable``; ``POST /api/games/{id}/lines`` (``line``:
+  a line's id or ``null``, ``ply``: a number of its moves, by default all, and a move as for ``/move``): plays the
+  move there, through the game's own checks, without touching the game's record, stored as a line (a move a line
+  already has is followed, one at a line's end extends it, any other starts a new line): answers ``line``, ``ply``,
+  ``view``, ``end`` (why the game is over there) with the ``lines``; ``DELETE /api/games/{id}/lines/{line}``:
+  deletes the line and the lines explored from it. ``?line=L&ply=N`` (``line=`` empty: the main line) makes
+  ``/position`` and ``/hint`` answer for that position, and ``line`` and ``ply`` in the body of ``/why`` and
+  ``/preview`` make them answer about it.
+- ``POST /api/games/{id}/review`` (optional ``level``: one of the game's AI levels, by default its hint level):
+  review every position of the game with the engine, in the background (the same access as hints; one review
+  per game: asked again while it runs, it answers its progress); ``GET`` the review as it stands: ``status``
+  (``none``, ``running``, ``done``, ``failed``), ``done`` of ``total`` positions, ``positions`` (each one's
+  ``white``: the first player's winning chance, ``turn``, ``best``: the AI's move, ``depth``), ``marks`` (the
+  moves that lost the mover at least the ``thresholds``' winning chance: ``ply``, ``move``, ``side``, ``kind``
+  ``inaccuracy``/``mistake``/``blunder``, ``drop``, ``best``), ``calibrated`` (whether the game's scores are
+  winning chances), ``error``, and the game's AI ``levels`` with the ``default_level``. Stored with the game:
+  shown after a restart, and resumed if it was running.
 - ``WS /ws/games/{id}?token=``: the game, sent again after every change (``ping`` answered ``pong``). A socket
   that cannot keep up is closed with code 4408 (reconnect to get the game as it stands).
 
@@ -57,15 +83,20 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
+from . import positions
 from .ai import AIPlayer
+from .analysis import Analysis
+from .engine_review import Reviews
 from .errors import BadRequest, Conflict, Forbidden, GameError, NotFound, TooMany, Unavailable
 from .fanout import Fanout, Watcher
 from .flags import Flags
 from .guard import Guard, Refused, parse_json
 from .limits import RateLimits, Settings
+from .lines import LineStore
 from .lobby import Lobby
 from .network import reach
 from .pages import how_to_play_page, rules_page
+from .review_store import ReviewStore
 from .service import GameService, Session
 from .storage import Storage
 from .views import JSON, kinds, spec_of
@@ -108,6 +139,8 @@ class App:
         self.ai = AIPlayer(self.service, self.broadcast, workers, settings)
         self.service.loaded = self.ai.follow
         self.lobby = Lobby(self.service)
+        self.reviews = Reviews(self.service, self.ai.jobs, ReviewStore(self.storage.db))
+        self.analysis = Analysis(self.service, LineStore(self.storage), self.ai)
         self.flags = Flags(self.service, self._flagged)
         self._stopped = False
         self.rates = RateLimits(settings)
@@ -119,15 +152,21 @@ class App:
             routes=[
                 Route("/", self.page),
                 Route("/game/{id}", self.page),
+                Route("/editor", self.page),
                 Route("/how-to-play/{kind}", self.how_to_play),
                 Route("/api/assets", self.assets),
                 Route("/api/games", self.api(self.games), methods=["GET"]),
                 Route("/api/games", self.api(self.create), methods=["POST"]),
+                Route("/api/positions", self.api(self.check_position), methods=["POST"]),
                 Route("/api/games/{id}", self.api(self.get), methods=["GET"]),
                 Route("/api/games/{id}", self.api(self.delete), methods=["DELETE"]),
                 Route("/api/games/{id}/rematch", self.api(self.rematch), methods=["POST"]),
                 Route("/api/games/{id}/position", self.api(self.position), methods=["GET"]),
                 Route("/api/games/{id}/hint", self.api(self.hint), methods=["GET"]),
+                Route("/api/games/{id}/review", self.api(self.review), methods=["GET", "POST"]),
+                Route("/api/games/{id}/lines", self.api(self.lines), methods=["GET"]),
+                Route("/api/games/{id}/lines", self.api(self.explore), methods=["POST"]),
+                Route("/api/games/{id}/lines/{line}", self.api(self.unexplore), methods=["DELETE"]),
                 Route("/api/games/{id}/{action}", self.api(self.action), methods=["POST"]),
                 WebSocketRoute("/ws/games/{id}", self.websocket),
                 Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -161,6 +200,7 @@ class App:
             self.flags.stop()
         except sqlite3.Error:
             log.exception("the clocks could not be held")
+        self.reviews.close()
         self.ai.close()
         self.storage.close()
 
@@ -263,10 +303,14 @@ class App:
         self.flags.follow(session)
         return {"id": session.record.id, "token": token, "invite": invite, "state": self._state(session, token)}
 
+    async def check_position(self, request: Request) -> JSON:
+        return positions.check(await self.body(request))
+
     async def delete(self, request: Request) -> JSON:
         session = self.service.session(request.path_params["id"])
         self.lobby.delete(session, self._token(request))
         self.ai.stop(session.record.id)
+        self.reviews.stop(session.record.id)
         self.fanout.close(session.record.id, 4410, "The game was deleted.")
         return {"deleted": session.record.id}
 
@@ -290,17 +334,45 @@ class App:
 
     async def position(self, request: Request) -> JSON:
         session = self.service.session(request.path_params["id"])
+        if "line" in request.query_params:  # a position of the analysis board
+            query = request.query_params
+            return self.analysis.position(session, self._token(request), query["line"] or None, query.get("ply"))
         return self.service.position(session, request.query_params.get("ply", ""))
+
+    async def review(self, request: Request) -> JSON:
+        session = self.service.session(request.path_params["id"])
+        if request.method == "GET":
+            return self.reviews.report(session, self._token(request))
+        self.rates.charge("hints", self.client(request))
+        return self.reviews.start(session, self._token(request), await self.body(request))
 
     async def hint(self, request: Request) -> JSON:
         session = self.service.session(request.path_params["id"])
         self.rates.charge("hints", self.client(request))
+        if "line" in request.query_params:
+            query = request.query_params
+            return await self.analysis.hint(session, self._token(request), query["line"] or None, query.get("ply"))
         return await self.ai.hint(session, self._token(request), request.query_params.get("ply"))
+
+    async def lines(self, request: Request) -> JSON:
+        session = self.service.session(request.path_params["id"])
+        return self.analysis.listing(session, self._token(request))
+
+    async def explore(self, request: Request) -> JSON:
+        session = self.service.session(request.path_params["id"])
+        return self.analysis.play(session, self._token(request), await self.body(request))
+
+    async def unexplore(self, request: Request) -> JSON:
+        session = self.service.session(request.path_params["id"])
+        return self.analysis.delete(session, self._token(request), request.path_params["line"])
 
     async def action(self, request: Request) -> JSON:
         session = self.service.session(request.path_params["id"])
         data = await self.body(request)
         token = self._token(request)
+        analysed = self.analysis.query(session, request.path_params["action"], token, data)
+        if analysed is not None:
+            return analysed
         if self.service.check_clock(session):
             await self._flagged(session)
         if session.record.mode == "ai" and request.path_params["action"] in AI_ACTIONS:

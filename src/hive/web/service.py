@@ -28,15 +28,15 @@ from typing import Any
 
 from ..game import Outcome, Termination
 from . import access, clock
+from .actions import ACTIONS, HANDLERS, ended
 from .cache import LiveGames
 from .errors import BadRequest, Conflict, Forbidden, GameError, NotFound, Unavailable, shown
 from .lobby import summary
-from .newgame import NewGame, all_ai_levels, display_name, new_game
+from .newgame import NewGame, all_ai_levels, new_game
 from .storage import GameRecord, StaleError, Storage
 from .views import JSON, Board, View, description, in_sides, kinds, pass_note, replay, view_for
 
 #: What a player does to a game, and what anyone may ask of it.
-ACTIONS = ("move", "undo", "redo", "resign", "offer", "answer", "name", "help")
 QUERIES = ("why", "preview")
 log = logging.getLogger("hive.web")
 
@@ -114,7 +114,7 @@ class GameService:
 
     def store(self, session: Session, **changes: Any) -> None:
         """Store ``changes`` to a game's record (fields of :class:`~hive.web.storage.GameRecord`)."""
-        self._save(session, None, **changes)
+        self.save(session, None, **changes)
 
     def forget(self, session: Session) -> None:
         """Delete a game from storage and from memory."""
@@ -135,7 +135,7 @@ class GameService:
         if record is None:
             raise NotFound(f"There is no game {shown(game_id)}.")
         view = view_for(record.kind)
-        session = Session(record, view, replay(view, record.options, record.moves))
+        session = Session(record, view, replay(view, record.options, record.moves, record.start))
         self.sessions[game_id] = session
         self.loaded(session)
         return session
@@ -221,17 +221,7 @@ class GameService:
             raise NotFound(f"Unknown action {shown(action)}: expected one of {', '.join((*ACTIONS, *QUERIES))}.")
         seats = self.holder(session, token)
         self.check_clock(session)
-        handlers: dict[str, Callable[[Session, frozenset[int], JSON], None]] = {
-            "move": self._move,
-            "undo": self._undo,
-            "redo": self._redo,
-            "resign": self._resign,
-            "offer": self._offer,
-            "answer": self._answer,
-            "name": self._name,
-            "help": self._help,
-        }
-        handlers[action](session, seats, data)
+        HANDLERS[action](self, session, seats, data)
         return None
 
     def holder(self, session: Session, token: str | None) -> frozenset[int]:
@@ -245,199 +235,33 @@ class GameService:
         self.note_seats(session, seats)
         return seats
 
-    @staticmethod
-    def _check_ply(session: Session, data: JSON) -> None:
-        """Refuse a request made on a position the game has left (``ply``: the number of moves the page saw)."""
-        ply = data.get("ply")
-        played = len(session.record.moves)
-        if ply is not None and (not isinstance(ply, int) or isinstance(ply, bool)):
-            raise BadRequest(f"'ply' must be a number, not {shown(ply)}.")
-        if ply is not None and ply != played:
-            raise Conflict(f"The game has moved on: {played} moves played, not {ply}.")
-
-    def _move(self, session: Session, seats: frozenset[int], data: JSON) -> None:
-        self._check_ply(session, data)
-        if session.over:
-            raise Conflict("The game is over.")
-        turn = session.board.turn
-        if turn not in seats:
-            raise Conflict(f"It's {session.sides[turn]}'s turn, not yours.")
-        if session.thinking:
-            raise Conflict("The AI is thinking.")
-        self._play(session, session.view.move(session.board, data))
-
-    def _play(self, session: Session, move: Any) -> None:
+    def play(self, session: Session, move: Any) -> None:
+        """Play ``move`` (checked already) on the game, charging the clock, and store it."""
         board = session.board
         text = board.move_text(move)
         seat = board.turn
         board.push(move)
-        ended = self._ended(board)
+        result = ended(board)
         moves = [*session.record.moves, text]
-        timed = clock.moved(session.record.clock, seat, len(moves), self.now(), ended["result"] is not None)
-        self._save(session, board.pop, moves=moves, redo=[], **ended, offer=None, clock=timed)
+        timed = clock.moved(session.record.clock, seat, len(moves), self.now(), result["result"] is not None)
+        self.save(session, board.pop, moves=moves, redo=[], **result, offer=None, clock=timed)
 
     def check_clock(self, session: Session) -> bool:
-        """End the game if the running clock's flag has fallen: the player out of time loses. Returns whether it
-        ended the game now."""
+        """End the game if the running clock's flag has fallen: the player out of time loses, or draws when the
+        opponent could not win by any series of legal moves (the game's :meth:`~hive.game.Game.could_win`). Returns
+        whether it ended the game now."""
         seat = clock.fallen(session.record.clock, self.now())
         if seat is None or session.over:
             return False
-        out = Outcome(Termination.FORFEIT, 1 - seat, session.board.sides, "time ran out")
+        if session.board.could_win(1 - seat):
+            out = Outcome(Termination.FORFEIT, 1 - seat, session.board.sides, "time ran out")
+        else:
+            late, other = session.board.sides[seat], session.board.sides[1 - seat]
+            detail = f"{late} ran out of time, and {other} could not have won"
+            out = Outcome(Termination.FORFEIT, None, session.board.sides, detail)
         stopped = clock.stopped(session.record.clock, self.now(), seat)
-        self._save(session, None, **self._ended(session.board, out), offer=None, clock=stopped)
+        self.save(session, None, **ended(session.board, out), offer=None, clock=stopped)
         return True
-
-    @staticmethod
-    def _untimed(session: Session) -> None:
-        if session.record.clock is not None:
-            raise Conflict("Moves are not taken back in a timed game.")
-
-    @staticmethod
-    def _ended(board: Board, outcome: Outcome | None = None) -> dict[str, str | None]:
-        """The record's result and reason for ``outcome``, by default the rules' own on ``board``."""
-        outcome = outcome or board.outcome()
-        return {"result": outcome.result if outcome else None, "reason": outcome.reason if outcome else None}
-
-    def _undo(self, session: Session, seats: frozenset[int], data: JSON) -> None:
-        self._check_ply(session, data)
-        self._untimed(session)
-        record = session.record
-        if record.mode == "online":
-            self._offer(session, seats, {"what": "undo"})
-            return
-        if not record.moves:
-            raise Conflict("Nothing to undo yet.")
-        if record.mode == "local":
-            self._take_back(session, 1)
-        else:
-            assert record.ai_seat is not None
-            self._take_back(session, self._back_to(session, 1 - record.ai_seat))
-
-    def _back_to(self, session: Session, seat: int) -> int:
-        """How many moves to take back so that ``seat`` plays its last move again.
-
-        :raises Conflict: when ``seat`` has not moved yet.
-        """
-        played = len(session.record.moves)
-        for n in range(1, played + 1):
-            if (played - n) % 2 == seat:
-                return n
-        raise Conflict("Nothing to undo yet.")
-
-    def _take_back(self, session: Session, n: int) -> None:
-        record = session.record
-        keep = len(record.moves) - n
-        redo = record.moves[keep:] + record.redo
-        self._save(session, None, moves=record.moves[:keep], redo=redo, result=None, reason=None, offer=None)
-        for _ in range(n):
-            session.board.pop()
-
-    def _redo(self, session: Session, seats: frozenset[int], data: JSON) -> None:
-        self._check_ply(session, data)
-        record = session.record
-        if record.mode == "online":
-            raise Conflict("Redo is for games on one screen or against the AI.")
-        self._untimed(session)
-        if not record.redo:
-            raise Conflict("Nothing to redo.")
-        if session.over:
-            raise Conflict("The game is over.")
-        n = 1
-        if record.mode == "ai" and (len(record.moves) + 1) % 2 == record.ai_seat:
-            n = min(2, len(record.redo))  # the player's move and the AI's answer
-        board = session.board
-        texts = record.redo[:n]
-        for text in texts:
-            move = board.parse_move(text)
-            board.move_text(move)
-            board.push(move)
-
-        def revert() -> None:
-            for _ in texts:
-                board.pop()
-
-        self._save(session, revert, moves=record.moves + texts, redo=record.redo[n:], **self._ended(board), offer=None)
-
-    def _resign(self, session: Session, seats: frozenset[int], data: JSON) -> None:
-        if session.over:
-            raise Conflict("The game is over.")
-        board = session.board
-        seat = board.turn if len(seats) == 2 else next(iter(seats))
-        resigned = Outcome(Termination.RESIGNATION, 1 - seat, board.sides)
-        stopped = clock.stopped(session.record.clock, self.now())
-        self._save(session, None, **self._ended(board, resigned), offer=None, clock=stopped)
-
-    def _offer(self, session: Session, seats: frozenset[int], data: JSON) -> None:
-        what = data.get("what")
-        if what not in ("draw", "undo"):
-            raise BadRequest(f"'what' must be 'draw' or 'undo', not {shown(what)}.")
-        record = session.record
-        if what == "draw" and session.over:
-            raise Conflict("The game is over.")
-        if what == "undo":
-            self._untimed(session)
-        if record.mode == "ai":
-            if what == "draw":
-                raise Conflict("The AI plays on: it does not agree to draws.")
-            self._undo(session, seats, {})
-            return
-        if record.mode == "local":
-            self._agree(session, what, session.board.turn)
-            return
-        seat = next(iter(seats))
-        if what == "undo":
-            self._back_to(session, seat)  # raises when there is nothing to undo
-        if record.offer and record.offer["what"] == what and record.offer["by"] != seat:
-            self._agree(session, what, record.offer["by"])
-            return
-        self._save(session, None, offer={"what": what, "by": seat})
-
-    def _answer(self, session: Session, seats: frozenset[int], data: JSON) -> None:
-        accept = data.get("accept")
-        if not isinstance(accept, bool):
-            raise BadRequest(f"'accept' must be true or false, not {shown(accept)}.")
-        offer = session.record.offer
-        if not offer or (offer["by"] in seats and len(seats) == 1):
-            raise Conflict("There is no offer from your opponent to answer.")
-        if accept:
-            self._agree(session, offer["what"], offer["by"])
-        else:
-            self._save(session, None, offer=None)
-
-    def _name(self, session: Session, seats: frozenset[int], data: JSON) -> None:
-        """``{"name": text or null}``, and ``seat`` for a token holding both: the seat's display name."""
-        seat = access.seat_of(seats, data, "the name is for")
-        if session.record.mode == "ai" and seat == session.record.ai_seat:
-            raise BadRequest("The AI's seat is named by its level.")
-        names = list(session.record.names)
-        names[seat] = display_name(data.get("name"))
-        self._save(session, None, names=(names[0], names[1]))
-
-    def _help(self, session: Session, seats: frozenset[int], data: JSON) -> None:
-        """``{"help": true or false}``: a seat's choice of a casual game with engine help, made once (when the game
-        is created, or when the invitation is opened); either player may turn help off later."""
-        record = session.record
-        if record.mode != "online":
-            raise Conflict("Engine help is always there in a game against the AI or on one screen.")
-        wanted = data.get("help")
-        if not isinstance(wanted, bool):
-            raise BadRequest(f"'help' must be true or false, not {shown(wanted)}.")
-        seat = access.seat_of(seats, data, "the choice is for")
-        if wanted and record.help[seat] is not None and not record.help[seat]:
-            raise Conflict("You chose a game without engine help; that choice is made once.")
-        if wanted and session.over:
-            raise Conflict("The game is over.")
-        helps = list(record.help)
-        helps[seat] = wanted
-        self._save(session, None, help=(helps[0], helps[1]))
-
-    def _agree(self, session: Session, what: str, by: int) -> None:
-        if what == "draw":
-            agreed = Outcome(Termination.AGREEMENT, None, session.board.sides)
-            stopped = clock.stopped(session.record.clock, self.now())
-            self._save(session, None, **self._ended(session.board, agreed), offer=None, clock=stopped)
-        else:
-            self._take_back(session, self._back_to(session, by))
 
     # ------------------------------------------------------------------
     # the AI's part
@@ -452,7 +276,7 @@ class GameService:
         moved on since, or the AI is no longer due."""
         if session.record.moves != moves or self.check_clock(session) or not self.ai_to_move(session):
             return False
-        self._play(session, session.board.parse_move(text))
+        self.play(session, session.board.parse_move(text))
         return True
 
     def engine_moves(self, session: Session, token: str | None, ply: str | None = None) -> list[str]:
@@ -484,7 +308,7 @@ class GameService:
     # ------------------------------------------------------------------
     # storage
 
-    def _save(self, session: Session, revert: Callable[[], object] | None, **changes: Any) -> None:
+    def save(self, session: Session, revert: Callable[[], object] | None, **changes: Any) -> None:
         """Store the game with ``changes`` to its record in one transaction, then keep the new record; if it
         cannot be stored, ``revert`` takes back what was done to the board for it."""
         record = session.record

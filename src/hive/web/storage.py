@@ -3,7 +3,8 @@
 A game row holds its kind, options, mode, seat tokens, the players' names and their choices of engine help, which
 seats have opened the game, its rematch, result and ``length``, the number of moves in effect; the ``moves`` table
 holds every move by ply. A timed game's ``clock`` (remaining times, whose clock runs and since when, the time used
-per move) is stored with every move. Moves at or beyond ``length`` are the ones taken back, kept so that they can be
+per move) is stored with every move; a game set up from a position keeps that position's record (``start``), its
+moves played from it. Moves at or beyond ``length`` are the ones taken back, kept so that they can be
 redone until a different move is played.
 
 A database written by an earlier version is brought up to date in place when it is opened: the columns it lacks are
@@ -55,10 +56,11 @@ ADDED_COLUMNS = {
     "joined": "INTEGER NOT NULL DEFAULT 0",
     "rematch": "TEXT",
     "clock": "TEXT",
+    "start": "TEXT",
 }
 _COLUMNS = (
     "id, kind, options, mode, ai_level, ai_seat, token0, token1, length, result, reason, offer, created, updated,"
-    " name0, name1, help0, help1, joined, rematch, clock"
+    " name0, name1, help0, help1, joined, rematch, clock, start"
 )
 
 
@@ -77,6 +79,7 @@ class GameRecord:
     :ivar joined: the seats that have opened the game with their token, as bits (1: the first seat, 2: the second).
     :ivar rematch: the id of the game that followed this one with the colours swapped.
     :ivar clock: the game's clock (see :mod:`~hive.web.clock`), ``None`` when it is untimed.
+    :ivar start: the position record the game started from (``None``: the start of a game); its moves follow it.
     """
 
     id: str
@@ -98,6 +101,7 @@ class GameRecord:
     joined: int = 0
     rematch: str | None = None
     clock: dict[str, Any] | None = None
+    start: str | None = None
 
 
 @dataclass(frozen=True)
@@ -142,6 +146,7 @@ def _record(row: tuple[Any, ...], moves: list[str]) -> GameRecord:
         joined=row[18],
         rematch=row[19],
         clock=json.loads(row[20]) if row[20] else None,
+        start=row[21],
     )
 
 
@@ -198,7 +203,7 @@ class Storage:
         record.created = record.updated = now
         with self._transaction():
             self.db.execute(
-                f"INSERT INTO games ({_COLUMNS}) VALUES ({', '.join('?' * 21)})",
+                f"INSERT INTO games ({_COLUMNS}) VALUES ({', '.join('?' * 22)})",
                 (
                     record.id,
                     record.kind,
@@ -219,6 +224,7 @@ class Storage:
                     record.joined,
                     record.rematch,
                     _dumps(record.clock),
+                    record.start,
                 ),
             )
             self.db.executemany(

@@ -5,6 +5,7 @@ import { $, app, h, toast } from "./page.js";
 
 let load = null; // the page module of a kind of game, as a promise (the shell's)
 const fields = {}; // per kind: a promise of {module, box}, the box holding the module's option fields
+let preset = null; // the board editor's position to start from: its kind, options and record replace the form's
 
 // The option fields of the games of this kind, drawn by its page module once and kept (with what was chosen).
 function fieldsFor(kind) {
@@ -86,12 +87,27 @@ function addChoices(games) {
   });
 }
 
+// The New game dialog with its game and options fixed by a position (null: chosen in the dialog as usual).
+function fromPosition(position) {
+  preset = position;
+  $("game-choices").hidden = $("game-options").hidden = !!position;
+  $("new-title").textContent = position ? `New ${app.games[position.kind].title} game from this position` : "New game";
+}
+
+// The New game dialog for a game from the board editor's position ({kind, options, position}).
+export function newGameFrom(position) {
+  $("form-new").querySelector(`[name=game][value="${position.kind}"]`).checked = true;
+  fromPosition(position);
+  syncRows();
+  $("dlg-new").showModal();
+}
+
 // games is the list from /api/assets; loadModule(kind) and createGame(body) are the shell's. Resolves once every
 // game's options are drawn, so that choosing another game shows its own at once.
 export async function wireDialogs(games, { loadModule, createGame }) {
   load = loadModule;
   addChoices(games);
-  const openNew = () => { syncRows(); $("dlg-new").showModal(); };
+  const openNew = () => { fromPosition(null); syncRows(); $("dlg-new").showModal(); };
   $("btn-new").onclick = openNew;
   $("btn-banner-new").onclick = openNew;
   $("btn-welcome-new").onclick = openNew;
@@ -107,7 +123,7 @@ export async function wireDialogs(games, { loadModule, createGame }) {
   $("form-new").addEventListener("submit", async (evt) => {
     if (evt.submitter && evt.submitter.value !== "start") return;
     evt.preventDefault();
-    if (await createGame(await newGameBody())) $("dlg-new").close();
+    if (await createGame({ ...(await newGameBody()), ...preset })) $("dlg-new").close();
   });
   $("form-io").addEventListener("submit", async (evt) => {
     if (!evt.submitter || evt.submitter.value !== "import") return;

@@ -41,7 +41,8 @@ function row(game) {
   );
   const timed = game.time_control && game.time_control !== "Untimed" ? ` · ${game.time_control}` : "";
   head.append(players, h("span", "game-kind", `${info.title} · ${MODES[game.mode] || game.mode}${timed}`));
-  const detail = h("div", "game-detail muted", `${resultText(game)} · ${when(game.updated)}`);
+  const from = game.start ? " · from a set-up position" : "";
+  const detail = h("div", "game-detail muted", `${resultText(game)}${from} · ${when(game.updated)}`);
   const buttons = h("div", "game-buttons");
   const button = (label, cls, handler) => {
     const b = h("button", cls, label);

@@ -9,16 +9,26 @@
 //   sideName(seat), info(state), phase(), reasonText(reason);
 //   renderBoard(), renderCard(card, seat), renderPanel();
 //   press(evt) (a drag controller or null), click(evt), hover(evt, dragging), leave(), hint(data);
-//   reset() (a new position: drop what was being built), cancelTurn() (true when it dropped a turn), escape().
+//   reset() (a new position: drop what was being built), cancelTurn() (true when it dropped a turn), escape();
+//   the board editor's verbs (editor.js), on its cells (an object of piece stacks, bottom first, by the cell's key):
+//   editorPieces(options) (each side's palette: [{key, count}], count null for no limit), editorPicture(key, size),
+//   editorFrom(view) (the cells of a checked position), editorView(cells) (a view to draw), editorDraw(view),
+//   editorText(cells, turn, options) (the position record), editorCell(evt) (the key of the cell pressed),
+//   editorPlace(cells, key, cell) (a refusal's text, or null), editorTake(cells, cell) (the piece taken),
+//   editorSelect(cells, cell) (what app.selected names to show a piece's legal moves), editorLeast(cells, seat)
+//   (the least turn number the pieces in play need).
 
 import { frame, wireBoard } from "./hexboard.js";
 import { api, connect, disconnect } from "./net.js";
 import { $, app, h, toast } from "./page.js";
-import { wireDialogs } from "./dialogs.js";
+import { newGameFrom, wireDialogs } from "./dialogs.js";
 import { LEVEL_NAMES, cardHead, engineAllowed, renderControls, renderSide } from "./panel.js";
 import { noticeMove, setTitle, wireSound } from "./alerts.js";
 import { hideLobby, rematch, showLobby, wireLobby } from "./lobby.js";
 import { keepToken, resolveSeat, takeLinkToken } from "./seats.js";
+import { closeEditor, editorBoard, openEditor, renderEditor, startPly } from "./editor.js";
+import * as analysis from "./analysis.js";
+import { followEngineReview, renderEngineReview, wireEngineReview } from "./engine_review.js";
 
 const modules = {};
 let game = null;
@@ -30,18 +40,20 @@ function gameFor(kind) {
 }
 
 // What the server says of the open game's kind, or of the first game on offer when none is open.
-function gameInfo() { return app.games[app.state ? app.state.kind : app.assets.games[0].kind]; }
+function gameInfo() { return app.games[app.editor ? app.editor.kind : app.state ? app.state.kind : app.assets.games[0].kind]; }
 
-function currentView() { return app.review ? app.review.view : app.state && app.state.view; }
+function currentView() { return app.editor ? app.editor.view : app.analysis ? app.analysis.view : app.review ? app.review.view : app.state && app.state.view; }
 
 function canAct() {
   const s = app.state;
+  if (s && app.analysis) return analysis.analysisCanAct();
   return s && !app.review && !s.result && !s.thinking && s.seats.includes(s.view.turn);
 }
 
 // Why the player cannot move now, or null.
 function refusal() {
   const s = app.state;
+  if (app.analysis) return analysis.analysisRefusal();
   if (s.result) return "The game is over.";
   if (!s.seats.length) return "You are watching this game: only the players can move.";
   if (s.thinking) return "The AI is thinking.";
@@ -51,7 +63,7 @@ function refusal() {
 
 async function explain(piece, fallback) {
   try {
-    const data = await api("POST", `/api/games/${app.gameId}/why`, { piece });
+    const data = await api("POST", `/api/games/${app.gameId}/why`, { piece, ...analysis.at() });
     toast(data.reason || fallback);
   } catch (err) {
     toast(err.message);
@@ -70,6 +82,7 @@ function render() {
     game.renderBoard();
     renderSide(game, canAct, showReview);
     game.renderPanel();
+    renderEngineReview();
     document.body.classList.add(`game-${app.state.kind}`);
   }
   const info = gameInfo();
@@ -86,21 +99,25 @@ function render() {
   if (app.review) $("review-text").textContent = reviewText(app.review.ply);
   for (const id of ["btn-prev", "btn-review-prev"]) $(id).disabled = !app.state || !app.state.moves.length || (app.review && !app.review.ply);
   for (const id of ["btn-next", "btn-review-next"]) $(id).disabled = !app.review;
+  analysis.renderAnalysis();
   if (app.state) setTitle(`${app.state.result ? "Game over" : `${game.sideName(app.state.view.turn)} to move`} · ${info.title}`);
+  if (app.editor) renderEditor();
 }
 
 // Where a review is, numbered as the move list numbers the moves (a pair a line): "After 3. wQ -wS1".
 function reviewText(ply) {
-  if (!ply) return "The start of the game";
+  if (!ply) return app.state.start ? "The position the game was set up from" : "The start of the game";
   const moves = app.state.moves;
-  const dots = ply % 2 === 1 ? "." : "…";
-  return `After ${Math.ceil(ply / 2)}${dots} ${moves[ply - 1]} · ${ply}/${moves.length}`;
+  const at = startPly(app.state) + ply - 1; // the plies before the move, a set-up position's included
+  const dots = at % 2 === 0 ? "." : "…";
+  return `After ${Math.floor(at / 2) + 1}${dots} ${moves[ply - 1]} · ${ply}/${moves.length}`;
 }
 
 // ------------------------------------------------------------------ actions
 
 async function play(body) {
   if (!app.state) return;
+  if (app.analysis) { await analysis.analysisPlay(body); return; }
   app.selected = null;
   app.hint = null;
   try {
@@ -151,10 +168,10 @@ function flip() {
 }
 
 async function hint() {
-  if (!app.state || app.state.result || app.review || !engineAllowed()) return;
+  if (!app.state || (app.state.result && !app.analysis) || app.review || !engineAllowed()) return;
   $("btn-hint").disabled = true;
   try {
-    const data = await api("GET", `/api/games/${app.gameId}/hint`);
+    const data = await api("GET", `/api/games/${app.gameId}/hint${analysis.query()}`);
     game.hint(data);
     toast(`Hint: ${data.move}`, false);
     if (game.evaluation) setEval(data);
@@ -177,6 +194,7 @@ function setEval(data) {
 // The evaluation of the position on show: the game's, or the one under review.
 async function refreshEval() {
   if (!app.evalOn || !app.state || !game.evaluation || !engineAllowed()) return;
+  if (app.analysis) { await analysis.analysisEval(setEval); return; }
   const ply = app.review ? app.review.ply : app.state.moves.length;
   if (ply === app.state.moves.length && app.state.result) { $("eval-text").textContent = "end"; return; }
   try {
@@ -195,6 +213,7 @@ function toggleEval() {
 }
 
 async function showReview(ply) {
+  if (app.analysis) { analysis.showPosition(null, ply); return; }
   if (ply === app.state.moves.length) { exitReview(); return; }
   try {
     const data = await api("GET", `/api/games/${app.gameId}/position?ply=${ply}`);
@@ -215,6 +234,7 @@ function exitReview() {
 
 function reviewStep(delta) {
   if (!app.state) return;
+  if (app.analysis) { analysis.analysisStep(delta); return; }
   const at = app.review ? app.review.ply : app.state.moves.length;
   const ply = Math.min(app.state.moves.length, Math.max(0, at + delta));
   if (ply !== at) showReview(ply);
@@ -245,13 +265,16 @@ async function setState(state) {
     if (!app.flipChosen) frame.flipped = state.seats.length === 1 && state.seats[0] === 1;
   }
   if (app.selected && !state.view.legal[app.selected]) app.selected = null;
+  analysis.analysisFollows(state, first, grew);
   render();
+  followEngineReview();
   if (grew || first) refreshEval();
 }
 
 // Show game id with the token this browser holds for it (see seats.js); warning: what the page says about the
 // link it was opened by; review: start by reviewing the game from its first move.
 async function openGame(id, { warning = null, review = false } = {}) {
+  closeEditor();
   hideLobby();
   if (app.gameId !== id) { app.state = null; app.review = null; app.evalOn = false; }
   app.gameId = id;
@@ -301,6 +324,7 @@ async function showWelcome() {
 
 async function route() {
   const m = location.pathname.match(/^\/game\/([\w-]+)/);
+  if (location.pathname !== "/editor") closeEditor();
   const link = takeLinkToken();
   if (m) {
     const { token, warning } = await resolveSeat(m[1], link);
@@ -312,6 +336,7 @@ async function route() {
   app.state = null;
   app.gameId = null;
   app.token = null;
+  if (location.pathname === "/editor") { hideLobby(); await openEditor(editorHooks); return; }
   await showLobby();
 }
 
@@ -329,14 +354,15 @@ function wireKeys() {
     else if (k === "f") flip();
     else if (k === "h") hint();
     else if (k === "e") toggleEval();
+    else if (k === "a") $("btn-analyse").click();
     else if (k === "escape") { app.selected = null; app.review = null; if (game) game.escape(); render(); }
     else if (k === "arrowleft") reviewStep(-1);
-    else if (k === "arrowright" && app.review) reviewStep(1);
+    else if (k === "arrowright" && (app.review || app.analysis)) reviewStep(1);
   });
 }
 
 async function wire() {
-  wireBoard(() => (app.state ? game : null), () => { if (game && app.state) game.renderBoard(); });
+  wireBoard(() => (app.editor ? editorBoard : app.state ? game : null), () => { if (app.editor) renderEditor(); else if (game && app.state) game.renderBoard(); });
   $("btn-flip").onclick = flip;
   $("btn-undo").onclick = undo;
   $("btn-redo").onclick = redo;
@@ -364,6 +390,9 @@ async function wire() {
   $("link-games").onclick = (evt) => { evt.preventDefault(); history.pushState(null, "", "/"); route(); };
   $("brand").onclick = (evt) => { evt.preventDefault(); history.pushState(null, "", "/"); route(); };
   $("btn-lobby-new").onclick = () => $("btn-new").click();
+  for (const id of ["link-editor", "btn-lobby-editor"]) $(id).onclick = (evt) => { evt.preventDefault(); history.pushState(null, "", "/editor"); route(); };
+  wireEngineReview(showReview, render);
+  analysis.wireAnalysis({ render, refreshEval, game: () => game });
   wireLobby((id, opts) => { history.pushState(null, "", `/game/${id}`); return openGame(id, opts); });
   const dialogs = wireDialogs(app.assets.games, { loadModule: gameFor, createGame });
   wireSound();
@@ -372,8 +401,16 @@ async function wire() {
   await dialogs;
 }
 
+// What the board editor asks of the shell: a game's page module, a new game, the New game dialog for a position,
+// and the analysis of the game just made from it (the evaluation, and the analysis board when the page has one).
+function analyseNew() {
+  if (!app.evalOn) toggleEval();
+  if ($("btn-analyse") && !app.analysis) $("btn-analyse").click();
+}
+const editorHooks = { gameFor, createGame, newGameFrom, analyse: analyseNew, render };
+
 const shell = {
-  canAct, refusal, explain, currentView, render, play,
+  canAct, refusal, explain, currentView, render, play, at: analysis.at,
   cardHead: (card, seat, view, swatch) => cardHead(game, card, seat, view, swatch),
 };
 

@@ -9,6 +9,8 @@ export const app = {
   selected: null, // what the player picked up: a piece or a cell, in the game's own terms
   flipChosen: false,
   review: null, // {ply, view}: an earlier position on show
+  analysis: null, // {line, ply, view, end}: a position of the analysis board on show (analysis.js)
+  lines: null, // {lines, writable}: the lines explored in the open game, as the server lists them
   hint: null, // the hinted move, in the game module's own terms
   evalOn: false,
   bannerClosed: null, // the game whose result banner the player closed

@@ -5,6 +5,9 @@ import { frame } from "./hexboard.js";
 import { api } from "./net.js";
 import { $, app, h, toast } from "./page.js";
 import { clockFor, usedFor } from "./clocks.js";
+import { markFor } from "./engine_review.js";
+import { analysisStatus, renderLines } from "./analysis.js";
+import { startPly } from "./editor.js";
 
 export const LEVEL_NAMES = { random: "Random mover", easy: "Easy", medium: "Medium", hard: "Hard", max: "Max" };
 
@@ -97,7 +100,9 @@ function renderStatus(game) {
   const s = app.state;
   const st = $("status");
   const view = s.view;
-  if (app.review) {
+  if (app.analysis) {
+    st.textContent = analysisStatus((seat) => game.sideName(seat));
+  } else if (app.review) {
     st.textContent = `Reviewing the position after move ${app.review.ply}`;
   } else if (s.result) {
     st.textContent = resultTitle(game, s) + (s.reason ? ` — ${s.reason}` : "");
@@ -114,10 +119,10 @@ function renderStatus(game) {
     if (!s.seats.length) st.textContent += " · watching";
   }
   st.dataset.state = s.result || (s.thinking ? "thinking" : "playing");
-  $("note").hidden = !s.note || !!app.review;
+  $("note").hidden = !s.note || !!app.review || !!app.analysis;
   $("note").textContent = s.note || "";
   renderHelp();
-  $("banner").hidden = !s.result || !!app.review || app.bannerClosed === s.id;
+  $("banner").hidden = !s.result || !!app.review || !!app.analysis || app.bannerClosed === s.id;
   if (s.result) {
     $("banner-title").textContent = resultTitle(game, s);
     $("banner-reason").textContent = game.reasonText(s.reason || "");
@@ -163,10 +168,14 @@ function renderMoves(showReview) {
   list.innerHTML = "";
   const reviewed = app.review ? app.review.ply : null;
   s.moves.forEach((move, i) => {
-    if (i % 2 === 0) list.append(h("span", "num", `${i / 2 + 1}.`));
+    const at = startPly(s) + i; // a game set up from a position numbers its moves from its turn
+    if (at % 2 === 0 || i === 0) list.append(h("span", "num", `${Math.floor(at / 2) + 1}.`));
+    if (i === 0 && at % 2 === 1) list.append(h("span", "num", "…"));
     const li = h("li", "", move);
     const used = usedFor(i);
     if (used) li.append(used);
+    const mark = markFor(i + 1);
+    if (mark) li.append(mark);
     li.dataset.ply = i + 1;
     li.dataset.move = move;
     li.title = "Show the position after this move";
@@ -175,7 +184,8 @@ function renderMoves(showReview) {
     li.addEventListener("click", () => showReview(i + 1));
     list.append(li);
   });
-  const target = list.querySelector(".reviewed") || list.lastElementChild;
+  renderLines(list);
+  const target = list.querySelector(".reviewed, .shown") || list.lastElementChild;
   if (target) { // scroll the list only, never the page
     const top = target.offsetTop - list.offsetTop;
     if (top < list.scrollTop || top + target.offsetHeight > list.scrollTop + list.clientHeight) {
@@ -193,9 +203,9 @@ export function renderControls(game, canAct) {
   $("btn-undo").textContent = s.mode === "online" ? "Ask to undo" : "Undo";
   $("btn-redo").hidden = s.mode === "online";
   $("btn-redo").disabled = !player || !s.redo || !!s.result || !!s.clock;
-  $("btn-pass").hidden = !(s.view.pass && canAct());
+  $("btn-pass").hidden = !((app.analysis ? app.analysis.view : s.view).pass && canAct());
   const engine = engineAllowed();
-  $("btn-hint").disabled = !live || !!app.review || !engine;
+  $("btn-hint").disabled = (!live && !app.analysis) || !!app.review || !engine;
   $("btn-hint").title = engine ? "Ask the AI for a move (H)" : "Engine help is off in this game";
   $("btn-eval").disabled = !engine;
   $("btn-draw").hidden = s.mode === "ai";

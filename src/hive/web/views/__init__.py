@@ -85,6 +85,13 @@ class View(Protocol):
         """
         ...
 
+    def from_position(self, text: str, options: JSON) -> tuple[JSON, Board]:
+        """Read a position record (``Position;...``) into the game's options and a board at that position.
+
+        :raises BadRequest: quoting the part of the record that failed and naming the rule it breaks.
+        """
+        ...
+
     def move(self, board: Any, request: JSON) -> Any:
         """The legal move a request names (in notation, ``{"move": text}``, or in the game's own fields).
 
@@ -192,9 +199,10 @@ def pass_note(position: JSON, sides: list[str]) -> str | None:
     return None
 
 
-def replay(view: View, options: JSON, texts: Iterable[str]) -> Board:
-    """The board of a stored game: its moves played again from their texts, each checked, each text remembered."""
-    board = view.new_board(options)
+def replay(view: View, options: JSON, texts: Iterable[str], start: str | None = None) -> Board:
+    """The board of a stored game: its moves played again from their texts, each checked, each text remembered,
+    from the position record ``start`` when the game was set up from one."""
+    board = view.new_board(options) if start is None else view.from_position(start, options)[1]
     for text in texts:
         move = board.parse_move(text)
         board.move_text(move)

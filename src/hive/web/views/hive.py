@@ -9,6 +9,7 @@ taken modulo the grid.
 
 from __future__ import annotations
 
+from ...game import InvalidRecordError
 from ...games.hive import Board, Move
 from ...games.hive.geometry import CELLS, DIRECTIONS, NEIGHBOUR, NEIGHBOURS
 from ...games.hive.pieces import BUG_LETTERS, GAME_TYPES, KIND, PIECE_IDS, PIECE_NAMES, PIECES, PIECES_PER_COLOUR
@@ -128,6 +129,18 @@ class HiveView:
         :raises BadRequest: naming the token that failed, or the header that contradicts the moves.
         """
         board = read_game(text, options)
+        return {**options, "game_type": board.game_name}, board
+
+    def from_position(self, text: str, options: JSON) -> tuple[JSON, Board]:
+        """Read a position record (its game type; the opening rule and the repetition draw from ``options``).
+
+        :raises BadRequest: quoting the part that failed and naming the rule it breaks.
+        """
+        rules = {key: options[key] for key in ("tournament_opening", "repetition_draw")}
+        try:
+            board = Board.from_position(text, **rules)
+        except InvalidRecordError as err:
+            raise BadRequest(str(err)) from None
         return {**options, "game_type": board.game_name}, board
 
     def move(self, board: Board, request: JSON) -> Move:

@@ -1,10 +1,12 @@
-"""Hive records as the browser's Import reads them: a GameString whose header must agree with its moves, or a bare
-list of moves (one a line, or separated by ``;``) played with the New game dialog's rules."""
+"""Hive records as the browser's Import reads them: a GameString whose header must agree with its moves, a position
+record followed by the moves played from it, or a bare list of moves (one a line, or separated by ``;``) played with
+the New game dialog's rules."""
 
 from __future__ import annotations
 
 import re
 
+from ...game import InvalidRecordError
 from ...games.hive import (
     Board,
     GameType,
@@ -13,6 +15,7 @@ from ...games.hive import (
     InvalidGameTypeError,
     InvalidMoveError,
 )
+from ...positions import is_position_record
 from ..errors import BadRequest, shown
 from . import JSON
 
@@ -44,6 +47,11 @@ def read_game(text: str, options: JSON) -> Board:
         "tournament_opening": bool(options.get("tournament_opening", True)),
         "repetition_draw": bool(options.get("repetition_draw", False)),
     }
+    if is_position_record(text):  # a game set up from a position: the position, then the moves from it
+        try:
+            return Board.from_record(";".join(tokens), **rules)
+        except (InvalidRecordError, InvalidMoveError, IllegalMoveError) as err:
+            raise BadRequest(str(err)) from None
     if _game_type(tokens[0]) is not None:
         try:
             board = Board.from_record(";".join(tokens), **rules)

@@ -7,6 +7,7 @@ what may be produced next; the whole turn is then played as one move.
 
 from __future__ import annotations
 
+from ...game import InvalidRecordError
 from ...games.hivequeen import NAMES, Board, Turn, parse_cell
 from ...games.hivequeen.geometry import COORDS
 from ...games.hivequeen.reasons import movement_reason
@@ -74,6 +75,16 @@ class HiveQueenView:
             return {}, read_record("\n".join(lines))
         except ValueError as err:
             raise BadRequest(f"Not a HiveQueen record: {err}") from None
+
+    def from_position(self, text: str, options: JSON) -> tuple[JSON, Board]:
+        """Read a HiveQueen position record (``Position;HiveQueen;<turn>;<South's>;<North's>``).
+
+        :raises BadRequest: quoting the part that failed and naming the rule it breaks.
+        """
+        try:
+            return {}, Board.from_position(text)
+        except InvalidRecordError as err:
+            raise BadRequest(str(err)) from None
 
     def move(self, board: Board, request: JSON) -> Turn:
         """A turn (or part of one) in notation, ``{"move": "Wc3-c4;+Sd4"}``, or a movement alone as

@@ -3,6 +3,7 @@
 
 import { $, app, h, stylesheet, toast } from "../page.js";
 import { R, beginDrag, centre, dragged, el, fit, frame, hexAt, hexPoints, ring } from "../hexboard.js";
+export * from "./hive-editor.js"; // the board editor's verbs
 
 export const intro = "Click a piece, then one of the lit cells — or drag it there.";
 export const evaluation = true;
@@ -11,9 +12,9 @@ export const SIDES = ["White", "Black"];
 
 stylesheet(new URL("./hive.css", import.meta.url));
 
-const BUGS = "QSBGAMLP";
-const BUG_NAMES = ["Queen Bee", "Spider", "Beetle", "Grasshopper", "Soldier Ant", "Mosquito", "Ladybug", "Pillbug"];
-const AROUND = [[1, -1], [1, 0], [0, 1], [-1, 1], [-1, 0], [0, -1]];
+export const BUGS = "QSBGAMLP";
+export const BUG_NAMES = ["Queen Bee", "Spider", "Beetle", "Grasshopper", "Soldier Ant", "Mosquito", "Ladybug", "Pillbug"];
+export const AROUND = [[1, -1], [1, 0], [0, 1], [-1, 1], [-1, 0], [0, -1]];
 const EXPANSIONS = "MLP"; // the bugs a game may leave out
 const SIDE_RIMS = ["#fff4dc", "#10141c"]; // the Warm/Cool set's sides: a cream rim and a near-black rim
 const LONG_PRESS = 480; // ms a finger rests on a piece to open its stack
@@ -34,12 +35,12 @@ export function hide() { pop.hidden = true; }
 // The set the open game is played with: the classic one, or seed 001's Warm/Cool edition.
 function warmCool() { return !!app.state && app.state.options.set === "warm-cool"; }
 function themeOf() { return app.assets.themes[warmCool() ? "warm-cool" : "default"]; }
-function colourOf(name) { return name[0] === "w" ? 0 : 1; }
+export function colourOf(name) { return name[0] === "w" ? 0 : 1; }
 // The palette of a side's pieces: with the Warm/Cool set, the side that went first plays White's part in the
 // notation, in its own colours.
 function paletteOf(colour) { return warmCool() && app.state.options.first === "cool" ? 1 - colour : colour; }
-function kindOf(name) { return BUGS.indexOf(name[1]); }
-function key(q, r) { return `${q},${r}`; }
+export function kindOf(name) { return BUGS.indexOf(name[1]); }
+export function key(q, r) { return `${q},${r}`; }
 function describe(p) { return `${sideName(colourOf(p))} ${BUG_NAMES[kindOf(p)]}`; }
 
 export function sideName(seat) { return app.state ? app.state.sides[seat] : SIDES[seat]; }
@@ -128,7 +129,7 @@ function drawTile(parent, name, x, y, opts = {}) {
   return g;
 }
 
-function miniTile(name, size = 52) {
+export function miniTile(name, size = 52) {
   const svg = el("svg", { width: size, height: size, viewBox: `${-R} ${-R} ${2 * R} ${2 * R}` });
   drawTile(svg, name, 0, 0);
   return svg;
@@ -294,7 +295,7 @@ function selectPiece(piece) {
   if (!s || app.review) return;
   const refusal = shell.refusal();
   if (refusal) { toast(refusal); return; }
-  if (!s.view.legal[piece]) {
+  if (!shell.currentView().legal[piece]) {
     shell.explain(piece, `${piece} has no move here.`);
     app.selected = null;
     shell.render();
@@ -313,7 +314,7 @@ export function click(evt) {
     return;
   }
   const piece = evt.target.closest(".piece");
-  const view = app.state.view;
+  const view = shell.currentView();
   if (piece && !app.selected && !view.legal[piece.dataset.piece] && colourOf(piece.dataset.piece) !== view.turn) {
     showStack(piece, evt); // the other side's piece: show what is there rather than a rule
     return;
@@ -335,7 +336,7 @@ function carry(piece, fromHand) {
   return {
     piece,
     fromHand,
-    allowed: () => shell.canAct() && !!app.state.view.legal[piece],
+    allowed: () => shell.canAct() && !!shell.currentView().legal[piece],
     tap: () => selectPiece(piece),
     start() {
       app.selected = piece;
@@ -354,7 +355,7 @@ function carry(piece, fromHand) {
       if (dest) { shell.play({ move: dest.dataset.move }); return; }
       if (under && under.closest("#board")) {
         const [q, r] = hexAt(evt);
-        const cell = app.state.view.cells.find((c) => c.stack[c.stack.length - 1] === piece);
+        const cell = shell.currentView().cells.find((c) => c.stack[c.stack.length - 1] === piece);
         if (!cell || cell.q !== q || cell.r !== r) { shell.play({ piece, to: [q, r] }); return; }
       }
       shell.render();
@@ -385,7 +386,7 @@ export function press(evt) {
   pop.hidden = true;
   const piece = evt.target.closest(".piece");
   if (piece) holdToShow(piece, evt);
-  if (piece && shell.canAct() && app.state.view.legal[piece.dataset.piece] && !evt.target.closest(".dest")) {
+  if (piece && shell.canAct() && shell.currentView().legal[piece.dataset.piece] && !evt.target.closest(".dest")) {
     return carry(piece.dataset.piece, false);
   }
   return null;
@@ -421,7 +422,7 @@ function showStack(pieceEl, evt, held = false) {
 
 // The hinted move: its piece, where it goes and where it comes from.
 export function hint(data) {
-  const view = app.state.view;
+  const view = shell.currentView();
   for (const [piece, moves] of Object.entries(view.legal)) {
     const found = moves.find((m) => m.move === data.move);
     if (!found) continue;

@@ -185,7 +185,7 @@ function drawProductions(root, at, producing) {
     el("polygon", { class: "qprod-hex", points: hexPoints(x, y, R * 0.8), fill: "#2f9e44", "fill-opacity": kind ? 0.2 : 0.1, stroke: "#2f9e44", "stroke-width": R * 0.06, "stroke-dasharray": kind ? "none" : "5 4" }, g);
     if (kind) {
       const ghost = el("g", { opacity: 0.5, "pointer-events": "none" }, g);
-      drawPiece(ghost, app.state.view.turn, kind, x, y, { radius: R * 0.55, letter: false });
+      drawPiece(ghost, (app.analysis || app.state).view.turn, kind, x, y, { radius: R * 0.55, letter: false });
     } else {
       const t = el("text", { x, y: y + R * 0.16, "text-anchor": "middle", "font-size": R * 0.42, "font-weight": "bold", fill: "#2b8a3e" }, g);
       t.textContent = "+";

@@ -5,6 +5,8 @@
 import { api } from "../net.js";
 import { $, app, h, stylesheet, toast } from "../page.js";
 import { KINDS, SIDES, STYLE, drawField, miniPiece } from "./hivequeen-field.js";
+import { hexAt } from "../hexboard.js";
+import { startPly } from "../editor.js";
 
 export const intro = "Click a piece, then one of the lit cells; then bring in new pieces on the green cells.";
 export const evaluation = false;
@@ -37,7 +39,7 @@ export function hide() { reset(); panel.hidden = true; }
 export function sideName(seat) { return SIDES[seat]; }
 export function phase() { return turn && turn.preview ? ": production" : " to move"; }
 export function reasonText(reason) { return reason; }
-export function info(state) { return `HiveQueen · turn ${Math.floor(state.moves.length / 2) + 1}`; }
+export function info(state) { return `HiveQueen · turn ${Math.floor((startPly(state) + state.moves.length) / 2) + 1}`; }
 
 // No options: a few words on the game and its rules page instead.
 export function renderOptions(box, game) {
@@ -60,12 +62,12 @@ export function escape() { hidePick(); }
 function fieldView() {
   if (app.review) return app.review.view;
   if (turn && turn.preview) return turn.preview.view;
-  return app.state.view;
+  return shell.currentView();
 }
 
 function turnText() { return turn ? [turn.base, ...turn.prods].join(";") : ""; }
 
-function preview(text) { return api("POST", `/api/games/${app.gameId}/preview`, { move: text }); }
+function preview(text) { return api("POST", `/api/games/${app.gameId}/preview`, { move: text, ...shell.at() }); }
 
 async function chooseMovement(text) {
   hidePick();
@@ -156,7 +158,7 @@ export async function click(evt) {
   if (app.selected) {
     // not a lit cell: the server names the rule
     try {
-      await api("POST", `/api/games/${app.gameId}/preview`, { from: app.selected, to: name });
+      await api("POST", `/api/games/${app.gameId}/preview`, { from: app.selected, to: name, ...shell.at() });
     } catch (err) { toast(err.message); }
     return;
   }
@@ -196,7 +198,7 @@ function showPick(evt, choices) {
     const b = h("button", choice.promote ? "primary" : "");
     b.type = "button";
     b.dataset.move = choice.move;
-    if (choice.kind) b.prepend(miniPiece(app.state.view.turn, choice.kind, 22));
+    if (choice.kind) b.prepend(miniPiece(shell.currentView().turn, choice.kind, 22));
     b.append(document.createTextNode(choice.label));
     b.onclick = () => (choice.production ? produce(choice.move) : chooseMovement(choice.move));
     pick.append(b);
@@ -229,7 +231,7 @@ export function hint(data) {
 
 export function renderPanel() {
   const s = app.state;
-  panel.hidden = !!app.review || !!s.result;
+  panel.hidden = !!app.review || (!!s.result && !app.analysis);
   if (panel.hidden) return;
   panel.innerHTML = "";
   const producing = !!(turn && turn.preview);
@@ -242,7 +244,7 @@ export function renderPanel() {
   panel.append(steps);
   const text = h("div", "qpanel-text");
   panel.append(text);
-  const view = s.view;
+  const view = shell.currentView();
   if (!shell.canAct()) {
     text.textContent = s.thinking ? `${SIDES[view.turn]} (AI) is thinking…` : `${SIDES[view.turn]} to move`;
     panel.dataset.phase = "waiting";
@@ -330,3 +332,53 @@ export function renderCard(card, seat) {
     card.append(h("div", "qwarn", view.can_promote[seat] ? "Queen lost: a Highborn must be promoted" : "Queen lost"));
   }
 }
+
+// ------------------------------------------------------------------ the board editor (see editor.js)
+
+const MOST = { Q: 1, H: 2, D: 2, N: 2, W: 8, S: null }; // Soldiers: as many as the field holds
+const SIDE_KEYS = "sn";
+let template = []; // the 61 cells of the field, from the first view the editor shows
+
+// The pieces each side may have on the field: a key per kind ("sQ": South's Queen) and how many (null: no limit).
+export function editorPieces() {
+  return [0, 1].map((side) => [...ORDER].map((kind) => ({ key: SIDE_KEYS[side] + kind, count: MOST[kind] })));
+}
+
+export function editorPicture(key, size) { return miniPiece(SIDE_KEYS.indexOf(key[0]), key[1], size); }
+
+// The editor's position from a view: one piece a cell, by the cell's name.
+export function editorFrom(view) {
+  template = view.cells.map(({ cell, q, r }) => ({ cell, q, r }));
+  return Object.fromEntries(view.cells.filter((c) => c.piece).map((c) => [c.cell, [SIDE_KEYS[c.piece.side] + c.piece.kind]]));
+}
+
+export function editorView(cells) {
+  const piece = (name) => (cells[name] ? { side: SIDE_KEYS.indexOf(cells[name][0][0]), kind: cells[name][0][1] } : null);
+  return { cells: template.map((c) => ({ ...c, piece: piece(c.cell) })), legal: {}, last: null };
+}
+
+export function editorText(cells, turn) {
+  const sides = [0, 1].map((side) => Object.entries(cells).filter(([, [p]]) => p[0] === SIDE_KEYS[side]).map(([name, [p]]) => p[1] + name));
+  return `Position;HiveQueen;${turn};${sides[0].join(" ")};${sides[1].join(" ")}`;
+}
+
+export function editorCell(evt) {
+  const [q, r] = hexAt(evt);
+  const found = template.find((c) => c.q === q && c.r === r);
+  return found ? found.cell : null;
+}
+
+export function editorPlace(cells, key, cell) {
+  if (cells[cell]) return `${cell} is taken: HiveQueen's pieces do not stack. Take its piece off first.`;
+  cells[cell] = [key];
+  return null;
+}
+
+export function editorTake(cells, cell) {
+  const piece = cells[cell] ? cells[cell][0] : null;
+  delete cells[cell];
+  return piece;
+}
+export function editorSelect(cells, cell) { return cells[cell] ? cell : null; }
+export function editorDraw(view) { drawField(view, null); }
+export function editorLeast() { return 1; }
