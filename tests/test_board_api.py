@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 import hive
@@ -205,6 +207,28 @@ def test_iterating_legal_moves_survives_a_push() -> None:
         board.push(move)
         board.pop()
     assert seen == expected
+
+
+# Black to move with 278 legal moves: more than the compiled iterator holds itself (it falls back to a list)
+WIDE = (
+    "Position;Base+MLP;Black[21];bS2@4,0 bG1@4,1 bQ@2,2 bB1@3,2 bG2@1,3 bS1@3,3 bM@5,3 bA3@0,4 wA1@3,4 wA3@4,4 "
+    "wQ@3,5 bA1@1,6 wS1@2,6 wM@2,7 wG2@3,7 wS2@1,8 wL@3,8 wG3@4,8 wA2@0,9 wP@3,9 wG1@4,9 bA2@5,9 wB1@3,10 "
+    "wB2@2,11;last=wA2"
+)
+
+
+@pytest.mark.parametrize("make", [_midgame, lambda: hive.Board.from_position(WIDE)], ids=["64 moves", "278 moves"])
+def test_iterating_legal_moves_is_a_snapshot_of_the_position(make: Callable[[], hive.Board]) -> None:
+    board = make()
+    expected = board.generate()
+    iterator = iter(board.legal_moves)
+    first = next(iterator)
+    board.push(first)  # the board moves on and generates the next position's moves
+    assert len(board.legal_moves) > 0
+    rest = [move.code for move in iterator]
+    assert [first.code, *rest] == expected and len(set(expected)) == len(expected)
+    board.pop()
+    assert [move.code for move in board.legal_moves] == expected
 
 
 def test_count_moves_matches_generate_along_a_game() -> None:

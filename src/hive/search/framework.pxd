@@ -20,6 +20,7 @@ cdef class SearchBase:
     cdef public long long nodes
     cdef public double deadline
     cdef public list killers
+    cdef public list second_killers
     cdef public int draw_score
     cdef public int root_side
     cdef int _tt_move

@@ -106,6 +106,7 @@ class SearchBase:
         self.nodes = 0
         self.deadline = 0.0
         self.killers: list[int] = [0] * KILLER_SLOTS
+        self.second_killers: list[int] = [0] * KILLER_SLOTS
         self.draw_score = 0
         self.root_side = 0
         self._tt_move = 0
@@ -131,6 +132,7 @@ class SearchBase:
             self._history[index] = 0
         self._touched.clear()
         self.killers = [0] * KILLER_SLOTS
+        self.second_killers = [0] * KILLER_SLOTS
         self.root_side = position.ply & 1
         self.draw_score = -self.draw_aversion - max(-CONTEMPT, min(CONTEMPT, self.evaluate(position) // 2))
         if len(self.tt) >= self.tt_limit:

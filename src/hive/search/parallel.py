@@ -174,7 +174,10 @@ class Team:
         beta)."""
         index, move, alpha, beta, depth, ply = task
         slots = self.slots
-        score = self.searcher.score_child(self.position, move, depth, alpha, beta, ply)
+        # as the one-process negamax does: prove the move no better than alpha, search it fully only if it is
+        score = self.searcher.score_child(self.position, move, depth, alpha, alpha + 1, ply)
+        if alpha < score < beta:
+            score = self.searcher.score_child(self.position, move, depth, alpha, beta, ply)
         with self.lock:
             if slots[_BATCH] != batch:
                 return

@@ -14,6 +14,15 @@ cdef class Move:
     cdef readonly long long code
 
 
+cdef int _ITERATOR_ROOM
+
+
+cdef class _KeptMoves:
+    cdef int _codes[256]  # _ITERATOR_ROOM
+    cdef int _next
+    cdef int _end
+
+
 cdef class LegalMoveGenerator:
     cdef readonly Position board
 
@@ -21,6 +30,8 @@ cdef class LegalMoveGenerator:
 @cython.locals(move=Move)
 cpdef Move _new_move(long long code)
 @cython.locals(slot=int)
-cdef int _slot(long long code) except -1
+cdef inline int _slot(long long code) except -1
 @cython.locals(n=int, i=int, moves=list)
 cpdef list moves_of(Position board)
+@cython.locals(moves=_KeptMoves, i=int)
+cdef _KeptMoves _kept_moves(Position board, int n)

@@ -195,6 +195,40 @@ def moves_of(board: Position) -> list[Move]:
     return moves
 
 
+#: The most moves a :class:`_KeptMoves` holds; a longer list (far beyond any position of a game) is iterated from
+#: a list of values.
+_ITERATOR_ROOM = 256
+
+
+class _KeptMoves:
+    """The compiled build's iterator over a board's legal moves: a copy of the board's kept codes in a C array of the
+    object (so that the board may push and pop while it runs, as a python-chess loop does), boxed one at a time
+    as values, without a list in between."""
+
+    def __init__(self) -> None:
+        self._next = 0
+        self._end = 0
+
+    def __iter__(self) -> _KeptMoves:
+        return self
+
+    def __next__(self) -> Move:
+        if self._next >= self._end:
+            raise StopIteration
+        code = self._codes[self._next]  # type: ignore[attr-defined]
+        self._next += 1
+        return _SLOTS[_slot(code)]
+
+
+def _kept_moves(board: Position, n: int) -> _KeptMoves:
+    """An iterator over the first ``n`` of ``board``'s kept moves (compiled build)."""
+    moves = _KeptMoves()
+    for i in range(n):
+        moves._codes[i] = board._kept[i]  # type: ignore[attr-defined]
+    moves._end = n
+    return moves
+
+
 class LegalMoveGenerator:
     """The legal moves of a board, generated when first asked for in a position (like python-chess)."""
 
@@ -206,7 +240,10 @@ class LegalMoveGenerator:
     def __iter__(self) -> Iterator[Move]:
         if not _COMPILED:
             return map(_MOVES.__getitem__, self.board.legal_codes())
-        return iter(moves_of(self.board))
+        n = self.board._keep()
+        if n > _ITERATOR_ROOM:
+            return iter(moves_of(self.board))
+        return _kept_moves(self.board, n)
 
     def __len__(self) -> int:
         return self.board._keep()

@@ -15,7 +15,7 @@ from .geometry import CELLS, NEIGHBOUR
 from .move import Move
 from .pieces import PIECES_PER_COLOUR
 from .position import Position
-from .state import HAND, PASS
+from .state import HAND, PASS, CutCache
 
 __all__ = ["Searcher"]
 
@@ -36,6 +36,19 @@ class Searcher(SearchBase):
         # cells next to the queens while ordering (bit 1: enemy queen, bit 2: own queen; index CELLS is HAND),
         # always left zeroed
         self._near = filled("B", CELLS + 1, _COMPILED)
+        # the moves of the nodes on the current line, each node's above its parent's, with their sort keys
+        self._stack = filled("i", _STACK, _COMPILED)
+        self._keys = filled("q", _STACK, _COMPILED)
+        self._top = 0
+        self._cuts = CutCache()
+
+    def search_codes(self, position: Position, limits: Limits) -> SearchResult[int]:  # type: ignore[override]
+        previous = position.cut_cache
+        position.cut_cache = self._cuts
+        try:
+            return SearchBase.search_codes(self, position, limits)
+        finally:
+            position.cut_cache = previous
 
     def search(self, board: Position, limits: Limits) -> SearchResult[Move]:
         """Search ``board`` (restored on return) and return the best move found within ``limits``.
@@ -53,13 +66,21 @@ class Searcher(SearchBase):
 
     def _root_move(self, p: Position, move: int, depth: int, alpha: int) -> int:  # type: ignore[override]
         position = p
+        self._top = 0
         position.make(move)
-        score = -self._negamax(position, depth - 1, -WIN - 1, -alpha, 1)
+        if alpha > -WIN - 1:
+            # principal variation search: a later root move is first proved no better than the best so far
+            score = -self._negamax(position, depth - 1, -alpha - 1, -alpha, 1)
+            if score > alpha:
+                score = -self._negamax(position, depth - 1, -WIN - 1, -alpha, 1)
+        else:
+            score = -self._negamax(position, depth - 1, -WIN - 1, -alpha, 1)
         position.unmake()
         return score
 
     def _node(self, p: Position, depth: int, alpha: int, beta: int, ply: int) -> int:  # type: ignore[override]
         position = p
+        self._top = 0
         return self._negamax(position, depth, alpha, beta, ply)
 
     def _negamax(self, p: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
@@ -76,15 +97,41 @@ class Searcher(SearchBase):
         score = self._probe(key, depth, alpha, beta)
         if score != NO_CUTOFF:
             return score
-        moves = p.generate()
-        if len(moves) > 1:
-            self._order(p, moves, self._tt_move, ply)
+        tt_move = self._tt_move
+        # this node's moves and their sort keys live on the searcher's stack, above its parent's
+        n = p._fill()
+        base = self._top
+        if base + n > len(self._stack):
+            self._grow(base + n)
+        for i in range(n):
+            self._stack[base + i] = p._movebuf[i]
+        self._top = base + n
+        # the table's move is tried first, before the others are given their keys (it often cuts the node off)
+        sorted_from = 0 if n > 1 else n
+        if n > 1 and tt_move != 0:
+            for i in range(n):
+                if self._stack[base + i] == tt_move:
+                    self._stack[base + i] = self._stack[base]
+                    self._stack[base] = tt_move
+                    sorted_from = 1
+                    break
         original_alpha = alpha
         best = -WIN - 1
-        best_move = moves[0]
-        for move in moves:
+        best_move = self._stack[base]
+        for i in range(n):
+            if i >= sorted_from:
+                if i == sorted_from:
+                    self._keys_for(p, base + i, n - i, ply)
+                self._pick(base + i, base + n)
+            move = self._stack[base + i]
             p.make(move)
-            score = -self._negamax(p, depth - 1, -beta, -alpha, ply + 1)
+            if i == 0 or beta - alpha == 1:
+                score = -self._negamax(p, depth - 1, -beta, -alpha, ply + 1)
+            else:
+                # principal variation search: prove the move no better than alpha, search it fully only if it is
+                score = -self._negamax(p, depth - 1, -alpha - 1, -alpha, ply + 1)
+                if alpha < score < beta:
+                    score = -self._negamax(p, depth - 1, -beta, -score, ply + 1)
             p.unmake()
             if score > best:
                 best = score
@@ -92,15 +139,48 @@ class Searcher(SearchBase):
                 if score > alpha:
                     alpha = score
                     if alpha >= beta:
-                        if move >> 5 & 2047 != HAND:
+                        if move >> 5 & 2047 != HAND and self.killers[ply] != move:
+                            self.second_killers[ply] = self.killers[ply]
                             self.killers[ply] = move
                         self._add_history((move & 31) * CELLS + (move >> 16), depth * depth)
                         break
+        self._top = base
         self._store(key, best, original_alpha, beta, depth, best_move)
         return best
 
-    def _order(self, p: Position, moves: list[int], tt_move: int, ply: int) -> None:
-        """Sort ``moves`` in place, most promising first."""
+    def _grow(self, size: int) -> None:
+        """Make the move stack hold at least ``size`` moves (a deep line of wide positions)."""
+        capacity = len(self._stack)
+        while capacity < size:
+            capacity *= 2
+        stack = filled("i", capacity, _COMPILED)
+        keys = filled("q", capacity, _COMPILED)
+        for i in range(self._top):
+            stack[i] = self._stack[i]
+            keys[i] = self._keys[i]
+        self._stack = stack
+        self._keys = keys
+
+    def _pick(self, first: int, end: int) -> None:
+        """Bring the move of the highest key in ``first``..``end`` of the stack to ``first`` (a selection sort run
+        one move at a time: most nodes are cut off after a few moves, and a sorted list would be wasted)."""
+        top = first
+        k = self._keys[first]
+        for i in range(first + 1, end):
+            if self._keys[i] > k:
+                k = self._keys[i]
+                top = i
+        if top != first:
+            self._keys[top] = self._keys[first]
+            self._keys[first] = k
+            move = self._stack[top]
+            self._stack[top] = self._stack[first]
+            self._stack[first] = move
+
+    def _keys_for(self, p: Position, base: int, n: int, ply: int) -> None:
+        """Give the ``n`` moves at ``base`` of the stack their sort keys, higher first: the killers, history scores
+        by piece and destination, moves that reach the enemy Queen or leave one's own, the pass last; ties go to the
+        earlier move."""
         enemy_queen = p.pos[PIECES_PER_COLOUR if p.ply & 1 == 0 else 0]
         own_queen = p.pos[0 if p.ply & 1 == 0 else PIECES_PER_COLOUR]
         for d in range(6):
@@ -109,31 +189,35 @@ class Searcher(SearchBase):
             if own_queen >= 0:
                 self._near[_NB[own_queen * 6 + d]] |= 2
         killer = self.killers[ply]
-        original = moves[:]
-        for i in range(len(original)):
-            move = original[i]
+        second = self.second_killers[ply]
+        for i in range(n):
+            move = self._stack[base + i]
             dst = move >> 16
             k = self._history[(move & 31) * CELLS + dst]
             src = move >> 5 & 2047
-            if move == tt_move:
-                k += 1 << 30
-            elif move == killer:
+            if move == killer:
                 k += 1 << 20
+            elif move == second:
+                k += 1 << 19
             if self._near[dst] & 1 and not self._near[src] & 1:
                 k += 1 << 22
             if self._near[src] & 2 and not self._near[dst] & 2:
                 k += 1 << 21
             if move == PASS:
                 k -= 1
-            self._add_sort_key(i, k)
+            self._keys[base + i] = k << _INDEX_BITS | (_INDEX_MASK - i)
         for d in range(6):
             if enemy_queen >= 0:
                 self._near[_NB[enemy_queen * 6 + d]] = 0
             if own_queen >= 0:
                 self._near[_NB[own_queen * 6 + d]] = 0
-        self._apply_sort(moves, original)
 
 
+# room for the moves of a few dozen nodes of one line; a deeper or wider line grows it
+_STACK = 8192
+# move ordering keeps a move's index in the low bits of its sort key (ties go to the earlier move)
+_INDEX_BITS = 12
+_INDEX_MASK = (1 << _INDEX_BITS) - 1
 # C-typed copy (see search.pxd) of the neighbour table; a list when running as Python.
 _COMPILED = is_compiled(Searcher.search)
 _NB = table("i", NEIGHBOUR, _COMPILED)

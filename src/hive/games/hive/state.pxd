@@ -12,10 +12,18 @@ cdef signed char[::1] _OCC_N, _OCC_D
 cdef unsigned long long[::1] _ZCELL, _ZLEVEL, _ZLAST
 cdef unsigned long long _ZBLACK
 cdef unsigned char[::1] _OPP_BIT
+cdef unsigned long long[::1] _ZOCC
 
 cpdef int piece_of(int move) noexcept
 cpdef int origin_of(int move) noexcept
 cpdef int destination_of(int move) noexcept
+
+
+cdef class CutCache:
+    cdef public unsigned long long mask
+    cdef public unsigned long long[::1] keys
+    cdef public signed char[::1] counts
+    cdef public short[::1] cells
 
 
 cdef class State:
@@ -42,6 +50,8 @@ cdef class State:
     cdef long long[::1] _disc
     cdef long long _stamp
     cdef long long _counter
+    cdef public unsigned long long occupancy
+    cdef public CutCache cut_cache
 
     @cython.locals(under=int, n=int, d=int)
     cdef void _lift(self, int pid, int cell) noexcept
@@ -63,6 +73,9 @@ cdef class State:
     @cython.locals(wq=int, bq=int, white_lost=bint, black_lost=bint)
     cdef int _outcome(self) noexcept
     cpdef long long find_cuts(self)
+    @cython.locals(key="unsigned long long", slot="unsigned long long", stamp="long long", base=int, i=int,
+                   start=int, count=int, pid=int, cell=int)
+    cdef long long _cached_cuts(self, CutCache cache) noexcept
     @cython.locals(dv="long long", low="long long", dw="long long", lw="long long", stamp="long long",
                    children=int, base=int, m=int, row=int, i=int, w=int)
     cdef long long _visit(self, int v, int parent) noexcept

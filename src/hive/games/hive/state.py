@@ -83,6 +83,8 @@ _ZBLACK = ZOBRIST_BLACK
 _OPP_BIT = table("B", [1 << OPPOSITE[d] for d in range(6)], COMPILED)
 # OCCUPIED_DIRS flattened: row ``m`` holds ``_OCC_N[m]`` directions from ``_OCC_D[6 * m]``.
 _OCC_N, _OCC_D = flattened(OCCUPIED_DIRS, COMPILED)
+# a key per cell for the hash of the occupied cells
+_ZOCC = table("Q", [random.Random(0x43555453 + cell).getrandbits(64) for cell in range(CELLS)], COMPILED)
 _HAND = HAND
 _PASS = PASS
 _WHITE_WINS = WHITE_WINS
@@ -93,6 +95,23 @@ _COMPILED = COMPILED
 
 def _ints(code: str, size: int, value: int = 0) -> MutableSequence[int]:
     return filled(code, size, COMPILED, value)
+
+
+class CutCache:
+    """The cut cells of hives already met, by a hash of their occupied cells (:attr:`State.occupancy`), in a table
+    of ``1 << bits`` slots that a newer hive overwrites.
+
+    A search meets far fewer hive shapes than positions (a move on top of the hive, or pieces swapping places, keep
+    the shape): a searcher lends its cache to the position it searches (:attr:`State.cut_cache`).
+    """
+
+    def __init__(self, bits: int = 14) -> None:
+        size = 1 << bits
+        self.mask = size - 1
+        # slot 0 starts as the empty hive's (key 0, no cut cells): every slot is valid from the start
+        self.keys = _ints("Q", size)
+        self.counts = _ints("b", size)
+        self.cells = _ints("h", size * PIECES)
 
 
 class State:
@@ -129,6 +148,9 @@ class State:
         self._disc = _ints("q", CELLS)
         self._stamp = 0
         self._counter = 0
+        # a hash of the occupied cells alone, and where a search keeps the cut cells of the hives it has met
+        self.occupancy = 0
+        self.cut_cache: CutCache | None = None
 
     # ------------------------------------------------------------------
     # make / unmake
@@ -155,12 +177,14 @@ class State:
         base = cell * 6
         for d in range(6):
             self.nmask[_NB[base + d]] &= ~_OPP_BIT[d]
+        self.occupancy ^= _ZOCC[cell]
 
     def _remask(self, cell: int) -> None:
         """Set ``cell``'s bit in its neighbours' masks (the cell becomes occupied)."""
         base = cell * 6
         for d in range(6):
             self.nmask[_NB[base + d]] |= _OPP_BIT[d]
+        self.occupancy ^= _ZOCC[cell]
 
     def _grow_undo(self) -> None:
         size = len(self._undo_hash)
@@ -302,10 +326,35 @@ class State:
         # Numbers above ``_stamp`` belong to this pass: no clearing between passes.
         self._stamp = self._counter + 1
         self._counter = self._stamp
+        if self.cut_cache is not None:
+            return self._cached_cuts(self.cut_cache)
         start = self._first_cell()
         if self.height[start]:
             self._visit(start, -1)
         return self._stamp
+
+    def _cached_cuts(self, cache: CutCache) -> int:
+        """:meth:`find_cuts` through ``cache``: the cut cells depend on the occupied cells alone."""
+        key = self.occupancy
+        slot = key & cache.mask
+        stamp = self._stamp
+        base = slot * PIECES
+        if cache.keys[slot] == key:
+            for i in range(cache.counts[slot]):
+                self.cut_mark[cache.cells[base + i]] = stamp
+            return stamp
+        start = self._first_cell()
+        if self.height[start]:
+            self._visit(start, -1)
+        count = 0
+        for pid in range(PIECES):
+            cell = self.pos[pid]
+            if cell >= 0 and self.top[cell] == pid and self.cut_mark[cell] == stamp:
+                cache.cells[base + count] = cell
+                count += 1
+        cache.keys[slot] = key
+        cache.counts[slot] = count
+        return stamp
 
     def _visit(self, v: int, parent: int) -> int:
         self._counter += 1
