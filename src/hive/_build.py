@@ -47,6 +47,7 @@ def filled(code: str, size: int, compiled: bool, value: int = 0) -> MutableSeque
 COMPILED_MODULES = (
     "hive.search.framework",
     "hive.games.hive.state",
+    "hive.games.hive.movers",
     "hive.games.hive.position",
     "hive.games.hive.move",
     "hive.games.hive.notation",

@@ -108,10 +108,6 @@ class Board(Position, GameBoard[Move]):
         :meth:`is_legal`, :meth:`parse_move` and :meth:`push`)."""
         return self.has_move(move.code)
 
-    def _legal(self) -> list[int]:
-        """The legal int moves, generated once per position for the checks of parse and push."""
-        return self.legal_codes()
-
     def copy(self) -> Board:
         """Return an independent board with the same options and history."""
         options = {"tournament_opening": self.tournament_opening, "repetition_draw": self.repetition_draw}

@@ -174,7 +174,7 @@ class HiveEncoding:
     def mask(self) -> Mask:
         """1 on the action of each legal move."""
         out = np.zeros(ACTIONS, np.int8)
-        codes = self._board._legal()  # the list push checks against: generated once a position for both
+        codes = self._board.legal_codes()  # the moves push checks against: generated once a position for both
         if codes and codes[0] == PASS:
             out[PASS_ACTION] = 1
         elif codes:
