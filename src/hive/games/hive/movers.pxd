@@ -4,7 +4,6 @@ from .state cimport State
 
 # constants imported from geometry and pieces become C ints here
 cdef int CELLS, KINDS, QUEEN, SPIDER, BEETLE, GRASSHOPPER, ANT, MOSQUITO, LADYBUG, PILLBUG
-cdef bint COMPILED
 
 cdef int[::1] _NB
 cdef signed char[::1] _KIND
