@@ -21,10 +21,11 @@ __all__ = ["Searcher"]
 
 
 class Searcher(SearchBase):
-    """Alpha-beta searcher for Hive; keeps its transposition table between searches.
+    """Principal variation searcher for Hive; keeps its transposition table between searches.
 
-    Move ordering: the table's move, the killer, history scores by piece and destination, moves that reach the
-    enemy Queen or leave one's own, the pass last.
+    Move ordering: the table's move, two killers, history scores by piece and destination, moves that reach the
+    enemy Queen or leave one's own, the pass last. The searcher lends its cache of cut cells to the position it
+    searches (:class:`~hive.games.hive.state.CutCache`).
 
     :param seed: seeds the opening randomness; ``None`` plays deterministically.
     :param opening_noise: plies from the start during which near-equal root moves are chosen at random.
@@ -43,6 +44,8 @@ class Searcher(SearchBase):
         self._cuts = CutCache()
 
     def search_codes(self, position: Position, limits: Limits) -> SearchResult[int]:  # type: ignore[override]
+        """:meth:`SearchBase.search_codes <hive.search.framework.SearchBase.search_codes>`, with the searcher's cut
+        cells lent to ``position`` for the search."""
         previous = position.cut_cache
         position.cut_cache = self._cuts
         try:
