@@ -72,10 +72,12 @@ cdef class State:
     cpdef int unmake(self)
     @cython.locals(wq=int, bq=int, white_lost=bint, black_lost=bint)
     cdef int _outcome(self) noexcept
+    @cython.locals(cache=CutCache, start=int)
     cpdef long long find_cuts(self)
-    @cython.locals(key="unsigned long long", slot="unsigned long long", stamp="long long", base=int, i=int,
-                   start=int, count=int, pid=int, cell=int)
-    cdef long long _cached_cuts(self, CutCache cache) noexcept
+    @cython.locals(key="unsigned long long", slot="unsigned long long", base=int, i=int)
+    cdef bint _cached_cuts(self, CutCache cache) noexcept
+    @cython.locals(key="unsigned long long", slot="unsigned long long", base=int, count=int, pid=int, cell=int)
+    cdef void _cache_cuts(self, CutCache cache) noexcept
     @cython.locals(dv="long long", low="long long", dw="long long", lw="long long", stamp="long long",
                    children=int, base=int, m=int, row=int, i=int, w=int)
     cdef long long _visit(self, int v, int parent) noexcept

@@ -326,35 +326,41 @@ class State:
         # Numbers above ``_stamp`` belong to this pass: no clearing between passes.
         self._stamp = self._counter + 1
         self._counter = self._stamp
-        if self.cut_cache is not None:
-            return self._cached_cuts(self.cut_cache)
+        cache = self.cut_cache
+        if cache is not None and self._cached_cuts(cache):
+            return self._stamp
         start = self._first_cell()
         if self.height[start]:
             self._visit(start, -1)
+        if cache is not None:
+            self._cache_cuts(cache)
         return self._stamp
 
-    def _cached_cuts(self, cache: CutCache) -> int:
-        """:meth:`find_cuts` through ``cache``: the cut cells depend on the occupied cells alone."""
+    def _cached_cuts(self, cache: CutCache) -> bool:
+        """Mark this pass's cut cells from ``cache`` if it holds this hive's: they depend on the occupied cells
+        alone."""
         key = self.occupancy
         slot = key & cache.mask
-        stamp = self._stamp
+        if cache.keys[slot] != key:
+            return False
         base = slot * PIECES
-        if cache.keys[slot] == key:
-            for i in range(cache.counts[slot]):
-                self.cut_mark[cache.cells[base + i]] = stamp
-            return stamp
-        start = self._first_cell()
-        if self.height[start]:
-            self._visit(start, -1)
+        for i in range(cache.counts[slot]):
+            self.cut_mark[cache.cells[base + i]] = self._stamp
+        return True
+
+    def _cache_cuts(self, cache: CutCache) -> None:
+        """Keep this pass's cut cells in ``cache``, in the slot of this hive."""
+        key = self.occupancy
+        slot = key & cache.mask
+        base = slot * PIECES
         count = 0
         for pid in range(PIECES):
             cell = self.pos[pid]
-            if cell >= 0 and self.top[cell] == pid and self.cut_mark[cell] == stamp:
+            if cell >= 0 and self.top[cell] == pid and self.cut_mark[cell] == self._stamp:
                 cache.cells[base + count] = cell
                 count += 1
         cache.keys[slot] = key
         cache.counts[slot] = count
-        return stamp
 
     def _visit(self, v: int, parent: int) -> int:
         self._counter += 1
