@@ -7,7 +7,7 @@ import os
 import random
 import signal
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -138,15 +138,36 @@ def test_stop_ends_the_team_with_the_best_move_so_far() -> None:
     assert result.move in board.legal_moves and result.depth < 60
 
 
-def test_the_table_bound_holds_for_every_process() -> None:
+def test_the_team_shares_one_table_within_its_bound() -> None:
     searcher = Searcher()
     searcher.tt_limit = 1_000
     board = midgame("midgame2_mlp")
     result = searcher.search(board, Limits(depth=DEEP, threads=2))
-    assert result.move in board.legal_moves and result.nodes > 3 * searcher.tt_limit  # the bound was reached
-    assert searcher.tt_limit == 1_000
-    assert 0 < len(searcher.tt) <= 500 and len(searcher.helper_entries) == 1
-    assert 0 < searcher.helper_entries[0] <= 500
+    assert result.move in board.legal_moves and result.nodes > 3 * searcher.tt_limit  # the table was filled
+    assert searcher.tt_limit == 1_000 and searcher.tt.entries == 1_000
+    assert 0 < len(searcher.tt) <= 1_000
+
+
+def test_helpers_write_into_the_parents_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the parent takes no task: it searches only the first root move of each depth, the helper all the others
+    searcher = Searcher()
+    board = midgame("midgame_base")
+    monkeypatch.setattr(parallel.Team, "_claim", _helpers_only(parallel.Team._claim))
+    result = searcher.search(board, Limits(depth=DEEP, threads=2))
+    assert result.move in board.legal_moves
+    found = 0
+    for move in board.legal_moves:
+        board.push(move)
+        found += searcher.known_move(board.hash) != -1
+        board.pop()
+    assert found >= len(board.legal_moves) - DEEP
+
+
+def _helpers_only(claim: Callable[..., object]) -> Callable[..., object]:
+    def helpers_only(team: parallel.Team, process: int) -> object:
+        return None if process == 0 else claim(team, process)
+
+    return helpers_only
 
 
 def test_a_helper_that_dies_leaves_its_work_to_the_parent() -> None:

@@ -725,6 +725,20 @@ def test_the_transposition_table_stays_within_its_bound_during_a_search() -> Non
     assert searcher.nodes > 5_000
 
 
+@pytest.mark.skipif(
+    os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") > 60 << 30, reason="the machine could map 65 GB"
+)
+def test_a_table_larger_than_memory_is_an_error_and_the_session_goes_on() -> None:
+    engine = UHPEngine()
+    engine.handle("newgame Base")
+    engine.handle("options set TTSizeMB 65536")
+    error, ok = engine.handle("bestmove depth 1")
+    assert error.startswith("err A transposition table of 4,096,000,000 entries (65,536,000,000 bytes)")
+    assert error.endswith("Try a smaller TTSizeMB.") and ok == "ok"
+    engine.handle("options set TTSizeMB 16")
+    assert engine.handle("bestmove depth 1")[-1] == "ok" and engine.searcher.tt.entries == 1_000_000
+
+
 def test_a_search_stops_when_asked_with_its_best_move_so_far() -> None:
     searcher = Searcher()
     calls = []

@@ -45,6 +45,7 @@ def filled(code: str, size: int, compiled: bool, value: int = 0) -> MutableSeque
 
 #: The modules that the build compiles (each has a ``.pxd`` beside its ``.py``); ``setup.py`` reads this list.
 COMPILED_MODULES = (
+    "hive.search.table",
     "hive.search.framework",
     "hive.games.hive.state",
     "hive.games.hive.movers",

@@ -6,5 +6,17 @@ A game brings its own negamax beside its compiled core (:mod:`hive.games.hive.se
 
 from .framework import CONTEMPT, MAX_DEPTH, WIN, SearchBase, SearchTimeout
 from .limits import LEVEL_NAMES, Limits, SearchResult
+from .table import TableTooLarge, TranspositionTable
 
-__all__ = ["CONTEMPT", "LEVEL_NAMES", "MAX_DEPTH", "WIN", "Limits", "SearchBase", "SearchResult", "SearchTimeout"]
+__all__ = [
+    "CONTEMPT",
+    "LEVEL_NAMES",
+    "MAX_DEPTH",
+    "WIN",
+    "Limits",
+    "SearchBase",
+    "SearchResult",
+    "SearchTimeout",
+    "TableTooLarge",
+    "TranspositionTable",
+]

@@ -1,18 +1,16 @@
 # C types for framework.py, applied when Cython compiles it (the .py stays plain Python).
 cimport cython
+from .table cimport TranspositionTable
 
 # C copies of constants (the public names stay importable Python ints)
-cdef int _WIN, _EXACT, _LOWER, _UPPER, _DRAW, _FIRST_WINS, _NO_CUTOFF
-cdef int _INDEX_BITS, _INDEX_MASK, _FLAG_SHIFT, _DEPTH_SHIFT, _DEPTH_MASK, _SCORE_SHIFT
-cdef long long _MOVE_MASK
+cdef int _WIN, _DRAW, _FIRST_WINS
+cdef int _INDEX_BITS, _INDEX_MASK
 cdef bint _C_SORT
-
-cdef inline long long _pack(long long score, long long depth, long long flag, long long move) noexcept
 
 
 cdef class SearchBase:
     cdef dict __dict__  # instances stay open to new attributes, as a plain Python class's are
-    cdef public dict tt
+    cdef public TranspositionTable tt
     cdef public long long tt_limit
     cdef public object stop
     cdef public object rng
@@ -36,10 +34,10 @@ cdef class SearchBase:
     cdef int _tick(self) except -1
     cdef int _draw(self, int ply) noexcept
     cdef int _ended(self, int status, int ply, int depth_ply) noexcept
-    @cython.locals(entry=object, packed="long long", e_score=int, e_flag=int)
-    cdef int _probe(self, object key, int depth, int alpha, int beta) except? -2147483647
-    @cython.locals(flag=int)
-    cdef void _store(self, object key, int best, int original_alpha, int beta, int depth, int best_move) except *
+    @cython.locals(score=int)
+    cdef int _probe(self, unsigned long long key, int depth, int alpha, int beta) except? -2147483647
+    cdef void _store(self, unsigned long long key, int best, int original_alpha, int beta, int depth,
+                     int best_move) except *
     cdef void _add_history(self, int index, long long amount) except *
     @cython.locals(key="long long", j=int, keys="long long *")
     cdef void _add_sort_key(self, int i, long long k) noexcept

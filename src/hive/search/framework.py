@@ -23,39 +23,26 @@ from typing import Protocol
 from .._build import filled, is_compiled
 from ..game import DRAW, FIRST_WINS
 from .limits import Limits, SearchResult
+from .table import NO_CUTOFF as NO_CUTOFF
+from .table import TranspositionTable
 
 #: The score of a won game (nearer wins score a little higher).
 WIN = 1_000_000
-EXACT = 0
-LOWER = 1
-UPPER = 2
 MAX_DEPTH = 64
 # move ordering packs a move's index into the low bits of its sort key (legal-move lists are far shorter)
 _INDEX_BITS = 12
 _INDEX_MASK = (1 << _INDEX_BITS) - 1
-#: The default bound on transposition-table entries (about 100 bytes each); it holds during a search.
-TT_LIMIT = 2_000_000
+#: The default size of the transposition table, in entries (16 bytes each).
+TT_LIMIT = 1 << 20
 #: The most a draw can cost (or gain) the side that is ahead (behind) in the static evaluation at the root;
 #: without it a stronger player settles for repetition draws in positions it would win.
 CONTEMPT = 150
 # search plies can exceed the depth by the steps within turns
 KILLER_SLOTS = 4 * MAX_DEPTH + 2
-#: What :meth:`SearchBase._probe` returns when the transposition table does not settle a node (outside every score).
-NO_CUTOFF = -2 * WIN
-# A transposition-table entry is one int (no tuple per node): score << 41 | depth << 34 | flag << 32 | best move.
-_FLAG_SHIFT = 32
-_DEPTH_SHIFT = 34
-_DEPTH_MASK = 127
-_SCORE_SHIFT = 41
-_MOVE_MASK = (1 << 32) - 1
 
 
 class SearchTimeout(Exception):
     """Raised inside a search when its time is up; the search keeps the deepest depth it completed."""
-
-
-def _pack(score: int, depth: int, flag: int, move: int) -> int:
-    return score << _SCORE_SHIFT | depth << _DEPTH_SHIFT | flag << _FLAG_SHIFT | move
 
 
 class SearchPosition(Protocol):
@@ -85,21 +72,20 @@ class SearchBase:
     :param opening_noise: plies from the start during which near-equal root moves are chosen at random.
     :param history_size: entries of the history table (indexed as the game's negamax chooses).
 
-    Two attributes bound a search from outside: :attr:`tt_limit`, the most transposition-table entries kept (a full
-    table keeps its entries and updates them, storing no new ones), and :attr:`stop`, a function polled with the
-    clock: when it returns true the search ends as if its time were up, with the best move found so far.
-    With ``Limits.threads`` above 1 a search forks helper processes (:mod:`hive.search.parallel`); both bounds hold
-    for them all, and :attr:`helper_entries` tells the table entries each helper held at the end of the last one.
+    Two attributes bound a search from outside: :attr:`tt_limit`, the size of the transposition table :attr:`tt`
+    in entries (a search that finds it changed starts a new, empty table of that size), and :attr:`stop`, a
+    function polled with the clock: when it returns true the search ends as if its time were up, with the best move
+    found so far. With ``Limits.threads`` above 1 a search forks helper processes (:mod:`hive.search.parallel`),
+    which share the table and stop with the search.
     """
 
     #: What a draw costs the searching side on top of :data:`CONTEMPT` (a game's searcher may set it).
     draw_aversion = 0
 
     def __init__(self, seed: int | None = None, opening_noise: int = 0, history_size: int = 1) -> None:
-        self.tt: dict[int, int] = {}
         self.tt_limit = TT_LIMIT
+        self.tt = TranspositionTable(TT_LIMIT)
         self.stop: Callable[[], bool] | None = None
-        self.helper_entries: list[int] = []
         # seeding a generator costs more than a small search: only searchers that draw have one
         self.rng = random.Random(seed) if seed is not None and opening_noise > 0 else None
         self.opening_noise = opening_noise
@@ -121,6 +107,8 @@ class SearchBase:
         """Search a core ``position`` (restored on return) and return the best int move found within ``limits``.
 
         :raises ValueError: when the game is over.
+        :raises ~hive.search.table.TableTooLarge: when the memory for a table of :attr:`tt_limit` entries cannot be
+            had.
         """
         start = time.perf_counter()
         moves = self.root_moves(position)
@@ -135,8 +123,9 @@ class SearchBase:
         self.second_killers = [0] * KILLER_SLOTS
         self.root_side = position.ply & 1
         self.draw_score = -self.draw_aversion - max(-CONTEMPT, min(CONTEMPT, self.evaluate(position) // 2))
-        if len(self.tt) >= self.tt_limit:
-            self.tt.clear()
+        if self.tt.entries != max(2, self.tt_limit - self.tt_limit % 2):
+            self.tt = TranspositionTable(self.tt_limit)
+        self.tt.prepare()
         if self.rng is not None and position.ply < self.opening_noise:
             self.rng.shuffle(moves)
         best, best_score, reached = moves[0], 0, 0
@@ -145,13 +134,9 @@ class SearchBase:
         max_depth = limits.depth if limits.depth is not None else MAX_DEPTH
         plies = len(position.history)
         team = None
-        limit = self.tt_limit
         if limits.threads > 1 and (self.rng is None or position.ply >= self.opening_noise):
             from . import parallel  # only searches on more than one core need it
 
-            self.tt_limit = max(1, limit // limits.threads)
-            if len(self.tt) >= self.tt_limit:
-                self.tt.clear()
             team = parallel.Team(self, position, len(moves), limits.threads)
         try:
             for depth in range(1, max_depth + 1):
@@ -169,9 +154,7 @@ class SearchBase:
                 position.unmake()
         finally:
             if team is not None:
-                self.tt_limit = limit
                 self.nodes += team.close()
-                self.helper_entries = team.entries
         return SearchResult(best, best_score, reached, self.nodes, time.perf_counter() - start)
 
     def _root(self, p: SearchPosition, moves: list[int], depth: int) -> tuple[int, int]:
@@ -261,33 +244,13 @@ class SearchBase:
     def _probe(self, key: int, depth: int, alpha: int, beta: int) -> int:
         """The stored score of position ``key`` if it settles a ``depth`` search in the window, else ``NO_CUTOFF``;
         leaves the stored best move (0 if none) in ``_tt_move``."""
-        entry = self.tt.get(key)
-        if entry is None:
-            self._tt_move = 0
-            return _NO_CUTOFF
-        packed = entry
-        self._tt_move = packed & _MOVE_MASK
-        if packed >> _DEPTH_SHIFT & _DEPTH_MASK >= depth:
-            e_score = packed >> _SCORE_SHIFT
-            e_flag = packed >> _FLAG_SHIFT & 3
-            if e_flag == _EXACT:
-                return e_score
-            if e_flag == _LOWER and e_score >= beta:
-                return e_score
-            if e_flag == _UPPER and e_score <= alpha:
-                return e_score
-        return _NO_CUTOFF
+        score = self.tt.probe(key, depth, alpha, beta)
+        self._tt_move = self.tt.move
+        return score
 
     def _store(self, key: int, best: int, original_alpha: int, beta: int, depth: int, best_move: int) -> None:
         """Stores a searched node's score, as a bound where the window cut it."""
-        flag = _EXACT
-        if best <= original_alpha:
-            flag = _UPPER
-        elif best >= beta:
-            flag = _LOWER
-        if len(self.tt) >= self.tt_limit and key not in self.tt:
-            return
-        self.tt[key] = _pack(best, depth, flag, best_move)
+        self.tt.store(key, best, original_alpha, beta, depth, best_move)
 
     def _add_history(self, index: int, amount: int) -> None:
         """Raise the history score of entry ``index`` (a move that cut the search off)."""
@@ -326,8 +289,7 @@ class SearchBase:
 
     def known_move(self, key: int) -> int:
         """The best move stored for the position with hash ``key`` by earlier searches, or -1."""
-        entry = self.tt.get(key)
-        return -1 if entry is None else entry & _MOVE_MASK
+        return self.tt.known_move(key)
 
     def root_moves(self, p: SearchPosition) -> list[int]:
         """The moves searched at the root: all legal moves unless a game's searcher narrows them."""
@@ -338,13 +300,9 @@ class SearchBase:
         raise NotImplementedError
 
 
-_COMPILED = is_compiled(_pack)
+_COMPILED = is_compiled(SearchBase.search_codes)
 _C_SORT = _COMPILED
 # C copies (see framework.pxd) of the constants used above.
-_NO_CUTOFF = NO_CUTOFF
 _WIN = WIN
-_EXACT = EXACT
-_LOWER = LOWER
-_UPPER = UPPER
 _DRAW = DRAW
 _FIRST_WINS = FIRST_WINS

@@ -1,18 +1,19 @@
 """Searching on more than one core: principal-variation splitting over forked processes.
 
 The compiled search holds the GIL, so more cores mean more processes. At the start of a search with ``threads``
-above 1, :class:`Team` forks ``threads - 1`` helpers, each with a copy of the searcher (its transposition table,
-history) and of the root position. The parent then walks down the principal variation: at each node on it, the
-first (best-ordered) child is searched first, recursively in the same way, and once its score is known the other
-children become a batch of tasks in shared memory that every process takes one at a time, each searched with the
-game's negamax against the best score known when it starts (the shared alpha). A child that reaches beta cancels
-the rest of its batch. Near the leaves (below :data:`SPLIT_DEPTH`) a node is searched whole by one process.
+above 1, :class:`Team` forks ``threads - 1`` helpers, each with a copy of the searcher (its history and killers)
+and of the root position, all sharing its transposition table (:mod:`hive.search.table`). The parent then walks
+down the principal variation: at each node on it, the first (best-ordered) child is searched first, recursively in
+the same way, and once its score is known the other children become a batch of tasks in shared memory that every
+process takes one at a time, each searched with the game's negamax against the best score known when it starts
+(the shared alpha). A child that reaches beta cancels the rest of its batch. Near the leaves (below
+:data:`SPLIT_DEPTH`) a node is searched whole by one process.
 
 Every task is searched with a window that alpha-beta could have given it, so the scores are those of alpha-beta
 at that depth; only the choice between moves of equal score may differ (the first in the ordering that *proved*
-the best score is chosen). Each process keeps its own transposition table, bounded by ``tt_limit / threads``
-entries, so the bound holds for the team. The helpers stop with the parent (its deadline, its ``stop`` function or
-its death) and are reaped before :meth:`~hive.search.framework.SearchBase.search_codes` returns.
+the best score is chosen). What one process stores in the table the others find there, so a task is ordered and
+cut off as one process would. The helpers stop with the parent (its deadline, its ``stop`` function or its death)
+and are reaped before :meth:`~hive.search.framework.SearchBase.search_codes` returns.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ SPLIT_DEPTH = 3
 # how long an idle process sleeps between looks at the queue, in seconds
 _POLL = 0.0002
 # the header: the batch's number, the stop, quit and beta-reached flags, the batch's alpha, beta, depth, ply, task
-# count and path length, then the path from the root, and per helper its node count and its table's size
+# count and path length, then the path from the root, and per helper its node count
 _BATCH, _STOP, _QUIT, _CUT, _ALPHA, _BETA, _DEPTH, _PLY, _COUNT, _LENGTH, _PATH = range(11)
 _LONGEST = 4 * MAX_DEPTH
 _NODES = _PATH + _LONGEST
@@ -61,9 +62,7 @@ class Team:
         self.position = position
         self.width = max(width, 512)
         self.threads = threads
-        self.base = _NODES + 2 * threads
-        #: the transposition-table entries each helper held when it stopped (filled by :meth:`close`)
-        self.entries: list[int] = []
+        self.base = _NODES + threads
         self.lock = multiprocessing.get_context("fork").Lock()
         self.memory = mmap.mmap(-1, 8 * (self.base + 4 * self.width))
         self.slots = memoryview(self.memory).cast("q")
@@ -242,7 +241,6 @@ class Team:
             while len(p.history) > plies:
                 p.unmake()
             slots[_NODES + helper] = s.nodes
-            slots[_NODES + self.threads + helper] = len(s.tt)
 
     def close(self) -> int:
         """Stop and reap the helpers; returns the nodes they searched."""
@@ -252,7 +250,6 @@ class Team:
             os.waitpid(pid, 0)
         self.pids.clear()
         nodes = sum(self.slots[_NODES + helper] for helper in range(1, self.threads))
-        self.entries = [self.slots[_NODES + self.threads + helper] for helper in range(1, self.threads)]
         self.slots.release()
         self.memory.close()
         return nodes

@@ -22,9 +22,9 @@ and ``exit`` prints nothing. Choices where the protocol leaves room:
   position is a draw, as in nokamute and hivegame.com) and ``DefaultLevel`` (enum of Hive's levels).
   ``options set`` replies with the option's new line; bools read True/False, 1/0, yes/no or on/off.
   ``MaxTime`` (int, seconds, default 600) is the hard ceiling of every ``bestmove`` and ``perft``; ``TTSizeMB``
-  (int, default 250) bounds the transposition table, during a search too; ``Threads`` (int, 1 to 16, default 1) is
-  the number of processes a ``bestmove`` searches with (the same scores at a depth, reached sooner on more cores;
-  the table's bound holds for them all). These three apply from the next ``bestmove``.
+  (int, default 250) is the size of the transposition table, which the processes of a search share; ``Threads``
+  (int, 1 to 16, default 1) is the number of processes a ``bestmove`` searches with (the same scores at a depth,
+  reached sooner on more cores). These three apply from the next ``bestmove``.
 - ``perft [depth]`` (an extension, default depth 3, at most 32) prints one line ``<depth> <count> <seconds>`` per
   depth from 0, like ``hive perft`` (Mzinga prints ``perft(d) = count in ms``).
 - A search or a perft is never left running: a line arriving on the input (or the input closing) stops it, as does
@@ -59,6 +59,7 @@ from ..games.hive.reasons import GAME_OVER, PASS_GAME_OVER
 from ..search import MAX_DEPTH, Limits, SearchTimeout
 from ..search.limits import MAX_THREADS
 from ..search.perft import perft
+from ..search.table import ENTRY_BYTES, TableTooLarge
 from ..search.timing import move_budget
 
 CAPABILITIES = "Mosquito;Ladybug;Pillbug"
@@ -73,8 +74,6 @@ TIME_MARGIN = 0.05
 MAX_LINE = 1 << 20
 #: The longest output line that quotes input; longer error lines are cut.
 MAX_ERROR = 240
-#: What one transposition-table entry costs, in bytes (measured: about 114).
-TT_ENTRY_BYTES = 125
 
 _TIME = re.compile(r"^([0-9]{1,6}):([0-9]{1,2}):([0-9]{1,2}(?:\.[0-9]{1,6})?)$")
 _INT = re.compile(r"^[+-]?[0-9]{1,9}$")
@@ -300,10 +299,12 @@ class UHPEngine:
             time=min(limits.time if limits.time is not None else ceiling, ceiling),
             threads=int(self.options["Threads"]),
         )
-        self.searcher.tt_limit = int(self.options["TTSizeMB"]) * 1_000_000 // TT_ENTRY_BYTES
+        self.searcher.tt_limit = int(self.options["TTSizeMB"]) * 1_000_000 // ENTRY_BYTES
         self.searcher.stop = self.interrupted
         try:
             result = self.searcher.search(board.copy(), limits)
+        except TableTooLarge as err:
+            raise UHPError(f"{err} Try a smaller TTSizeMB.") from None
         finally:
             self.searcher.stop = None
         if result.move not in board.legal_moves:

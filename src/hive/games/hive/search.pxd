@@ -24,7 +24,7 @@ cdef class Searcher(SearchBase):
     cdef int _root_move(self, object p, int move, int depth, int alpha) except? -2147483647
     @cython.locals(position=Position)
     cdef int _node(self, object p, int depth, int alpha, int beta, int ply) except? -2147483647
-    @cython.locals(status=int, key=object, score=int, tt_move=int, n=int, base=int, i=int,
+    @cython.locals(status=int, key="unsigned long long", score=int, tt_move=int, n=int, base=int, i=int,
                    original_alpha=int, best=int, best_move=int, move=int, sorted_from=int)
     cdef int _negamax(self, Position p, int depth, int alpha, int beta, int ply) except? -2147483647
     @cython.locals(capacity=int, stack="int[::1]", keys="long long[::1]", i=int)

@@ -17,7 +17,7 @@ cdef class Searcher(SearchBase):
     cdef int _root_move(self, object p, int move, int depth, int alpha) except? -2147483647
     @cython.locals(position=Position)
     cdef int _node(self, object p, int depth, int alpha, int beta, int ply) except? -2147483647
-    @cython.locals(status=int, key=object, moves=list, original_alpha=int, best=int, best_move=int, side=int, move=int,
+    @cython.locals(status=int, key="unsigned long long", moves=list, original_alpha=int, best=int, best_move=int, side=int, move=int,
                    score=int)
     cdef int _negamax(self, Position p, int depth, int alpha, int beta, int ply) except? -2147483647
     @cython.locals(moves=list)
