@@ -24,7 +24,7 @@ from .._build import filled, is_compiled
 from ..game import DRAW, FIRST_WINS
 from .limits import Limits, SearchResult
 from .table import NO_CUTOFF as NO_CUTOFF
-from .table import TranspositionTable
+from .table import TranspositionTable, table_entries
 
 #: The score of a won game (nearer wins score a little higher).
 WIN = 1_000_000
@@ -123,7 +123,7 @@ class SearchBase:
         self.second_killers = [0] * KILLER_SLOTS
         self.root_side = position.ply & 1
         self.draw_score = -self.draw_aversion - max(-CONTEMPT, min(CONTEMPT, self.evaluate(position) // 2))
-        if self.tt.entries != max(2, self.tt_limit - self.tt_limit % 2):
+        if self.tt.entries != table_entries(self.tt_limit):
             self.tt = TranspositionTable(self.tt_limit)
         self.tt.prepare()
         if self.rng is not None and position.ply < self.opening_noise:

@@ -38,15 +38,21 @@ class TableTooLarge(ValueError):
     """The memory for a transposition table of the size asked for could not be had."""
 
 
+def table_entries(limit: int) -> int:
+    """The entries of a table asked to hold at most ``limit``: an even number, at least 2."""
+    return max(2, limit - limit % 2)
+
+
 class TranspositionTable:
     """Scores, bounds and best moves of searched positions, by their 64-bit keys (see the module's docstring).
 
-    :param entries: how many entries the table holds (rounded down to an even number, at least 2). The memory is
-        mapped at the first :meth:`store` and pages in as entries are written.
+    :param entries: how many entries the table holds (:func:`table_entries` of it). The memory is mapped at the
+        first :meth:`prepare` or :meth:`store` and pages in as entries are written. A process forked after that
+        shares the table; :meth:`clear` in either gives that one a table of its own.
     """
 
     def __init__(self, entries: int) -> None:
-        self.entries = max(2, entries - entries % 2)
+        self.entries = table_entries(entries)
         #: the search the entries being written belong to (an earlier search's deep entries give way)
         self.age = 0
         #: the best move of the entry the last :meth:`probe` found, or 0
