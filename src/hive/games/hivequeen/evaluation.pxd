@@ -13,10 +13,10 @@ cdef signed char[::1] _RAY_CELLS
 cdef signed char[::1] _DISTANCE
 
 cpdef int evaluate(State p) except? -1
-@cython.locals(count=list, score=int, colour=int, own=int, side=int, kind=int, spare=int)
+@cython.locals(count=list, score=int, colour=int, own=int, side=int, kind=int, pieces=int, spare=int)
 cdef int _static(State p, int to_move, int me) except? -1
-@cython.locals(board=bytearray, best=int, enemy=int, promotable=bint, cell=int, code=int, kind=int, d=int, end=int,
-               i=int, v=int, value=int)
+@cython.locals(board="unsigned char *", best=int, enemy=int, promotable=bint, cell=int, code=int, kind=int, d=int,
+               end=int, i=int, v=int, value=int)
 cpdef int best_capture(State p, int colour) except? -1
 cdef int _victim(int kind, bint promotable) noexcept
 @cython.locals(cell=int, kind=int, attackers=int, friends=int, board=bytearray, d=int, n=int, v=int, near=int)

@@ -35,15 +35,20 @@ def _static(p: State, to_move: int, me: int) -> int:
     for colour in range(2):
         own = colour << 3
         side = 0
+        # each count read into a C int first: the arithmetic stays in C
         for kind in range(HIGHBORN, SOLDIER + 1):
-            side += _VALUE[kind] * count[kind | own]
-        if count[QUEEN | own] == 0:
+            pieces = count[kind | own]
+            side += _VALUE[kind] * pieces
+        pieces = count[QUEEN | own]
+        if pieces == 0:
             side -= NO_QUEEN
             if p.can_promote(colour):
                 side += NO_QUEEN // 2
         elif count[DRONE | own]:
-            side += PROMOTABLE * min(count[HIGHBORN | own], 1)
-        spare = UNITS_PER_WORKER * count[WORKER | own] - p.load(colour)
+            pieces = count[HIGHBORN | own]
+            side += PROMOTABLE * min(pieces, 1)
+        pieces = count[WORKER | own]
+        spare = UNITS_PER_WORKER * pieces - p.load(colour)
         side += SPARE * max(0, min(spare, 5))
         score += side if colour == to_move else -side
     score += OWN_THREAT * best_capture(p, to_move) // 10
@@ -53,7 +58,7 @@ def _static(p: State, to_move: int, me: int) -> int:
 
 def best_capture(p: State, colour: int) -> int:
     """The value of the best capture ``colour`` could make if it were to move now."""
-    board = p.board
+    board = p.board  # compiled: the bytearray's C buffer, read without a call per cell
     best = 0
     enemy = 1 - colour
     promotable = p.count[DRONE | enemy << 3] > 0 and p.count[HIGHBORN | enemy << 3] > 0
