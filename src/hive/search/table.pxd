@@ -15,6 +15,8 @@ cdef class TranspositionTable:
     cdef readonly object memory
     cdef long long[::1] _words
 
+    @cython.locals(count=Py_ssize_t, i=Py_ssize_t)
+    cdef Py_ssize_t _filled(self) except -1
     @cython.locals(check="long long", i="unsigned long long", data="long long", score=int, flag=int)
     cpdef int probe(self, unsigned long long key, int depth, int alpha, int beta) except? -2147483647
     @cython.locals(flag="long long", data="long long", check="long long", i="unsigned long long", kept="long long")

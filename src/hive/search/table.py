@@ -89,6 +89,9 @@ class TranspositionTable:
 
     def __len__(self) -> int:
         """The entries written (a scan of the table)."""
+        return self._filled()
+
+    def _filled(self) -> int:
         if self.memory is None:
             return 0
         if COMPILED:
