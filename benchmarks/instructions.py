@@ -49,6 +49,10 @@ WORKLOADS: dict[str, str] = {
         "for _ in range(3): spec.ai.search(board2, Limits(depth=4))"
     ),
     "HiveQueen search depth 3, start": ("spec = hive.find_game('HiveQueen')\nspec.ai.search(spec(), Limits(depth=3))"),
+    # a new board for each list: the board keeps the list of its position
+    "HiveQueen list(legal_moves) x20, start (1,303 turns)": (
+        "spec = hive.find_game('HiveQueen')\nfor _ in range(20): list(spec().legal_moves)"
+    ),
 }
 
 _SETUP = (

@@ -144,6 +144,71 @@ def test_whole_turn_list_matches_the_step_tree(seed: int) -> None:
     assert (probe.movement, frozenset(probe.productions)) in sets
 
 
+def every_turn(board: Board) -> set[tuple[int, ...]]:
+    """Every whole turn, as its movement step and sorted production steps, by walking the whole step tree (every
+    order of the productions)."""
+    found: set[tuple[int, ...]] = set()
+
+    def walk(steps: list[int]) -> None:
+        ply = board.ply
+        board.make(steps[-1])
+        found.add((steps[0], *sorted(steps[1:])))
+        if board.ply == ply:
+            for step in board.productions():
+                if step != END:
+                    walk([*steps, step])
+        board.unmake()
+
+    for move in board.movements():
+        walk([move])
+    return found
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**32))
+def test_whole_turn_list_has_every_set_of_productions_of_the_step_tree(seed: int) -> None:
+    rng = random.Random(seed)
+    board = Board()
+    play_random(board, rng, rng.randrange(30))
+    if board.is_game_over():
+        return
+    listed = [(t.movement_step, *sorted(p.step for p in t.productions)) for t in board.legal_moves]
+    assert len(listed) == len(set(listed)) == len(board.legal_moves)
+    assert set(listed) == every_turn(board)
+
+
+def test_the_whole_turn_list_is_a_snapshot_kept_for_its_position() -> None:
+    board = Board()
+    play_random(board, random.Random(5), 6)
+    before = board.position_text()
+    turns = list(board.legal_moves)
+    seen = []
+    for turn in board.legal_moves:  # a loop may push and pop
+        board.push(turn)
+        seen.append(board.move_stack[-1])
+        board.pop()
+    assert seen == turns and board.position_text() == before
+    assert board.turn_list() is board.turn_list(), "listed once a position"
+    board.push(turns[0])
+    after = board.turn_list()  # the new position's, not the list kept for the one before
+    assert {(t.movement_step, *sorted(p.step for p in t.productions)) for t in after} == every_turn(board)
+    board.pop()
+    assert list(board.legal_moves) == turns
+
+
+def test_a_turn_from_steps_ends_at_the_first_step_that_is_no_production() -> None:
+    board = Board()
+    turn = board.push_text("Wc3-c4;+Sd4")
+    steps = turn.steps()
+    assert Turn.from_steps([*steps, END]) == turn
+    nxt = board.parse_move(board.move_text(next(iter(board.legal_moves))))
+    assert Turn.from_steps([*steps, END, *nxt.steps()]) == turn
+    assert Turn.from_steps([steps[0], nxt.movement_step]) == turn.movement
+    # steps made on the core, not pushed: the turns pushed before them are read as they were played
+    board.make(nxt.movement_step)
+    assert board.turns() == [turn]
+
+
 @pytest.mark.slow
 def test_random_self_play_thousand_games() -> None:
     """1,000 random games end legally, with push/pop and incremental hashing exact throughout."""

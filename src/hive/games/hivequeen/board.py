@@ -9,7 +9,7 @@ from typing import ClassVar
 from ...game import DRAW, FIRST_WINS, IN_PROGRESS, GameBoard, IllegalMoveError, InvalidMoveError, Outcome, Termination
 from . import diagram
 from .geometry import NAMES, RADIUS, cell_at, parse_cell
-from .move import LegalTurns, Production, Turn
+from .move import LegalTurns, Production, Turn, production_of
 from .position import Position
 from .reasons import movement_reason, no_production_reason, production_reason
 from .rules import (
@@ -72,6 +72,8 @@ class Board(Position, GameBoard[Turn]):
         self._init_texts()
         # the turn parse_move checked last, and where: push plays it without checking it again
         self._checked: tuple[int, int, Turn] | None = None
+        # the legal turns of the position at (history length, hash), made once a position
+        self._kept_turns: tuple[int, int, list[Turn]] | None = None
         #: the position record the board was set up from (``None``: the usual setup)
         self._start: str | None = None
 
@@ -219,29 +221,41 @@ class Board(Position, GameBoard[Turn]):
                 self.unmake()
 
     def legal_turns(self) -> Iterator[Turn]:
-        """Every legal whole turn, each set of productions once (there can be tens of thousands). The board is as
-        it stands whenever a turn is handed out: the turns of each movement are completed before they are."""
-        if self.status != IN_PROGRESS:
-            return
-        for move in self.movements():
-            yield from list(self._complete([move], set()))
+        """Every legal whole turn, each set of productions once (there can be tens of thousands), movement by
+        movement, each movement before the turns that add productions to it. The turns are listed once a position
+        and kept until the board changes, so a loop over them may push and pop."""
+        return iter(self.turn_list())
 
-    def _complete(self, steps: list[int], done: set[frozenset[int]]) -> Iterator[Turn]:
+    def turn_list(self) -> list[Turn]:
+        """:meth:`legal_turns` as the list the board keeps for its position (do not change it)."""
+        kept = self._kept_turns
+        if kept is not None and kept[0] == len(self.history) and kept[1] == self.hash:
+            return kept[2]
+        turns: list[Turn] = []
+        if self.status == IN_PROGRESS:
+            for move in self.movements():
+                self._complete(move, Turn.from_steps([move]), frozenset(), set(), turns)
+        self._kept_turns = (len(self.history), self.hash, turns)
+        return turns
+
+    def _complete(
+        self, step: int, turn: Turn, produced: frozenset[int], done: set[frozenset[int]], out: list[Turn]
+    ) -> None:
+        """Add ``turn`` (``step`` its last step, not made yet; ``produced`` its production steps) to ``out``, then
+        every turn that adds productions to it whose set of productions is not in ``done``."""
         ply = self.ply
-        self.make(steps[-1])
+        self.make(step)
         try:
-            key = frozenset(steps[1:])
+            done.add(produced)
+            out.append(turn)
             if self.ply != ply:
-                if key not in done:
-                    done.add(key)
-                    yield Turn.from_steps(steps)
                 return
-            if key not in done:
-                done.add(key)
-                yield Turn.from_steps(steps)
-            for step in self.productions():
-                if step != END:
-                    yield from self._complete([*steps, step], done)
+            for following in self.productions():
+                if following != END:
+                    key = produced | {following}
+                    # the same productions in another order lead to the same position: its turns are listed
+                    if key not in done:
+                        self._complete(following, turn.with_production(production_of(following)), key, done, out)
         finally:
             self.unmake()
 

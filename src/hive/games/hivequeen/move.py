@@ -6,14 +6,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .geometry import NAMES
+from .geometry import CELLS, NAMES
 from .rules import LETTERS
 from .state import (
     END,
+    PRODUCE,
     is_promotion,
     movement_step,
-    production_cell,
-    production_kind,
     production_step,
     step_destination,
     step_origin,
@@ -60,9 +59,13 @@ class Turn:
 
     @classmethod
     def from_steps(cls, steps: list[int]) -> Turn:
-        """The turn made of core steps (a trailing ``END`` is ignored)."""
+        """The turn made of core steps: the first, a movement, and the productions that follow it, up to the first
+        step that is not one (``END``, or a step of the next turn)."""
         first = steps[0]
-        prods = tuple(Production(production_kind(s), production_cell(s)) for s in steps[1:] if s != END)
+        end = 1
+        while end < len(steps) and steps[end] < END and steps[end] & PRODUCE:
+            end += 1
+        prods = tuple(_PRODUCTIONS[s] for s in steps[1:end])
         return cls(step_origin(first), step_destination(first), is_promotion(first), prods)
 
     def with_production(self, production: Production) -> Turn:
@@ -87,10 +90,22 @@ class LegalTurns:
         return self.board.legal_turns()
 
     def __len__(self) -> int:
-        return sum(1 for _ in self.board.legal_turns())
+        return len(self.board.turn_list())
 
     def __bool__(self) -> bool:
         return bool(self.board.legal_movements)
 
     def __contains__(self, turn: object) -> bool:
         return isinstance(turn, Turn) and self.board.is_legal(turn)
+
+
+def production_of(step: int) -> Production:
+    """The production of core step ``step`` (one shared value per step).
+
+    :raises KeyError: when ``step`` is not a production step.
+    """
+    return _PRODUCTIONS[step]
+
+
+# every production as a value, by its step (productions are values: one of each is enough)
+_PRODUCTIONS = {production_step(kind, cell): Production(kind, cell) for kind in range(8) for cell in range(CELLS)}
