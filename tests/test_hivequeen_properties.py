@@ -188,9 +188,9 @@ def test_the_whole_turn_list_is_a_snapshot_kept_for_its_position() -> None:
         seen.append(board.move_stack[-1])
         board.pop()
     assert seen == turns and board.position_text() == before
-    assert board.turn_list() is board.turn_list(), "listed once a position"
+    assert board._turn_list() is board._turn_list(), "listed once a position"
     board.push(turns[0])
-    after = board.turn_list()  # the new position's, not the list kept for the one before
+    after = board._turn_list()  # the new position's, not the list kept for the one before
     assert {(t.movement_step, *sorted(p.step for p in t.productions)) for t in after} == every_turn(board)
     board.pop()
     assert list(board.legal_moves) == turns

@@ -224,10 +224,10 @@ class Board(Position, GameBoard[Turn]):
         """Every legal whole turn, each set of productions once (there can be tens of thousands), movement by
         movement, each movement before the turns that add productions to it. The turns are listed once a position
         and kept until the board changes, so a loop over them may push and pop."""
-        return iter(self.turn_list())
+        return iter(self._turn_list())
 
-    def turn_list(self) -> list[Turn]:
-        """:meth:`legal_turns` as the list the board keeps for its position (do not change it)."""
+    def _turn_list(self) -> list[Turn]:
+        """:meth:`legal_turns` as the list the board keeps for its position (not to be changed)."""
         kept = self._kept_turns
         if kept is not None and kept[0] == len(self.history) and kept[1] == self.hash:
             return kept[2]

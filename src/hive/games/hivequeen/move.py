@@ -90,7 +90,7 @@ class LegalTurns:
         return self.board.legal_turns()
 
     def __len__(self) -> int:
-        return len(self.board.turn_list())
+        return len(self.board._turn_list())
 
     def __bool__(self) -> bool:
         return bool(self.board.legal_movements)
