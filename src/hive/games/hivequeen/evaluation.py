@@ -51,24 +51,31 @@ def _static(p: State, to_move: int, me: int) -> int:
         spare = UNITS_PER_WORKER * pieces - p.load(colour)
         side += SPARE * max(0, min(spare, 5))
         score += side if colour == to_move else -side
-    score += OWN_THREAT * best_capture(p, to_move) // 10
-    score -= ENEMY_THREAT * best_capture(p, 1 - to_move) // 10
+    captures = _best_captures(p)
+    score += OWN_THREAT * (captures >> 32 * to_move & _LOW) // 10
+    score -= ENEMY_THREAT * (captures >> 32 * (1 - to_move) & _LOW) // 10
     return score if to_move == me else -score
 
 
 def best_capture(p: State, colour: int) -> int:
     """The value of the best capture ``colour`` could make if it were to move now."""
+    return _best_captures(p) >> 32 * colour & _LOW
+
+
+def _best_captures(p: State) -> int:
+    """:func:`best_capture` of both sides in one pass over the field: South's in the low 32 bits, North's above."""
     board = p.board  # compiled: the bytearray's C buffer, read without a call per cell
-    best = 0
-    enemy = 1 - colour
-    promotable = p.count[DRONE | enemy << 3] > 0 and p.count[HIGHBORN | enemy << 3] > 0
+    best0 = 0
+    best1 = 0
+    # whether each side's Queen, if captured, could be replaced by a promotion
+    promotable0 = p.count[DRONE] > 0 and p.count[HIGHBORN] > 0
+    promotable1 = p.count[DRONE | 8] > 0 and p.count[HIGHBORN | 8] > 0
     for cell in range(CELLS):
         code = board[cell]
-        if not code or code >> 3 != colour:
-            continue
         kind = code & 7
         if kind != HIGHBORN and kind != SOLDIER:
             continue
+        colour = code >> 3
         for d in range(6):
             end = _RAY_START[cell * 6 + d + 1]
             for i in range(_RAY_START[cell * 6 + d], end):
@@ -77,14 +84,19 @@ def best_capture(p: State, colour: int) -> int:
                     if kind == SOLDIER:
                         break  # a Soldier captures along a line of pieces only
                     continue
-                if v >> 3 == enemy:
-                    value = _victim(v & 7, promotable)
-                    if value > best:
-                        best = value
+                if v >> 3 != colour:
+                    if colour == 0:
+                        value = _victim(v & 7, promotable1)
+                        if value > best0:
+                            best0 = value
+                    else:
+                        value = _victim(v & 7, promotable0)
+                        if value > best1:
+                            best1 = value
                     break
                 if kind == HIGHBORN:
                     break  # a Soldier jumps over its own pieces; a Highborn stops
-    return best
+    return best0 | best1 << 32
 
 
 def _victim(kind: int, promotable: bool) -> int:
@@ -122,3 +134,4 @@ _COMPILED = is_compiled(evaluate)
 _VALUE = table("h", VALUE, _COMPILED)
 _NB, _RAY_START, _RAY_CELLS = core_tables(_COMPILED)
 _DISTANCE = table("b", DISTANCE, _COMPILED)
+_LOW = (1 << 32) - 1
