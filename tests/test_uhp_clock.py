@@ -11,7 +11,7 @@ import hive
 from hive.games.hive import Searcher
 from hive.search import Limits, SearchResult
 from hive.search.parallel import can_fork
-from hive.search.timing import move_budget
+from hive.search.timing import MOVE_OVERHEAD, move_budget
 from hive.uhp.server import UHPEngine
 
 from .test_search_threads import children
@@ -62,13 +62,25 @@ def test_bestmove_clock_thinks_for_the_shared_budget(line: str, remaining: float
 
 
 def test_the_budget_is_the_browsers() -> None:
-    assert move_budget(300, 3) == pytest.approx(300 / 30 + 0.7 * 3)
-    assert move_budget(10, 60) == pytest.approx(4.0)  # never above 40 % of what is left
-    assert move_budget(0.3) == 0.02 and move_budget(0.01) == pytest.approx(0.004) and move_budget(0) == 0.001
+    assert move_budget(300, 3) == pytest.approx(300 / 30 + 0.7 * 3 - MOVE_OVERHEAD)
+    assert move_budget(300, 3, overhead=0) == pytest.approx(300 / 30 + 0.7 * 3)
+    assert move_budget(10, 60) == pytest.approx(4.0 - MOVE_OVERHEAD)  # never above 40 % of what is left
+    assert move_budget(0.3) == 0.02 and move_budget(0.01, overhead=0) == pytest.approx(0.004)
+    assert move_budget(0.1) == move_budget(0) == 0.001
     with pytest.raises(ValueError, match="remaining time must be a finite number of seconds >= 0, not -1"):
         move_budget(-1)
     with pytest.raises(ValueError, match="increment time must be a finite number of seconds >= 0, not nan"):
         move_budget(1, float("nan"))
+
+
+def test_a_small_increment_keeps_a_reserve_against_the_cost_of_each_move() -> None:
+    """On 6 s + 60 ms (blitz scaled down 50 times), with each move costing 40 ms beyond its search, the clock
+    settles well above zero: the overhead kept back from each budget pays for it."""
+    remaining = 6.0
+    for _ in range(500):
+        remaining += 0.06 - move_budget(remaining, 0.06) - 0.04
+        assert remaining > 0.5
+    assert remaining == pytest.approx(30 * (0.3 * 0.06 + MOVE_OVERHEAD - 0.04), abs=0.01)
 
 
 @pytest.mark.parametrize(

@@ -4,9 +4,14 @@ flood of hints leaves another player's move prompt; a hint never answers for a p
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
+import os
+import signal
 import statistics
 import threading
 import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +26,7 @@ from hive.web.errors import TooMany
 from hive.web.jobs import Scheduler
 from hive.web.limits import Settings
 
+from .test_search_threads import children
 from .web_support import midgame, random_move, server_thread
 
 JSON = dict[str, Any]
@@ -159,3 +165,74 @@ def test_a_hint_for_a_position_the_game_has_left_never_comes_back(monkeypatch: p
         await app.close()
 
     asyncio.run(main())
+
+
+def _dies(marker: str, times: int) -> str:
+    """A job whose worker process dies the first ``times`` times it runs (counted in the file ``marker``)."""
+    runs = int(Path(marker).read_text() or 0) if Path(marker).exists() else 0
+    Path(marker).write_text(str(runs + 1))
+    if runs < times:
+        os._exit(1)
+    return f"answered on run {runs + 1}"
+
+
+def test_a_job_whose_worker_died_runs_once_more_on_new_workers(tmp_path: Path) -> None:
+    pools: list[ProcessPoolExecutor] = []
+
+    def restart() -> None:
+        pools.append(ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")))
+
+    async def main() -> None:
+        restart()
+        jobs = Scheduler(lambda: pools[-1], 1, queue_size=10, per_game=10, restart=restart)
+        assert await jobs.run("a", _dies, str(tmp_path / "once"), 1) == "answered on run 2"
+        with pytest.raises(BrokenProcessPool):
+            await jobs.run("a", _dies, str(tmp_path / "always"), 9)
+        assert (tmp_path / "always").read_text() == "2"  # tried twice, not forever
+        # the pool the last failure broke is replaced when the next job finds it broken
+        assert await jobs.run("b", _dies, str(tmp_path / "never"), 0) == "answered on run 1"
+        assert jobs.running == 0 and len(pools) == 4
+
+    try:
+        asyncio.run(main())
+    finally:
+        for pool in pools:
+            pool.shutdown()
+
+
+def _workers() -> set[int]:
+    """This process's AI worker processes (not multiprocessing's resource tracker)."""
+    found = set()
+    for pid in children():
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"spawn_main" in command:
+            found.add(pid)
+    return found
+
+
+def test_the_ai_still_moves_when_its_worker_process_is_killed_while_it_thinks(tmp_path: Path) -> None:
+    with server_thread(tmp_path / "games.db", workers=1) as url, httpx.Client(base_url=url, timeout=60) as client:
+        game = client.post("api/games", json={"mode": "ai", "ai_level": "max", "colour": "white"}).json()
+        seat = {"X-Seat-Token": game["token"]}
+        board = Board("Base+MLP")
+        killed: set[int] = set()
+        for ply in range(0, 6, 2):
+            move = random_move(board, ply)
+            assert client.post(f"api/games/{game['id']}/move", json={"move": move}, headers=seat).status_code == 200
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                state = client.get(f"api/games/{game['id']}", headers=seat).json()
+                if len(state["moves"]) == ply + 2:
+                    break
+                if ply == 2 and not killed and state["thinking"] and _workers():
+                    killed = _workers()
+                    for pid in killed:
+                        os.kill(pid, signal.SIGKILL)
+                time.sleep(0.02)
+            assert state["ai_error"] is None
+            assert len(state["moves"]) == ply + 2, f"the AI did not answer move {ply + 1}"
+            board.push_text(state["moves"][-1])
+        assert killed and not killed & _workers()  # the dead worker was replaced

@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
+from hive.search.timing import FLOOR, MOVE_OVERHEAD, ClockReading, move_budget
 from hive.web import clock
 from hive.web.ai import choose_move
 from hive.web.errors import BadRequest, Conflict
@@ -233,16 +234,30 @@ async def _ignore(session: Session) -> None:
 
 
 def test_the_ai_thinks_within_its_share_of_the_clock() -> None:
-    assert clock.budget(None, 1, 0) is None
-    assert clock.budget(clock.new({"days": 1}), 1, 0) is None
+    assert clock.reading(None, 1, 0) is None
+    assert clock.reading(clock.new({"days": 1}), 1, 0) is None
     blitz = clock.new(clock.control("blitz"))
     assert blitz is not None
-    assert clock.budget(blitz, 1, 0) == pytest.approx(300 / 30 + 3 * 0.7)
-    low = {**blitz, "remaining": [300_000, 500]}
-    assert clock.budget(low, 1, 0) == pytest.approx(0.2)
+    read = clock.reading(blitz, 1, 0)
+    assert read is not None and (read.remaining, read.increment) == (300, 3)
+    assert read.budget() == pytest.approx(300 / 30 + 3 * 0.7 - MOVE_OVERHEAD, abs=0.01)
+    low = clock.reading({**blitz, "remaining": [300_000, 500]}, 1, 0)
+    assert low is not None and low.budget() == pytest.approx(0.2 - MOVE_OVERHEAD, abs=0.01)
     started = time.perf_counter()
-    choose_move("hive", view_for("hive").options({}), ["wS1", "bS1 wS1-", "wQ -wS1", "bQ bS1-"], "max", 1, budget=0.1)
+    moves = ["wS1", "bS1 wS1-", "wQ -wS1", "bQ bS1-"]
+    choose_move("hive", view_for("hive").options({}), moves, "max", 1, clock=ClockReading(1.0))
     assert time.perf_counter() - started < 2.0
+
+
+def test_the_time_a_move_waits_for_a_worker_is_taken_from_its_budget() -> None:
+    """The AI's budget comes from its clock as it stands when the search starts, not when the move was asked."""
+    waited = ClockReading(10.0, 0.5, at=time.monotonic() - 4)
+    assert waited.budget() == pytest.approx(move_budget(6.0, 0.5), abs=0.01)
+    gone = ClockReading(1.0, at=time.monotonic() - 2)
+    assert gone.budget() == FLOOR
+    started = time.perf_counter()
+    choose_move("hive", view_for("hive").options({}), ["wS1"], "max", 1, clock=gone)
+    assert time.perf_counter() - started < 1.0
 
 
 def _create(client: httpx.Client, **body: Any) -> JSON:

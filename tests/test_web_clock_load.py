@@ -141,7 +141,10 @@ def test_fifty_ai_games_at_blitz_never_lose_on_time(tmp_path: Path) -> None:
         finished = [_ai_game(client, ("hive", "hivequeen")[i % 2], i) for i in range(50)]
         took = time.monotonic() - started
     for state in finished:
-        assert state["result"], f"game {state['id']} did not finish in two minutes"
+        assert state["result"], (
+            f"game {state['id']} ({state['kind']}) did not finish in two minutes: {len(state['moves'])} moves, "
+            f"the last {state['moves'][-6:]}, the AI thinking: {state['thinking']}, its error: {state['ai_error']}"
+        )
         ai_seat = 1 - state["seats"][0]
         assert state["clock"]["remaining"][ai_seat] > 0, f"game {state['id']}: the AI ran out of time"
         assert "time ran out" not in (state["reason"] or ""), state["reason"]

@@ -6,6 +6,7 @@ from .table cimport TranspositionTable
 cdef int _WIN, _DRAW, _FIRST_WINS
 cdef int _INDEX_BITS, _INDEX_MASK
 cdef bint _C_SORT
+cdef long long _TICK_MASK
 
 
 cdef class SearchBase:

@@ -214,15 +214,17 @@ class SearchBase:
             moves.insert(0, known)
         return moves
 
-    def repeated(self, p: SearchPosition) -> bool:
-        """Whether the negamax scores ``p`` as a repetition draw without searching it."""
+    def repeated(self, p: SearchPosition, ply: int) -> bool:
+        """Whether the negamax scores ``p``, ``ply`` plies into the search, as a repetition draw without searching
+        it."""
         return bool(p.seen.get(p.hash, 0) >= 2)
 
     def _tick(self) -> int:
         """Counts a node; raises :class:`SearchTimeout` past the deadline or when :attr:`stop` says so (both checked
-        every 256 nodes). Returns 0: an int result lets the compiled build pass the exception on."""
+        every 256 nodes compiled, 16 in plain Python). Returns 0: an int result lets the compiled build pass the
+        exception on."""
         self.nodes += 1
-        if self.nodes & 255 == 0:
+        if self.nodes & _TICK_MASK == 0:
             if time.perf_counter() > self.deadline:
                 raise SearchTimeout
             if self.stop is not None and self.stop():
@@ -302,6 +304,9 @@ class SearchBase:
 
 _COMPILED = is_compiled(SearchBase.search_codes)
 _C_SORT = _COMPILED
+# the clock is read every 256 nodes, or every 16 in plain Python, whose nodes take some 20 times longer: either way
+# a search ends within a millisecond or so of its deadline
+_TICK_MASK = 255 if _COMPILED else 15
 # C copies (see framework.pxd) of the constants used above.
 _WIN = WIN
 _DRAW = DRAW

@@ -15,8 +15,8 @@ and ``exit`` prints nothing. Choices where the protocol leaves room:
   ``bestmove clock R [I]`` (an extension for clients that run a clock; UHP has no clock of its own) gives the time
   remaining on the engine's clock and the increment added after each move (both hh:mm:ss, the increment 0 when
   left out): the engine thinks for :func:`hive.search.timing.move_budget` of them, the budget the browser's timed
-  games use (a 30th of the remaining time plus 70 % of the increment, at most 40 % of the remaining time), so it
-  answers well inside its clock.
+  games use (a 30th of the remaining time plus 70 % of the increment, less 50 ms for what a move costs besides
+  the search, at most 40 % of the remaining time), so it answers well inside its clock.
 - Options apply to the *next* ``newgame`` (rules can't change in the middle of a game) and are kept across games:
   ``TournamentOpening`` (bool, default True), ``RepetitionDraw`` (bool, default True: the third occurrence of a
   position is a draw, as in nokamute and hivegame.com) and ``DefaultLevel`` (enum of Hive's levels).

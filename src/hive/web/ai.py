@@ -15,9 +15,11 @@ import random
 import signal
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from ..games import find_game
+from ..search.timing import ClockReading
 from . import clock
 from .jobs import Scheduler
 from .limits import Settings
@@ -34,19 +36,21 @@ def choose_move(
     moves: list[str],
     level: str,
     seed: int | None = None,
-    budget: float | None = None,
+    clock: ClockReading | None = None,
     start: str | None = None,
 ) -> str:
     """The AI's move after ``moves``, in the game's notation, at ``level`` (:data:`~hive.web.newgame.RANDOM` for
-    the random mover), thinking ``budget`` seconds at most (a timed game's share of the clock), in a game started
-    from the position record ``start`` if it has one. Runs in a worker process."""
+    the random mover), in a game started from the position record ``start`` if it has one. In a timed game the AI
+    thinks for its share (:meth:`~hive.search.timing.ClockReading.budget`) of what its ``clock`` has left when the
+    search begins. Runs in a worker process."""
     board = replay(view_for(kind), options, moves, start)
     ai = find_game(board.game_name).ai
     if level == RANDOM:
         move = ai.random_move(board, random.Random(seed))
     else:
         limits = ai.levels[level]
-        if budget is not None:
+        if clock is not None:
+            budget = clock.budget()
             limits = dataclasses.replace(limits, time=min(budget, limits.time or budget))
         move = ai.searcher(seed, ai.play_noise).search(board, limits).move
     return board.move_text(move)
@@ -100,7 +104,9 @@ class AIPlayer:
         self._executor: ProcessPoolExecutor | None = None
         self._turns: dict[str, _Turn] = {}
         settings = settings or Settings()
-        self.jobs = Scheduler(lambda: self.executor, workers, settings.ai_queue, settings.ai_per_game)
+        self.jobs = Scheduler(
+            lambda: self.executor, workers, settings.ai_queue, settings.ai_per_game, restart=self._drop_broken
+        )
 
     @property
     def executor(self) -> Executor | None:
@@ -109,6 +115,17 @@ class AIPlayer:
             context = multiprocessing.get_context("spawn")
             self._executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_worker_start)
         return self._executor
+
+    def _drop_broken(self) -> None:
+        """Let the next job start new workers if one of these died (a broken pool refuses every job)."""
+        executor = self._executor
+        if executor is None:
+            return
+        try:
+            executor.submit(int)
+        except BrokenProcessPool:
+            executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
 
     def warm_up(self) -> None:
         """Start the workers now rather than at the AI's first move."""
@@ -166,8 +183,8 @@ class AIPlayer:
             assert record.ai_level is not None
             seed = random.randrange(1 << 30)
             assert record.ai_seat is not None
-            budget = clock.budget(record.clock, record.ai_seat, self.service.now())
-            job = (record.kind, record.options, moves, record.ai_level, seed, budget, record.start)
+            reading = clock.reading(record.clock, record.ai_seat, self.service.now())
+            job = (record.kind, record.options, moves, record.ai_level, seed, reading, record.start)
             text = await self.jobs.run(record.id, choose_move, *job)
             self.service.play_ai(session, moves, text)  # not played when taken back, resigned or out of time
         except asyncio.CancelledError:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..search.timing import move_budget
+from ..search.timing import ClockReading
 from .errors import BadRequest, shown
 
 JSON = dict[str, Any]
@@ -181,20 +181,17 @@ def report(clock: JSON | None, now: float) -> JSON | None:
     }
 
 
-def budget(clock: JSON | None, seat: int, now: float) -> float | None:
-    """Seconds the AI may think for ``seat``'s move under a real-time clock: a share of what is left plus most of
-    the increment, always well inside what is left; ``None`` when the clock does not limit it."""
+def reading(clock: JSON | None, seat: int, now: float) -> ClockReading | None:
+    """``seat``'s clock at ``now``, as the AI plans its thinking time on it (see
+    :meth:`~hive.search.timing.ClockReading.budget`); ``None`` when the clock does not limit the AI."""
     if clock is None or "days" in clock["control"]:
         return None
-    remaining = left(clock, seat, now) / 1000
-    increment = float(clock["control"]["increment"]) / 1000
-    return move_budget(remaining, increment)
+    return ClockReading(left(clock, seat, now) / 1000, float(clock["control"]["increment"]) / 1000)
 
 
 __all__ = [
     "DAYS",
     "PRESETS",
-    "budget",
     "control",
     "deadline",
     "fallen",
@@ -203,6 +200,7 @@ __all__ = [
     "moved",
     "new",
     "pause",
+    "reading",
     "report",
     "resume",
     "stopped",

@@ -4,20 +4,26 @@ The workers take one job at a time each. The AI's own moves go before hints, hin
 engine review's positions), and within each kind the waiting jobs are kept per game and the games take turns:
 however many hints anyone asks, a game's move waits for the jobs already running at most. A hint asked again while
 the same one is waiting or being worked out shares its answer. The AI's moves are never refused (a game has one at a
-time); a hint is refused (:class:`~hive.web.errors.TooMany`) when the queue, or the game's share of it, is full.
+time); a hint is refused (:class:`~hive.web.errors.TooMany`) when the queue, or the game's share of it, is full. A
+worker process that dies (killed, or out of memory) takes the pool down with it: new workers are started, and the
+jobs it took down run once more.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable
 from concurrent.futures import Executor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
 from .errors import TooMany
+
+log = logging.getLogger("hive.web")
 
 
 @dataclass(eq=False)
@@ -25,6 +31,8 @@ class _Job:
     call: Callable[..., Any]
     args: tuple[Any, ...]
     future: asyncio.Future[Any]
+    #: whether the job was started again after its worker died
+    retried: bool = False
 
 
 class Scheduler:
@@ -34,10 +42,20 @@ class Scheduler:
     :param slots: jobs run at once (the number of workers).
     :param queue_size: jobs that may wait, all games together.
     :param per_game: jobs that may wait for one game.
+    :param restart: called when a worker process died (a broken pool refuses every job): it replaces the pool that
+        ``executor`` gives. The jobs that were running or starting then are started once more.
     """
 
-    def __init__(self, executor: Callable[[], Executor | None], slots: int, queue_size: int, per_game: int) -> None:
+    def __init__(
+        self,
+        executor: Callable[[], Executor | None],
+        slots: int,
+        queue_size: int,
+        per_game: int,
+        restart: Callable[[], None] | None = None,
+    ) -> None:
         self.executor = executor
+        self.restart = restart
         self.slots = max(1, slots)
         self.queue_size = queue_size
         self.per_game = per_game
@@ -114,10 +132,35 @@ class Scheduler:
             else:
                 del line[game]
             self.running += 1
+            self._start(loop, job)
+
+    def _start(self, loop: asyncio.AbstractEventLoop, job: _Job) -> None:
+        try:
             work = loop.run_in_executor(self.executor(), job.call, *job.args)
-            work.add_done_callback(functools.partial(self._finished, job=job))
+        except BrokenProcessPool as err:
+            if self._restarted(job):
+                self._start(loop, job)
+            else:
+                self.running -= 1
+                if not job.future.done():
+                    job.future.set_exception(err)
+            return
+        work.add_done_callback(functools.partial(self._finished, job=job))
+
+    def _restarted(self, job: _Job) -> bool:
+        """Whether the workers were started again for ``job``, whose worker died (once a job)."""
+        if self.restart is None or job.retried or job.future.done():
+            return False
+        job.retried = True
+        log.warning("an AI worker process died; starting the workers again")
+        self.restart()
+        return True
 
     def _finished(self, done: asyncio.Future[Any], job: _Job) -> None:
+        if not done.cancelled() and isinstance(done.exception(), BrokenProcessPool) and self._restarted(job):
+            self._start(asyncio.get_running_loop(), job)
+            self._dispatch()  # in case the job could not start again
+            return
         self.running -= 1
         if not job.future.done():
             if done.cancelled():
