@@ -186,3 +186,35 @@ def test_compiled_and_pure_builds_search_the_same_trees() -> None:
     compiled, pure = run(""), run("1")
     assert compiled.startswith("True ") and pure.startswith("False ")
     assert compiled.split(" ", 1)[1] == pure.split(" ", 1)[1]
+
+
+#: From a game of the AI at blitz: Black is far ahead and White can only pass, and Black had begun to move its Ant
+#: back and forth (``bA1 \wP``, ``bA1 wP/``), which without the repetition draw it went on doing for 2,700 plies.
+SHUFFLING = (
+    r"Base+MLP;InProgress;Black[28];wS1;bP wS1\;wM -wS1;bQ bP-;wQ /wM;bA1 bQ/;wA1 /wQ;bA1 -wA1;wG1 wA1\;bA2 /bP;"
+    r"wS2 /wG1;bA1 -wS2;wL wS2\;bA1 -wQ;wG2 \wS1;bA2 wG1-;wB1 wS1/;bA3 bA2\;wG3 /wL;bA3 \wG2;wB2 wG3\;bM -bA1;"
+    r"wB2 wG3-;bM wB1-;wA2 wB2-;bA3 wA2/;wP -wG2;bM wB1;wA3 /wA2;bA2 /wA3;wG2 /wS1;bL bM/;wG2 /wP;bA1 -wG2;"
+    r"wG3 wA2-;bM wS1;wP \wG2;bM wM;wG3 /wL;bA1 -wP;wG3 wA2-;bB1 /bA1;wG3 \bA3;bM wQ;wG3 wA2-;bS1 /bB1;wG3 /wL;"
+    r"bS1 /wG2;wG3 wL/;bS2 /bP;wS2 -bS1;bA1 \wP;pass;bA1 wP/;pass"
+)
+
+
+@pytest.mark.parametrize("depth", [2, 3, 4])
+def test_a_side_ahead_never_goes_back_to_an_earlier_position_and_wins(depth: int) -> None:
+    """Without the repetition draw, a move back to a position the game has had scores as a draw: the side ahead
+    makes progress (before, it shuffled at every depth for as long as the game went on)."""
+    board = hive.Board.from_game_string(SHUFFLING)
+    assert not board.repetition_draw and board.turn == 1
+    had = {board.hash}
+    searcher = Searcher()
+    for _ in range(40):
+        if board.is_game_over():
+            break
+        if board.turn == 1:
+            board.push(searcher.search(board, Limits(depth=depth)).move)
+            assert board.hash not in had, "Black went back to an earlier position"
+        else:
+            board.push(next(iter(board.legal_moves)))  # White passes while it must, then plays its first move
+        had.add(board.hash)
+    outcome = board.outcome()
+    assert outcome is not None and outcome.winner == 1, f"Black had not won after 40 plies at depth {depth}"

@@ -96,7 +96,7 @@ class Team:
     def _node(self, depth: int, alpha: int, beta: int, ply: int) -> int:
         """The score of the position the parent is at (on the principal variation), as the negamax returns it."""
         s, p = self.searcher, self.position
-        if depth < SPLIT_DEPTH or len(self.path) >= _LONGEST or p.status >= DRAW or s.repeated(p):
+        if depth < SPLIT_DEPTH or len(self.path) >= _LONGEST or p.status >= DRAW or s.repeated(p, ply):
             return s.score_node(p, depth, alpha, beta, ply)
         score = s.probe(p.hash, depth, alpha, beta)
         if score != NO_CUTOFF:

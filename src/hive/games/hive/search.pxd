@@ -19,6 +19,7 @@ cdef class Searcher(SearchBase):
     cdef long long[::1] _keys
     cdef int _top
     cdef CutCache _cuts
+    cdef set _earlier
 
     @cython.locals(position=Position, score=int)
     cdef int _root_move(self, object p, int move, int depth, int alpha) except? -2147483647

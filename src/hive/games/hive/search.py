@@ -42,12 +42,17 @@ class Searcher(SearchBase):
         self._keys = filled("q", _STACK, _COMPILED)
         self._top = 0
         self._cuts = CutCache()
+        # the positions the game had before the root, when a return to one scores as a draw
+        self._earlier: set[int] = set()
 
     def search_codes(self, position: Position, limits: Limits) -> SearchResult[int]:  # type: ignore[override]
         """:meth:`SearchBase.search_codes <hive.search.framework.SearchBase.search_codes>`, with the searcher's cut
-        cells lent to ``position`` for the search."""
+        cells lent to ``position`` for the search. Without the repetition draw, a move back to a position the game
+        has had scores as a draw: a side that is ahead makes progress rather than shuffling (against a side that can
+        only pass, it would otherwise go back and forth for ever)."""
         previous = position.cut_cache
         position.cut_cache = self._cuts
+        self._earlier = set() if position.repetition_draw else position.earlier_hashes()
         try:
             return SearchBase.search_codes(self, position, limits)
         finally:
@@ -64,8 +69,8 @@ class Searcher(SearchBase):
     def evaluate(self, p: Position) -> int:  # type: ignore[override]
         return evaluate_position(p)
 
-    def repeated(self, p: Position) -> bool:  # type: ignore[override]
-        return bool(p.repetition_draw and p.seen.get(p.hash, 0) >= 2)
+    def repeated(self, p: Position, ply: int) -> bool:  # type: ignore[override]
+        return bool(p.repetition_draw and p.seen.get(p.hash, 0) >= 2) or (ply == 1 and p.hash in self._earlier)
 
     def _root_move(self, p: Position, move: int, depth: int, alpha: int) -> int:  # type: ignore[override]
         position = p
@@ -94,6 +99,8 @@ class Searcher(SearchBase):
         key = p.hash
         if p.repetition_draw and p.seen.get(key, 0) >= 2:
             # a repeated position can be repeated again: score it as the draw it leads to
+            return self._draw(p.ply)
+        if ply == 1 and key in self._earlier:
             return self._draw(p.ply)
         if depth <= 0:
             return evaluate_position(p)

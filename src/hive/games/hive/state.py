@@ -254,6 +254,10 @@ class State:
             if count >= 3 and self.status == IN_PROGRESS:
                 self.status = DRAW
 
+    def earlier_hashes(self) -> set[int]:
+        """The hashes of the positions the game had before this one (since its start)."""
+        return {self._undo_hash[ply] for ply in range(self.ply - len(self.history), self.ply)}
+
     def unmake(self) -> int:
         """Take back the last move and return it."""
         move = self.history.pop()
