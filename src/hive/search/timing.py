@@ -29,6 +29,7 @@ def move_budget(remaining: float, increment: float = 0.0, overhead: float = MOVE
     ``remaining / 30 + 0.7 * increment - overhead``, at least :data:`LEAST`, and never more than 40 % of
     ``remaining`` less the overhead (so a search that stops on its deadline always answers inside the clock).
 
+    >>> from hive.search.timing import move_budget
     >>> round(move_budget(300, 3), 3)
     12.05
     >>> move_budget(0.3)
