@@ -14,8 +14,8 @@ import statistics
 import time
 
 from hive.games import find_game
-from hive.web.engine_review import evaluate
-from hive.web.newgame import new_game
+from hive.web.ai.review import evaluate
+from hive.web.game.newgame import new_game
 from hive.web.views import JSON, kinds
 
 

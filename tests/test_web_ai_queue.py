@@ -19,12 +19,12 @@ import httpx
 import pytest
 
 import hive
-import hive.web.ai
+import hive.web.ai.player
 from hive.games.hive.board import Board
 from hive.web import create_app
+from hive.web.ai.scheduler import Scheduler
 from hive.web.errors import TooMany
-from hive.web.jobs import Scheduler
-from hive.web.limits import Settings
+from hive.web.settings import Settings
 
 from .test_search_threads import children
 from .web_support import midgame, random_move, server_thread
@@ -129,14 +129,14 @@ def test_a_hint_for_a_position_the_game_has_left_never_comes_back(monkeypatch: p
     """A hint worked out while a move is played is refused (409), not returned for the old position; a review of
     an earlier position, which the game still has, is answered."""
     started, release = threading.Event(), threading.Event()
-    analyse = hive.web.ai.analyse
+    analyse = hive.web.ai.player.analyse
 
     def slow(*args: Any) -> JSON:
         started.set()
         release.wait(30)
         return analyse(*args)
 
-    monkeypatch.setattr(hive.web.ai, "analyse", slow)
+    monkeypatch.setattr(hive.web.ai.player, "analyse", slow)
 
     async def main() -> None:
         app = create_app(":memory:", workers=0)

@@ -13,7 +13,7 @@ import httpx
 import hive
 from hive.games.hivequeen import Board as QueenBoard
 from hive.web import create_app
-from hive.web.storage import GameRecord, Storage
+from hive.web.storage.games import GameRecord, Storage
 from hive.web.views import view_for
 
 from .test_web_server import client, new_game, play, run

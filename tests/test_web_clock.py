@@ -14,13 +14,13 @@ import httpx
 import pytest
 
 from hive.search.timing import FLOOR, MOVE_OVERHEAD, ClockReading, move_budget
-from hive.web import clock
-from hive.web.ai import choose_move
+from hive.web.ai.player import choose_move
 from hive.web.errors import BadRequest, Conflict
-from hive.web.flags import Flags
-from hive.web.lobby import Lobby
-from hive.web.service import GameService, Session
-from hive.web.storage import Storage
+from hive.web.game import clock
+from hive.web.game.lobby import Lobby
+from hive.web.game.service import GameService, Session
+from hive.web.realtime.flags import Flags
+from hive.web.storage.games import Storage
 from hive.web.views import replay, view_for
 
 from .web_support import ServerProcess, server_thread

@@ -7,7 +7,7 @@ import pytest
 
 from hive import find_game
 from hive.games.hivequeen.board import Board as QueenBoard
-from hive.web.service import GameService
+from hive.web.game.service import GameService
 
 from .test_web_clock import FakeTime, move, now, online, service
 

@@ -16,8 +16,8 @@ from typing import Any
 import httpx
 import pytest
 
-from hive.web.limits import Settings
-from hive.web.storage import Storage
+from hive.web.settings import Settings
+from hive.web.storage.games import Storage
 from hive.web.views import replay, view_for
 
 from .web_support import ServerProcess, server_thread

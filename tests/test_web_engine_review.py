@@ -17,11 +17,12 @@ import pytest
 
 import hive
 from hive.games import find_game
-from hive.web import create_app, engine_review
-from hive.web.access import HELP_OFF, PLAYERS_ONLY
-from hive.web.engine_review import THRESHOLDS, decisive, evaluate, marks
-from hive.web.jobs import Scheduler
-from hive.web.storage import Storage
+from hive.web import create_app
+from hive.web.ai import review as engine_review
+from hive.web.ai.review import THRESHOLDS, decisive, evaluate, marks
+from hive.web.ai.scheduler import Scheduler
+from hive.web.game.access import HELP_OFF, PLAYERS_ONLY
+from hive.web.storage.games import Storage
 
 from .test_web_server import JSON, client, new_game, run
 

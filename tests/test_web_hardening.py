@@ -18,8 +18,9 @@ import websockets
 
 from hive.web import Storage, create_app
 from hive.web.errors import TooMany
-from hive.web.guard import ANY_ADDRESS, CSP, allowed_hosts, host_name, json_depth
-from hive.web.limits import RateLimits, Settings
+from hive.web.http.guard import ANY_ADDRESS, CSP, allowed_hosts, host_name, json_depth
+from hive.web.http.limits import RateLimits
+from hive.web.settings import Settings
 
 from .test_web_server import client, new_game
 from .web_support import server_thread

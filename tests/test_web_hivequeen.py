@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from hive.games.hivequeen import Board
 from hive.games.hivequeen.records import read_record
 from hive.web import create_app
-from hive.web.pages import DOCS, how_to_play_page, markdown
+from hive.web.http.pages import how_to_play_page, markdown
+from hive.web.views import DOCS
 
 from .test_web_server import JSON, client, json_values, new_game, play, run, wait_for
 

@@ -17,8 +17,8 @@ import pytest
 import websockets
 
 from hive.web import Storage, create_app
-from hive.web.access import HELP_OFF, PLAYERS_ONLY
-from hive.web.network import reach
+from hive.web.game.access import HELP_OFF, PLAYERS_ONLY
+from hive.web.http.network import reach
 
 from .test_web_server import client, new_game, run
 from .web_support import server_thread

@@ -13,8 +13,8 @@ import pytest
 from hive.games.hive import Board as HiveBoard
 from hive.games.hive.reasons import AWAY_FROM_HIVE, PLACE_AWAY
 from hive.web.errors import BadRequest, Conflict, shown
-from hive.web.service import GameService, Session
-from hive.web.storage import Storage
+from hive.web.game.service import GameService, Session
+from hive.web.storage.games import Storage
 
 from .positions import PASS_ONLY
 

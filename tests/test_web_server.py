@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 import hive
 from hive.games import GAMES
 from hive.web import App, Storage, create_app
-from hive.web.limits import Settings
-from hive.web.server import STATIC
+from hive.web.http.server import STATIC
+from hive.web.settings import Settings
 from hive.web.views import description, view_for
 
 from .test_web_service import VERBS, counting

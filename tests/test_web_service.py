@@ -12,10 +12,10 @@ import pytest
 
 from hive.games.hive import Board as HiveBoard
 from hive.games.hivequeen import Board as QueenBoard
-from hive.web.ai import analyse, choose_move
+from hive.web.ai.player import analyse, choose_move
 from hive.web.errors import BadRequest, Conflict, Forbidden, NotFound, Unavailable
-from hive.web.service import GameService, Session
-from hive.web.storage import Storage
+from hive.web.game.service import GameService, Session
+from hive.web.storage.games import Storage
 from hive.web.views import kinds, view_for
 
 JSON = dict[str, Any]

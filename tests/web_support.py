@@ -20,8 +20,8 @@ import uvicorn
 
 import hive
 from hive.web import create_app
-from hive.web.limits import Settings
-from hive.web.run import config
+from hive.web.http.run import config
+from hive.web.settings import Settings
 
 
 def free_port() -> int:

@@ -11,7 +11,7 @@ from ..engine import EngineError
 from ..game import Game, GameSpec, IllegalMoveError, InvalidMoveError
 from ..games import GAMES, find_game
 from ..players import PLAYER_CHOICES, Player, make_player
-from ..web.limits import Settings
+from ..web.settings import Settings
 
 COMMANDS = "Commands: moves (list legal moves), undo (take back your last move), board, help, quit."
 
@@ -124,7 +124,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-#: The browser game's limits: option, the field of :class:`hive.web.limits.Settings`, its type and what it bounds.
+#: The browser game's limits: option, the field of :class:`hive.web.settings.Settings`, its type and what it bounds.
 LIMITS = (
     ("--max-games-per-minute", "games_per_minute", int, "new games a minute from one address (0: no limit)"),
     ("--max-hints-per-minute", "hints_per_minute", int, "hints a minute from one address (0: no limit)"),
@@ -140,7 +140,7 @@ LIMITS = (
 
 
 def _settings(args: argparse.Namespace) -> Settings:
-    """The server's :class:`~hive.web.limits.Settings` from the options.
+    """The server's :class:`~hive.web.settings.Settings` from the options.
 
     :raises ValueError: naming the option out of range.
     """
@@ -154,8 +154,8 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 
 def cmd_play_browser(args: argparse.Namespace) -> int:
-    """Serve the browser game (:func:`hive.web.run.serve`) until interrupted."""
-    from ..web.run import serve
+    """Serve the browser game (:func:`hive.web.http.run.serve`) until interrupted."""
+    from ..web.http.run import serve
 
     if not 0 <= args.port <= 65535:
         print(f"hive play: --port must be 0..65535, not {args.port}", file=sys.stderr)

@@ -1,8 +1,8 @@
 """The browser game: ``hive play`` serves the game page and its API on a local port.
 
-:func:`create_app` builds the ASGI application (:mod:`~hive.web.server`) over an SQLite file
-(:mod:`~hive.web.storage`); the games' flow is :mod:`~hive.web.service`, the AI's moves and hints
-:mod:`~hive.web.ai`, and each game's part a view in :mod:`hive.web.views`. :func:`serve` runs it with uvicorn.
+:func:`create_app` builds the ASGI application (:mod:`~hive.web.http.server`) over an SQLite file
+(:mod:`~hive.web.storage.games`); the games' flow is :mod:`~hive.web.game.service`, the AI's moves and hints
+:mod:`~hive.web.ai.player`, and each game's part a view in :mod:`hive.web.views`. :func:`serve` runs it with uvicorn.
 """
 
 from __future__ import annotations
@@ -10,19 +10,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .limits import Settings
-    from .server import App, create_app
-    from .storage import Storage, default_path
+    from .http.server import App, create_app
+    from .settings import Settings
+    from .storage.games import Storage, default_path
 
 
 def __getattr__(name: str) -> Any:
-    """The app's parts, imported when first used (the command line reads :mod:`~hive.web.limits` without them)."""
+    """The app's parts, imported when first used (the command line reads :mod:`~hive.web.settings` without them)."""
     if name in ("App", "create_app"):
-        from . import server
+        from .http import server
 
         return getattr(server, name)
     if name in ("Storage", "default_path"):
-        from . import storage
+        from .storage import games as storage
 
         return getattr(storage, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -42,7 +42,7 @@ def serve(
     settings: Settings | None = None,
 ) -> None:
     """Serve the app until interrupted, printing its URL (and opening it in a browser unless told not to), with
-    ``settings``' limits (see :mod:`~hive.web.limits` and docs/security.md)."""
-    from .run import serve as _serve
+    ``settings``' limits (see :mod:`~hive.web.settings` and docs/security.md)."""
+    from .http.run import serve as _serve
 
     _serve(host, port, db, open_browser=open_browser, workers=workers, announce=announce, settings=settings)

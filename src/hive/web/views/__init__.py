@@ -14,15 +14,17 @@ import pkgutil
 import re
 from collections.abc import Iterable
 from functools import cache
+from pathlib import Path
 from typing import Any, Protocol, cast
 
 from ...game import Game, GameSpec, IllegalMoveError, InvalidMoveError
 from ...games import GAMES
 from ..errors import BadRequest, shown
-from ..pages import rules_page
 
 JSON = dict[str, Any]
 
+#: The games' rules pages, in Markdown: ``<kind>.md``.
+DOCS = Path(__file__).parent.parent / "docs"
 #: The kind of game a new game is when the request names none.
 DEFAULT_KIND = "hive"
 
@@ -133,10 +135,15 @@ def spec_of(kind: str) -> GameSpec:
     return next(spec for spec in GAMES.values() if spec.kind == kind)
 
 
+def rules_page(kind: str) -> str | None:
+    """The address of the rules of the games of ``kind``, or ``None`` when the package has none to show."""
+    return f"/how-to-play/{kind}" if (DOCS / f"{kind}.md").is_file() else None
+
+
 def description(view: View) -> JSON:
     """A kind of game as the page's New game and Import dialogs offer it: the view's texts, with the title, the side
     names (first player first: ``first`` is always 0) and the record's name of the registry, and the rules page when
-    the package has the rules (:func:`~hive.web.pages.rules_page`)."""
+    the package has the rules (:func:`rules_page`)."""
     spec = spec_of(view.kind)
     return {
         "kind": view.kind,

@@ -11,11 +11,12 @@ import secrets
 import unicodedata
 from dataclasses import dataclass
 
-from ..games import GAMES, find_game
-from . import clock, positions
-from .errors import BadRequest, shown
-from .storage import GameRecord
-from .views import DEFAULT_KIND, JSON, Board, View, replay, view_for
+from ...games import GAMES, find_game
+from ..errors import BadRequest, shown
+from ..storage.games import GameRecord
+from ..views import DEFAULT_KIND, JSON, Board, View, replay, view_for
+from . import clock
+from . import setup as positions
 
 MODES = ("ai", "local", "online")
 #: The AI level that plays random moves; the others are the game's own.
@@ -82,8 +83,8 @@ def new_game(data: JSON) -> NewGame:
     """Read a request for a new game: ``kind``, ``mode`` (``ai``, ``local``, ``online``), ``options``, ``colour``
     (a side's name or ``random``), ``ai_level``, ``name`` (the creator's), ``help`` (online: the creator asks for a
     casual game with engine help, which needs the other player's yes too), ``game_string`` (a record to go on
-    from), ``position`` (a position record to start from, see :mod:`~hive.web.positions`) and ``time_control``
-    (see :func:`~hive.web.clock.control`; untimed by default).
+    from), ``position`` (a position record to start from, see :mod:`~hive.web.game.setup`) and ``time_control``
+    (see :func:`~hive.web.game.clock.control`; untimed by default).
 
     :raises BadRequest: naming the field at fault.
     """

@@ -1,8 +1,8 @@
 """The server's side of the clocks: a timer on each timed game in progress, so that a flag falls on time even when
 nobody moves, and the real-time clocks held while the server is down.
 
-A flag is decided by :meth:`~hive.web.service.GameService.check_clock`; this module only makes sure it is asked at the
-right moment, and that everyone watching hears of it.
+A flag is decided by :meth:`~hive.web.game.service.GameService.check_clock`; this module only makes sure it is asked
+at the right moment, and that everyone watching hears of it.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from . import clock
-from .errors import GameError
-from .service import GameService, Session
+from ..errors import GameError
+from ..game import clock
+from ..game.service import GameService, Session
 
 log = logging.getLogger("hive.web")
 #: How long after the computed moment a flag's timer fires, in seconds (the clock must have run out by then).

@@ -1,14 +1,14 @@
 """The browser game's rules of play, without HTTP: games in memory and on disk, who may do what, and when.
 
-A game in memory is a :class:`Session`: its stored :class:`~hive.web.storage.GameRecord` (options, mode, seat
+A game in memory is a :class:`Session`: its stored :class:`~hive.web.storage.games.GameRecord` (options, mode, seat
 tokens, the texts of the moves in effect and of those taken back, the result, an offer, the players' names and
 choices of engine help), its game's view and its live board. Every change is checked, stored in one transaction,
 and kept in memory only once stored: a move is checked once (by the view, through the game's own checks), written
 in the game's notation, pushed, and popped again if it cannot be stored. Undo pops, redo pushes the stored texts;
-a game is replayed only to load it into memory after a restart. A timed game's clock (:mod:`~hive.web.clock`) is
+a game is replayed only to load it into memory after a restart. A timed game's clock (:mod:`~hive.web.game.clock`) is
 charged with every move and stored with it; a flag that falls ends the game as soon as anyone looks at it
 (:meth:`GameService.check_clock`), and moves are not taken back under a clock. Who may ask the engine is
-:mod:`~hive.web.access`'s to say; the game list, rematches and deletions are :mod:`~hive.web.lobby`'s.
+:mod:`~hive.web.game.access`'s to say; the game list, rematches and deletions are :mod:`~hive.web.game.lobby`'s.
 
 The service raises the errors of :mod:`hive.web.errors`; the HTTP layer turns them into status codes.
 """
@@ -26,15 +26,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..game import Outcome, Termination
+from ...game import Outcome, Termination
+from ..errors import BadRequest, Conflict, Forbidden, GameError, NotFound, Unavailable, shown
+from ..storage.games import GameRecord, StaleError, Storage
+from ..views import JSON, Board, View, description, in_sides, kinds, pass_note, replay, view_for
 from . import access, clock
 from .actions import ACTIONS, HANDLERS, ended
 from .cache import LiveGames
-from .errors import BadRequest, Conflict, Forbidden, GameError, NotFound, Unavailable, shown
 from .lobby import summary
 from .newgame import NewGame, all_ai_levels, new_game
-from .storage import GameRecord, StaleError, Storage
-from .views import JSON, Board, View, description, in_sides, kinds, pass_note, replay, view_for
 
 #: What a player does to a game, and what anyone may ask of it.
 QUERIES = ("why", "preview")
@@ -97,8 +97,8 @@ class GameService:
         return {**assets, "levels": all_ai_levels(), "games": [description(view_for(kind)) for kind in kinds()]}
 
     def create(self, data: JSON) -> tuple[Session, NewGame]:
-        """Start and store the game ``data`` asks for (see :func:`~hive.web.newgame.new_game`); returns it in memory,
-        and what was dealt (the seat tokens).
+        """Start and store the game ``data`` asks for (see :func:`~hive.web.game.newgame.new_game`); returns it in
+        memory, and what was dealt (the seat tokens).
 
         :raises BadRequest: naming the field at fault.
         """
@@ -113,7 +113,7 @@ class GameService:
         return session
 
     def store(self, session: Session, **changes: Any) -> None:
-        """Store ``changes`` to a game's record (fields of :class:`~hive.web.storage.GameRecord`)."""
+        """Store ``changes`` to a game's record (fields of :class:`~hive.web.storage.games.GameRecord`)."""
         self.save(session, None, **changes)
 
     def forget(self, session: Session) -> None:
@@ -283,7 +283,8 @@ class GameService:
         """The moves the engine is asked to look after, for the holder of ``token``: the game's, or its first
         ``ply`` (a review).
 
-        :raises Forbidden: when the engine's help is not for this token now (see :func:`~hive.web.access.check_engine`).
+        :raises Forbidden: when the engine's help is not for this token now (see
+            :func:`~hive.web.game.access.check_engine`).
         :raises BadRequest: for a ``ply`` that is not a number of moves played.
         :raises Conflict: when the position asked about is the end of the game: there is nothing to suggest.
         """

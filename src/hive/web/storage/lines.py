@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from .storage import Storage
+from .games import Storage
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS lines (

@@ -2,7 +2,7 @@
 and takebacks, name a seat, choose engine help.
 
 Each handler checks the action against the game as it stands, then stores the change through
-:meth:`~hive.web.service.GameService.save` (one transaction; the live board is changed only once stored, or put
+:meth:`~hive.web.game.service.GameService.save` (one transaction; the live board is changed only once stored, or put
 back if it cannot be). Moves are not taken back under a clock; an online game takes moves back only by agreement.
 """
 
@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..game import Outcome, Termination
+from ...game import Outcome, Termination
+from ..errors import BadRequest, Conflict, shown
+from ..views import JSON, Board
 from . import access, clock
-from .errors import BadRequest, Conflict, shown
 from .newgame import display_name
-from .views import JSON, Board
 
 if TYPE_CHECKING:
     from .service import GameService, Session

@@ -1,15 +1,15 @@
 """Games set up from a position: the board editor's check of a position being edited, and the start of a new game
 from a position record (``Position;<game>;<turn>;...``, each game's own, read by its view).
 
-A game started from a position keeps that record as its start (:attr:`~hive.web.storage.GameRecord.start`): its
+A game started from a position keeps that record as its start (:attr:`~hive.web.storage.games.GameRecord.start`): its
 moves are played from it after a restart, undone back to it, and written after it in the game's record.
 """
 
 from __future__ import annotations
 
-from ..positions import is_position_record
-from .errors import BadRequest, shown
-from .views import DEFAULT_KIND, JSON, Board, View, view_for
+from ...positions import is_position_record
+from ..errors import BadRequest, shown
+from ..views import DEFAULT_KIND, JSON, Board, View, view_for
 
 #: The longest position record read (the largest Hive position with every expansion is under 300 characters).
 TEXT_LIMIT = 2_000

@@ -78,7 +78,7 @@ class GameRecord:
     :ivar help: each seat's choice of engine help in a two-browser game (``None``: not chosen yet).
     :ivar joined: the seats that have opened the game with their token, as bits (1: the first seat, 2: the second).
     :ivar rematch: the id of the game that followed this one with the colours swapped.
-    :ivar clock: the game's clock (see :mod:`~hive.web.clock`), ``None`` when it is untimed.
+    :ivar clock: the game's clock (see :mod:`~hive.web.game.clock`), ``None`` when it is untimed.
     :ivar start: the position record the game started from (``None``: the start of a game); its moves follow it.
     """
 
@@ -155,7 +155,7 @@ class Storage:
 
     :param path: the database file, or ``":memory:"``.
     :param exclusive: hold the file's lock (``<path>.lock``) while open, so that no other server uses it.
-    :raises ~hive.web.database.DatabaseError: when the file cannot be used (a directory, read-only, damaged, or
+    :raises ~hive.web.storage.database.DatabaseError: when the file cannot be used (a directory, read-only, damaged, or
         locked by another server).
     """
 

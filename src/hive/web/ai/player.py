@@ -18,14 +18,14 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
-from ..games import find_game
-from ..search.timing import ClockReading
-from . import clock
-from .jobs import Scheduler
-from .limits import Settings
-from .newgame import RANDOM
-from .service import GameService, Session
-from .views import JSON, replay, view_for
+from ...games import find_game
+from ...search.timing import ClockReading
+from ..game import clock
+from ..game.newgame import RANDOM
+from ..game.service import GameService, Session
+from ..settings import Settings
+from ..views import JSON, replay, view_for
+from .scheduler import Scheduler
 
 log = logging.getLogger("hive.web")
 
@@ -39,7 +39,7 @@ def choose_move(
     clock: ClockReading | None = None,
     start: str | None = None,
 ) -> str:
-    """The AI's move after ``moves``, in the game's notation, at ``level`` (:data:`~hive.web.newgame.RANDOM` for
+    """The AI's move after ``moves``, in the game's notation, at ``level`` (:data:`~hive.web.game.newgame.RANDOM` for
     the random mover), in a game started from the position record ``start`` if it has one. In a timed game the AI
     thinks for its share (:meth:`~hive.search.timing.ClockReading.budget`) of what its ``clock`` has left when the
     search begins. Runs in a worker process."""

@@ -1,15 +1,16 @@
 """The analysis board: variations explored from any position of a game, kept with it as a tree beside the main line.
 
-A position is named by a line and a number of moves along it: ``{"line": null, "ply": 12}`` is the main line's
-twelfth position, ``{"line": 3, "ply": 14}`` line 3's fourteenth (its moves count from the start of the game). A
-move played there goes through the game's own checks (the view's, as a real move) and is stored as a line
-(:mod:`~hive.web.lines`); the game's record is never touched. A move that a line already has next is followed rather
-than stored twice; one played at the end of a line extends it; any other starts a new line from the one it leaves.
+A position is named by a line and a number of moves along it: ``{"line": null, "ply": 12}`` is the main line's twelfth
+position, ``{"line": 3, "ply": 14}`` line 3's fourteenth (its moves count from the start of the game). A move played
+there goes through the game's own checks (the view's, as a real move) and is stored as a line
+(:mod:`~hive.web.storage.lines`); the game's record is never touched. A move that a line already has next is followed
+rather than stored twice; one played at the end of a line extends it; any other starts a new line from the one it
+leaves.
 
-Who may analyse is who may ask the engine (:func:`~hive.web.access.check_engine`): the players of a game against the
-AI or on one screen at any time, the players of a two-browser game while it is on only when both chose a casual game
-with help, and anyone once a game is over. Only a game's players add and delete lines; a spectator of a finished
-game looks at them.
+Who may analyse is who may ask the engine (:func:`~hive.web.game.access.check_engine`): the players of a game against
+the AI or on one screen at any time, the players of a two-browser game while it is on only when both chose a casual game
+with help, and anyone once a game is over. Only a game's players add and delete lines; a spectator of a finished game
+looks at them.
 """
 
 from __future__ import annotations
@@ -19,12 +20,12 @@ import re
 import sqlite3
 from collections.abc import Iterator, Sequence
 
+from ..ai.player import AIPlayer, analyse
+from ..errors import BadRequest, Conflict, Forbidden, NotFound, TooMany, Unavailable, shown
+from ..storage.lines import Line, LineStore, branch, descendants, shared
+from ..views import JSON, Board
 from . import access
-from .ai import AIPlayer, analyse
-from .errors import BadRequest, Conflict, Forbidden, NotFound, TooMany, Unavailable, shown
-from .lines import Line, LineStore, branch, descendants, shared
 from .service import GameService, Session
-from .views import JSON, Board
 
 #: The most lines a game keeps, and the most moves a line holds from the start of the game.
 MAX_LINES = 200
@@ -172,7 +173,7 @@ class Analysis:
         return session.view.preview(board, data)
 
     async def hint(self, session: Session, token: str | None, line: object, ply: object) -> JSON:
-        """The engine's suggestion and evaluation (as :meth:`~hive.web.ai.AIPlayer.hint`) at a position of the
+        """The engine's suggestion and evaluation (as :meth:`~hive.web.ai.player.AIPlayer.hint`) at a position of the
         analysis board, with its ``line`` and ``ply``.
 
         :raises Forbidden, NotFound, BadRequest: as :meth:`position`.

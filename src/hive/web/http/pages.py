@@ -12,9 +12,8 @@ import re
 from collections.abc import Callable
 from functools import cache
 from html import escape
-from pathlib import Path
 
-DOCS = Path(__file__).parent / "docs"
+from ..views import DOCS, view_for
 
 _INLINE = (
     (re.compile(r"`([^`]+)`"), r"<code>\1</code>"),
@@ -102,16 +101,10 @@ def markdown(text: str, figure: Callable[[str], str] | None = None) -> str:
     return "\n".join(blocks)
 
 
-def rules_page(kind: str) -> str | None:
-    """The address of the rules of the games of ``kind``, or ``None`` when the package has none to show."""
-    return f"/how-to-play/{kind}" if (DOCS / f"{kind}.md").is_file() else None
-
-
 @cache
 def how_to_play_page(kind: str, title: str) -> str:
-    """The whole "How to play" page of the games of ``kind`` (see :func:`rules_page`), titled ``title``."""
-    from .views import view_for  # the views list the rules pages: imported here, once both are loaded
-
+    """The whole "How to play" page of the games of ``kind`` (see :func:`~hive.web.views.rules_page`), titled
+    ``title``."""
     body = markdown((DOCS / f"{kind}.md").read_text(encoding="utf-8"), view_for(kind).figure)
     return f"""<!doctype html>
 <html lang="en">

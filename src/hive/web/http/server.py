@@ -1,8 +1,8 @@
 """The web app's HTTP side: a Starlette ASGI application serving the game page, a JSON API and live updates.
 
-The games themselves are :class:`~hive.web.service.GameService`'s, the AI is :class:`~hive.web.ai.AIPlayer`'s;
-this module reads requests, answers JSON, and sends each game's new state to the WebSocket clients watching it
-once the change is stored.
+The games themselves are :class:`~hive.web.game.service.GameService`'s, the AI is
+:class:`~hive.web.ai.player.AIPlayer`'s; this module reads requests, answers JSON, and sends each game's new state to
+the WebSocket clients watching it once the change is stored.
 
 API (JSON; errors are ``{"error": message}`` with a 4xx status):
 
@@ -36,7 +36,7 @@ API (JSON; errors are ``{"error": message}`` with a 4xx status):
 - ``GET /api/games/{id}/hint[?ply=N]``: the AI's suggestion and, where the game has one, an evaluation, after the
   game's moves or its first N (a review); for the holder of a seat with engine help (403 otherwise while the game
   is on), for anyone once it is over.
-- The analysis board (:mod:`~hive.web.analysis`; the same access as hints, and only seat holders add or delete
+- The analysis board (:mod:`~hive.web.game.analysis`; the same access as hints, and only seat holders add or delete
   lines): ``GET /api/games/{id}/lines``: the lines explored beside the main line, ``lines`` (each one's ``id``,
   ``parent``: the line it branches from, ``null`` for the main line, ``ply``: the moves it shares with it, and its
   own ``moves``, the first being move ``ply + 1``) and ``writable``; ``POST /api/games/{id}/lines`` (``line``:
@@ -59,9 +59,9 @@ API (JSON; errors are ``{"error": message}`` with a 4xx status):
 - ``WS /ws/games/{id}?token=``: the game, sent again after every change (``ping`` answered ``pong``). A socket
   that cannot keep up is closed with code 4408 (reconnect to get the game as it stands).
 
-Every request passes :class:`~hive.web.guard.Guard` first (allowed hosts and origins, JSON bodies within the size
+Every request passes :class:`~hive.web.http.guard.Guard` first (allowed hosts and origins, JSON bodies within the size
 limit, security headers); new games, hints and moves asking the AI are counted per client
-(:class:`~hive.web.limits.RateLimits`), and a refusal over a limit is a 429 with a message.
+(:class:`~hive.web.http.limits.RateLimits`), and a refusal over a limit is a 429 with a message.
 """
 
 from __future__ import annotations
@@ -83,25 +83,26 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from . import positions
-from .ai import AIPlayer
-from .analysis import Analysis
-from .engine_review import Reviews
-from .errors import BadRequest, Conflict, Forbidden, GameError, NotFound, TooMany, Unavailable
-from .fanout import Fanout, Watcher
-from .flags import Flags
+from ..ai.player import AIPlayer
+from ..ai.review import Reviews
+from ..errors import BadRequest, Conflict, Forbidden, GameError, NotFound, TooMany, Unavailable
+from ..game import setup as positions
+from ..game.analysis import Analysis
+from ..game.lobby import Lobby
+from ..game.service import GameService, Session
+from ..realtime.fanout import Fanout, Watcher
+from ..realtime.flags import Flags
+from ..settings import Settings
+from ..storage.games import Storage
+from ..storage.lines import LineStore
+from ..storage.reviews import ReviewStore
+from ..views import JSON, kinds, rules_page, spec_of
 from .guard import Guard, Refused, parse_json
-from .limits import RateLimits, Settings
-from .lines import LineStore
-from .lobby import Lobby
+from .limits import RateLimits
 from .network import reach
-from .pages import how_to_play_page, rules_page
-from .review_store import ReviewStore
-from .service import GameService, Session
-from .storage import Storage
-from .views import JSON, kinds, spec_of
+from .pages import how_to_play_page
 
-STATIC = Path(__file__).parent / "static"
+STATIC = Path(__file__).parent.parent / "static"
 #: The status code of each kind of refusal.
 STATUS: dict[type[GameError], int] = {
     BadRequest: 400,
@@ -128,8 +129,8 @@ class App:
 
     :param db: the SQLite file (created if missing), or ``":memory:"``.
     :param workers: processes for the AI; ``0`` thinks in a thread instead (for tests).
-    :param settings: the limits and who may reach the server (by default :class:`~hive.web.limits.Settings`'s).
-    :raises ~hive.web.database.DatabaseError: when the database cannot be used (damaged, read-only, in use).
+    :param settings: the limits and who may reach the server (by default :class:`~hive.web.settings.Settings`'s).
+    :raises ~hive.web.storage.database.DatabaseError: when the database cannot be used (damaged, read-only, in use).
     """
 
     def __init__(self, db: str | Path, *, workers: int = 1, settings: Settings | None = None) -> None:
@@ -146,7 +147,7 @@ class App:
         self.rates = RateLimits(settings)
         self.fanout = Fanout(settings.send_queue, settings.send_timeout)
         self.service.sessions.in_use = lambda game_id: self.fanout.watched(game_id) or self.ai.busy(game_id)
-        #: The address and port the server listens on, once :func:`~hive.web.run.serve` knows them.
+        #: The address and port the server listens on, once :func:`~hive.web.http.run.serve` knows them.
         self.listening: tuple[str | None, int | None] = (None, None)
         self.asgi = Starlette(
             routes=[

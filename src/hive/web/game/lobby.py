@@ -6,11 +6,11 @@ from __future__ import annotations
 import sqlite3
 from typing import TYPE_CHECKING
 
+from ..errors import Conflict, Unavailable
+from ..storage.games import GameRecord
+from ..views import JSON, View, in_sides, spec_of, view_for
 from . import clock
-from .errors import Conflict, Unavailable
 from .newgame import rematch
-from .storage import GameRecord
-from .views import JSON, View, in_sides, spec_of, view_for
 
 if TYPE_CHECKING:
     from .service import GameService, Session

@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..search.timing import ClockReading
-from .errors import BadRequest, shown
+from ...search.timing import ClockReading
+from ..errors import BadRequest, shown
 
 JSON = dict[str, Any]
 MINUTE = 60_000

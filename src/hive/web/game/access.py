@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import hmac
 
-from .errors import BadRequest, Forbidden, shown
-from .storage import GameRecord
-from .views import JSON
+from ..errors import BadRequest, Forbidden, shown
+from ..storage.games import GameRecord
+from ..views import JSON
 
 #: Why the engine is refused in a fair game.
 HELP_OFF = (

@@ -1,15 +1,15 @@
-"""Review with the engine: every position of a game analysed in the background, the first player's winning chance
-after each move, and the moves that lost most of the mover's chance marked as inaccuracies, mistakes or blunders.
+"""Review with the engine: every position of a game analysed in the background, the first player's winning chance after
+each move, and the moves that lost most of the mover's chance marked as inaccuracies, mistakes or blunders.
 
-The positions are analysed one at a time on the AI's workers as background work (:class:`~hive.web.jobs.Scheduler`:
-after every AI move and hint waiting, the games taking turns), so that a review never holds up a game's AI. A game
-has one review at a time; asking again while it runs answers its progress. Each position is stored as soon as it is
-analysed (:mod:`~hive.web.review_store`): a finished review is shown at once after a reload or a restart, and one
-interrupted by a restart goes on where it stopped the next time anyone looks at it.
+The positions are analysed one at a time on the AI's workers as background work
+(:class:`~hive.web.ai.scheduler.Scheduler`: after every AI move and hint waiting, the games taking turns), so that a
+review never holds up a game's AI. A game has one review at a time; asking again while it runs answers its progress.
+Each position is stored as soon as it is analysed (:mod:`~hive.web.storage.reviews`): a finished review is shown at once
+after a reload or a restart, and one interrupted by a restart goes on where it stopped the next time anyone looks at it.
 
-The winning chance comes from the game's :attr:`~hive.game.GameAI.win_chance`. A game whose scores are not
-calibrated as chances has only the results its AI sees forced: a won line counts 100 %, a lost one 0 %, anything
-else 50 %, so that its review marks the moves that walked into a forced loss.
+The winning chance comes from the game's :attr:`~hive.game.GameAI.win_chance`. A game whose scores are not calibrated as
+chances has only the results its AI sees forced: a won line counts 100 %, a lost one 0 %, anything else 50 %, so that
+its review marks the moves that walked into a forced loss.
 """
 
 from __future__ import annotations
@@ -18,14 +18,14 @@ import asyncio
 import logging
 from collections.abc import Callable
 
-from ..games import find_game
-from ..search.framework import WIN
-from . import access
-from .errors import BadRequest, Conflict, TooMany, shown
-from .jobs import Scheduler
-from .review_store import DONE, FAILED, RUNNING, ReviewStore, StoredReview
-from .service import GameService, Session
-from .views import JSON, replay, view_for
+from ...games import find_game
+from ...search.framework import WIN
+from ..errors import BadRequest, Conflict, TooMany, shown
+from ..game import access
+from ..game.service import GameService, Session
+from ..storage.reviews import DONE, FAILED, RUNNING, ReviewStore, StoredReview
+from ..views import JSON, replay, view_for
+from .scheduler import Scheduler
 
 log = logging.getLogger("hive.web")
 
@@ -103,7 +103,7 @@ class Reviews:
         running goes on; a stored one is extended to the moves played since, or started again at another level.
 
         :raises Forbidden: when the engine's help is not for this token now (see
-            :func:`~hive.web.access.check_engine`).
+            :func:`~hive.web.game.access.check_engine`).
         :raises BadRequest: for an unknown level.
         :raises Conflict: when no move has been played.
         :raises TooMany: when as many reviews as the server works out at once are running.

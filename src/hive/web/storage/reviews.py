@@ -54,7 +54,7 @@ class StoredReview:
 
 
 class ReviewStore:
-    """The reviews of the games in a games database (see :class:`~hive.web.storage.Storage`).
+    """The reviews of the games in a games database (see :class:`~hive.web.storage.games.Storage`).
 
     :param db: the games database's open connection (autocommit: each statement is its own transaction).
     """

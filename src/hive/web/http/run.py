@@ -16,10 +16,10 @@ from typing import Any
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from ..settings import Settings
+from ..storage.games import default_path
 from .guard import allowed_hosts
-from .limits import Settings
 from .server import App, create_app
-from .storage import default_path
 
 
 class PortInUseError(OSError):
@@ -124,10 +124,10 @@ def serve(
     settings: Settings | None = None,
 ) -> None:
     """Serve the app on ``host:port`` over the database ``db`` (the user's data directory by default), answering
-    to the host names :func:`~hive.web.guard.allowed_hosts` derives from ``host`` and those in ``settings``.
+    to the host names :func:`~hive.web.http.guard.allowed_hosts` derives from ``host`` and those in ``settings``.
 
     :raises OSError: when the port cannot be used.
-    :raises ~hive.web.database.DatabaseError: when the database cannot be used.
+    :raises ~hive.web.storage.database.DatabaseError: when the database cannot be used.
     """
     check_port(host, port)
     settings = settings or Settings()

@@ -21,7 +21,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import TooMany
+from ..errors import TooMany
 
 log = logging.getLogger("hive.web")
 

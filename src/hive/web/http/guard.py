@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
 
-from .limits import Settings
+from ..settings import Settings
 from .network import is_address, local_names
 
 Scope = MutableMapping[str, Any]

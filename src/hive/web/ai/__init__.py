@@ -1,0 +1,1 @@
+"""The AI in the browser game: its moves, hints and engine reviews, worked out in worker processes."""

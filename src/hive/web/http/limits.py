@@ -1,0 +1,63 @@
+"""Per-client rates: sliding-minute counts of what each client asked for, refused past the server's limits.
+
+A client is known by its address (behind a trusted reverse proxy, by the address the proxy forwards). ``0`` turns a
+rate limit off.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..errors import TooMany
+from ..settings import Settings
+
+#: What each rate counts, as a 429's message names it.
+RATES = {"games": "new games", "hints": "hints", "ai": "moves asking the AI"}
+
+
+@dataclass
+class RateLimits:
+    """Sliding-minute counts of what each client asked for.
+
+    :param settings: the rates per minute.
+    :param clock: seconds (monotonic), replaceable in tests.
+    """
+
+    settings: Settings
+    clock: Callable[[], float] = time.monotonic
+    _seen: dict[tuple[str, str], deque[float]] = field(default_factory=dict)
+
+    def limit(self, what: str) -> int:
+        """The rate of ``what`` (a key of :data:`RATES`) per minute, ``0`` for none."""
+        rate: int = getattr(self.settings, f"{what}_per_minute")
+        return rate
+
+    def charge(self, what: str, client: str) -> None:
+        """Count one ``what`` for ``client``.
+
+        :raises TooMany: when the client already asked for its rate within the last minute.
+        """
+        rate = self.limit(what)
+        if rate == 0:
+            return
+        now = self.clock()
+        times = self._seen.setdefault((what, client), deque())
+        while times and times[0] <= now - 60:
+            times.popleft()
+        if len(times) >= rate:
+            wait = max(1, round(times[0] + 60 - now))
+            raise TooMany(f"Too many {RATES[what]}: at most {rate} a minute from one address; try again in {wait} s.")
+        times.append(now)
+        if len(self._seen) > 4096:
+            self._sweep(now)
+
+    def _sweep(self, now: float) -> None:
+        """Forget the clients with nothing in the last minute (so that the counts stay bounded too)."""
+        for key in [key for key, times in self._seen.items() if not times or times[-1] <= now - 60]:
+            del self._seen[key]
+
+
+__all__ = ["RATES", "RateLimits"]

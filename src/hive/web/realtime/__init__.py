@@ -1,0 +1,1 @@
+"""What happens without a request: each game's state sent to the sockets watching it, and flags falling on time."""

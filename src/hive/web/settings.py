@@ -1,0 +1,47 @@
+"""What one server allows: its limits, each with a default and a command-line option (see docs/security.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Settings:
+    """A server's limits and who may reach it.
+
+    :ivar hosts: the names the ``Host`` header may carry (``None``: any, for a server placed behind another that
+        checks them; ``*`` in the tuple also allows any).
+    :ivar origins: origins allowed besides the server's own (``scheme://host:port``), e.g. a reverse proxy's.
+    :ivar proxy: the reverse proxy's addresses (comma-separated, ``*`` for any) whose ``X-Forwarded-For`` and
+        ``X-Forwarded-Proto`` are trusted; ``None``: no proxy, a client is the peer.
+    """
+
+    hosts: tuple[str, ...] | None = None
+    origins: tuple[str, ...] = ()
+    proxy: str | None = None
+    games_per_minute: int = 30
+    hints_per_minute: int = 60
+    ai_per_minute: int = 120
+    ai_queue: int = 64
+    ai_per_game: int = 4
+    live_games: int = 256
+    body_bytes: int = 64 * 1024
+    json_depth: int = 32
+    request_timeout: float = 15.0
+    idle_timeout: int = 5
+    send_queue: int = 32
+    send_timeout: float = 5.0
+
+    def __post_init__(self) -> None:
+        for name in ("games_per_minute", "hints_per_minute", "ai_per_minute"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be 0 (no limit) or more, not {getattr(self, name)}")
+        for name in ("ai_queue", "ai_per_game", "live_games", "body_bytes", "json_depth", "send_queue"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
+        for name in ("request_timeout", "idle_timeout", "send_timeout"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be more than 0 seconds, not {getattr(self, name)}")
+
+
+__all__ = ["Settings"]

@@ -1,0 +1,1 @@
+"""Where the games are kept: the database, one repository per kind of record."""
