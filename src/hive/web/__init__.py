@@ -10,25 +10,25 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .http.server import App, create_app
+    from .http.app import App, create_app
     from .settings import Settings
-    from .storage.games import Storage, default_path
+    from .storage.database import default_path
 
 
 def __getattr__(name: str) -> Any:
     """The app's parts, imported when first used (the command line reads :mod:`~hive.web.settings` without them)."""
     if name in ("App", "create_app"):
-        from .http import server
+        from .http import app
 
-        return getattr(server, name)
-    if name in ("Storage", "default_path"):
-        from .storage import games as storage
+        return getattr(app, name)
+    if name == "default_path":
+        from .storage import database
 
-        return getattr(storage, name)
+        return database.default_path
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["App", "Storage", "create_app", "default_path", "serve"]
+__all__ = ["App", "create_app", "default_path", "serve"]
 
 
 def serve(

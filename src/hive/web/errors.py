@@ -30,7 +30,16 @@ class Conflict(GameError):
 
 
 class Unavailable(GameError):
-    """The game could not be stored."""
+    """The database cannot be reached or written now: try again in ``retry_after`` seconds."""
+
+    def __init__(self, message: str, retry_after: int | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class Damaged(GameError):
+    """A stored game cannot be read back (a row written by hand, or by a newer release): that game alone is
+    unavailable."""
 
 
 class TooMany(GameError):
@@ -50,4 +59,14 @@ def shown(value: object, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-__all__ = ["BadRequest", "Conflict", "Forbidden", "GameError", "NotFound", "TooMany", "Unavailable", "shown"]
+__all__ = [
+    "BadRequest",
+    "Conflict",
+    "Damaged",
+    "Forbidden",
+    "GameError",
+    "NotFound",
+    "TooMany",
+    "Unavailable",
+    "shown",
+]

@@ -14,6 +14,8 @@ class Settings:
     :ivar origins: origins allowed besides the server's own (``scheme://host:port``), e.g. a reverse proxy's.
     :ivar proxy: the reverse proxy's addresses (comma-separated, ``*`` for any) whose ``X-Forwarded-For`` and
         ``X-Forwarded-Proto`` are trusted; ``None``: no proxy, a client is the peer.
+    :ivar ai_lease: seconds a process holds an AI move it took from the shared queue without saying it still works on
+        it; a process that dies gives its moves to another after at most this long.
     """
 
     hosts: tuple[str, ...] | None = None
@@ -31,6 +33,7 @@ class Settings:
     idle_timeout: int = 5
     send_queue: int = 32
     send_timeout: float = 5.0
+    ai_lease: float = 15.0
 
     def __post_init__(self) -> None:
         for name in ("games_per_minute", "hints_per_minute", "ai_per_minute"):
@@ -39,7 +42,7 @@ class Settings:
         for name in ("ai_queue", "ai_per_game", "live_games", "body_bytes", "json_depth", "send_queue"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
-        for name in ("request_timeout", "idle_timeout", "send_timeout"):
+        for name in ("request_timeout", "idle_timeout", "send_timeout", "ai_lease"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be more than 0 seconds, not {getattr(self, name)}")
 

@@ -1,219 +1,185 @@
-"""The browser game's AI: its moves and its hints, worked out in worker processes so that the server stays free.
+"""The AI in the browser game: its own moves, taken from the queue every server process shares, and hints.
 
-Everything about a game's players comes from its :class:`~hive.game.GameSpec` (levels, searcher, random mover,
-hint level, winning chances). A worker gets plain data (the game's kind, options and move texts) and rebuilds the
-position from it.
+The AI's moves wait in the database (:mod:`~hive.web.storage.jobs`), queued by the very transaction that stored the
+move they answer. Each process takes them as its workers come free, fairly between clients, holds each for as long as
+its lease lasts (renewed while its worker thinks), and plays the answer through the game service, which stores it
+only if the game is still where it was. A job whose process died is taken over by another once its lease runs out;
+a process that stops gives its jobs back at once. Hints are answered by the process asked, on its own workers.
 """
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
+import contextlib
 import logging
-import multiprocessing
 import random
-import signal
-from collections.abc import Awaitable, Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
 
-from ...games import find_game
-from ...search.timing import ClockReading
+from ..errors import GameError
 from ..game import clock
-from ..game.newgame import RANDOM
-from ..game.service import GameService, Session
+from ..game.events import GameChanged
+from ..game.service import GameService
+from ..game.session import Session
+from ..model import AIJob
 from ..settings import Settings
-from ..views import JSON, replay, view_for
+from ..storage.jobs import MAX_TRIES, AIJobs
+from ..views import JSON
+from .pool import Workers
 from .scheduler import Scheduler
+from .work import analyse, choose_move
 
 log = logging.getLogger("hive.web")
-
-
-def choose_move(
-    kind: str,
-    options: JSON,
-    moves: list[str],
-    level: str,
-    seed: int | None = None,
-    clock: ClockReading | None = None,
-    start: str | None = None,
-) -> str:
-    """The AI's move after ``moves``, in the game's notation, at ``level`` (:data:`~hive.web.game.newgame.RANDOM` for
-    the random mover), in a game started from the position record ``start`` if it has one. In a timed game the AI
-    thinks for its share (:meth:`~hive.search.timing.ClockReading.budget`) of what its ``clock`` has left when the
-    search begins. Runs in a worker process."""
-    board = replay(view_for(kind), options, moves, start)
-    ai = find_game(board.game_name).ai
-    if level == RANDOM:
-        move = ai.random_move(board, random.Random(seed))
-    else:
-        limits = ai.levels[level]
-        if clock is not None:
-            budget = clock.budget()
-            limits = dataclasses.replace(limits, time=min(budget, limits.time or budget))
-        move = ai.searcher(seed, ai.play_noise).search(board, limits).move
-    return board.move_text(move)
-
-
-def analyse(kind: str, options: JSON, moves: list[str], start: str | None = None) -> JSON:
-    """A hint after ``moves``: the AI's move at the game's hint level and, where the game's scores are calibrated,
-    the score, the first player's winning chance (``white``, 0..1) and the depth; ``start`` is the position record
-    the game started from, if any. Runs in a worker process."""
-    board = replay(view_for(kind), options, moves, start)
-    ai = find_game(board.game_name).ai
-    result = ai.searcher(None, 0).search(board, ai.levels[ai.hint_level])
-    hint: JSON = {"move": board.move_text(result.move)}
-    if ai.win_chance is not None:
-        score = result.score if board.turn == 0 else -result.score
-        hint.update(score=score, white=round(ai.win_chance(score), 3), depth=result.depth)
-    hint["level"] = ai.hint_level
-    return hint
-
-
-def _worker_start() -> None:
-    """A worker leaves Ctrl+C to the server, which stops it."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-@dataclass
-class _Turn:
-    task: asyncio.Task[None]
-    moves: list[str]
 
 
 class AIPlayer:
     """Plays the AI's side of the games against it, and answers hints.
 
     :param service: the games.
-    :param broadcast: sends a game's state to everyone watching it.
-    :param workers: processes for the AI; ``0`` thinks in a thread of this process instead (for tests).
-    :param settings: the AI queue's bounds.
+    :param queue: the shared queue of the AI's moves.
+    :param workers: the worker processes.
+    :param settings: the queue's bounds and the AI's lease.
     """
 
-    def __init__(
-        self,
-        service: GameService,
-        broadcast: Callable[[Session], Awaitable[None]],
-        workers: int,
-        settings: Settings | None = None,
-    ) -> None:
+    def __init__(self, service: GameService, queue: AIJobs, workers: Workers, settings: Settings | None = None) -> None:
         self.service = service
-        self.broadcast = broadcast
+        self.queue = queue
         self.workers = workers
-        self._executor: ProcessPoolExecutor | None = None
-        self._turns: dict[str, _Turn] = {}
-        settings = settings or Settings()
+        self.settings = settings = settings or Settings()
         self.jobs = Scheduler(
-            lambda: self.executor, workers, settings.ai_queue, settings.ai_per_game, restart=self._drop_broken
+            lambda: self.workers.executor,
+            workers.count,
+            settings.ai_queue,
+            settings.ai_per_game,
+            restart=workers.drop_broken,
         )
+        self.jobs.finished = self.wake
+        #: The AI moves this process is working out, by game.
+        self.thinking: dict[str, AIJob] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._wake: asyncio.Event | None = None
+        self._loops: list[asyncio.Task[None]] = []
+        self._closed = False
 
-    @property
-    def executor(self) -> Executor | None:
-        """The worker processes, started at first use (``None``: the event loop's threads)."""
-        if self._executor is None and self.workers > 0:
-            context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_worker_start)
-        return self._executor
+    # ------------------------------------------------------------------
+    # the shared queue
 
-    def _drop_broken(self) -> None:
-        """Let the next job start new workers if one of these died (a broken pool refuses every job)."""
-        executor = self._executor
-        if executor is None:
+    def start(self) -> None:
+        """Start taking the AI's moves from the queue (in the running event loop); done once."""
+        if self._loops or self._closed:
             return
-        try:
-            executor.submit(int)
-        except BrokenProcessPool:
-            executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        loop = asyncio.get_running_loop()
+        self._wake = asyncio.Event()
+        self._loops = [loop.create_task(self._serve()), loop.create_task(self._renew())]
 
-    def warm_up(self) -> None:
-        """Start the workers now rather than at the AI's first move."""
-        if self.executor is not None:
-            self.executor.submit(int)
+    def wake(self) -> None:
+        """Look at the queue now (a job may be waiting, or a worker free)."""
+        if self._wake is not None:
+            self._wake.set()
 
-    def close(self) -> None:
-        """Stop thinking and stop the workers, even in the middle of a search."""
-        for turn in self._turns.values():
-            turn.task.cancel()
-        self._turns.clear()
-        self.jobs.close()
-        if self._executor is not None:
-            processes = list(getattr(self._executor, "_processes", {}).values())
-            for process in processes:
-                process.terminate()
-            self._executor.shutdown(wait=True, cancel_futures=True)
-            for process in processes:
-                process.join(5)
-            self._executor = None
-
-    def stop(self, game_id: str) -> None:
-        """Stop thinking about a game (it was deleted)."""
-        turn = self._turns.pop(game_id, None)
-        if turn is not None:
-            turn.task.cancel()
+    def changed(self, event: GameChanged) -> None:
+        """Follow a change: the AI may be due to move."""
+        if event.ai_due:
+            self.start()
+            self.wake()
 
     def busy(self, game_id: str) -> bool:
-        """Whether the AI is thinking about its move in the game."""
-        return game_id in self._turns
+        """Whether this process is working out the AI's move in the game."""
+        return game_id in self.thinking
 
-    def follow(self, session: Session) -> None:
-        """Bring the AI in line with the game after a change: stop thinking about a position that is gone, and
-        start when the AI is due to move."""
-        due = self.service.ai_to_move(session)
-        game_id = session.record.id
-        turn = self._turns.get(game_id)
-        if turn is not None:
-            if due and turn.moves == session.record.moves:
-                return  # still thinking about this position
-            turn.task.cancel()
-            del self._turns[game_id]
-            session.thinking = False
-        if due:
-            session.thinking = True
-            session.ai_error = None
-            moves = list(session.record.moves)
-            task = asyncio.get_running_loop().create_task(self._play(session, moves))
-            self._turns[game_id] = _Turn(task, moves)
+    async def _serve(self) -> None:
+        assert self._wake is not None
+        while not self._closed:
+            self._wake.clear()
+            try:
+                while len(self.thinking) < self.jobs.slots and self.jobs.free > 0 and not self._closed:
+                    job = await self.queue.claim(self.service.origin, self.settings.ai_lease)
+                    if job is None:
+                        break
+                    self.thinking[job.game_id] = job
+                    task = asyncio.get_running_loop().create_task(self._play(job))
+                    self._tasks.add(task)
+                    task.add_done_callback(self._tasks.discard)
+            except GameError as err:  # the database is away: try again later
+                log.warning("the AI's queue cannot be read: %s", err)
+            except Exception:
+                log.exception("the AI's queue failed")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.settings.ai_lease / 3)
 
-    async def _play(self, session: Session, moves: list[str]) -> None:
-        record = session.record
-        await self.broadcast(session)
+    async def _renew(self) -> None:
+        while not self._closed:
+            await asyncio.sleep(self.settings.ai_lease / 3)
+            try:
+                await self.queue.renew(self.service.origin, list(self.thinking), self.settings.ai_lease)
+            except GameError as err:
+                log.warning("the AI's leases cannot be renewed: %s", err)
+
+    async def _play(self, job: AIJob) -> None:
         try:
-            assert record.ai_level is not None
-            seed = random.randrange(1 << 30)
-            assert record.ai_seat is not None
+            session = await self.service.session(job.game_id)
+            record = session.record
+            if len(record.moves) != job.ply or not session.ai_due:
+                return  # the game moved on: the job that answers it is another
+            if job.tries > MAX_TRIES:
+                await self.service.ai_failed(job, f"The AI could not move: its worker stopped {MAX_TRIES} times.")
+                return
+            assert record.ai_level is not None and record.ai_seat is not None
             reading = clock.reading(record.clock, record.ai_seat, self.service.now())
-            job = (record.kind, record.options, moves, record.ai_level, seed, reading, record.start)
-            text = await self.jobs.run(record.id, choose_move, *job)
-            self.service.play_ai(session, moves, text)  # not played when taken back, resigned or out of time
+            work = (record.kind, record.options, record.moves[: job.ply], record.ai_level)
+            seed = random.randrange(1 << 30)
+            text = await self.jobs.run(job.game_id, choose_move, *work, seed, reading, record.start, client=job.client)
+            await self.service.play_ai(job, text)  # not played when taken back, resigned or out of time
         except asyncio.CancelledError:
             raise
+        except GameError as err:
+            log.warning("the AI's move in game %s waits: %s", job.game_id, err)
         except Exception as err:
             log.exception("the AI failed")
-            session.ai_error = f"The AI could not move: {err}"
+            await self.service.ai_failed(job, f"The AI could not move: {err}")
         finally:
-            turn = self._turns.get(record.id)
-            if turn is not None and turn.task is asyncio.current_task():
-                session.thinking = False
-                del self._turns[record.id]
-        await self.broadcast(session)
+            if self.thinking.get(job.game_id) is job:
+                del self.thinking[job.game_id]
+            self.wake()
 
-    async def hint(self, session: Session, token: str | None, ply: str | None = None) -> JSON:
-        """The AI's suggestion for the side to move, and an evaluation where the game has one (see :func:`analyse`),
-        in the game as it stands or after its first ``ply`` moves (a review), for the holder of ``token``.
+    async def close(self) -> None:
+        """Stop thinking, give the moves being worked out back to the queue for other processes, and stop the
+        workers."""
+        self._closed = True
+        for task in [*self._loops, *self._tasks]:
+            task.cancel()
+        await asyncio.gather(*self._loops, *self._tasks, return_exceptions=True)
+        for game_id in list(self.thinking):
+            with contextlib.suppress(GameError):
+                await self.queue.release(self.service.origin, game_id)
+        self.thinking.clear()
+        self.jobs.close()
+        self.workers.close()
+
+    # ------------------------------------------------------------------
+    # hints
+
+    async def hint(self, session: Session, token: str | None, ply: str | None = None, client: str = "") -> JSON:
+        """The AI's suggestion for the side to move, and an evaluation where the game has one (see
+        :func:`~hive.web.ai.work.analyse`), in the game as it stands or after its first ``ply`` moves (a review), for
+        the holder of ``token``.
 
         :raises Forbidden: when the engine's help is not for this token now.
         :raises Conflict: when the game is over, or moved on while the AI was thinking.
         :raises TooMany: when the AI's queue is full.
         """
         moves = self.service.engine_moves(session, token, ply)
-        record = session.record
-        job = (record.kind, record.options, moves, record.start)
-        hint: JSON = await self.jobs.run(record.id, analyse, *job, share=(record.id, tuple(moves)))
-        # the game as it stands now (it may have left memory and come back while the AI was thinking)
-        self.service.check_hint(self.service.session(record.id), moves, review=ply is not None)
+        hint = await self.analyse(session, moves, client)
+        # the game as it stands now (it may have changed while the AI was thinking)
+        await self.service.check_hint(session.record.id, moves, review=ply is not None)
         return {**hint, "ply": len(moves)}
 
+    async def analyse(self, session: Session, moves: list[str], client: str = "") -> JSON:
+        """The engine's hint and evaluation after ``moves`` of the game (the same question asked twice is worked out
+        once)."""
+        record = session.record
+        job = (record.kind, record.options, moves, record.start)
+        share = (record.id, record.start, tuple(moves))
+        hint: JSON = await self.jobs.run(record.id, analyse, *job, share=share, client=client or None)
+        return hint
 
-__all__ = ["AIPlayer", "analyse", "choose_move"]
+
+__all__ = ["AIPlayer"]

@@ -15,17 +15,20 @@ its review marks the moves that walked into a forced loss.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 
 from ...games import find_game
-from ...search.framework import WIN
-from ..errors import BadRequest, Conflict, TooMany, shown
+from ..errors import BadRequest, Conflict, Damaged, GameError, NotFound, TooMany, shown
 from ..game import access
-from ..game.service import GameService, Session
-from ..storage.reviews import DONE, FAILED, RUNNING, ReviewStore, StoredReview
-from ..views import JSON, replay, view_for
+from ..game.service import GameService
+from ..game.session import Session
+from ..model import DONE, FAILED, RUNNING, StoredReview
+from ..storage.reviews import ReviewRepository
+from ..views import JSON
 from .scheduler import Scheduler
+from .work import evaluate
 
 log = logging.getLogger("hive.web")
 
@@ -33,31 +36,6 @@ log = logging.getLogger("hive.web")
 THRESHOLDS: tuple[tuple[str, float], ...] = (("blunder", 0.30), ("mistake", 0.20), ("inaccuracy", 0.10))
 #: Reviews worked out at once on one server; a further one is refused until one finishes.
 MAX_RUNNING = 8
-
-
-def decisive(score: int) -> float:
-    """The first player's chance for a score where the game has no calibrated curve: certain for a forced result,
-    even otherwise."""
-    if abs(score) >= WIN - 1000:
-        return 1.0 if score > 0 else 0.0
-    return 0.5
-
-
-def evaluate(kind: str, options: JSON, moves: list[str], level: str, start: str | None = None) -> JSON:
-    """The position after ``moves`` (played from the position record ``start``, if the game has one), analysed at
-    ``level``: the first player's winning chance (``white``, 0..1), the side to move (``turn``), the AI's move
-    (``best``, ``None`` once the game is over) and the search's depth. Runs in a worker process."""
-    board = replay(view_for(kind), options, moves, start)
-    outcome = board.outcome()
-    if outcome is not None:
-        white = 0.5 if outcome.winner is None else float(outcome.winner == 0)
-        return {"white": white, "turn": board.turn, "best": None, "depth": 0}
-    ai = find_game(board.game_name).ai
-    result = ai.searcher(None, 0).search(board, ai.levels[level])
-    score = result.score if board.turn == 0 else -result.score
-    chance = ai.win_chance or decisive
-    best = board.move_text(result.move)
-    return {"white": round(chance(score), 3), "turn": board.turn, "best": best, "depth": result.depth}
 
 
 def marks(moves: list[str], positions: list[JSON]) -> list[JSON]:
@@ -87,7 +65,7 @@ class Reviews:
     """
 
     def __init__(
-        self, service: GameService, jobs: Scheduler, store: ReviewStore, max_running: int = MAX_RUNNING
+        self, service: GameService, jobs: Scheduler, store: ReviewRepository, max_running: int = MAX_RUNNING
     ) -> None:
         self.service = service
         self.jobs = jobs
@@ -97,7 +75,7 @@ class Reviews:
         #: Called with each position analysed (for tests: the game's id and the positions done).
         self.progressed: Callable[[str, int], None] = lambda game_id, done: None
 
-    def start(self, session: Session, token: str | None, data: JSON) -> JSON:
+    async def start(self, session: Session, token: str | None, data: JSON, client: str = "") -> JSON:
         """Review the game as it stands for the holder of ``token`` (``data``'s optional ``level``: one of the game's
         AI levels, by default its hint level): returns the review's report (see :meth:`report`). A review already
         running goes on; a stored one is extended to the moves played since, or started again at another level.
@@ -111,8 +89,8 @@ class Reviews:
         record = session.record
         access.check_engine(record, self.service.seats(record, token))
         game_id = record.id
-        if game_id in self._tasks and self._current(session) is not None:
-            return self.report(session, token)
+        if game_id in self._tasks and await self._current(session) is not None:
+            return await self.report(session, token)
         self.stop(game_id)  # a review of moves since taken back
         ai = find_game(session.board.game_name).ai
         level = data.get("level", ai.hint_level)
@@ -120,18 +98,18 @@ class Reviews:
             raise BadRequest(f"'level' must be one of {', '.join(ai.levels)}, not {shown(level)}.")
         if not record.moves:
             raise Conflict("No move has been played yet: there is nothing to review.")
-        stored = self._current(session)
+        stored = await self._current(session)
         if stored is not None and stored.status == DONE and (stored.level, stored.moves) == (level, record.moves):
-            return self.report(session, token)
+            return await self.report(session, token)
         if len(self._tasks) >= self.max_running:
             raise TooMany(f"{len(self._tasks)} reviews are being worked out; ask again once one has finished.")
         positions = stored.positions if stored is not None and stored.level == level else []
         review = StoredReview(level, list(record.moves), positions[: len(record.moves) + 1])
-        self.store.save(game_id, review)
-        self._launch(session, review)
-        return self.report(session, token)
+        await self.store.save(game_id, review)
+        self._launch(session, review, client)
+        return await self.report(session, token)
 
-    def report(self, session: Session, token: str | None) -> JSON:
+    async def report(self, session: Session, token: str | None) -> JSON:
         """The game's review for the holder of ``token``: ``status`` (``none``, ``running``, ``done``, ``failed``),
         ``level``, the ``moves`` it covers and ``total`` positions, the ``positions`` analysed so far (``white``,
         ``turn``, ``best``, ``depth``) and ``done`` (their number), the ``marks`` (see :func:`marks`), the
@@ -146,7 +124,7 @@ class Reviews:
         ai = find_game(session.board.game_name).ai
         about = {"calibrated": ai.win_chance is not None, "thresholds": dict(THRESHOLDS)}
         about.update(levels=list(ai.levels), default_level=ai.hint_level)
-        stored = self._current(session)
+        stored = await self._current(session)
         if stored is None:
             return {"status": "none", **about}
         if stored.status == RUNNING and record.id not in self._tasks and len(self._tasks) < self.max_running:
@@ -178,43 +156,50 @@ class Reviews:
         for game_id in list(self._tasks):
             self.stop(game_id)
 
-    def _current(self, session: Session) -> StoredReview | None:
+    async def _current(self, session: Session) -> StoredReview | None:
         """The game's stored review if it still reviews the game's moves (an undo may have taken some back)."""
-        stored = self.store.load(session.record.id)
+        stored = await self.store.load(session.record.id)
         if stored is None or session.record.moves[: len(stored.moves)] != stored.moves:
             return None
         return stored
 
-    def _covers(self, game_id: str, moves: list[str]) -> bool:
-        """Whether the game in memory still has ``moves`` (a review of moves taken back stops)."""
-        session = self.service.sessions.get(game_id)
-        return session is None or session.record.moves[: len(moves)] == moves
+    async def _covers(self, game_id: str, moves: list[str]) -> bool:
+        """Whether the game as stored still has ``moves`` (a review of moves taken back stops)."""
+        try:
+            session = await self.service.session(game_id)
+        except (NotFound, Damaged):
+            return False
+        return session.record.moves[: len(moves)] == moves
 
-    def _launch(self, session: Session, review: StoredReview) -> None:
+    def _launch(self, session: Session, review: StoredReview, client: str = "") -> None:
         record = session.record
         job = (record.kind, record.options, record.start)
-        task = asyncio.get_running_loop().create_task(self._work(record.id, job, review))
+        task = asyncio.get_running_loop().create_task(self._work(record.id, job, review, client))
         self._tasks[record.id] = task
 
-    async def _work(self, game_id: str, game: tuple[str, JSON, str | None], review: StoredReview) -> None:
+    async def _work(self, game_id: str, game: tuple[str, JSON, str | None], review: StoredReview, client: str) -> None:
         kind, options, start = game
         try:
-            while len(review.positions) <= len(review.moves) and self._covers(game_id, review.moves):
+            while len(review.positions) <= len(review.moves) and await self._covers(game_id, review.moves):
                 moves = review.moves[: len(review.positions)]
                 job = (kind, options, moves, review.level, start)
-                review.positions.append(await self.jobs.run(game_id, evaluate, *job, background=True))
+                found = await self.jobs.run(game_id, evaluate, *job, background=True, client=client or None)
+                review.positions.append(found)
                 review.status = DONE if len(review.positions) > len(review.moves) else RUNNING
-                self.store.save(game_id, review)
+                await self.store.save(game_id, review)
                 self.progressed(game_id, len(review.positions))
         except asyncio.CancelledError:
             raise
+        except GameError as err:  # the database is away: the review goes on from its stored positions later
+            log.warning("the engine review of game %s stopped: %s", game_id, err)
         except Exception as err:
             log.exception("the engine review failed")
             review.status, review.error = FAILED, f"The review stopped: {err}"
-            self.store.save(game_id, review)
+            with contextlib.suppress(GameError):
+                await self.store.save(game_id, review)
         finally:
             if self._tasks.get(game_id) is asyncio.current_task():
                 del self._tasks[game_id]
 
 
-__all__ = ["MAX_RUNNING", "THRESHOLDS", "Reviews", "decisive", "evaluate", "marks"]
+__all__ = ["MAX_RUNNING", "THRESHOLDS", "Reviews", "marks"]

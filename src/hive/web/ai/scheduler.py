@@ -1,8 +1,10 @@
-"""The AI's work queue: a bounded number of jobs waiting, the games served in turn, the same question asked once.
+"""The AI's work queue in one process: a bounded number of jobs waiting, the clients served in turn, the same question
+asked once.
 
 The workers take one job at a time each. The AI's own moves go before hints, hints before background work (an
-engine review's positions), and within each kind the waiting jobs are kept per game and the games take turns:
-however many hints anyone asks, a game's move waits for the jobs already running at most. A hint asked again while
+engine review's positions), and within each kind the waiting jobs are kept per client (the address that asked; a
+game when no client is given) and the clients take turns: however many hints or games one client has, another
+client's job waits for the jobs already running at most. A hint asked again while
 the same one is waiting or being worked out shares its answer. The AI's moves are never refused (a game has one at a
 time); a hint is refused (:class:`~hive.web.errors.TooMany`) when the queue, or the game's share of it, is full. A
 worker process that dies (killed, or out of memory) takes the pool down with it: new workers are started, and the
@@ -28,6 +30,7 @@ log = logging.getLogger("hive.web")
 
 @dataclass(eq=False)
 class _Job:
+    game: str
     call: Callable[..., Any]
     args: tuple[Any, ...]
     future: asyncio.Future[Any]
@@ -41,7 +44,7 @@ class Scheduler:
     :param executor: gives the executor (``None``: the event loop's threads) when a job starts.
     :param slots: jobs run at once (the number of workers).
     :param queue_size: jobs that may wait, all games together.
-    :param per_game: jobs that may wait for one game.
+    :param per_game: hints that may wait for one game.
     :param restart: called when a worker process died (a broken pool refuses every job): it replaces the pool that
         ``executor`` gives. The jobs that were running or starting then are started once more.
     """
@@ -60,24 +63,37 @@ class Scheduler:
         self.queue_size = queue_size
         self.per_game = per_game
         self.running = 0
-        #: Jobs waiting, per game: the AI's moves, then hints, then background work.
+        #: Jobs waiting, per client: the AI's moves, then hints, then background work.
         self._lines: tuple[OrderedDict[str, deque[_Job]], ...] = (OrderedDict(), OrderedDict(), OrderedDict())
         self._shared: dict[Hashable, asyncio.Future[Any]] = {}
-        #: The game served last from each line.
+        #: The client served last from each line.
         self._last: list[str | None] = [None, None, None]
+        #: Called whenever a job ends (a worker may be free for an AI move from the shared queue).
+        self.finished: Callable[[], None] = lambda: None
 
     @property
     def waiting(self) -> int:
         """Jobs waiting for a worker."""
         return sum(len(jobs) for line in self._lines for jobs in line.values())
 
+    @property
+    def free(self) -> int:
+        """Workers with nothing to do and no AI move waiting for them (where another AI move may go at once)."""
+        return self.slots - self.running - sum(len(jobs) for jobs in self._lines[0].values())
+
     async def run(
-        self, game: str, call: Callable[..., Any], *args: Any, share: Hashable | None = None, background: bool = False
+        self,
+        game: str,
+        call: Callable[..., Any],
+        *args: Any,
+        share: Hashable | None = None,
+        background: bool = False,
+        client: str | None = None,
     ) -> Any:
-        """``call(*args)`` on a worker, in ``game``'s turn. A job with a ``share`` key (a hint) shares the answer of
-        a job with the same key still to come, and is refused when the queue is full; a job without one (the AI's
-        move, or ``background`` work, which waits for every other kind) is always queued, and withdrawn if its
-        caller stops waiting before it starts.
+        """``call(*args)`` on a worker for ``game``, in ``client``'s turn (by default the game's own). A job with a
+        ``share`` key (a hint) shares the answer of a job with the same key still to come, and is refused when the
+        queue is full; a job without one (the AI's move, or ``background`` work, which waits for every other kind)
+        is always queued, and withdrawn if its caller stops waiting before it starts.
 
         :raises TooMany: when a shared job finds the queue, or the game's share of it, full.
         """
@@ -85,9 +101,10 @@ class Scheduler:
             return await asyncio.shield(self._shared[share])
         if share is not None:
             self._check_room(game)
-        job = _Job(call, args, asyncio.get_running_loop().create_future())
+        job = _Job(game, call, args, asyncio.get_running_loop().create_future())
         line = self._lines[2 if background else share is not None]
-        line.setdefault(game, deque()).append(job)
+        owner = client if client is not None else game
+        line.setdefault(owner, deque()).append(job)
         if share is not None:
             self._shared[share] = job.future
             job.future.add_done_callback(lambda _: self._shared.pop(share, None))
@@ -96,24 +113,24 @@ class Scheduler:
             return await asyncio.shield(job.future)
         except asyncio.CancelledError:
             if share is None:
-                self._withdraw(line, game, job)
+                self._withdraw(line, owner, job)
             raise
 
     def _check_room(self, game: str) -> None:
         if self.waiting >= self.queue_size:
             raise TooMany(f"The AI is busy: {self.waiting} requests are waiting for it; ask again in a moment.")
-        if len(self._lines[1].get(game, ())) >= self.per_game:
+        if sum(job.game == game for jobs in self._lines[1].values() for job in jobs) >= self.per_game:
             raise TooMany(
                 f"This game already has {self.per_game} requests waiting for the AI; ask again once they are answered."
             )
 
     @staticmethod
-    def _withdraw(line: OrderedDict[str, deque[_Job]], game: str, job: _Job) -> None:
-        jobs = line.get(game)
+    def _withdraw(line: OrderedDict[str, deque[_Job]], owner: str, job: _Job) -> None:
+        jobs = line.get(owner)
         if jobs is not None and job in jobs:
             jobs.remove(job)
             if not jobs:
-                del line[game]
+                del line[owner]
         if not job.future.done():
             job.future.cancel()
 
@@ -123,14 +140,14 @@ class Scheduler:
             kind = next(kind for kind, line in enumerate(self._lines) if line)
             line = self._lines[kind]
             if len(line) > 1 and next(iter(line)) == self._last[kind]:
-                line.move_to_end(next(iter(line)))  # the game served last waits for the others' turns
-            game, jobs = next(iter(line.items()))
-            self._last[kind] = game
+                line.move_to_end(next(iter(line)))  # the client served last waits for the others' turns
+            owner, jobs = next(iter(line.items()))
+            self._last[kind] = owner
             job = jobs.popleft()
             if jobs:
-                line.move_to_end(game)  # the next game's turn
+                line.move_to_end(owner)  # the next client's turn
             else:
-                del line[game]
+                del line[owner]
             self.running += 1
             self._start(loop, job)
 
@@ -172,6 +189,7 @@ class Scheduler:
         elif not done.cancelled():
             done.exception()  # retrieved: an answer nobody waits for any more
         self._dispatch()
+        self.finished()
 
     def close(self) -> None:
         """Cancel every waiting job."""

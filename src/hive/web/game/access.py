@@ -12,7 +12,7 @@ from __future__ import annotations
 import hmac
 
 from ..errors import BadRequest, Forbidden, shown
-from ..storage.games import GameRecord
+from ..model import GameRecord
 from ..views import JSON
 
 #: Why the engine is refused in a fair game.

@@ -1,32 +1,29 @@
 """What a player does to a game (:data:`HANDLERS`): move, take back and replay moves, resign, offer and answer draws
 and takebacks, name a seat, choose engine help.
 
-Each handler checks the action against the game as it stands, then stores the change through
-:meth:`~hive.web.game.service.GameService.save` (one transaction; the live board is changed only once stored, or put
-back if it cannot be). Moves are not taken back under a clock; an online game takes moves back only by agreement.
+Each handler checks the action against the game as it stands, changes the board if the action moves pieces, then
+stores the change through :meth:`~hive.web.game.service.GameService.commit` (one transaction over the game's
+version; the board is put back if it cannot be stored). A finished game's result is final: nothing is taken back or
+offered once the game is over (the analysis board is there to try other moves). Moves are not taken back under a
+clock; an online game takes moves back only by agreement.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from ...game import Outcome, Termination
-from ..errors import BadRequest, Conflict, shown
-from ..views import JSON, Board
+from ..errors import BadRequest, Conflict, NotFound, shown
+from ..views import JSON
 from . import access, clock
 from .newgame import display_name
+from .service import GameService, ended
+from .session import Session
 
-if TYPE_CHECKING:
-    from .service import GameService, Session
-
-Handler = Callable[["GameService", "Session", frozenset[int], JSON], None]
-
-
-def ended(board: Board, outcome: Outcome | None = None) -> dict[str, str | None]:
-    """The record's result and reason for ``outcome``, by default the rules' own on ``board``."""
-    outcome = outcome or board.outcome()
-    return {"result": outcome.result if outcome else None, "reason": outcome.reason if outcome else None}
+Handler = Callable[[GameService, Session, frozenset[int], JSON, str], Awaitable[None]]
+#: Why nothing is taken back or offered once a game has its result.
+FINAL = "The game is over: its result stands. Analyse it to try other moves."
 
 
 def check_ply(session: Session, data: JSON) -> None:
@@ -44,7 +41,12 @@ def _untimed(session: Session) -> None:
         raise Conflict("Moves are not taken back in a timed game.")
 
 
-def move(service: GameService, session: Session, seats: frozenset[int], data: JSON) -> None:
+def _open(session: Session) -> None:
+    if session.over:
+        raise Conflict(FINAL)
+
+
+async def move(service: GameService, session: Session, seats: frozenset[int], data: JSON, client: str) -> None:
     """``{"ply": n, …}`` and the view's fields of a move: play it for the seat whose turn it is."""
     check_ply(session, data)
     if session.over:
@@ -52,26 +54,28 @@ def move(service: GameService, session: Session, seats: frozenset[int], data: JS
     turn = session.board.turn
     if turn not in seats:
         raise Conflict(f"It's {session.sides[turn]}'s turn, not yours.")
-    if session.thinking:
+    if session.ai_due:
         raise Conflict("The AI is thinking.")
-    service.play(session, session.view.move(session.board, data))
+    await service.play(session, session.view.move(session.board, data), client)
 
 
-def undo(service: GameService, session: Session, seats: frozenset[int], data: JSON) -> None:
+async def undo(service: GameService, session: Session, seats: frozenset[int], data: JSON, client: str) -> None:
     """Take back the last move (on one screen), the player's last move and the AI's answer, or offer it online."""
     check_ply(session, data)
+    _open(session)
     _untimed(session)
     record = session.record
     if record.mode == "online":
-        offer(service, session, seats, {"what": "undo"})
+        await offer(service, session, seats, {"what": "undo"}, client)
         return
     if not record.moves:
         raise Conflict("Nothing to undo yet.")
     if record.mode == "local":
-        _take_back(service, session, 1)
+        await _take_back(service, session, 1, session.board.turn, client)
     else:
         assert record.ai_seat is not None
-        _take_back(service, session, _back_to(session, 1 - record.ai_seat))
+        seat = 1 - record.ai_seat
+        await _take_back(service, session, _back_to(session, seat), seat, client)
 
 
 def _back_to(session: Session, seat: int) -> int:
@@ -86,16 +90,23 @@ def _back_to(session: Session, seat: int) -> int:
     raise Conflict("Nothing to undo yet.")
 
 
-def _take_back(service: GameService, session: Session, n: int) -> None:
+async def _take_back(service: GameService, session: Session, n: int, by: int, client: str, what: str = "undo") -> None:
     record = session.record
     keep = len(record.moves) - n
+    board = session.board
+    taken = [board.pop() for _ in range(n)]
+
+    def revert() -> None:
+        for again in reversed(taken):
+            board.move_text(again)
+            board.push(again)
+
     redo_texts = record.moves[keep:] + record.redo
-    service.save(session, None, moves=record.moves[:keep], redo=redo_texts, result=None, reason=None, offer=None)
-    for _ in range(n):
-        session.board.pop()
+    changes: dict[str, Any] = {"moves": record.moves[:keep], "redo": redo_texts, "result": None, "reason": None}
+    await service.commit(session, what, by, client=client, revert=revert, **changes, offer=None)
 
 
-def redo(service: GameService, session: Session, seats: frozenset[int], data: JSON) -> None:
+async def redo(service: GameService, session: Session, seats: frozenset[int], data: JSON, client: str) -> None:
     """Play again a move taken back (with the AI's answer in a game against it)."""
     check_ply(session, data)
     record = session.record
@@ -104,12 +115,12 @@ def redo(service: GameService, session: Session, seats: frozenset[int], data: JS
     _untimed(session)
     if not record.redo:
         raise Conflict("Nothing to redo.")
-    if session.over:
-        raise Conflict("The game is over.")
+    _open(session)
     n = 1
     if record.mode == "ai" and (session.board.turn + 1) % 2 == record.ai_seat:
         n = min(2, len(record.redo))  # the player's move and the AI's answer
     board = session.board
+    by = board.turn
     texts = record.redo[:n]
     for text in texts:
         again = board.parse_move(text)
@@ -120,10 +131,11 @@ def redo(service: GameService, session: Session, seats: frozenset[int], data: JS
         for _ in texts:
             board.pop()
 
-    service.save(session, revert, moves=record.moves + texts, redo=record.redo[n:], **ended(board), offer=None)
+    changes = {"moves": record.moves + texts, "redo": record.redo[n:], **ended(board)}
+    await service.commit(session, "redo", by, client=client, revert=revert, **changes, offer=None)
 
 
-def resign(service: GameService, session: Session, seats: frozenset[int], data: JSON) -> None:
+async def resign(service: GameService, session: Session, seats: frozenset[int], data: JSON, client: str) -> None:
     """Resign for the seat held (for the side to move when the token holds both)."""
     if session.over:
         raise Conflict("The game is over.")
@@ -131,37 +143,38 @@ def resign(service: GameService, session: Session, seats: frozenset[int], data: 
     seat = board.turn if len(seats) == 2 else next(iter(seats))
     resigned = Outcome(Termination.RESIGNATION, 1 - seat, board.sides)
     stopped = clock.stopped(session.record.clock, service.now())
-    service.save(session, None, **ended(board, resigned), offer=None, clock=stopped)
+    await service.commit(session, "resign", seat, client=client, **ended(board, resigned), offer=None, clock=stopped)
 
 
-def offer(service: GameService, session: Session, seats: frozenset[int], data: JSON) -> None:
+async def offer(service: GameService, session: Session, seats: frozenset[int], data: JSON, client: str) -> None:
     """``{"what": "draw" | "undo"}``: offer it to the opponent online; agreed at once on one screen."""
     what = data.get("what")
     if what not in ("draw", "undo"):
         raise BadRequest(f"'what' must be 'draw' or 'undo', not {shown(what)}.")
     record = session.record
-    if what == "draw" and session.over:
-        raise Conflict("The game is over.")
+    _open(session)
     if what == "undo":
         _untimed(session)
     if record.mode == "ai":
         if what == "draw":
             raise Conflict("The AI plays on: it does not agree to draws.")
-        undo(service, session, seats, {})
+        await undo(service, session, seats, {}, client)
         return
     if record.mode == "local":
-        _agree(service, session, what, session.board.turn)
+        await _agree(service, session, what, session.board.turn, session.board.turn, client)
         return
     seat = next(iter(seats))
     if what == "undo":
         _back_to(session, seat)  # raises when there is nothing to undo
     if record.offer and record.offer["what"] == what and record.offer["by"] != seat:
-        _agree(service, session, what, record.offer["by"])
+        await _agree(service, session, what, record.offer["by"], seat, client)
         return
-    service.save(session, None, offer={"what": what, "by": seat})
+    await service.commit(
+        session, "offer", seat, client=client, detail={"offer": what}, offer={"what": what, "by": seat}
+    )
 
 
-def answer(service: GameService, session: Session, seats: frozenset[int], data: JSON) -> None:
+async def answer(service: GameService, session: Session, seats: frozenset[int], data: JSON, client: str) -> None:
     """``{"accept": true or false}``: answer the opponent's offer."""
     accept = data.get("accept")
     if not isinstance(accept, bool):
@@ -169,23 +182,25 @@ def answer(service: GameService, session: Session, seats: frozenset[int], data: 
     standing = session.record.offer
     if not standing or (standing["by"] in seats and len(seats) == 1):
         raise Conflict("There is no offer from your opponent to answer.")
+    by = next(seat for seat in sorted(seats) if seat != standing["by"]) if len(seats) > 1 else next(iter(seats))
     if accept:
-        _agree(service, session, standing["what"], standing["by"])
+        await _agree(service, session, standing["what"], standing["by"], by, client)
     else:
-        service.save(session, None, offer=None)
+        detail = {"declined": standing["what"], "offered_by": standing["by"]}
+        await service.commit(session, "answer", by, client=client, detail=detail, offer=None)
 
 
-def name(service: GameService, session: Session, seats: frozenset[int], data: JSON) -> None:
+async def name(service: GameService, session: Session, seats: frozenset[int], data: JSON, client: str) -> None:
     """``{"name": text or null}``, and ``seat`` for a token holding both: the seat's display name."""
     seat = access.seat_of(seats, data, "the name is for")
     if session.record.mode == "ai" and seat == session.record.ai_seat:
         raise BadRequest("The AI's seat is named by its level.")
     names = list(session.record.names)
     names[seat] = display_name(data.get("name"))
-    service.save(session, None, names=(names[0], names[1]))
+    await service.commit(session, "name", seat, client=client, names=(names[0], names[1]))
 
 
-def help_choice(service: GameService, session: Session, seats: frozenset[int], data: JSON) -> None:
+async def help_choice(service: GameService, session: Session, seats: frozenset[int], data: JSON, client: str) -> None:
     """``{"help": true or false}``: a seat's choice of a casual game with engine help, made once (when the game
     is created, or when the invitation is opened); either player may turn help off later."""
     record = session.record
@@ -201,16 +216,18 @@ def help_choice(service: GameService, session: Session, seats: frozenset[int], d
         raise Conflict("The game is over.")
     helps = list(record.help)
     helps[seat] = wanted
-    service.save(session, None, help=(helps[0], helps[1]))
+    await service.commit(session, "help", seat, client=client, help=(helps[0], helps[1]))
 
 
-def _agree(service: GameService, session: Session, what: str, by: int) -> None:
+async def _agree(service: GameService, session: Session, what: str, offered: int, by: int, client: str) -> None:
+    """Carry out an offer of ``offered``'s that ``by`` agreed to."""
     if what == "draw":
         agreed = Outcome(Termination.AGREEMENT, None, session.board.sides)
         stopped = clock.stopped(session.record.clock, service.now())
-        service.save(session, None, **ended(session.board, agreed), offer=None, clock=stopped)
+        changes = {**ended(session.board, agreed), "clock": stopped}
+        await service.commit(session, "answer", by, client=client, detail={"agreed": "draw"}, offer=None, **changes)
     else:
-        _take_back(service, session, _back_to(session, by))
+        await _take_back(service, session, _back_to(session, offered), by, client, what="answer")
 
 
 #: The handler of each action a seat holder may take.
@@ -225,5 +242,36 @@ HANDLERS: dict[str, Handler] = {
     "help": help_choice,
 }
 ACTIONS = tuple(HANDLERS)
+#: What anyone may ask of a game, besides what a player does to it.
+QUERIES = ("why", "preview")
 
-__all__ = ["ACTIONS", "HANDLERS", "check_ply", "ended"]
+
+async def act(
+    service: GameService, game_id: str, action: str, token: str | None, data: JSON, client: str = ""
+) -> tuple[Session, JSON | None]:
+    """Do ``action`` (one of :data:`ACTIONS`) on a game as the holder of ``token``, or answer a query
+    (:data:`QUERIES`, open to anyone): returns the game, and the query's answer (``None`` for an action, once its
+    change is stored and announced).
+
+    :raises NotFound: for an unknown game or action.
+    :raises Forbidden: when ``token`` holds no seat of the game.
+    :raises BadRequest, Conflict: naming what the action cannot do, or not now.
+    """
+    async with service.lock(game_id):
+        session = await service.fresh(game_id)
+        if action == "why":
+            return session, {"piece": data.get("piece"), "reason": session.view.why(session.board, data.get("piece"))}
+        if action == "preview":
+            if session.over:
+                raise Conflict("The game is over.")
+            return session, session.view.preview(session.board, data)
+        if action not in ACTIONS:
+            raise NotFound(f"Unknown action {shown(action)}: expected one of {', '.join((*ACTIONS, *QUERIES))}.")
+        seats = await service.holder(session, token)
+        if await service.flag(session):
+            raise Conflict("The game is over: time ran out.")
+        await HANDLERS[action](service, session, seats, data, client)
+        return session, None
+
+
+__all__ = ["ACTIONS", "FINAL", "HANDLERS", "QUERIES", "act", "check_ply"]

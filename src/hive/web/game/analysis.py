@@ -15,17 +15,16 @@ looks at them.
 
 from __future__ import annotations
 
-import contextlib
 import re
-import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
-from ..ai.player import AIPlayer, analyse
-from ..errors import BadRequest, Conflict, Forbidden, NotFound, TooMany, Unavailable, shown
-from ..storage.lines import Line, LineStore, branch, descendants, shared
+from ..errors import BadRequest, Conflict, Forbidden, NotFound, TooMany, shown
+from ..model import Line
+from ..storage.lines import LineRepository
 from ..views import JSON, Board
 from . import access
-from .service import GameService, Session
+from .service import GameService
+from .session import Session
 
 #: The most lines a game keeps, and the most moves a line holds from the start of the game.
 MAX_LINES = 200
@@ -36,6 +35,30 @@ PLAYERS_WRITE = "Only the game's players add or delete lines; a spectator may lo
 QUERIES = ("why", "preview")
 
 Where = tuple[Line | None, int]
+#: The engine's hint on a position: the game, the moves from its start to the position.
+Hinter = Callable[[Session, list[str]], Awaitable[JSON]]
+
+
+def shared(a: Sequence[str], b: Sequence[str]) -> int:
+    """How many moves two sequences have in common from the start."""
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return n
+
+
+def branch(line: Line, lines: dict[int, Line], main: Sequence[str]) -> int:
+    """The number of moves ``line`` shares with its parent: its first move of its own is the next one."""
+    parent = lines[line.parent].moves if line.parent is not None else main
+    return shared(line.moves, parent)
+
+
+def descendants(lines: dict[int, Line], root: int) -> list[int]:
+    """``root`` and every line explored from it, at any depth."""
+    found = [root]
+    for current in found:
+        found.extend(line.id for line in lines.values() if line.parent == current)
+    return found
 
 
 class Analysis:
@@ -43,13 +66,13 @@ class Analysis:
 
     :param service: the games.
     :param store: where the lines are kept.
-    :param ai: the engine, for the hints and evaluations of positions in a line.
+    :param hinter: the engine's hint and evaluation of a position of a line.
     """
 
-    def __init__(self, service: GameService, store: LineStore, ai: AIPlayer) -> None:
+    def __init__(self, service: GameService, store: LineRepository, hinter: Hinter) -> None:
         self.service = service
         self.store = store
-        self.ai = ai
+        self.hinter = hinter
 
     # ------------------------------------------------------------------
     # who
@@ -76,7 +99,7 @@ class Analysis:
     # ------------------------------------------------------------------
     # the tree
 
-    def listing(self, session: Session, token: str | None) -> JSON:
+    async def listing(self, session: Session, token: str | None) -> JSON:
         """The game's lines as the move list shows them: ``lines``, each with its number (``id``), the line it
         branches from (``parent``, ``null`` for the main line), ``ply`` (the moves it shares with its parent) and its
         own ``moves`` (the first of them is move ``ply + 1``); ``writable``: whether the asker may add and delete.
@@ -84,10 +107,10 @@ class Analysis:
         :raises Forbidden: when the asker may not look at the analysis (see :meth:`reader`).
         """
         held = self.reader(session, token)
-        return self._listing(session, bool(held))
+        return await self._listing(session, bool(held))
 
-    def _listing(self, session: Session, writable: bool) -> JSON:
-        lines = self._lines(session)
+    async def _listing(self, session: Session, writable: bool) -> JSON:
+        lines = await self._lines(session)
         shown_ids: set[int] = set()
         out: list[JSON] = []
         for line in lines.values():  # parents come first: they are older
@@ -98,7 +121,7 @@ class Analysis:
             out.append({"id": line.id, "parent": line.parent, "ply": start, "moves": list(line.moves[start:])})
         return {"lines": out, "writable": writable}
 
-    def position(self, session: Session, token: str | None, line: object, ply: object) -> JSON:
+    async def position(self, session: Session, token: str | None, line: object, ply: object) -> JSON:
         """The position after the first ``ply`` moves of ``line`` (a line's number; ``None`` for the main line):
         ``line``, ``ply``, ``view`` (the game's view of the board, without legal moves once the game is over there)
         and ``end`` (why the game is over there, or ``None``).
@@ -108,10 +131,10 @@ class Analysis:
         :raises BadRequest: for a ``ply`` that is not a number of moves of the line.
         """
         self.reader(session, token)
-        where = self.where(session, line, ply)
+        where = await self.where(session, line, ply)
         return self._shown(session, where, self.board(session, self.moves(session, where)))
 
-    def play(self, session: Session, token: str | None, data: JSON) -> JSON:
+    async def play(self, session: Session, token: str | None, data: JSON) -> JSON:
         """Play a move (``move``, or the game's own fields as for a real move) at the position ``line`` and ``ply``
         name (``ply`` missing: the end of the line), storing it as a line: the position after it (as
         :meth:`position`) with the game's lines (as :meth:`listing`).
@@ -123,7 +146,7 @@ class Analysis:
         :raises TooMany: when the game has as many lines as it may keep, or the line as many moves.
         """
         self.writer(session, token)
-        where = self.where(session, data.get("line"), data.get("ply"))
+        where = await self.where(session, data.get("line"), data.get("ply"))
         moves = self.moves(session, where)
         board = self.board(session, moves)
         if board.is_game_over():
@@ -139,23 +162,22 @@ class Analysis:
         after = [*moves, text]
         if len(after) > MAX_PLIES:
             raise TooMany(f"A line holds at most {MAX_PLIES} moves.")
-        line = self._keep(session, where, after)
-        return {**self._shown(session, (line, len(after)), board), **self._listing(session, True)}
+        line = await self._keep(session, where, after)
+        return {**self._shown(session, (line, len(after)), board), **(await self._listing(session, True))}
 
-    def delete(self, session: Session, token: str | None, line: object) -> JSON:
+    async def delete(self, session: Session, token: str | None, line: object) -> JSON:
         """Delete a line and every line explored from it: answers the lines left (as :meth:`listing`).
 
         :raises Forbidden: when the asker may not delete lines.
         :raises NotFound: for a line the game does not have.
         """
         self.writer(session, token)
-        found = self.where(session, line, None)[0]
+        found = (await self.where(session, line, None))[0]
         assert found is not None
-        with self._storing():
-            self.store.delete(session.record.id, descendants(self._lines(session), found.id))
-        return self._listing(session, True)
+        await self.store.delete(session.record.id, descendants(await self._lines(session), found.id))
+        return await self._listing(session, True)
 
-    def query(self, session: Session, action: str, token: str | None, data: JSON) -> JSON | None:
+    async def query(self, session: Session, action: str, token: str | None, data: JSON) -> JSON | None:
         """Answer a query of the game's (:data:`QUERIES`: why a piece cannot move, a part of a turn) about the
         position of the analysis board that ``data`` names with ``line`` (``null``: the main line) and ``ply``;
         ``None`` when the query names no such position (it is about the game as it stands).
@@ -165,7 +187,7 @@ class Analysis:
         if action not in QUERIES or "line" not in data:
             return None
         self.reader(session, token)
-        board = self.board(session, self.moves(session, self.where(session, data.get("line"), data.get("ply"))))
+        board = self.board(session, self.moves(session, await self.where(session, data.get("line"), data.get("ply"))))
         if action == "why":
             return {"piece": data.get("piece"), "reason": session.view.why(board, data.get("piece"))}
         if board.is_game_over():
@@ -181,19 +203,17 @@ class Analysis:
         :raises TooMany: when the AI's queue is full.
         """
         self.reader(session, token)
-        where = self.where(session, line, ply)
+        where = await self.where(session, line, ply)
         moves = self.moves(session, where)
         if self.board(session, moves).is_game_over():
             raise Conflict("The game is over in this position: there is nothing to suggest.")
-        record = session.record
-        job = (record.kind, record.options, moves)
-        hint: JSON = await self.ai.jobs.run(record.id, analyse, *job, share=(record.id, tuple(moves)))
+        hint = await self.hinter(session, moves)
         return {**hint, "line": where[0].id if where[0] else None, "ply": where[1]}
 
     # ------------------------------------------------------------------
     # positions
 
-    def where(self, session: Session, line: object, ply: object) -> Where:
+    async def where(self, session: Session, line: object, ply: object) -> Where:
         """The position a request names: a line of the game (``None``, or a missing value, for the main line; a
         number, or its text in a URL) and a number of its moves (``None``: all of them).
 
@@ -202,7 +222,7 @@ class Analysis:
 
         A position that a line shares with the line it branches from is named by that line (or the main line).
         """
-        lines = self._lines(session) if line is not None else {}
+        lines = await self._lines(session) if line is not None else {}
         found = None if line is None else lines.get(_number(line, "line"))
         if line is not None and found is None:
             raise NotFound(f"This game has no line {shown(line)}.")
@@ -245,33 +265,24 @@ class Analysis:
         end = session.shown(outcome.reason) if outcome and outcome.reason else None
         return {"line": line.id if line else None, "ply": ply, "view": view, "end": end}
 
-    def _keep(self, session: Session, where: Where, after: list[str]) -> Line | None:
+    async def _keep(self, session: Session, where: Where, after: list[str]) -> Line | None:
         """The line that has the moves ``after`` (``None``: the main line), stored if no line has them yet."""
         line, ply = where
         if shared(session.record.moves, after) == len(after):
             return None
-        lines = self._lines(session)
+        lines = await self._lines(session)
         same = [other for other in lines.values() if shared(other.moves, after) == len(after)]
         if same:
             return line if line in same else same[0]
         game_id = session.record.id
-        with self._storing():
-            if line is not None and ply == len(line.moves):
-                return self.store.extend(game_id, line, after)
-            if len(lines) >= MAX_LINES:
-                raise TooMany(f"A game keeps at most {MAX_LINES} lines: delete one first.")
-            return self.store.add(game_id, line.id if line else None, after)
+        if line is not None and ply == len(line.moves):
+            return await self.store.extend(game_id, line, after)
+        if len(lines) >= MAX_LINES:
+            raise TooMany(f"A game keeps at most {MAX_LINES} lines: delete one first.")
+        return await self.store.add(game_id, line.id if line else None, after)
 
-    def _lines(self, session: Session) -> dict[int, Line]:
-        with self._storing("read"):
-            return self.store.lines(session.record.id)
-
-    @contextlib.contextmanager
-    def _storing(self, doing: str = "saved") -> Iterator[None]:
-        try:
-            yield
-        except sqlite3.Error as err:
-            raise Unavailable(f"The analysis could not be {doing}: {err}") from None
+    async def _lines(self, session: Session) -> dict[int, Line]:
+        return await self.store.lines(session.record.id)
 
 
 def _number(value: object, name: str) -> int:
@@ -286,4 +297,4 @@ def _number(value: object, name: str) -> int:
     raise BadRequest(f"'{name}' must be a whole number, not {shown(value)}.")
 
 
-__all__ = ["MAX_LINES", "MAX_PLIES", "PLAYERS_WRITE", "QUERIES", "Analysis"]
+__all__ = ["MAX_LINES", "MAX_PLIES", "PLAYERS_WRITE", "QUERIES", "Analysis", "branch", "descendants", "shared"]

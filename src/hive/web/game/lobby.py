@@ -1,46 +1,18 @@
-"""The list of stored games and what it offers beside resuming one: a game's summary, the rematch with the colours
-swapped, and deleting a game (by one of its players)."""
+"""The list of stored games and what it offers beside resuming one: the rematch with the colours swapped, and
+deleting a game (by one of its players)."""
 
 from __future__ import annotations
 
-import sqlite3
-from typing import TYPE_CHECKING
+import logging
 
-from ..errors import Conflict, Unavailable
-from ..storage.games import GameRecord
-from ..views import JSON, View, in_sides, spec_of, view_for
-from . import clock
+from ..errors import Conflict, GameError
+from ..model import Summary
+from ..views import JSON, view_for
 from .newgame import rematch
+from .service import GameService, summary
+from .session import Session
 
-if TYPE_CHECKING:
-    from .service import GameService, Session
-
-
-def summary(record: GameRecord, view: View, length: int) -> JSON:
-    """A game as the game list and the page describe it: kind, mode, options, the sides' names, the players' names,
-    the number of moves, the result (``winner``: the winner's seat), the position record it started from (``start``,
-    ``None`` for the start of a game), the time control's label and the dates."""
-    sides = view.sides(record.options)
-    notation = spec_of(record.kind).sides
-    winner = next((seat for seat, side in enumerate(notation) if record.result == f"{side}Wins"), None)
-    return {
-        "id": record.id,
-        "kind": record.kind,
-        "mode": record.mode,
-        "options": record.options,
-        "ai": {"level": record.ai_level, "seat": record.ai_seat} if record.mode == "ai" else None,
-        "sides": sides,
-        "names": list(record.names),
-        "length": length,
-        "result": record.result,
-        "winner": winner,
-        "reason": in_sides(record.reason, notation, sides) if record.reason else None,
-        "rematch": record.rematch,
-        "start": record.start,
-        "time_control": clock.label(record.clock["control"] if record.clock else None),
-        "created": record.created,
-        "updated": record.updated,
-    }
+log = logging.getLogger("hive.web")
 
 
 class Lobby:
@@ -52,55 +24,67 @@ class Lobby:
     def __init__(self, service: GameService) -> None:
         self.service = service
 
-    def games(self, limit: int = 200) -> JSON:
-        """The stored games, those in progress first, then the finished ones, the latest first in each.
+    async def games(self, limit: int = 200) -> JSON:
+        """The stored games, those in progress first, then the finished ones, the latest first in each. A game whose
+        stored record cannot be read is listed as ``damaged`` (with why), and logged; the others are listed as usual.
 
         :raises Unavailable: when the database cannot be read.
         """
         listed = []
-        try:
-            stored = self.service.storage.games(limit)
-        except sqlite3.Error as err:
-            raise Unavailable(f"The games could not be read: {err}") from None
-        for item in stored:
-            record = item.record
-            live = self.service.sessions.get(record.id)
-            if live is not None:  # the same as stored, and what the AI is doing
-                record = live.record
-            listed.append(
-                {**summary(record, view_for(record.kind), item.length), "thinking": bool(live and live.thinking)}
-            )
+        for item in await self.service.store.games.games(limit):
+            listed.append(self._entry(item))
         return {"games": listed}
 
-    def rematch(self, session: Session, token: str | None) -> tuple[Session, str]:
+    def _entry(self, item: Summary) -> JSON:
+        record = item.record
+        if item.damaged is None:
+            live = self.service.sessions.get(record.id)
+            if live is not None and live.record.version == record.version:
+                return {**summary(live.record, live.view, item.length), "thinking": live.ai_due}
+            try:
+                return {**summary(record, view_for(record.kind), item.length), "thinking": False}
+            except (GameError, ValueError, KeyError, TypeError) as err:
+                damaged = f"Game {record.id} cannot be listed: {err}"
+        else:
+            damaged = item.damaged
+        log.warning("%s", damaged)
+        return {"id": record.id, "damaged": damaged, "created": record.created, "updated": record.updated}
+
+    async def rematch(self, game_id: str, token: str | None, client: str = "") -> tuple[Session, Session, str]:
         """The rematch of a finished game for the holder of ``token``: started by the first player to ask, joined by
-        the other; returns it and the asker's token in it (the seat of the other colour).
+        the other; returns the finished game, the rematch and the asker's token in it (the seat of the other colour).
 
         :raises Forbidden: when the token holds no seat of the game.
         :raises Conflict: when the game is not over.
         """
-        held = self.service.holder(session, token)
-        seat = min(held)
-        if not session.over:
-            raise Conflict("A rematch follows a finished game: finish or resign this one first.")
-        if session.record.rematch is not None:
-            following = self.service.session(session.record.rematch)
-            mine = following.record.tokens[1 - seat]
-            if mine is None:
-                raise Conflict("The rematch has no seat for you.")
-            return following, mine
-        game = rematch(session.record, seat)
-        following = self.service.start(game)
-        self.service.store(session, rematch=game.record.id)
-        return following, game.token
+        async with self.service.lock(game_id):
+            session = await self.service.fresh(game_id)
+            held = await self.service.holder(session, token)
+            seat = min(held)
+            if not session.over:
+                raise Conflict("A rematch follows a finished game: finish or resign this one first.")
+            if session.record.rematch is None:
+                game = rematch(session.record, seat)
+                following = await self.service.start(game, client)
+                await self.service.commit(session, "rematch", seat, client=client, rematch=game.record.id)
+                return session, following, game.token
+            following_id = session.record.rematch
+        following = await self.service.session(following_id)
+        mine = following.record.tokens[1 - seat]
+        if mine is None:
+            raise Conflict("The rematch has no seat for you.")
+        return session, following, mine
 
-    def delete(self, session: Session, token: str | None) -> None:
-        """Delete the game, for one of its players.
+    async def delete(self, game_id: str, token: str | None) -> Session:
+        """Delete the game, for one of its players; returns it as it was.
 
         :raises Forbidden: when the token holds no seat of the game.
         """
-        self.service.holder(session, token)
-        self.service.forget(session)
+        async with self.service.lock(game_id):
+            session = await self.service.fresh(game_id)
+            held = await self.service.holder(session, token)
+            await self.service.forget(session, min(held))
+            return session
 
 
-__all__ = ["Lobby", "summary"]
+__all__ = ["Lobby"]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ...games import GAMES, find_game
 from ..errors import BadRequest, shown
-from ..storage.games import GameRecord
+from ..model import GameRecord
 from ..views import DEFAULT_KIND, JSON, Board, View, replay, view_for
 from . import clock
 from . import setup as positions

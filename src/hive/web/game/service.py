@@ -1,89 +1,113 @@
 """The browser game's rules of play, without HTTP: games in memory and on disk, who may do what, and when.
 
-A game in memory is a :class:`Session`: its stored :class:`~hive.web.storage.games.GameRecord` (options, mode, seat
-tokens, the texts of the moves in effect and of those taken back, the result, an offer, the players' names and
-choices of engine help), its game's view and its live board. Every change is checked, stored in one transaction,
-and kept in memory only once stored: a move is checked once (by the view, through the game's own checks), written
-in the game's notation, pushed, and popped again if it cannot be stored. Undo pops, redo pushes the stored texts;
-a game is replayed only to load it into memory after a restart. A timed game's clock (:mod:`~hive.web.game.clock`) is
-charged with every move and stored with it; a flag that falls ends the game as soon as anyone looks at it
-(:meth:`GameService.check_clock`), and moves are not taken back under a clock. Who may ask the engine is
-:mod:`~hive.web.game.access`'s to say; the game list, rematches and deletions are :mod:`~hive.web.game.lobby`'s.
+The database is the authority. A game in memory is a :class:`~hive.web.game.session.Session` holding the record
+stored at some version and its live board; before a game is used its version is compared with the database's, and a
+copy that is behind is brought up to date by playing or taking back only the moves that differ (never by replaying
+the game). Every change is checked, then stored in one transaction over the version it was made from
+(:meth:`GameService.commit`); a change that lost a race with another process's is refused, and the board put back.
+A move is checked once (by the view, through the game's own checks), written in the game's notation, pushed, and
+popped again if it cannot be stored. Within a process, the changes to one game are made one at a time.
+
+Each stored change is announced once (a :class:`~hive.web.game.events.GameChanged`): the AI, the flags and the
+sockets watching the game follow from that event, here and in the other processes. A timed game's clock
+(:mod:`~hive.web.game.clock`) is charged with every move and stored with it; a flag that falls ends the game as soon
+as anyone looks at it or its timer fires (:meth:`GameService.check_clock`), and moves are not taken back under a
+clock. Who may ask the engine is :mod:`~hive.web.game.access`'s to say; the game list, rematches and deletions are
+:mod:`~hive.web.game.lobby`'s.
 
 The service raises the errors of :mod:`hive.web.errors`; the HTTP layer turns them into status codes.
 """
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 import dataclasses
 import logging
 import re
 import secrets
-import sqlite3
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+import weakref
+from collections.abc import Callable
 from typing import Any
 
 from ...game import Outcome, Termination
-from ..errors import BadRequest, Conflict, Forbidden, GameError, NotFound, Unavailable, shown
-from ..storage.games import GameRecord, StaleError, Storage
-from ..views import JSON, Board, View, description, in_sides, kinds, pass_note, replay, view_for
+from ..errors import BadRequest, Conflict, Damaged, Forbidden, GameError, NotFound, shown
+from ..model import AIJob, GameRecord
+from ..storage import Effects, Store
+from ..views import JSON, Board, View, description, in_sides, kinds, pass_note, replay, spec_of, view_for
 from . import access, clock
-from .actions import ACTIONS, HANDLERS, ended
-from .cache import LiveGames
-from .lobby import summary
+from .events import AI_ERROR, AI_MOVE, CREATED, FLAG, JOINED, Announcer, GameChanged, Unheard
 from .newgame import NewGame, all_ai_levels, new_game
+from .session import LiveGames, Session
 
-#: What a player does to a game, and what anyone may ask of it.
-QUERIES = ("why", "preview")
 log = logging.getLogger("hive.web")
 
 
-@dataclass
-class Session:
-    """A game in memory: its stored record, its view and live board, and what its AI is doing."""
+def ended(board: Board, outcome: Outcome | None = None) -> dict[str, Any]:
+    """The record's result and reason for ``outcome``, by default the rules' own on ``board``."""
+    outcome = outcome or board.outcome()
+    return {"result": outcome.result if outcome else None, "reason": outcome.reason if outcome else None}
 
-    record: GameRecord
-    view: View
-    board: Board
-    thinking: bool = False
-    ai_error: str | None = None
-    #: Counts the states sent out, so that a page can drop a late reply older than what it has.
-    version: int = 0
 
-    @property
-    def over(self) -> bool:
-        """Whether the game has a result (by the rules, a resignation or an agreement)."""
-        return self.record.result is not None
-
-    @property
-    def sides(self) -> list[str]:
-        """The names the page gives the two sides (``Warm``/``Cool`` with that set), first player first."""
-        return self.view.sides(self.record.options)
-
-    def shown(self, text: str) -> str:
-        """A text of the notation's sides (``Black's Queen Bee is surrounded``) in the page's names for them."""
-        return in_sides(text, self.board.sides, self.sides)
+def summary(record: GameRecord, view: View, length: int) -> JSON:
+    """A game as the game list and the page describe it: kind, mode, options, the sides' names, the players' names,
+    the number of moves, the result (``winner``: the winner's seat), the position record it started from (``start``,
+    ``None`` for the start of a game), the time control's label and the dates."""
+    sides = view.sides(record.options)
+    notation = spec_of(record.kind).sides
+    winner = next((seat for seat, side in enumerate(notation) if record.result == f"{side}Wins"), None)
+    return {
+        "id": record.id,
+        "kind": record.kind,
+        "mode": record.mode,
+        "options": record.options,
+        "ai": {"level": record.ai_level, "seat": record.ai_seat} if record.mode == "ai" else None,
+        "sides": sides,
+        "names": list(record.names),
+        "length": length,
+        "result": record.result,
+        "winner": winner,
+        "reason": in_sides(record.reason, notation, sides) if record.reason else None,
+        "rematch": record.rematch,
+        "start": record.start,
+        "time_control": clock.label(record.clock["control"] if record.clock else None),
+        "created": record.created,
+        "updated": record.updated,
+    }
 
 
 class GameService:
     """The games: created, loaded, played and stored.
 
-    :param storage: where the games are kept.
-    :param live_games: games kept in memory (the least recently used are reloaded from storage when asked for).
+    :param store: where the games are kept.
+    :param live_games: games kept in memory (the least recently used are loaded again when asked for).
     :param now: the clock's time source, seconds since the epoch.
+    :param origin: this server process's name in the events it announces.
+    :param announcer: who hears of each change (see :class:`~hive.web.game.events.Announcer`).
     """
 
-    def __init__(self, storage: Storage, live_games: int = 256, now: Callable[[], float] = time.time) -> None:
-        self.storage = storage
+    def __init__(
+        self,
+        store: Store,
+        *,
+        live_games: int = 256,
+        now: Callable[[], float] = time.time,
+        origin: str = "",
+        announcer: Announcer | None = None,
+    ) -> None:
+        self.store = store
         self.now = now
+        self.origin = origin or secrets.token_hex(6)
+        self.announcer: Announcer = announcer or Unheard()
         self.sessions: LiveGames[Session] = LiveGames(live_games)
-        #: Tells this server's states from an earlier run's (with :attr:`Session.version`).
-        self.boot = secrets.token_hex(4)
-        #: Called with each game loaded into memory from storage (the AI takes its turn if it is due).
-        self.loaded: Callable[[Session], None] = lambda session: None
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    def lock(self, game_id: str) -> asyncio.Lock:
+        """The lock under which this process changes a game, one change at a time."""
+        held = self._locks.get(game_id)
+        if held is None:
+            held = self._locks[game_id] = asyncio.Lock()
+        return held
 
     # ------------------------------------------------------------------
     # games
@@ -96,59 +120,128 @@ class GameService:
             assets.update(view_for(kind).assets())
         return {**assets, "levels": all_ai_levels(), "games": [description(view_for(kind)) for kind in kinds()]}
 
-    def create(self, data: JSON) -> tuple[Session, NewGame]:
+    async def create(self, data: JSON, client: str = "") -> tuple[Session, NewGame]:
         """Start and store the game ``data`` asks for (see :func:`~hive.web.game.newgame.new_game`); returns it in
         memory, and what was dealt (the seat tokens).
 
         :raises BadRequest: naming the field at fault.
         """
         game = new_game(data)
-        return self.start(game), game
+        return await self.start(game, client), game
 
-    def start(self, game: NewGame) -> Session:
-        """Store a new game and keep it in memory."""
-        with self._storing():
-            self.storage.create(game.record)
-        session = self.sessions[game.record.id] = Session(game.record, game.view, game.board)
+    async def start(self, game: NewGame, client: str = "") -> Session:
+        """Store a new game, keep it in memory and announce it."""
+        session = Session(game.record, game.view, game.board)
+        event = self._event(session, CREATED, None)
+        await self.store.games.create(game.record, self._effects(session, event, client))
+        session.last = event
+        self.sessions[game.record.id] = session
+        await self.announcer.announce(event)
         return session
 
-    def store(self, session: Session, **changes: Any) -> None:
-        """Store ``changes`` to a game's record (fields of :class:`~hive.web.storage.games.GameRecord`)."""
-        self.save(session, None, **changes)
-
-    def forget(self, session: Session) -> None:
-        """Delete a game from storage and from memory."""
-        with self._storing():
-            self.storage.delete(session.record.id)
-        self.sessions.pop(session.record.id, None)
-
-    def session(self, game_id: str) -> Session:
-        """The game ``game_id``, loaded into memory if it is not there yet.
+    async def session(self, game_id: str) -> Session:
+        """The game ``game_id`` as stored now: the copy in memory if it is current, brought up to date if it is
+        behind, loaded if there is none.
 
         :raises NotFound: when there is no such game.
+        :raises Damaged: when its stored record cannot be read or played again.
         """
-        session = self.sessions.get(game_id)
-        if session is not None:
-            return session
-        with self._storing("read"):
-            record = self.storage.load(game_id) if len(game_id) <= 64 else None
-        if record is None:
+        async with self.lock(game_id):
+            return await self.fresh(game_id)
+
+    async def fresh(self, game_id: str) -> Session:
+        """:meth:`session`, for a caller holding the game's :meth:`lock`."""
+        if len(game_id) > 64:
             raise NotFound(f"There is no game {shown(game_id)}.")
-        view = view_for(record.kind)
-        session = Session(record, view, replay(view, record.options, record.moves, record.start))
+        session = self.sessions.get(game_id)
+        version = await self.store.games.version(game_id)
+        if version is None:
+            self.sessions.pop(game_id, None)
+            raise NotFound(f"There is no game {shown(game_id)}.")
+        if session is not None and session.record.version == version:
+            return session
+        record = await self.store.games.load(game_id)
+        if record is None:
+            self.sessions.pop(game_id, None)
+            raise NotFound(f"There is no game {shown(game_id)}.")
+        if session is not None and session.record.kind == record.kind and session.record.start == record.start:
+            try:
+                self._catch_up(session, record)
+                return session
+            except (ValueError, IndexError):
+                log.warning("game %s could not be brought up to date in memory; loading it again", game_id)
+        session = self._load(record)
         self.sessions[game_id] = session
-        self.loaded(session)
         return session
 
-    seats = staticmethod(access.seats)
+    async def refresh(self, event: GameChanged) -> Session | None:
+        """Bring the copy in memory of the game an event from another process changed up to date, when there is one
+        (``None`` otherwise, or when the game is gone); the event becomes its last change."""
+        if event.game_id not in self.sessions:
+            return None
+        try:
+            async with self.lock(event.game_id):
+                session = await self.fresh(event.game_id)
+        except (NotFound, Damaged):
+            return None
+        if session.record.version == event.version:
+            session.last = event
+        return session
 
-    def note_seats(self, session: Session, held: frozenset[int]) -> None:
-        """Remember that the holder of ``held`` has opened the game (stored once per seat)."""
-        joined = session.record.joined | sum(1 << seat for seat in held)
-        if joined != session.record.joined:
-            with self._storing():
-                self.storage.mark_joined(session.record.id, joined)
-            session.record.joined = joined
+    def _load(self, record: GameRecord) -> Session:
+        """A game in memory from its stored record, its moves played again.
+
+        :raises Damaged: when the record names an unknown kind of game, or its moves cannot be played.
+        """
+        try:
+            view = view_for(record.kind)
+        except BadRequest:
+            raise Damaged(
+                f"Game {shown(record.id)} cannot be loaded: its kind {shown(record.kind)} is unknown."
+            ) from None
+        try:
+            board = replay(view, record.options, record.moves, record.start)
+        except (ValueError, IndexError, KeyError, TypeError) as err:
+            raise Damaged(f"Game {shown(record.id)} cannot be loaded: {err}") from None
+        return Session(record, view, board)
+
+    @staticmethod
+    def _catch_up(session: Session, record: GameRecord) -> None:
+        """Bring a copy in memory to ``record``: take back the moves it has that the record has not, play the
+        record's new ones."""
+        old, new = session.record.moves, record.moves
+        common = 0
+        while common < min(len(old), len(new)) and old[common] == new[common]:
+            common += 1
+        board = session.board
+        for _ in range(len(old) - common):
+            board.pop()
+        for text in new[common:]:
+            move = board.parse_move(text)
+            board.move_text(move)
+            board.push(move)
+        session.record = record
+        session.shown_view = None
+
+    async def forget(self, session: Session, by: int | None) -> None:
+        """Delete a game from storage and from memory, and announce it."""
+        event = dataclasses.replace(self._event(session, "deleted", by), version=session.record.version + 1)
+        await self.store.games.delete(session.record.id, lambda connection: self.announcer.stored(connection, event))
+        self.sessions.pop(session.record.id, None)
+        await self.announcer.announce(event)
+
+    # ------------------------------------------------------------------
+    # the game as the page shows it
+
+    def view_of(self, session: Session) -> JSON:
+        """The board's view for the page (its legal moves none once the game is over), worked out once a version."""
+        version = session.record.version
+        if session.shown_view is None or session.shown_view[0] != version:
+            position = session.view.position(session.board)
+            if session.over:
+                position["legal"], position["pass"] = {}, False
+            session.shown_view = (version, position)
+        return session.shown_view[1]
 
     def state(
         self, session: Session, seats: frozenset[int] = frozenset(), present: tuple[bool, bool] = (False, False)
@@ -156,17 +249,15 @@ class GameService:
         """The game as the page shows it to the holder of ``seats``; ``present`` tells which seats are watching it
         now."""
         record = session.record
-        position = session.view.position(session.board)
-        if session.over:
-            position["legal"], position["pass"] = {}, False
+        position = self.view_of(session)
         return {
             **summary(record, session.view, len(record.moves)),
             "moves": record.moves,
             "redo": len(record.redo),
             "reason": session.shown(record.reason) if record.reason else None,
             "offer": record.offer,
-            "thinking": session.thinking,
-            "ai_error": session.ai_error,
+            "thinking": session.ai_due,
+            "ai_error": record.ai_error,
             "seats": sorted(seats),
             "help": {"on": access.help_on(record), "choices": list(record.help)},
             "joined": access.joined(record),
@@ -175,7 +266,8 @@ class GameService:
             "game_string": session.board.record(),
             "clock": clock.report(record.clock, self.now()),
             "view": position,
-            "version": [self.boot, session.version],
+            "event": session.last.shown() if session.last is not None else None,
+            "version": record.version,
         }
 
     def position(self, session: Session, ply: str) -> JSON:
@@ -200,42 +292,38 @@ class GameService:
             raise BadRequest(f"'ply' must be a number from 0 to {played}, not {shown(ply)}.")
         return int(ply)
 
+    seats = staticmethod(access.seats)
+
     # ------------------------------------------------------------------
     # what players do
 
-    def act(self, session: Session, action: str, token: str | None, data: JSON) -> JSON | None:
-        """Do ``action`` (one of :data:`ACTIONS`) as the holder of ``token``, or answer a query (:data:`QUERIES`,
-        open to anyone): returns the query's answer, or ``None`` once the change is stored.
-
-        :raises NotFound: for an unknown action.
-        :raises Forbidden: when ``token`` holds no seat of the game.
-        :raises BadRequest, Conflict: naming what the action cannot do, or not now.
-        """
-        if action == "why":
-            return {"piece": data.get("piece"), "reason": session.view.why(session.board, data.get("piece"))}
-        if action == "preview":
-            if session.over:
-                raise Conflict("The game is over.")
-            return session.view.preview(session.board, data)
-        if action not in ACTIONS:
-            raise NotFound(f"Unknown action {shown(action)}: expected one of {', '.join((*ACTIONS, *QUERIES))}.")
-        seats = self.holder(session, token)
-        self.check_clock(session)
-        HANDLERS[action](self, session, seats, data)
-        return None
-
-    def holder(self, session: Session, token: str | None) -> frozenset[int]:
-        """The seats ``token`` holds in the game, noted as having opened it.
+    async def holder(self, session: Session, token: str | None) -> frozenset[int]:
+        """The seats ``token`` holds in the game, noted as having opened it (for a caller holding the game's lock).
 
         :raises Forbidden: when the token holds no seat of the game.
         """
         seats = self.seats(session.record, token)
         if not seats:
             raise Forbidden("This seat token does not belong to this game." if token else "A seat token is needed.")
-        self.note_seats(session, seats)
+        await self.note_seats(session, seats)
         return seats
 
-    def play(self, session: Session, move: Any) -> None:
+    async def note_seats(self, session: Session, held: frozenset[int]) -> None:
+        """Remember that the holder of ``held`` has opened the game (stored once per seat, for a caller holding the
+        game's lock)."""
+        joined = session.record.joined | sum(1 << seat for seat in held)
+        if joined != session.record.joined:
+            await self.commit(session, JOINED, min(held), joined=joined)
+
+    async def join(self, game_id: str, held: frozenset[int]) -> Session:
+        """:meth:`note_seats` for a socket opening the game: the game as it stands after."""
+        async with self.lock(game_id):
+            session = await self.fresh(game_id)
+            if held:
+                await self.note_seats(session, held)
+            return session
+
+    async def play(self, session: Session, move: Any, client: str = "", what: str = "move") -> GameChanged:
         """Play ``move`` (checked already) on the game, charging the clock, and store it."""
         board = session.board
         text = board.move_text(move)
@@ -244,12 +332,33 @@ class GameService:
         result = ended(board)
         moves = [*session.record.moves, text]
         timed = clock.moved(session.record.clock, seat, len(moves), self.now(), result["result"] is not None)
-        self.save(session, board.pop, moves=moves, redo=[], **result, offer=None, clock=timed)
+        return await self.commit(
+            session,
+            what,
+            seat,
+            client=client,
+            revert=board.pop,
+            moves=moves,
+            redo=[],
+            **result,
+            offer=None,
+            clock=timed,
+        )
 
-    def check_clock(self, session: Session) -> bool:
+    async def check_clock(self, game_id: str) -> bool:
+        """End the game if its running clock's flag has fallen (see :meth:`flag`); whether it ended it now. Of
+        several processes noticing the same flag, one stores it; the others find it stored."""
+        try:
+            async with self.lock(game_id):
+                session = await self.fresh(game_id)
+                return await self.flag(session)
+        except Conflict:  # another process stored a change first: the flag is its to report
+            return False
+
+    async def flag(self, session: Session) -> bool:
         """End the game if the running clock's flag has fallen: the player out of time loses, or draws when the
         opponent could not win by any series of legal moves (the game's :meth:`~hive.game.Game.could_win`). Returns
-        whether it ended the game now."""
+        whether it ended the game now (for a caller holding the game's lock)."""
         seat = clock.fallen(session.record.clock, self.now())
         if seat is None or session.over:
             return False
@@ -260,24 +369,37 @@ class GameService:
             detail = f"{late} ran out of time, and {other} could not have won"
             out = Outcome(Termination.FORFEIT, None, session.board.sides, detail)
         stopped = clock.stopped(session.record.clock, self.now(), seat)
-        self.save(session, None, **ended(session.board, out), offer=None, clock=stopped)
+        await self.commit(
+            session, FLAG, None, detail={"flag": seat}, **ended(session.board, out), offer=None, clock=stopped
+        )
         return True
 
     # ------------------------------------------------------------------
     # the AI's part
 
-    def ai_to_move(self, session: Session) -> bool:
-        """Whether the AI is due to move in ``session``."""
-        record = session.record
-        return record.mode == "ai" and not session.over and session.board.turn == record.ai_seat
-
-    def play_ai(self, session: Session, moves: list[str], text: str) -> bool:
-        """Play the AI's move ``text``, chosen after ``moves``; ``False`` (and nothing played) when the game has
-        moved on since, or the AI is no longer due."""
-        if session.record.moves != moves or self.check_clock(session) or not self.ai_to_move(session):
+    async def play_ai(self, job: AIJob, text: str) -> bool:
+        """Play the AI's move ``text``, worked out for the position of ``job``; ``False`` (and nothing played) when
+        the game has moved on since, or the AI is no longer due."""
+        try:
+            async with self.lock(job.game_id):
+                session = await self.fresh(job.game_id)
+                if len(session.record.moves) != job.ply or await self.flag(session) or not session.ai_due:
+                    return False
+                await self.play(session, session.board.parse_move(text), what=AI_MOVE)
+                return True
+        except (NotFound, Conflict):
             return False
-        self.play(session, session.board.parse_move(text))
-        return True
+
+    async def ai_failed(self, job: AIJob, message: str) -> None:
+        """Say on the game that the AI could not move in the position of ``job`` (the error shows until the game
+        changes again)."""
+        try:
+            async with self.lock(job.game_id):
+                session = await self.fresh(job.game_id)
+                if len(session.record.moves) == job.ply and session.ai_due:
+                    await self.commit(session, AI_ERROR, None, ai_error=message)
+        except (NotFound, Conflict):
+            pass
 
     def engine_moves(self, session: Session, token: str | None, ply: str | None = None) -> list[str]:
         """The moves the engine is asked to look after, for the holder of ``token``: the game's, or its first
@@ -290,48 +412,87 @@ class GameService:
         """
         held = self.seats(session.record, token)
         access.check_engine(session.record, held)
-        self.note_seats(session, held)
         moves = session.record.moves[: self.ply(session, ply)] if ply is not None else session.record.moves
         if session.over and len(moves) == len(session.record.moves):
             raise Conflict("The game is over: there is nothing to suggest.")
         return list(moves)
 
-    def check_hint(self, session: Session, moves: list[str], review: bool = False) -> None:
+    async def check_hint(self, game_id: str, moves: list[str], review: bool = False) -> None:
         """Make sure a hint worked out after ``moves`` is still for the game as it stands (for a ``review`` of an
         earlier position, that the game still has it).
 
         :raises Conflict: when the game has moved on.
         """
-        played = session.record.moves
+        played = (await self.session(game_id)).record.moves
         if (played[: len(moves)] if review else played) != moves:
             raise Conflict("The game moved on while the AI was thinking; ask again.")
 
     # ------------------------------------------------------------------
-    # storage
+    # storing a change
 
-    def save(self, session: Session, revert: Callable[[], object] | None, **changes: Any) -> None:
-        """Store the game with ``changes`` to its record in one transaction, then keep the new record; if it
-        cannot be stored, ``revert`` takes back what was done to the board for it."""
+    async def commit(
+        self,
+        session: Session,
+        what: str,
+        by: int | None,
+        *,
+        client: str = "",
+        revert: Callable[[], object] | None = None,
+        detail: JSON | None = None,
+        **changes: Any,
+    ) -> GameChanged:
+        """Store ``changes`` to the game's record (fields of :class:`~hive.web.model.GameRecord`), made by seat ``by``
+        (``None``: the server) from ``session``'s version, in one transaction, then keep the new record in memory and
+        announce the change. The board already shows the change; if it cannot be stored, ``revert`` takes it back.
+        Any change clears the AI's error, unless it sets one.
+
+        :raises StaleError: (a :class:`~hive.web.errors.Conflict`) when another change was stored first.
+        :raises Unavailable: when the database cannot be reached.
+        """
         record = session.record
-        updated = dataclasses.replace(record, **changes)
+        updated = dataclasses.replace(record, **{"ai_error": None, **changes}, version=record.version + 1)
+        previous, session.record = record, updated  # what the event is worked out from
+        event = self._event(session, what, by, detail)
         try:
-            with self._storing():
-                self.storage.save(updated, len(record.moves))
+            await self.store.games.save(updated, previous, self._effects(session, event, client))
         except GameError:
+            session.record = previous
             if revert is not None:
                 revert()
             raise
-        session.record = updated
+        except BaseException:
+            session.record = previous
+            if revert is not None:
+                revert()
+            raise
+        session.shown_view = None
+        session.last = event
+        await self.announcer.announce(event)
+        return event
 
-    @contextlib.contextmanager
-    def _storing(self, doing: str = "saved") -> Iterator[None]:
-        try:
-            yield
-        except StaleError as err:
-            raise Conflict(str(err)) from None
-        except sqlite3.Error as err:
-            log.exception("database error")
-            raise Unavailable(f"The game could not be {doing}: {err}") from None
+    def _event(self, session: Session, what: str, by: int | None, detail: JSON | None = None) -> GameChanged:
+        record = session.record
+        deadline = None if record.result is not None else clock.deadline(record.clock)
+        return GameChanged(
+            record.id,
+            record.version,
+            what,
+            by,
+            len(record.moves),
+            session.ai_due,
+            deadline,
+            self.origin,
+            detail,
+        )
+
+    def _effects(self, session: Session, event: GameChanged, client: str) -> Effects:
+        announcer = self.announcer
+        return Effects(
+            ai_due=event.ai_due,
+            client=client or "server",
+            deadline=event.deadline,
+            within=lambda connection: announcer.stored(connection, event),
+        )
 
 
-__all__ = ["ACTIONS", "QUERIES", "GameService", "Session"]
+__all__ = ["GameService", "Session", "ended", "summary"]

@@ -17,9 +17,9 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from ..settings import Settings
-from ..storage.games import default_path
+from ..storage.database import default_path
+from .app import App, create_app
 from .guard import allowed_hosts
-from .server import App, create_app
 
 
 class PortInUseError(OSError):
@@ -94,6 +94,16 @@ class QuietServer(uvicorn.Server):
                 yield
             finally:
                 self._captured_signals.clear()
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        """Drain first (the sockets closed with a reason, the process no longer ready), then stop as uvicorn does:
+        the requests in flight finish."""
+        app = self.config.loaded_app
+        while app is not None and not isinstance(app, App):
+            app = getattr(app, "app", None)
+        if isinstance(app, App):
+            app.drain()
+        await super().shutdown(sockets)
 
 
 def config(app: App, host: str, port: int) -> uvicorn.Config:

@@ -1,8 +1,9 @@
-"""The web app's HTTP side: a Starlette ASGI application serving the game page, a JSON API and live updates.
+"""The web app's routes: the game page, the JSON API, the live updates and the operator's endpoints.
 
 The games themselves are :class:`~hive.web.game.service.GameService`'s, the AI is
-:class:`~hive.web.ai.player.AIPlayer`'s; this module reads requests, answers JSON, and sends each game's new state to
-the WebSocket clients watching it once the change is stored.
+:class:`~hive.web.ai.player.AIPlayer`'s; this module reads requests and answers JSON. What follows a change (the AI,
+the flags, the sockets watching the game) follows from the change's event (see :mod:`~hive.web.http.app`), not from
+the request that made it.
 
 API (JSON; errors are ``{"error": message}`` with a 4xx status):
 
@@ -59,6 +60,11 @@ API (JSON; errors are ``{"error": message}`` with a 4xx status):
 - ``WS /ws/games/{id}?token=``: the game, sent again after every change (``ping`` answered ``pong``). A socket
   that cannot keep up is closed with code 4408 (reconnect to get the game as it stands).
 
+- ``GET /healthz``: 200 while the process runs; ``GET /readyz``: 200 when it can serve (the database answers with the
+  current schema, it hears the other processes, it is not stopping), 503 naming what is wrong otherwise;
+  ``GET /metrics``: Prometheus's text format (see :mod:`~hive.web.http.ops`).
+
+A request the database cannot serve now (it is restarting, or out of reach) is answered 503 with ``Retry-After``.
 Every request passes :class:`~hive.web.http.guard.Guard` first (allowed hosts and origins, JSON bodies within the size
 limit, security headers); new games, hints and moves asking the AI are counted per client
 (:class:`~hive.web.http.limits.RateLimits`), and a refusal over a limit is a 429 with a message.
@@ -66,41 +72,30 @@ limit, security headers); new games, hints and moves asking the AI are counted p
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import json
-import logging
-import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket
 
-from ..ai.player import AIPlayer
-from ..ai.review import Reviews
-from ..errors import BadRequest, Conflict, Forbidden, GameError, NotFound, TooMany, Unavailable
-from ..game import setup as positions
-from ..game.analysis import Analysis
-from ..game.lobby import Lobby
-from ..game.service import GameService, Session
-from ..realtime.fanout import Fanout, Watcher
-from ..realtime.flags import Flags
-from ..settings import Settings
-from ..storage.games import Storage
-from ..storage.lines import LineStore
-from ..storage.reviews import ReviewStore
+from ..errors import BadRequest, Conflict, Damaged, Forbidden, GameError, NotFound, TooMany, Unavailable
+from ..game import setup
+from ..game.actions import act
+from ..game.session import Session
 from ..views import JSON, kinds, rules_page, spec_of
-from .guard import Guard, Refused, parse_json
-from .limits import RateLimits
+from . import ops
+from .guard import Refused, parse_json
 from .network import reach
 from .pages import how_to_play_page
+from .sockets import websocket
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
+    from .app import App
 
 STATIC = Path(__file__).parent.parent / "static"
 #: The status code of each kind of refusal.
@@ -110,13 +105,11 @@ STATUS: dict[type[GameError], int] = {
     NotFound: 404,
     Conflict: 409,
     TooMany: 429,
+    Damaged: 500,
     Unavailable: 503,
 }
-#: The close code of a socket that sent a binary frame (the game speaks JSON text).
-UNSUPPORTED = 1003
 #: Actions after which the AI may be due to move, counted against the client's AI rate.
 AI_ACTIONS = ("move", "undo", "redo")
-log = logging.getLogger("hive.web")
 
 
 def status_of(err: GameError) -> int:
@@ -124,89 +117,27 @@ def status_of(err: GameError) -> int:
     return next(status for kind, status in STATUS.items() if isinstance(err, kind))
 
 
-class App:
-    """The server: the games, their AI, the pages and the sockets watching each game.
+def refusal(err: GameError) -> Response:
+    """A refusal's answer: ``{"error": ...}`` with its status (and ``Retry-After`` when the database is away)."""
+    headers = {}
+    if isinstance(err, Unavailable) and err.retry_after is not None:
+        headers["retry-after"] = str(err.retry_after)
+    return JSONResponse({"error": str(err)}, status_code=status_of(err), headers=headers)
 
-    :param db: the SQLite file (created if missing), or ``":memory:"``.
-    :param workers: processes for the AI; ``0`` thinks in a thread instead (for tests).
-    :param settings: the limits and who may reach the server (by default :class:`~hive.web.settings.Settings`'s).
-    :raises ~hive.web.storage.database.DatabaseError: when the database cannot be used (damaged, read-only, in use).
+
+class Api:
+    """The page and the JSON API of a server process.
+
+    :param app: the server process.
     """
 
-    def __init__(self, db: str | Path, *, workers: int = 1, settings: Settings | None = None) -> None:
-        self.settings = settings = settings or Settings()
-        self.storage = Storage(db, exclusive=True)
-        self.service = GameService(self.storage, settings.live_games)
-        self.ai = AIPlayer(self.service, self.broadcast, workers, settings)
-        self.service.loaded = self.ai.follow
-        self.lobby = Lobby(self.service)
-        self.reviews = Reviews(self.service, self.ai.jobs, ReviewStore(self.storage.db))
-        self.analysis = Analysis(self.service, LineStore(self.storage), self.ai)
-        self.flags = Flags(self.service, self._flagged)
-        self._stopped = False
-        self.rates = RateLimits(settings)
-        self.fanout = Fanout(settings.send_queue, settings.send_timeout)
-        self.service.sessions.in_use = lambda game_id: self.fanout.watched(game_id) or self.ai.busy(game_id)
-        #: The address and port the server listens on, once :func:`~hive.web.http.run.serve` knows them.
-        self.listening: tuple[str | None, int | None] = (None, None)
-        self.asgi = Starlette(
-            routes=[
-                Route("/", self.page),
-                Route("/game/{id}", self.page),
-                Route("/editor", self.page),
-                Route("/how-to-play/{kind}", self.how_to_play),
-                Route("/api/assets", self.assets),
-                Route("/api/games", self.api(self.games), methods=["GET"]),
-                Route("/api/games", self.api(self.create), methods=["POST"]),
-                Route("/api/positions", self.api(self.check_position), methods=["POST"]),
-                Route("/api/games/{id}", self.api(self.get), methods=["GET"]),
-                Route("/api/games/{id}", self.api(self.delete), methods=["DELETE"]),
-                Route("/api/games/{id}/rematch", self.api(self.rematch), methods=["POST"]),
-                Route("/api/games/{id}/position", self.api(self.position), methods=["GET"]),
-                Route("/api/games/{id}/hint", self.api(self.hint), methods=["GET"]),
-                Route("/api/games/{id}/review", self.api(self.review), methods=["GET", "POST"]),
-                Route("/api/games/{id}/lines", self.api(self.lines), methods=["GET"]),
-                Route("/api/games/{id}/lines", self.api(self.explore), methods=["POST"]),
-                Route("/api/games/{id}/lines/{line}", self.api(self.unexplore), methods=["DELETE"]),
-                Route("/api/games/{id}/{action}", self.api(self.action), methods=["POST"]),
-                WebSocketRoute("/ws/games/{id}", self.websocket),
-                Mount("/static", StaticFiles(directory=STATIC), name="static"),
-            ],
-            exception_handlers={HTTPException: self._http_error, Exception: self._crash},
-            lifespan=self._lifespan,
-        )
-        self.guarded = Guard(self.asgi, settings)
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.service = app.service
 
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        await self.guarded(scope, receive, send)
-
-    @contextlib.asynccontextmanager
-    async def _lifespan(self, app: Starlette) -> AsyncIterator[None]:
-        self.ai.warm_up()
-        self.flags.start()
-        yield
-        await self.close()
-
-    async def close(self) -> None:
-        """Stop the AI and close the database."""
-        self.stop()
-
-    def stop(self) -> None:
-        """Stop the AI (its workers too, even in the middle of a search), hold the clocks and close the database;
-        done once."""
-        if self._stopped:
-            return
-        self._stopped = True
-        try:
-            self.flags.stop()
-        except sqlite3.Error:
-            log.exception("the clocks could not be held")
-        self.reviews.close()
-        self.ai.close()
-        self.storage.close()
-
-    # ------------------------------------------------------------------
-    # plumbing
+    def handlers(self) -> dict[Any, Callable[[Request, Exception], Awaitable[Response]]]:
+        """Starlette's exception handlers: HTTP errors and crashes answered in JSON."""
+        return {HTTPException: self._http_error, Exception: self._crash}
 
     def api(self, handler: Callable[[Request], Awaitable[JSON]]) -> Callable[[Request], Awaitable[Response]]:
         """An endpoint answering ``handler``'s JSON, or ``{"error": ...}`` with the refusal's status."""
@@ -217,7 +148,7 @@ class App:
             except Refused as err:
                 return JSONResponse({"error": str(err)}, status_code=err.status)
             except GameError as err:
-                return JSONResponse({"error": str(err)}, status_code=status_of(err))
+                return refusal(err)
 
         return endpoint
 
@@ -228,7 +159,9 @@ class App:
         )
 
     async def _crash(self, request: Request, exc: Exception) -> Response:
-        log.exception("unexpected error", exc_info=exc)
+        import logging
+
+        logging.getLogger("hive.web").error("unexpected error", exc_info=exc)
         return JSONResponse({"error": f"Internal error: {exc}"}, status_code=500)
 
     async def body(self, request: Request) -> JSON:
@@ -236,40 +169,22 @@ class App:
 
         :raises Refused: when the body is not JSON, nests too deeply, or is not an object.
         """
-        return parse_json(await request.body(), self.settings.json_depth)
+        return parse_json(await request.body(), self.app.settings.json_depth)
 
     @staticmethod
-    def client(request: Request | WebSocket) -> str:
-        """Who asks, for the rate limits: the client's address."""
+    def client(request: Request) -> str:
+        """Who asks, for the rate limits and the AI's fair share: the client's address."""
         return request.client.host if request.client else "unknown"
 
     @staticmethod
-    def _token(request: Request) -> str | None:
+    def token(request: Request) -> str | None:
+        """The seat token the request holds."""
         return request.headers.get("x-seat-token") or None
 
-    def _state(self, session: Session, token: str | None) -> JSON:
-        return self.service.state(session, self.service.seats(session.record, token), self.present(session))
-
-    def present(self, session: Session) -> tuple[bool, bool]:
-        """Which seats have the game open now (a socket watching it with the seat's token)."""
-        return self.fanout.present(session.record.id)
-
-    async def broadcast(self, session: Session) -> None:
-        """Queue the game's state for every socket watching it, each with its own seats; never waits on one. The
-        game's flag timer is set for its running clock (every change is broadcast)."""
-        session.version += 1
-        self.flags.follow(session)
-        if not self.fanout.watched(session.record.id):
-            return
-        base = self.service.state(session, present=self.present(session))
-        texts: dict[frozenset[int], str] = {}
-
-        def text(seats: frozenset[int]) -> str:
-            if seats not in texts:
-                texts[seats] = _dumps({**base, "seats": sorted(seats)})
-            return texts[seats]
-
-        self.fanout.publish(session.record.id, text)
+    async def state(self, session: Session, token: str | None) -> JSON:
+        """The game as the holder of ``token`` sees it."""
+        present = await self.app.watching.present(session.record.id)
+        return self.service.state(session, self.service.seats(session.record, token), present)
 
     # ------------------------------------------------------------------
     # pages
@@ -284,155 +199,127 @@ class App:
         return HTMLResponse(how_to_play_page(kind, spec_of(kind).title))
 
     async def assets(self, request: Request) -> Response:
-        return JSONResponse({**self.service.assets(), "network": reach(*self.listening)})
+        return JSONResponse({**self.service.assets(), "network": reach(*self.app.listening)})
 
     # ------------------------------------------------------------------
     # the API
 
     async def games(self, request: Request) -> JSON:
-        return self.lobby.games()
+        return await self.app.lobby.games()
 
     async def create(self, request: Request) -> JSON:
         data = await self.body(request)
-        self.rates.charge("games", self.client(request))
-        session, game = self.service.create(data)
-        return self._started(session, game.token, game.invite)
+        self.app.rates.charge("games", self.client(request))
+        session, game = await self.service.create(data, self.client(request))
+        return await self.started(session, game.token, game.invite)
 
-    def _started(self, session: Session, token: str, invite: str | None) -> JSON:
+    async def started(self, session: Session, token: str, invite: str | None) -> JSON:
         """A new game's answer: its id, the asker's token, the other seat's (online) and the state."""
-        self.ai.follow(session)
-        self.flags.follow(session)
-        return {"id": session.record.id, "token": token, "invite": invite, "state": self._state(session, token)}
+        return {"id": session.record.id, "token": token, "invite": invite, "state": await self.state(session, token)}
 
     async def check_position(self, request: Request) -> JSON:
-        return positions.check(await self.body(request))
+        return setup.check(await self.body(request))
 
     async def delete(self, request: Request) -> JSON:
-        session = self.service.session(request.path_params["id"])
-        self.lobby.delete(session, self._token(request))
-        self.ai.stop(session.record.id)
-        self.reviews.stop(session.record.id)
-        self.fanout.close(session.record.id, 4410, "The game was deleted.")
+        session = await self.app.lobby.delete(request.path_params["id"], self.token(request))
         return {"deleted": session.record.id}
 
     async def rematch(self, request: Request) -> JSON:
-        session = self.service.session(request.path_params["id"])
-        following, token = self.lobby.rematch(session, self._token(request))
-        await self.broadcast(session)
+        _, following, token = await self.app.lobby.rematch(
+            request.path_params["id"], self.token(request), self.client(request)
+        )
         invite = following.record.tokens[1 - following.record.tokens.index(token)]
-        return self._started(following, token, invite if following.record.mode == "online" else None)
+        return await self.started(following, token, invite if following.record.mode == "online" else None)
 
     async def get(self, request: Request) -> JSON:
-        session = self.service.session(request.path_params["id"])
-        if self.service.check_clock(session):
-            await self._flagged(session)
-        return self._state(session, self._token(request))
-
-    async def _flagged(self, session: Session) -> None:
-        """A game whose flag has fallen: its AI stops, its watchers hear."""
-        self.ai.follow(session)
-        await self.broadcast(session)
+        game_id = request.path_params["id"]
+        await self.service.check_clock(game_id)
+        return await self.state(await self.service.session(game_id), self.token(request))
 
     async def position(self, request: Request) -> JSON:
-        session = self.service.session(request.path_params["id"])
+        session = await self.service.session(request.path_params["id"])
         if "line" in request.query_params:  # a position of the analysis board
             query = request.query_params
-            return self.analysis.position(session, self._token(request), query["line"] or None, query.get("ply"))
+            return await self.app.analysis.position(
+                session, self.token(request), query["line"] or None, query.get("ply")
+            )
         return self.service.position(session, request.query_params.get("ply", ""))
 
     async def review(self, request: Request) -> JSON:
-        session = self.service.session(request.path_params["id"])
+        session = await self.service.session(request.path_params["id"])
         if request.method == "GET":
-            return self.reviews.report(session, self._token(request))
-        self.rates.charge("hints", self.client(request))
-        return self.reviews.start(session, self._token(request), await self.body(request))
+            return await self.app.reviews.report(session, self.token(request))
+        self.app.rates.charge("hints", self.client(request))
+        return await self.app.reviews.start(
+            session, self.token(request), await self.body(request), self.client(request)
+        )
 
     async def hint(self, request: Request) -> JSON:
-        session = self.service.session(request.path_params["id"])
-        self.rates.charge("hints", self.client(request))
-        if "line" in request.query_params:
-            query = request.query_params
-            return await self.analysis.hint(session, self._token(request), query["line"] or None, query.get("ply"))
-        return await self.ai.hint(session, self._token(request), request.query_params.get("ply"))
+        session = await self.service.session(request.path_params["id"])
+        self.app.rates.charge("hints", self.client(request))
+        query = request.query_params
+        if "line" in query:
+            return await self.app.analysis.hint(session, self.token(request), query["line"] or None, query.get("ply"))
+        return await self.app.ai.hint(session, self.token(request), query.get("ply"), self.client(request))
 
     async def lines(self, request: Request) -> JSON:
-        session = self.service.session(request.path_params["id"])
-        return self.analysis.listing(session, self._token(request))
+        session = await self.service.session(request.path_params["id"])
+        return await self.app.analysis.listing(session, self.token(request))
 
     async def explore(self, request: Request) -> JSON:
-        session = self.service.session(request.path_params["id"])
-        return self.analysis.play(session, self._token(request), await self.body(request))
+        session = await self.service.session(request.path_params["id"])
+        return await self.app.analysis.play(session, self.token(request), await self.body(request))
 
     async def unexplore(self, request: Request) -> JSON:
-        session = self.service.session(request.path_params["id"])
-        return self.analysis.delete(session, self._token(request), request.path_params["line"])
+        session = await self.service.session(request.path_params["id"])
+        return await self.app.analysis.delete(session, self.token(request), request.path_params["line"])
 
     async def action(self, request: Request) -> JSON:
-        session = self.service.session(request.path_params["id"])
+        game_id, action = request.path_params["id"], request.path_params["action"]
         data = await self.body(request)
-        token = self._token(request)
-        analysed = self.analysis.query(session, request.path_params["action"], token, data)
-        if analysed is not None:
-            return analysed
-        if self.service.check_clock(session):
-            await self._flagged(session)
-        if session.record.mode == "ai" and request.path_params["action"] in AI_ACTIONS:
-            self.rates.charge("ai", self.client(request))
-        answer = self.service.act(session, request.path_params["action"], token, data)
+        token = self.token(request)
+        if "line" in data:  # a query about a position of the analysis board
+            analysed = await self.app.analysis.query(await self.service.session(game_id), action, token, data)
+            if analysed is not None:
+                return analysed
+        if action in AI_ACTIONS:
+            known = self.service.sessions.get(game_id) or await self.service.session(game_id)
+            if known.record.mode == "ai":  # a game's mode never changes: a copy in memory tells it
+                self.app.rates.charge("ai", self.client(request))
+        session, answer = await act(self.service, game_id, action, token, data, self.client(request))
         if answer is not None:
             return answer
-        self.ai.follow(session)
-        await self.broadcast(session)
-        return self._state(session, token)
-
-    # ------------------------------------------------------------------
-    # live updates
-
-    async def websocket(self, ws: WebSocket) -> None:
-        try:
-            session = self.service.session(ws.path_params["id"])
-        except GameError as err:
-            await ws.close(code=4404, reason=str(err)[:120])
-            return
-        seats = self.service.seats(session.record, ws.query_params.get("token"))
-        await ws.accept()
-        game_id = session.record.id
-        watcher = self.fanout.add(game_id, ws, seats)
-        if seats:
-            self.service.note_seats(session, seats)
-            await self.broadcast(session)  # the opponent sees this seat connected
-        else:
-            self.fanout.send(game_id, watcher, _dumps(self.service.state(session, seats, self.present(session))))
-        reading = asyncio.ensure_future(self._read(ws, game_id, watcher))
-        dropped = asyncio.ensure_future(watcher.dropped.wait())
-        try:
-            await asyncio.wait({reading, dropped}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            reading.cancel()
-            dropped.cancel()
-            self.fanout.remove(game_id, ws)
-        if watcher.dropped.is_set():
-            await self.fanout.closing(watcher)
-        if seats:
-            await self.broadcast(self.service.sessions.get(game_id) or session)
-
-    async def _read(self, ws: WebSocket, game_id: str, watcher: Watcher) -> None:
-        """Answer a socket's pings until it closes; a binary frame closes it with a reason."""
-        while True:
-            message = await ws.receive()
-            if message["type"] == "websocket.disconnect":
-                return
-            if message.get("text") == "ping":
-                self.fanout.send(game_id, watcher, "pong")
-            elif message.get("bytes") is not None:
-                watcher.drop(UNSUPPORTED, "Binary frames are not understood: send text ('ping').")
-                return
+        return await self.state(session, token)
 
 
-def _dumps(data: JSON) -> str:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+def routes(app: App) -> list[BaseRoute]:
+    """The routes of a server process."""
+    api = app.api
+    return [
+        Route("/", api.page),
+        Route("/game/{id}", api.page),
+        Route("/editor", api.page),
+        Route("/how-to-play/{kind}", api.how_to_play),
+        Route("/healthz", ops.healthz),
+        Route("/readyz", ops.readyz),
+        Route("/metrics", ops.metrics),
+        Route("/api/assets", api.assets),
+        Route("/api/games", api.api(api.games), methods=["GET"]),
+        Route("/api/games", api.api(api.create), methods=["POST"]),
+        Route("/api/positions", api.api(api.check_position), methods=["POST"]),
+        Route("/api/games/{id}", api.api(api.get), methods=["GET"]),
+        Route("/api/games/{id}", api.api(api.delete), methods=["DELETE"]),
+        Route("/api/games/{id}/rematch", api.api(api.rematch), methods=["POST"]),
+        Route("/api/games/{id}/position", api.api(api.position), methods=["GET"]),
+        Route("/api/games/{id}/hint", api.api(api.hint), methods=["GET"]),
+        Route("/api/games/{id}/review", api.api(api.review), methods=["GET", "POST"]),
+        Route("/api/games/{id}/lines", api.api(api.lines), methods=["GET"]),
+        Route("/api/games/{id}/lines", api.api(api.explore), methods=["POST"]),
+        Route("/api/games/{id}/lines/{line}", api.api(api.unexplore), methods=["DELETE"]),
+        Route("/api/games/{id}/{action}", api.api(api.action), methods=["POST"]),
+        WebSocketRoute("/ws/games/{id}", websocket(app)),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
 
 
-def create_app(db: str | Path, *, workers: int = 1, settings: Settings | None = None) -> App:
-    """Build the ASGI app over the database at ``db`` (see :class:`App`)."""
-    return App(db, workers=workers, settings=settings)
+__all__ = ["AI_ACTIONS", "STATIC", "STATUS", "Api", "refusal", "routes", "status_of"]

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from starlette.websockets import WebSocket
 
@@ -20,6 +22,11 @@ log = logging.getLogger("hive.web")
 #: The close code of a socket dropped for not keeping up (the page reconnects and resyncs).
 TOO_SLOW = 4408
 TOO_SLOW_REASON = "Too slow to keep up: reconnect to get the game as it stands."
+
+
+def dumps(data: dict[str, Any]) -> str:
+    """JSON as the server sends it: compact, UTF-8."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 @dataclass(eq=False)
@@ -127,4 +134,4 @@ class Fanout:
             await asyncio.wait_for(watcher.ws.close(code=watcher.code, reason=watcher.reason), self.send_timeout)
 
 
-__all__ = ["TOO_SLOW", "TOO_SLOW_REASON", "Fanout", "Watcher"]
+__all__ = ["TOO_SLOW", "TOO_SLOW_REASON", "Fanout", "Watcher", "dumps"]

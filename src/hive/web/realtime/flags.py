@@ -1,87 +1,120 @@
-"""The server's side of the clocks: a timer on each timed game in progress, so that a flag falls on time even when
-nobody moves, and the real-time clocks held while the server is down.
+"""Flags falling on time: every process watches the moments at which the running clocks' flags fall (stored with each
+game, see :mod:`~hive.web.storage.games`) and ends a game whose flag has fallen even when nobody moves. Several
+processes may notice the same flag: the game service stores it over the game's version, so it falls exactly once,
+and the others find it stored.
 
-A flag is decided by :meth:`~hive.web.game.service.GameService.check_clock`; this module only makes sure it is asked
-at the right moment, and that everyone watching hears of it.
+A lone server on one machine (``hive play``) holds the real-time clocks while it is stopped and runs them again when
+it starts; a server shared by several processes never holds them: another process carries the games on.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable
 
 from ..errors import GameError
 from ..game import clock
-from ..game.service import GameService, Session
+from ..game.events import GameChanged
+from ..game.service import GameService
 
 log = logging.getLogger("hive.web")
-#: How long after the computed moment a flag's timer fires, in seconds (the clock must have run out by then).
+#: How far ahead the database is asked for the flags to come, in seconds (and how often at most).
+HORIZON = 5.0
+#: How long after the computed moment a flag is checked, in seconds (the clock must have run out by then).
 LATE = 0.005
 
 
 class Flags:
-    """Timers on the timed games in progress.
+    """The flags of the timed games in progress.
 
     :param service: the games.
-    :param fallen: called with a game whose flag has just fallen (to tell its watchers and its AI).
+    :param hold_clocks: hold the real-time clocks while the server is stopped (a lone server).
     """
 
-    def __init__(self, service: GameService, fallen: Callable[[Session], Awaitable[None]]) -> None:
+    def __init__(self, service: GameService, hold_clocks: bool = False) -> None:
         self.service = service
-        self.fallen = fallen
-        self._timers: dict[str, asyncio.TimerHandle] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
+        self.hold_clocks = hold_clocks
+        self._wake: asyncio.Event | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._next = float("inf")
+        #: Flags this process stored.
+        self.fallen = 0
 
-    def start(self) -> None:
-        """Run again the clocks held at the last stop and set the timers of every timed game in progress."""
-        now = self.service.now()
-        storage = self.service.storage
-        stored = storage.clocks()
-        storage.set_clocks([(game_id, clock.resume(c, now)) for game_id, c in stored if c.get("paused")])
-        for game_id, _ in stored:
-            try:
-                self.follow(self.service.session(game_id))
-            except GameError:
-                log.exception("a timed game could not be loaded")
-
-    def follow(self, session: Session) -> None:
-        """Set the game's timer for its running clock, or clear it when no clock runs."""
-        game_id = session.record.id
-        timer = self._timers.pop(game_id, None)
-        if timer is not None:
-            timer.cancel()
-        deadline = None if session.over else clock.deadline(session.record.clock)
-        if deadline is None:
+    async def start(self) -> None:
+        """Run again the clocks held at the last stop (a lone server), and start watching the flags."""
+        if self._task is not None:
             return
-        loop = asyncio.get_running_loop()
-        delay = max(0.0, deadline - self.service.now()) + LATE
-        self._timers[game_id] = loop.call_later(delay, self._due, game_id)
+        if self.hold_clocks:
+            await self._resume()
+        self._wake = asyncio.Event()
+        self._task = asyncio.get_running_loop().create_task(self._run())
 
-    def _due(self, game_id: str) -> None:
-        self._timers.pop(game_id, None)
-        task = asyncio.get_running_loop().create_task(self._check(game_id))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+    def changed(self, event: GameChanged) -> None:
+        """Follow a change: its flag may fall before the one watched for."""
+        if event.deadline is not None and event.deadline < self._next and self._wake is not None:
+            self._wake.set()
+
+    async def _run(self) -> None:
+        assert self._wake is not None
+        while True:
+            self._wake.clear()
+            now = self.service.now()
+            try:
+                due = await self.service.store.games.deadlines(now + HORIZON)
+            except GameError as err:
+                log.warning("the flags cannot be read: %s", err)
+                due = []
+            for game_id, deadline in due:
+                if deadline <= now:
+                    await self._check(game_id)
+            later = [deadline for _, deadline in due if deadline > now]
+            self._next = min(later) if later else now + HORIZON
+            delay = max(0.0, self._next - self.service.now()) + LATE
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), delay)
 
     async def _check(self, game_id: str) -> None:
         try:
-            session = self.service.session(game_id)
-            if self.service.check_clock(session):
-                await self.fallen(session)
-            else:
-                self.follow(session)
-        except GameError:
-            log.exception("a flag could not be checked")
+            if await self.service.check_clock(game_id):
+                self.fallen += 1
+        except GameError as err:
+            log.warning("the flag of game %s could not be checked: %s", game_id, err)
+        except Exception:
+            log.exception("the flag of game %s could not be checked", game_id)
 
-    def stop(self) -> None:
-        """Clear the timers and hold every real-time clock where it is, so that a restart resumes it."""
-        for timer in self._timers.values():
-            timer.cancel()
-        self._timers.clear()
+    async def stop(self) -> None:
+        """Stop watching; a lone server holds every real-time clock where it is, so that its next start resumes it."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        if self.hold_clocks:
+            await self._hold()
+
+    async def _hold(self) -> None:
         now = self.service.now()
-        storage = self.service.storage
-        storage.set_clocks([(game_id, clock.pause(c, now)) for game_id, c in storage.clocks()])
+        games = self.service.store.games
+        for game_id, version, held in await games.clocks():
+            try:
+                paused = clock.pause(held, now)
+            except (KeyError, TypeError, ValueError, IndexError):
+                continue  # a damaged clock: its game says so when loaded
+            if paused is not held:
+                await games.set_clock(game_id, version, paused, None)
+
+    async def _resume(self) -> None:
+        now = self.service.now()
+        games = self.service.store.games
+        for game_id, version, held in await games.clocks():
+            if held.get("paused"):
+                running = clock.resume(held, now)
+                try:
+                    deadline = clock.deadline(running)
+                except (KeyError, TypeError, ValueError, IndexError):
+                    continue
+                await games.set_clock(game_id, version, running, deadline)
 
 
 __all__ = ["Flags"]

@@ -1,1 +1,69 @@
-"""Where the games are kept: the database, one repository per kind of record."""
+"""Where the games are kept: a database (:class:`~hive.web.storage.database.Database`, SQLite or PostgreSQL) and one
+repository per kind of record, whose errors do not depend on the database (:class:`~hive.web.errors.Unavailable`
+while it cannot be reached, :class:`~hive.web.storage.games.StaleError` for a change made from an old version).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .database import Database, DatabaseError, default_path
+from .games import Effects, GameRepository, StaleError
+from .jobs import AIJobs
+from .lines import LineRepository
+from .presence import Presence
+from .reviews import ReviewRepository
+
+
+@dataclass
+class Store:
+    """An open database and its repositories."""
+
+    database: Database
+    games: GameRepository
+    lines: LineRepository
+    reviews: ReviewRepository
+    jobs: AIJobs
+    presence: Presence
+
+    def close(self) -> None:
+        """Close the database."""
+        self.database.close()
+
+
+def open_store(
+    database: str | os.PathLike[str],
+    process: str,
+    *,
+    exclusive: bool = False,
+    upgrade: bool | None = None,
+    now: Callable[[], float] = time.time,
+) -> Store:
+    """Open ``database`` (see :class:`~hive.web.storage.database.Database`) for the server process ``process``.
+
+    :raises DatabaseError: when it cannot be used.
+    """
+    db = Database(database, exclusive=exclusive, upgrade=upgrade)
+    return Store(
+        db,
+        GameRepository(db, now),
+        LineRepository(db, now),
+        ReviewRepository(db, now),
+        AIJobs(db, now),
+        Presence(db, process, now),
+    )
+
+
+__all__ = [
+    "Database",
+    "DatabaseError",
+    "Effects",
+    "GameRepository",
+    "StaleError",
+    "Store",
+    "default_path",
+    "open_store",
+]

@@ -1,24 +1,91 @@
-"""Opening the games database: the path checked, one server at a time, and the file's integrity checked first.
+"""The database behind the browser game: one SQLite file (the default) or PostgreSQL, through SQLAlchemy Core.
 
-Each problem gets a message naming the file and what to do (a directory, a file that cannot be written, a damaged
-file, a file another server is using) instead of an SQLite traceback.
+:class:`Database` opens it from a URL (``sqlite:///PATH`` or ``postgresql://USER@HOST/DB``; a bare path is a SQLite
+file), brings its schema up to date (SQLite, on every start) or checks that it is (PostgreSQL: ``hive db upgrade``),
+and runs all database work on threads of its own, so that the server's event loop never waits on the database.
+
+Each problem gets a message naming the database and what to do (a directory, a file that cannot be written, a
+damaged file, a file another server is using, a server that does not answer) instead of a driver's traceback; a
+database that stops answering while the server runs makes requests fail with :class:`~hive.web.errors.Unavailable`
+until it is back.
 """
 
 from __future__ import annotations
 
+import asyncio
+import functools
+import logging
 import os
-import sqlite3
+import stat
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import IO
+from typing import IO, Any, ParamSpec, TypeVar
+
+import sqlalchemy as sa
+from sqlalchemy import event, exc
+
+from ..errors import Unavailable
+from . import migrations
 
 try:
     import fcntl
 except ImportError:  # Windows
     fcntl = None  # type: ignore[assignment]
 
+P = ParamSpec("P")
+T = TypeVar("T")
+log = logging.getLogger("hive.web")
+#: Connections (and threads) a PostgreSQL server is used through, per process.
+POOL_SIZE = 8
+#: Seconds a client is told to wait before trying again while the database does not answer.
+RETRY_AFTER = 5
+
 
 class DatabaseError(ValueError):
-    """The database file cannot be used; the message names it and why."""
+    """The database cannot be used; the message names it and why."""
+
+
+def default_path() -> Path:
+    """``$XDG_DATA_HOME/hive/games.sqlite3``, else ``~/.local/share/hive/games.sqlite3``."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "hive" / "games.sqlite3"
+
+
+def parse_url(database: str | os.PathLike[str]) -> sa.URL:
+    """The SQLAlchemy URL of ``database``: ``sqlite:///PATH``, ``sqlite:///:memory:``, ``postgresql://…`` (also
+    ``postgres://``), or a path, which is a SQLite file.
+
+    :raises DatabaseError: for a URL of another kind, or PostgreSQL without its driver installed.
+    """
+    text = os.fspath(database)
+    if "://" not in text:
+        return sa.URL.create("sqlite+pysqlite", database=text)
+    try:
+        url = sa.make_url(text)
+    except exc.ArgumentError:
+        raise DatabaseError(
+            f"{text!r} is not a database URL: give sqlite:///PATH or postgresql://USER@HOST/DB"
+        ) from None
+    backend = url.drivername.split("+")[0]
+    if backend == "sqlite":
+        return url.set(drivername="sqlite+pysqlite")
+    if backend in ("postgresql", "postgres"):
+        try:
+            import psycopg  # noqa: F401
+        except ImportError:
+            raise DatabaseError("PostgreSQL needs the psycopg driver: pip install 'hive-game[server]'") from None
+        return url.set(drivername="postgresql+psycopg")
+    raise DatabaseError(
+        f"{shown_url(url)} is not a database hive can use: give sqlite:///PATH or postgresql://USER@HOST/DB"
+    )
+
+
+def shown_url(url: sa.URL) -> str:
+    """A URL as messages show it: without its password, and a SQLite file as its path."""
+    if url.get_backend_name() == "sqlite":
+        return url.database or ":memory:"
+    return url.render_as_string(hide_password=True).replace("+psycopg", "")
 
 
 def _writable(path: Path) -> bool:
@@ -26,13 +93,19 @@ def _writable(path: Path) -> bool:
 
 
 def check_path(path: Path) -> None:
-    """Make sure ``path`` can be a database the server writes (its directory is created if missing).
+    """Make sure ``path`` can be a SQLite file the server writes (its directory is created if missing).
 
-    :raises DatabaseError: for a directory, a read-only file or directory, or a directory that cannot be created.
+    :raises DatabaseError: for a directory, a device or other special file, a read-only file or directory, or a
+        directory that cannot be created.
     """
     if path.is_dir():
         raise DatabaseError(
             f"the database at {path} is a directory, not a file: give a file in it, e.g. --db {path / 'games.sqlite3'}"
+        )
+    if path.exists() and not stat.S_ISREG(path.stat().st_mode):
+        raise DatabaseError(
+            f"the database at {path} is not a regular file (a device, a pipe or a socket): give a file, e.g."
+            " --db games.sqlite3"
         )
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -66,47 +139,172 @@ def lock(path: Path) -> IO[bytes]:
     except OSError:
         held.close()
         raise DatabaseError(
-            f"the database at {path} is in use by another hive play server: stop that one, or choose another file"
-            " with --db"
+            f"the database at {path} is in use by another hive server: stop that one, or choose another file with"
+            " --db (several servers share a PostgreSQL database, not a SQLite file)"
         ) from None
     return held
 
 
-def check_integrity(db: sqlite3.Connection, path: str) -> None:
+def _sqlite_engine(url: sa.URL) -> sa.Engine:
+    memory = url.database in (None, "", ":memory:")
+    pooling: dict[str, Any] = {"poolclass": sa.pool.StaticPool} if memory else {"pool_size": 1}
+    engine = sa.create_engine(url, **pooling)
+
+    @event.listens_for(engine, "connect")
+    def connected(dbapi: Any, record: Any) -> None:
+        dbapi.isolation_level = None  # transactions are begun below, so that writers take the lock at once
+        cursor = dbapi.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=5000")
+        if not memory:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=FULL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def begun(connection: sa.Connection) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return engine
+
+
+def check_integrity(connection: sa.Connection, where: str) -> None:
     """Run SQLite's integrity check.
 
     :raises DatabaseError: naming the first problems it found.
     """
     try:
-        problems = [row[0] for row in db.execute("PRAGMA integrity_check(5)")]
-    except sqlite3.DatabaseError as err:
-        raise DatabaseError(f"the database at {path} is damaged: {err}") from None
+        problems = [row[0] for row in connection.exec_driver_sql("PRAGMA integrity_check(5)")]
+    except exc.DatabaseError as err:
+        raise DatabaseError(f"the database at {where} is damaged: {err.orig}") from None
     if problems != ["ok"]:
         raise DatabaseError(
-            f"the database at {path} is damaged: {'; '.join(problems)} (keep a copy, then repair it with"
+            f"the database at {where} is damaged: {'; '.join(problems)} (keep a copy, then repair it with"
             " sqlite3's .recover, or choose another file with --db)"
         )
 
 
-def connect(path: str) -> sqlite3.Connection:
-    """An open, checked connection (``path`` may be ``":memory:"``).
+def unavailable(err: exc.DBAPIError) -> bool:
+    """Whether a driver's error means the database cannot be reached or written now (rather than a fault in a
+    statement)."""
+    return err.connection_invalidated or isinstance(err, (exc.OperationalError, exc.InterfaceError))
 
-    :raises DatabaseError: when the file is not an SQLite database, or cannot be opened.
+
+class Database:
+    """An open database, its schema current.
+
+    :param database: a URL or a SQLite file's path (see :func:`parse_url`).
+    :param exclusive: hold a SQLite file's lock (``<path>.lock``) while open, so that no other server uses it.
+    :param upgrade: bring the schema up to date (``None``: for SQLite; PostgreSQL is upgraded by ``hive db upgrade``,
+        and a server refuses a database that is behind).
+    :raises DatabaseError: when the database cannot be used (its message says why and what to do).
     """
-    try:
-        db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    except sqlite3.Error as err:
-        raise DatabaseError(f"the database at {path} cannot be opened: {err}") from None
-    try:
-        check_integrity(db, path)
-        db.execute("PRAGMA journal_mode=WAL")
-    except sqlite3.OperationalError as err:
-        db.close()
-        raise DatabaseError(f"the database at {path} cannot be written: {err}") from None
-    except DatabaseError:
-        db.close()
-        raise
-    return db
+
+    def __init__(
+        self, database: str | os.PathLike[str], *, exclusive: bool = False, upgrade: bool | None = None
+    ) -> None:
+        self.url = parse_url(database)
+        self.shown = shown_url(self.url)
+        self.sqlite = self.url.get_backend_name() == "sqlite"
+        self._lock: IO[bytes] | None = None
+        path = None if self.url.database in (None, "", ":memory:") or not self.sqlite else Path(self.url.database)
+        if path is not None:
+            check_path(path)
+            if exclusive:
+                self._lock = lock(path)
+        if self.sqlite:
+            self.engine = _sqlite_engine(self.url)
+        else:
+            self.engine = sa.create_engine(
+                self.url, pool_size=POOL_SIZE, max_overflow=2, pool_pre_ping=True, pool_timeout=10
+            )
+        self._executor = ThreadPoolExecutor(1 if self.sqlite else POOL_SIZE, thread_name_prefix="hive-db")
+        try:
+            self._open(upgrade if upgrade is not None else self.sqlite)
+        except BaseException:
+            self.close()
+            raise
+
+    def _open(self, upgrade: bool) -> None:
+        try:
+            with self.engine.begin() as connection:
+                if self.sqlite:
+                    check_integrity(connection, self.shown)
+                if upgrade:
+                    migrations.upgrade(connection)
+                else:
+                    self.check_schema(connection)
+        except exc.DBAPIError as err:
+            what = "opened" if self.sqlite else "reached"
+            raise DatabaseError(f"the database at {self.shown} cannot be {what}: {_reason(err)}") from None
+
+    def check_schema(self, connection: sa.Connection) -> None:
+        """Make sure the schema is the newest this release knows.
+
+        :raises DatabaseError: naming the command that brings it up to date, or saying the database is newer.
+        """
+        found, newest = migrations.current(connection), migrations.head()
+        if found == newest:
+            return
+        if found is not None and found > newest:
+            raise DatabaseError(
+                f"the database at {self.shown} was written by a newer release of hive (schema {found}, this release"
+                f" knows up to {newest}): upgrade hive-game"
+            )
+        raise DatabaseError(
+            f"the database at {self.shown} needs its schema brought up to date ({found or 'empty'} -> {newest}):"
+            f" run hive db upgrade --database {self.shown}"
+        )
+
+    def schema_current(self) -> bool:
+        """Whether the database answers, with the newest schema (for ``/readyz``)."""
+        try:
+            with self.engine.connect() as connection:
+                return migrations.current(connection) == migrations.head()
+        except exc.DBAPIError:
+            return False
+
+    def close(self) -> None:
+        """Close the connections and threads, and let another server open a SQLite file."""
+        self._executor.shutdown(wait=True, cancel_futures=True)
+        if hasattr(self, "engine"):
+            self.engine.dispose()
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
+
+    def call(self, work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """``work(...)`` here and now, a driver's error that means the database is out of reach raised as
+        :class:`~hive.web.errors.Unavailable`."""
+        try:
+            return work(*args, **kwargs)
+        except exc.DBAPIError as err:
+            if not unavailable(err):
+                raise
+            log.warning("the database at %s is unavailable: %s", self.shown, _reason(err))
+            raise Unavailable(
+                "The database is not answering; try again in a moment.", retry_after=RETRY_AFTER
+            ) from None
+
+    async def run(self, work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """``work(...)`` on the database's threads (see :meth:`call`), awaited."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, functools.partial(self.call, work, *args, **kwargs))
 
 
-__all__ = ["DatabaseError", "check_integrity", "check_path", "connect", "lock"]
+def _reason(err: exc.DBAPIError) -> str:
+    text = " ".join(str(err.orig).split())
+    return text[:300]
+
+
+__all__ = [
+    "RETRY_AFTER",
+    "Database",
+    "DatabaseError",
+    "check_integrity",
+    "check_path",
+    "default_path",
+    "lock",
+    "parse_url",
+    "shown_url",
+]

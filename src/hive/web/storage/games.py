@@ -1,119 +1,56 @@
-"""Games on disk: an SQLite database, one transaction per change, committed before anyone is told.
+"""The games on disk: one row per game, its moves by ply, every change stored in one transaction over the version it
+was made from.
 
 A game row holds its kind, options, mode, seat tokens, the players' names and their choices of engine help, which
 seats have opened the game, its rematch, result and ``length``, the number of moves in effect; the ``moves`` table
-holds every move by ply. A timed game's ``clock`` (remaining times, whose clock runs and since when, the time used
-per move) is stored with every move; a game set up from a position keeps that position's record (``start``), its
-moves played from it. Moves at or beyond ``length`` are the ones taken back, kept so that they can be
-redone until a different move is played.
+holds every move by ply, those at or beyond ``length`` being the ones taken back (kept so that they can be redone
+until a different move is played). A timed game's clock is stored with every move, with the moment its flag falls
+(``deadline``) while it runs; a game set up from a position keeps that position's record (``start``).
 
-A database written by an earlier version is brought up to date in place when it is opened: the columns it lacks are
-added with their defaults, and no game is lost.
+Every change is stored only over the version it was made from (:meth:`GameRepository.save`): of two changes made from
+the same version, in one process or in two, exactly one is stored and the other is refused with
+:class:`StaleError`. The same transaction keeps the AI's queue in step (:mod:`~hive.web.storage.jobs`) and runs the
+caller's own statements (an announcement of the change that is sent only if it is stored).
 """
 
 from __future__ import annotations
 
 import json
-import os
-import sqlite3
 import time
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import IO, Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
-from .database import DatabaseError, check_path, connect, lock
+import sqlalchemy as sa
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    kind TEXT NOT NULL,
-    options TEXT NOT NULL,
-    mode TEXT NOT NULL,
-    ai_level TEXT,
-    ai_seat INTEGER,
-    token0 TEXT,
-    token1 TEXT,
-    length INTEGER NOT NULL DEFAULT 0,
-    result TEXT,
-    reason TEXT,
-    offer TEXT,
-    created REAL NOT NULL,
-    updated REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS moves (
-    game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-    ply INTEGER NOT NULL,
-    move TEXT NOT NULL,
-    PRIMARY KEY (game_id, ply)
-);
-"""
-#: Columns added since the first schema, with their definitions; :meth:`Storage.migrate` adds the missing ones.
-ADDED_COLUMNS = {
-    "name0": "TEXT",
-    "name1": "TEXT",
-    "help0": "INTEGER",
-    "help1": "INTEGER",
-    "joined": "INTEGER NOT NULL DEFAULT 0",
-    "rematch": "TEXT",
-    "clock": "TEXT",
-    "start": "TEXT",
-}
-_COLUMNS = (
-    "id, kind, options, mode, ai_level, ai_seat, token0, token1, length, result, reason, offer, created, updated,"
-    " name0, name1, help0, help1, joined, rematch, clock, start"
-)
+from ..errors import Conflict, Damaged, shown
+from ..model import GameRecord, Summary
+from . import jobs
+from .database import Database
+from .schema import games, moves
+
+#: Statements run inside a change's transaction, on its connection.
+Within = Callable[[sa.Connection], None]
 
 
-def default_path() -> Path:
-    """``$XDG_DATA_HOME/hive/games.sqlite3``, else ``~/.local/share/hive/games.sqlite3``."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "hive" / "games.sqlite3"
-
-
-@dataclass
-class GameRecord:
-    """One stored game: ``moves`` are those in effect, ``redo`` the ones taken back (oldest first).
-
-    :ivar names: the players' display names by seat (``None``: not given).
-    :ivar help: each seat's choice of engine help in a two-browser game (``None``: not chosen yet).
-    :ivar joined: the seats that have opened the game with their token, as bits (1: the first seat, 2: the second).
-    :ivar rematch: the id of the game that followed this one with the colours swapped.
-    :ivar clock: the game's clock (see :mod:`~hive.web.game.clock`), ``None`` when it is untimed.
-    :ivar start: the position record the game started from (``None``: the start of a game); its moves follow it.
-    """
-
-    id: str
-    kind: str
-    options: dict[str, Any]
-    mode: str
-    ai_level: str | None
-    ai_seat: int | None
-    tokens: tuple[str | None, str | None]
-    moves: list[str] = field(default_factory=list)
-    redo: list[str] = field(default_factory=list)
-    result: str | None = None
-    reason: str | None = None
-    offer: dict[str, Any] | None = None
-    created: float = 0.0
-    updated: float = 0.0
-    names: tuple[str | None, str | None] = (None, None)
-    help: tuple[bool | None, bool | None] = (None, None)
-    joined: int = 0
-    rematch: str | None = None
-    clock: dict[str, Any] | None = None
-    start: str | None = None
+class StaleError(Conflict):
+    """The game changed since the caller last saw it (another change was stored first), or was deleted."""
 
 
 @dataclass(frozen=True)
-class Summary:
-    """A stored game as the game list shows it: its record without its moves, and how many moves are in effect."""
+class Effects:
+    """What a change implies beyond the game's own row.
 
-    record: GameRecord
-    length: int
+    :ivar ai_due: the AI is to move after the change (its job is queued, or kept if it is for the same position).
+    :ivar client: who made the change (the AI's queue shares its time between clients).
+    :ivar deadline: when the running clock's flag falls after the change (``None``: no clock runs).
+    :ivar within: statements of the caller's to run in the same transaction.
+    """
 
-
-class StaleError(ValueError):
-    """The game changed since the caller last saw it (another move was stored first)."""
+    ai_due: bool = False
+    client: str = ""
+    deadline: float | None = None
+    within: Within | None = None
 
 
 def _dumps(value: dict[str, Any] | None) -> str | None:
@@ -124,219 +61,274 @@ def _flag(value: int | None) -> bool | None:
     return None if value is None else bool(value)
 
 
-def _record(row: tuple[Any, ...], moves: list[str]) -> GameRecord:
-    length = row[8]
+def _row(record: GameRecord, now: float, deadline: float | None) -> dict[str, Any]:
+    return {
+        "length": len(record.moves),
+        "result": record.result,
+        "reason": record.reason,
+        "offer": _dumps(record.offer),
+        "updated": now,
+        "name0": record.names[0],
+        "name1": record.names[1],
+        "help0": record.help[0],
+        "help1": record.help[1],
+        "joined": record.joined,
+        "rematch": record.rematch,
+        "clock": _dumps(record.clock),
+        "version": record.version,
+        "deadline": deadline,
+        "ai_error": record.ai_error,
+    }
+
+
+def read_record(row: sa.Row[Any], stored: list[str]) -> GameRecord:
+    """A game's record from its row and its stored moves (those in effect, then those taken back).
+
+    :raises Damaged: naming the game and what cannot be read.
+    """
+    try:
+        options = json.loads(row.options)
+        offer = json.loads(row.offer) if row.offer else None
+        clock = json.loads(row.clock) if row.clock else None
+        if not isinstance(options, dict):
+            raise ValueError("its options are not an object")
+        if offer is not None and not isinstance(offer, dict):
+            raise ValueError("its offer is not an object")
+        if clock is not None and not isinstance(clock, dict):
+            raise ValueError("its clock is not an object")
+        length = int(row.length)
+    except (ValueError, TypeError) as err:
+        raise Damaged(f"Game {shown(row.id)} cannot be read: {err}.") from None
     return GameRecord(
-        id=row[0],
-        kind=row[1],
-        options=json.loads(row[2]),
-        mode=row[3],
-        ai_level=row[4],
-        ai_seat=row[5],
-        tokens=(row[6], row[7]),
-        moves=moves[:length],
-        redo=moves[length:],
-        result=row[9],
-        reason=row[10],
-        offer=json.loads(row[11]) if row[11] else None,
-        created=row[12],
-        updated=row[13],
-        names=(row[14], row[15]),
-        help=(_flag(row[16]), _flag(row[17])),
-        joined=row[18],
-        rematch=row[19],
-        clock=json.loads(row[20]) if row[20] else None,
-        start=row[21],
+        id=row.id,
+        kind=row.kind,
+        options=options,
+        mode=row.mode,
+        ai_level=row.ai_level,
+        ai_seat=row.ai_seat,
+        tokens=(row.token0, row.token1),
+        moves=stored[:length],
+        redo=stored[length:],
+        result=row.result,
+        reason=row.reason,
+        offer=offer,
+        created=row.created,
+        updated=row.updated,
+        names=(row.name0, row.name1),
+        help=(_flag(row.help0), _flag(row.help1)),
+        joined=row.joined,
+        rematch=row.rematch,
+        clock=clock,
+        start=row.start,
+        version=row.version,
+        ai_error=row.ai_error,
     )
 
 
-class Storage:
-    """The games database (created on first use, brought up to date, WAL journal, synchronous commits).
+class GameRepository:
+    """The games in a database.
 
-    :param path: the database file, or ``":memory:"``.
-    :param exclusive: hold the file's lock (``<path>.lock``) while open, so that no other server uses it.
-    :raises ~hive.web.storage.database.DatabaseError: when the file cannot be used (a directory, read-only, damaged, or
-        locked by another server).
+    :param database: where they are kept.
+    :param now: the time source of the rows' dates, seconds since the epoch.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, exclusive: bool = False) -> None:
-        self.path = str(path)
-        self._lock: IO[bytes] | None = None
-        if self.path != ":memory:":
-            check_path(Path(path))
-            if exclusive:
-                self._lock = lock(Path(path))
-        try:
-            self.db = connect(self.path)
-        except DatabaseError:
-            self.close()
-            raise
-        self.db.execute("PRAGMA synchronous=FULL")
-        self.db.execute("PRAGMA foreign_keys=ON")
-        self.db.executescript(SCHEMA)
-        self.migrate()
+    def __init__(self, database: Database, now: Callable[[], float] = time.time) -> None:
+        self.database = database
+        self.now = now
 
-    def migrate(self) -> None:
-        """Add the columns an older database lacks, in one transaction. Games stored before the players' seats
-        were tracked count as opened by both seats once a move has been played."""
-        present = {row[1] for row in self.db.execute("PRAGMA table_info(games)")}
-        missing = [name for name in ADDED_COLUMNS if name not in present]
-        if not missing:
-            return
-        with self._transaction():
-            for name in missing:
-                self.db.execute(f"ALTER TABLE games ADD COLUMN {name} {ADDED_COLUMNS[name]}")
-            if "joined" in missing:
-                self.db.execute("UPDATE games SET joined = 3 WHERE length > 0")
+    # ------------------------------------------------------------------
+    # reading
 
-    def close(self) -> None:
-        """Close the database and let another server open it."""
-        if hasattr(self, "db"):
-            self.db.close()
-        if self._lock is not None:
-            self._lock.close()
-            self._lock = None
+    async def load(self, game_id: str) -> GameRecord | None:
+        """The stored game, or ``None`` when there is no such game.
 
-    def create(self, record: GameRecord) -> None:
-        """Store a new game with its moves, in one transaction."""
-        now = time.time()
-        record.created = record.updated = now
-        with self._transaction():
-            self.db.execute(
-                f"INSERT INTO games ({_COLUMNS}) VALUES ({', '.join('?' * 22)})",
-                (
-                    record.id,
-                    record.kind,
-                    json.dumps(record.options),
-                    record.mode,
-                    record.ai_level,
-                    record.ai_seat,
-                    record.tokens[0],
-                    record.tokens[1],
-                    len(record.moves),
-                    record.result,
-                    record.reason,
-                    None,
-                    now,
-                    now,
-                    *record.names,
-                    *record.help,
-                    record.joined,
-                    record.rematch,
-                    _dumps(record.clock),
-                    record.start,
-                ),
-            )
-            self.db.executemany(
-                "INSERT INTO moves (game_id, ply, move) VALUES (?, ?, ?)",
-                [(record.id, ply, move) for ply, move in enumerate(record.moves)],
-            )
-
-    def load(self, game_id: str) -> GameRecord | None:
-        """The stored game, or ``None`` when there is no such game."""
-        row = self.db.execute(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
-        if row is None:
-            return None
-        moves = [m for (m,) in self.db.execute("SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))]
-        return _record(row, moves)
-
-    def games(self, limit: int = 200) -> list[Summary]:
-        """The stored games, those in progress first, then the finished ones, the latest change first in each."""
-        rows = self.db.execute(
-            f"SELECT {_COLUMNS} FROM games ORDER BY result IS NOT NULL, updated DESC LIMIT ?", (limit,)
-        ).fetchall()
-        return [Summary(_record(row, []), row[8]) for row in rows]
-
-    def moves(self, game_id: str) -> list[str]:
-        """The moves in effect of a stored game, oldest first."""
-        row = self.db.execute("SELECT length FROM games WHERE id = ?", (game_id,)).fetchone()
-        if row is None:
-            return []
-        return [
-            m
-            for (m,) in self.db.execute(
-                "SELECT move FROM moves WHERE game_id = ? AND ply < ? ORDER BY ply", (game_id, row[0])
-            )
-        ]
-
-    def save(self, record: GameRecord, expected_length: int) -> None:
-        """Store a game's new state in one transaction: its moves, redo list, result, offer, names and choices.
-
-        Only the rows that differ are written. ``expected_length`` is the number of moves the caller
-        started from; if the stored game has moved on since, nothing is written.
-
-        :raises StaleError: when the stored length is not ``expected_length``.
+        :raises Damaged: when its row cannot be read.
         """
-        now = time.time()
+        return await self.database.run(self._load, game_id)
+
+    def _load(self, game_id: str) -> GameRecord | None:
+        with self.database.engine.begin() as connection:
+            row = connection.execute(sa.select(games).where(games.c.id == game_id)).first()
+            if row is None:
+                return None
+            stored = connection.execute(
+                sa.select(moves.c.move).where(moves.c.game_id == game_id).order_by(moves.c.ply)
+            ).scalars()
+            return read_record(row, list(stored))
+
+    async def version(self, game_id: str) -> int | None:
+        """The game's version (``None``: no such game): a cheap check that a copy in memory is current."""
+        return await self.database.run(self._version, game_id)
+
+    def _version(self, game_id: str) -> int | None:
+        with self.database.engine.begin() as connection:
+            found: int | None = connection.execute(
+                sa.select(games.c.version).where(games.c.id == game_id)
+            ).scalar_one_or_none()
+            return found
+
+    async def games(self, limit: int = 200) -> list[Summary]:
+        """The stored games, those in progress first, then the finished ones, the latest change first in each; a row
+        that cannot be read is listed as damaged rather than failing the list."""
+        return await self.database.run(self._games, limit)
+
+    def _games(self, limit: int) -> list[Summary]:
+        query = sa.select(games).order_by(games.c.result.is_not(None), games.c.updated.desc()).limit(limit)
+        with self.database.engine.begin() as connection:
+            rows = connection.execute(query).all()
+        listed = []
+        for row in rows:
+            try:
+                listed.append(Summary(read_record(row, []), row.length))
+            except Damaged as err:
+                listed.append(Summary(_placeholder(row), 0, damaged=str(err)))
+        return listed
+
+    async def deadlines(self, before: float, limit: int = 100) -> list[tuple[str, float]]:
+        """The games in progress whose flag falls before ``before``, soonest first: ``(id, deadline)``."""
+        return await self.database.run(self._deadlines, before, limit)
+
+    def _deadlines(self, before: float, limit: int) -> list[tuple[str, float]]:
+        query = (
+            sa.select(games.c.id, games.c.deadline)
+            .where(games.c.deadline.is_not(None), games.c.deadline < before)
+            .order_by(games.c.deadline)
+            .limit(limit)
+        )
+        with self.database.engine.begin() as connection:
+            return [(row.id, row.deadline) for row in connection.execute(query)]
+
+    # ------------------------------------------------------------------
+    # changing
+
+    async def create(self, record: GameRecord, effects: Effects = Effects()) -> None:
+        """Store a new game with its moves (at version 0), in one transaction with its ``effects``."""
+        await self.database.run(self._create, record, effects)
+
+    def _create(self, record: GameRecord, effects: Effects) -> None:
+        now = self.now()
+        record.created = record.updated = now
+        row = {
+            "id": record.id,
+            "kind": record.kind,
+            "options": json.dumps(record.options),
+            "mode": record.mode,
+            "ai_level": record.ai_level,
+            "ai_seat": record.ai_seat,
+            "token0": record.tokens[0],
+            "token1": record.tokens[1],
+            "created": now,
+            "start": record.start,
+            **_row(record, now, effects.deadline),
+        }
+        with self.database.engine.begin() as connection:
+            connection.execute(games.insert().values(row))
+            stored = record.moves + record.redo
+            if stored:
+                connection.execute(
+                    moves.insert(), [{"game_id": record.id, "ply": ply, "move": m} for ply, m in enumerate(stored)]
+                )
+            self._effects(connection, record, effects, now)
+
+    async def save(self, record: GameRecord, previous: GameRecord, effects: Effects = Effects()) -> None:
+        """Store a game's new state (``record``, whose ``version`` is one more than ``previous``'s) in one
+        transaction with its ``effects``, if the stored game is still at ``previous``'s version; only the moves that
+        differ from ``previous``'s are written.
+
+        :raises StaleError: when another change was stored since ``previous``, or the game was deleted.
+        """
+        await self.database.run(self._save, record, previous, effects)
+
+    def _save(self, record: GameRecord, previous: GameRecord, effects: Effects) -> None:
+        now = self.now()
         record.updated = now
-        with self._transaction():
-            row = self.db.execute("SELECT length FROM games WHERE id = ?", (record.id,)).fetchone()
-            if row is None or row[0] != expected_length:
+        with self.database.engine.begin() as connection:
+            # the row is locked by this update until the transaction ends: a second writer waits, then finds a newer
+            # version and updates nothing
+            done = connection.execute(
+                games.update()
+                .where(games.c.id == record.id, games.c.version == previous.version)
+                .values(_row(record, now, effects.deadline))
+            )
+            if done.rowcount != 1:
                 raise StaleError(f"Game {record.id} changed meanwhile; reload it.")
-            stored = [
-                m for (m,) in self.db.execute("SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (record.id,))
-            ]
-            wanted = record.moves + record.redo
+            old, new = previous.moves + previous.redo, record.moves + record.redo
             same = 0
-            while same < min(len(stored), len(wanted)) and stored[same] == wanted[same]:
+            while same < min(len(old), len(new)) and old[same] == new[same]:
                 same += 1
-            if same < len(stored):
-                self.db.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (record.id, same))
-            self.db.executemany(
-                "INSERT INTO moves (game_id, ply, move) VALUES (?, ?, ?)",
-                [(record.id, ply, wanted[ply]) for ply in range(same, len(wanted))],
+            if same < len(old):
+                connection.execute(moves.delete().where(moves.c.game_id == record.id, moves.c.ply >= same))
+            if same < len(new):
+                connection.execute(
+                    moves.insert(),
+                    [{"game_id": record.id, "ply": ply, "move": new[ply]} for ply in range(same, len(new))],
+                )
+            self._effects(connection, record, effects, now)
+
+    def _effects(self, connection: sa.Connection, record: GameRecord, effects: Effects, now: float) -> None:
+        ply = len(record.moves) if effects.ai_due else None
+        jobs.keep(connection, record.id, ply, effects.client, now)
+        if effects.within is not None:
+            effects.within(connection)
+
+    async def delete(self, game_id: str, within: Within | None = None) -> bool:
+        """Remove a game with its moves, lines, review and AI job; ``False`` when there was no such game."""
+        return await self.database.run(self._delete, game_id, within)
+
+    def _delete(self, game_id: str, within: Within | None) -> bool:
+        with self.database.engine.begin() as connection:
+            deleted = connection.execute(games.delete().where(games.c.id == game_id)).rowcount > 0
+            if deleted and within is not None:
+                within(connection)
+            return deleted
+
+    async def clocks(self) -> list[tuple[str, int, dict[str, Any]]]:
+        """The clocks of the timed games in progress: ``(id, version, clock)``; unreadable clocks are left out."""
+        return await self.database.run(self._clocks)
+
+    def _clocks(self) -> list[tuple[str, int, dict[str, Any]]]:
+        query = sa.select(games.c.id, games.c.version, games.c.clock).where(
+            games.c.clock.is_not(None), games.c.result.is_(None)
+        )
+        found = []
+        with self.database.engine.begin() as connection:
+            for row in connection.execute(query):
+                try:
+                    clock = json.loads(row.clock)
+                except ValueError:
+                    continue
+                if isinstance(clock, dict):
+                    found.append((row.id, row.version, clock))
+        return found
+
+    async def set_clock(self, game_id: str, version: int, clock: dict[str, Any], deadline: float | None) -> bool:
+        """Store a game's clock alone (held as a lone server stops, or running again as it starts), over its
+        ``version``; ``False`` when the game has changed since."""
+        return await self.database.run(self._set_clock, game_id, version, clock, deadline)
+
+    def _set_clock(self, game_id: str, version: int, clock: dict[str, Any], deadline: float | None) -> bool:
+        with self.database.engine.begin() as connection:
+            done = connection.execute(
+                games.update()
+                .where(games.c.id == game_id, games.c.version == version)
+                .values(clock=_dumps(clock), deadline=deadline, version=version + 1)
             )
-            self.db.execute(
-                "UPDATE games SET length = ?, result = ?, reason = ?, offer = ?, updated = ?, name0 = ?, name1 = ?,"
-                " help0 = ?, help1 = ?, joined = ?, rematch = ?, clock = ? WHERE id = ?",
-                (
-                    len(record.moves),
-                    record.result,
-                    record.reason,
-                    json.dumps(record.offer) if record.offer else None,
-                    now,
-                    *record.names,
-                    *record.help,
-                    record.joined,
-                    record.rematch,
-                    _dumps(record.clock),
-                    record.id,
-                ),
-            )
-
-    def mark_joined(self, game_id: str, joined: int) -> None:
-        """Record which seats have opened the game (a bit per seat), leaving the rest of the game alone."""
-        with self._transaction():
-            self.db.execute("UPDATE games SET joined = ? WHERE id = ?", (joined, game_id))
-
-    def clocks(self) -> list[tuple[str, dict[str, Any]]]:
-        """The clocks of the timed games in progress, by game id."""
-        rows = self.db.execute("SELECT id, clock FROM games WHERE clock IS NOT NULL AND result IS NULL")
-        return [(game_id, json.loads(clock)) for game_id, clock in rows]
-
-    def set_clocks(self, clocks: list[tuple[str, dict[str, Any]]]) -> None:
-        """Store games' clocks alone, in one transaction (the server pausing or resuming them)."""
-        with self._transaction():
-            self.db.executemany("UPDATE games SET clock = ? WHERE id = ?", [(_dumps(c), i) for i, c in clocks])
-
-    def delete(self, game_id: str) -> bool:
-        """Remove a game and its moves; ``False`` when there was no such game."""
-        with self._transaction():
-            return self.db.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount > 0
-
-    def _transaction(self) -> _Transaction:
-        return _Transaction(self.db)
+            return done.rowcount == 1
 
 
-class _Transaction:
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
+def _placeholder(row: sa.Row[Any]) -> GameRecord:
+    """What the list shows of a game whose row cannot be read: its id and dates."""
+    return GameRecord(
+        id=row.id,
+        kind=str(row.kind),
+        options={},
+        mode=str(row.mode),
+        ai_level=None,
+        ai_seat=None,
+        tokens=(None, None),
+        created=row.created,
+        updated=row.updated,
+    )
 
-    def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
 
-    def __exit__(self, kind: object, value: object, traceback: object) -> None:
-        if kind is None:
-            self.db.execute("COMMIT")
-        else:
-            self.db.execute("ROLLBACK")
+__all__ = ["Effects", "GameRepository", "StaleError", "Within", "read_record"]

@@ -1,0 +1,118 @@
+"""What the AI's worker processes run: the AI's move, a hint, and one position of an engine review, each from plain
+data (the game's kind, options and move texts), the position rebuilt in the worker.
+
+A worker ignores Ctrl+C (the server stops it) and dies with the server: if the server process is killed, its workers
+go too, rather than being left running for nobody.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import random
+import signal
+import sys
+import threading
+import time
+
+from ...games import find_game
+from ...search.framework import WIN
+from ...search.timing import ClockReading
+from ..game.newgame import RANDOM
+from ..views import JSON, replay, view_for
+
+#: Seconds between a worker's checks that the server that started it is still there (where the system cannot tell
+#: it when its parent dies).
+WATCH_PARENT = 1.0
+
+
+def choose_move(
+    kind: str,
+    options: JSON,
+    moves: list[str],
+    level: str,
+    seed: int | None = None,
+    clock: ClockReading | None = None,
+    start: str | None = None,
+) -> str:
+    """The AI's move after ``moves``, in the game's notation, at ``level`` (:data:`RANDOM` for the random mover), in
+    a game started from the position record ``start`` if it has one. In a timed game the AI thinks for its share
+    (:meth:`~hive.search.timing.ClockReading.budget`) of what its ``clock`` has left when the search begins."""
+    board = replay(view_for(kind), options, moves, start)
+    ai = find_game(board.game_name).ai
+    if level == RANDOM:
+        move = ai.random_move(board, random.Random(seed))
+    else:
+        limits = ai.levels[level]
+        if clock is not None:
+            budget = clock.budget()
+            limits = dataclasses.replace(limits, time=min(budget, limits.time or budget))
+        move = ai.searcher(seed, ai.play_noise).search(board, limits).move
+    return board.move_text(move)
+
+
+def analyse(kind: str, options: JSON, moves: list[str], start: str | None = None) -> JSON:
+    """A hint after ``moves``: the AI's move at the game's hint level and, where the game's scores are calibrated,
+    the score, the first player's winning chance (``white``, 0..1) and the depth; ``start`` is the position record
+    the game started from, if any."""
+    board = replay(view_for(kind), options, moves, start)
+    ai = find_game(board.game_name).ai
+    result = ai.searcher(None, 0).search(board, ai.levels[ai.hint_level])
+    hint: JSON = {"move": board.move_text(result.move)}
+    if ai.win_chance is not None:
+        score = result.score if board.turn == 0 else -result.score
+        hint.update(score=score, white=round(ai.win_chance(score), 3), depth=result.depth)
+    hint["level"] = ai.hint_level
+    return hint
+
+
+def decisive(score: int) -> float:
+    """The first player's chance for a score where the game has no calibrated curve: certain for a forced result,
+    even otherwise."""
+    if abs(score) >= WIN - 1000:
+        return 1.0 if score > 0 else 0.0
+    return 0.5
+
+
+def evaluate(kind: str, options: JSON, moves: list[str], level: str, start: str | None = None) -> JSON:
+    """The position after ``moves`` (played from the position record ``start``, if the game has one), analysed at
+    ``level``: the first player's winning chance (``white``, 0..1), the side to move (``turn``), the AI's move
+    (``best``, ``None`` once the game is over) and the search's depth."""
+    board = replay(view_for(kind), options, moves, start)
+    outcome = board.outcome()
+    if outcome is not None:
+        white = 0.5 if outcome.winner is None else float(outcome.winner == 0)
+        return {"white": white, "turn": board.turn, "best": None, "depth": 0}
+    ai = find_game(board.game_name).ai
+    result = ai.searcher(None, 0).search(board, ai.levels[level])
+    score = result.score if board.turn == 0 else -result.score
+    chance = ai.win_chance or decisive
+    best = board.move_text(result.move)
+    return {"white": round(chance(score), 3), "turn": board.turn, "best": best, "depth": result.depth}
+
+
+def start_worker() -> None:
+    """A worker's start: leave Ctrl+C to the server, and die with it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            pr_set_pdeathsig = 1
+            libc.prctl(pr_set_pdeathsig, signal.SIGKILL)
+        except (OSError, AttributeError):
+            pass
+        if os.getppid() != parent:  # the parent died before the request was made
+            os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(WATCH_PARENT)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="hive-watch-parent", daemon=True).start()
+
+
+__all__ = ["analyse", "choose_move", "decisive", "evaluate", "start_worker"]

@@ -1,0 +1,283 @@
+"""The server process: its parts wired together, started and stopped, and every change followed.
+
+:class:`App` is the ASGI application. It opens the database, builds the game service and the parts that follow its
+changes (the AI, the flags, the sockets), and the bus that carries changes between processes sharing a PostgreSQL
+database. Every change the service stores is announced to :meth:`App.announce`; the same happens to another process's
+changes when the bus brings them (:meth:`App.heard`). Following a change means: the AI takes its turn if it is due,
+the flag watcher looks at the new deadline, and every socket watching the game gets its new state.
+
+Stopping (SIGTERM, Ctrl+C) drains the process: it stops being ready, closes its sockets with a reason (the page
+reconnects, to another process if there is one), lets the requests in flight finish, gives its AI jobs back to the
+queue and stops its workers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+import socket
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from starlette.applications import Starlette
+
+from ..ai.player import AIPlayer
+from ..ai.pool import Workers
+from ..ai.review import Reviews
+from ..game.analysis import Analysis
+from ..game.events import AI_MOVE, DELETED, FLAG, MOVE, PRESENCE, GameChanged
+from ..game.lobby import Lobby
+from ..game.service import GameService
+from ..realtime.bus import Bus, LocalBus, PostgresBus, RedisBus
+from ..realtime.fanout import Fanout, dumps
+from ..realtime.flags import Flags
+from ..realtime.presence import Watching
+from ..settings import Settings
+from ..storage import open_store
+from .guard import Guard
+from .limits import RateLimits
+from .ops import Metrics, Observed
+
+log = logging.getLogger("hive.web")
+#: The close code and reason of the sockets of a process that is stopping (the page reconnects at once).
+RESTARTING = 1012
+RESTARTING_REASON = "The server is restarting: reconnecting."
+#: Seconds between looks at the versions of the games watched here (a change whose event was lost still shows).
+SWEEP = 10.0
+
+
+def process_name() -> str:
+    """A name for this server process that no other process, here or on another machine, has."""
+    return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+class App:
+    """One server process.
+
+    :param database: the database: a SQLite file's path or URL, or a PostgreSQL URL (see
+        :func:`~hive.web.storage.database.parse_url`).
+    :param workers: processes for the AI; ``0`` thinks in a thread instead (for tests).
+    :param settings: the limits and who may reach the server (by default :class:`~hive.web.settings.Settings`'s).
+    :param redis: a Redis URL to carry changes between processes (by default PostgreSQL's ``NOTIFY``).
+    :param hold_clocks: hold the real-time clocks while the server is stopped (a lone server on one machine); by
+        default, for SQLite.
+    :raises ~hive.web.storage.database.DatabaseError: when the database cannot be used.
+    """
+
+    def __init__(
+        self,
+        database: str | os.PathLike[str],
+        *,
+        workers: int = 1,
+        settings: Settings | None = None,
+        redis: str | None = None,
+        hold_clocks: bool | None = None,
+    ) -> None:
+        from .server import Api, routes
+
+        self.settings = settings = settings or Settings()
+        self.origin = process_name()
+        self.store = open_store(database, self.origin, exclusive=True)
+        db = self.store.database
+        self.bus: Bus = (
+            RedisBus(redis, self.origin) if redis else LocalBus() if db.sqlite else PostgresBus(db, self.origin)
+        )
+        self.service = GameService(self.store, live_games=settings.live_games, origin=self.origin, announcer=self)
+        self.ai = AIPlayer(self.service, self.store.jobs, Workers(workers), settings)
+        self.lobby = Lobby(self.service)
+        self.reviews = Reviews(self.service, self.ai.jobs, self.store.reviews)
+        self.analysis = Analysis(self.service, self.store.lines, self.ai.analyse)
+        self.flags = Flags(self.service, db.sqlite if hold_clocks is None else hold_clocks)
+        self.rates = RateLimits(settings)
+        self.fanout = Fanout(settings.send_queue, settings.send_timeout)
+        self.watching = Watching(self.store.presence, self._presence)
+        self.service.sessions.in_use = lambda game_id: self.fanout.watched(game_id) or self.ai.busy(game_id)
+        self.metrics = Metrics(self)
+        #: The address and port the server listens on, once :func:`~hive.web.http.run.serve` knows them.
+        self.listening: tuple[str | None, int | None] = (None, None)
+        self.draining = False
+        self._started: asyncio.Task[None] | None = None
+        self._loops: list[asyncio.Task[None]] = []
+        self._stopped = False
+        self.api = Api(self)
+        self.asgi = Starlette(routes=routes(self), exception_handlers=self.api.handlers(), lifespan=self._lifespan)
+        self.asgi.state.hive = self
+        self.app = Observed(Guard(self.asgi, settings), self.metrics, settings)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket") and self._started is None:
+            await self.start()  # served without a lifespan (an in-process test client)
+        await self.app(scope, receive, send)
+
+    # ------------------------------------------------------------------
+    # starting and stopping
+
+    @contextlib.asynccontextmanager
+    async def _lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        self.ai.workers.warm_up()
+        await self.start()
+        yield
+        await self.close()
+
+    async def start(self) -> None:
+        """Start following the changes: listen to the bus, say this process is alive, watch the flags, take the AI's
+        moves from the queue; done once."""
+        if self._started is None:
+            self._started = asyncio.get_running_loop().create_task(self._start())
+        await asyncio.shield(self._started)
+
+    async def _start(self) -> None:
+        await self.bus.start(self.heard, self.resync)
+        await self.watching.start()
+        await self.flags.start()
+        self.ai.start()
+        self._loops.append(asyncio.get_running_loop().create_task(self._sweep()))
+
+    def drain(self) -> None:
+        """Stop being ready, and close every socket with a reason (the page reconnects, to another process if there
+        is one); the requests in flight go on."""
+        if self.draining:
+            return
+        self.draining = True
+        for game_id in list(self.fanout.games):
+            self.fanout.close(game_id, RESTARTING, RESTARTING_REASON)
+
+    async def close(self) -> None:
+        """Drain, stop following the changes, give the AI's moves back to the queue, stop the workers, hold the
+        clocks of a lone server, and close the database; done once."""
+        if self._stopped:
+            return
+        self._stopped = True
+        self.drain()
+        for task in self._loops:
+            task.cancel()
+        await asyncio.gather(*self._loops, return_exceptions=True)
+        self.reviews.close()
+        await self.ai.close()
+        await self.watching.close()
+        try:
+            await self.flags.stop()
+        except Exception:
+            log.exception("the clocks could not be held")
+        await self.bus.close()
+        self.store.close()
+
+    def stop(self) -> None:
+        """:meth:`close`, from outside the event loop (once the server has stopped)."""
+        if self._stopped:
+            return
+        try:
+            asyncio.run(self.close())
+        except RuntimeError:  # an event loop still runs in this thread: close what needs no loop
+            self._stopped = True
+            self.ai.jobs.close()
+            self.ai.workers.close()
+            self.store.close()
+
+    # ------------------------------------------------------------------
+    # following the changes
+
+    def stored(self, connection: sa.Connection, event: GameChanged) -> None:
+        """A change is being stored: the bus's part inside the transaction (PostgreSQL's ``NOTIFY``)."""
+        self.bus.stored(connection, event)
+
+    async def announce(self, event: GameChanged) -> None:
+        """A change of this process's is stored: publish it, and follow it here."""
+        await self.bus.published(event)
+        if event.what == FLAG:
+            self.metrics.flag_falls.inc()
+        elif event.what in (MOVE, AI_MOVE):
+            self.metrics.moves.inc()
+        await self.follow(event)
+
+    async def heard(self, event: GameChanged) -> None:
+        """Another process's change: bring the game in memory up to date, and follow it here."""
+        if event.what == PRESENCE:
+            self.watching.heard(event.game_id)
+            await self.broadcast(event.game_id)
+            return
+        if event.what != DELETED:
+            await self.service.refresh(event)
+        await self.follow(event)
+
+    async def follow(self, event: GameChanged) -> None:
+        """What follows a change: the AI, the flags, and the sockets watching the game."""
+        if event.what == DELETED:
+            self.service.sessions.pop(event.game_id, None)
+            self.reviews.stop(event.game_id)
+            self.fanout.close(event.game_id, 4410, "The game was deleted.")
+            return
+        self.ai.changed(event)
+        self.flags.changed(event)
+        await self.broadcast(event.game_id, event.version)
+
+    async def resync(self) -> None:
+        """After missing events (the bus was away): show every game watched here as it is stored now."""
+        self.watching.forget_all()
+        self.ai.wake()
+        for game_id in list(self.fanout.games):
+            await self.broadcast(game_id)
+
+    async def _presence(self, game_id: str) -> None:
+        """Who is present at a game changed here: tell every process (this one included)."""
+        session = self.service.sessions.get(game_id)
+        version = session.record.version if session is not None else 0
+        await self.bus.published(GameChanged(game_id, version, PRESENCE, origin=self.origin))
+        await self.broadcast(game_id)
+
+    async def _sweep(self) -> None:
+        """Every few seconds, show again the games watched here whose stored version is newer than shown."""
+        while True:
+            await asyncio.sleep(SWEEP)
+            for game_id in list(self.fanout.games):
+                session = self.service.sessions.get(game_id)
+                try:
+                    stored = await self.store.games.version(game_id)
+                except Exception as err:
+                    log.warning("could not look at game %s: %s", game_id, err)
+                    break
+                if session is None or stored != session.record.version:
+                    await self.broadcast(game_id)
+
+    async def broadcast(self, game_id: str, version: int | None = None) -> None:
+        """Queue the game's state as stored for every socket watching it here, each with its own seats; never waits
+        on one (``version``: the version just stored, when it is known to be the one in memory)."""
+        if not self.fanout.watched(game_id):
+            return
+        try:
+            session = self.service.sessions.get(game_id)
+            if session is None or version is None or session.record.version != version:
+                session = await self.service.session(game_id)
+            present = await self.watching.present(game_id)
+        except Exception as err:
+            log.warning("game %s could not be shown to its watchers: %s", game_id, err)
+            return
+        base = self.service.state(session, present=present)
+        texts: dict[frozenset[int], str] = {}
+
+        def text(seats: frozenset[int]) -> str:
+            if seats not in texts:
+                texts[seats] = dumps({**base, "seats": sorted(seats)})
+            return texts[seats]
+
+        self.fanout.publish(game_id, text)
+
+
+def create_app(
+    database: str | Path,
+    *,
+    workers: int = 1,
+    settings: Settings | None = None,
+    redis: str | None = None,
+    hold_clocks: bool | None = None,
+) -> App:
+    """Build the ASGI app over ``database`` (see :class:`App`)."""
+    return App(database, workers=workers, settings=settings, redis=redis, hold_clocks=hold_clocks)
+
+
+__all__ = ["RESTARTING", "RESTARTING_REASON", "App", "create_app", "process_name"]

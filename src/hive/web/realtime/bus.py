@@ -1,0 +1,225 @@
+"""How the server processes sharing a database hear of each other's changes: a bus carrying every
+:class:`~hive.web.game.events.GameChanged` to every process.
+
+- :class:`LocalBus`: one process alone (SQLite): nothing to carry.
+- :class:`PostgresBus`: PostgreSQL's ``LISTEN``/``NOTIFY``. The notification is sent by the transaction that stores
+  the change, so it goes out if and only if the change is stored, even if the process dies a moment later.
+- :class:`RedisBus`: Redis pub/sub (``--redis URL``), published once the change is stored.
+
+Each process listens on a connection of its own, reconnects after a fault (the database or Redis restarting), and
+then asks to be brought up to date (``resync``), since it may have missed events while it was away.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+import sqlalchemy as sa
+
+from ..game.events import GameChanged
+from ..storage.database import Database
+
+log = logging.getLogger("hive.web")
+#: The channel the events go by.
+CHANNEL = "hive_games"
+#: Seconds between attempts to listen again after a fault, at most.
+BACKOFF = 5.0
+
+Deliver = Callable[[GameChanged], Awaitable[None]]
+Resync = Callable[[], Awaitable[None]]
+
+
+class Bus(Protocol):
+    """What carries events between processes."""
+
+    #: Whether the bus is listening now (``/readyz`` says so).
+    listening: bool
+
+    def stored(self, connection: sa.Connection, event: GameChanged) -> None:
+        """A change is being stored on ``connection`` (inside its transaction, on a database thread)."""
+        ...
+
+    async def published(self, event: GameChanged) -> None:
+        """A change is stored (or an event that stores nothing, such as who is present, happened)."""
+        ...
+
+    async def start(self, deliver: Deliver, resync: Resync) -> None:
+        """Start listening: ``deliver`` gets every other process's events; ``resync`` is called after listening
+        again following a fault."""
+        ...
+
+    async def close(self) -> None:
+        """Stop listening."""
+        ...
+
+
+class LocalBus:
+    """One process alone: its own events are all there are."""
+
+    listening = True
+
+    def stored(self, connection: sa.Connection, event: GameChanged) -> None:
+        """Nothing to send."""
+
+    async def published(self, event: GameChanged) -> None:
+        """Nothing to send."""
+
+    async def start(self, deliver: Deliver, resync: Resync) -> None:
+        """Nothing to listen to."""
+
+    async def close(self) -> None:
+        """Nothing to stop."""
+
+
+class _Listener:
+    """A task that listens, and listens again after a fault, with back-off."""
+
+    listening = False
+
+    def __init__(self, origin: str) -> None:
+        self.origin = origin
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self, deliver: Deliver, resync: Resync) -> None:
+        if self._task is None:
+            ready = asyncio.Event()
+            self._task = asyncio.get_running_loop().create_task(self._run(deliver, resync, ready))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(ready.wait(), 10)
+
+    async def _run(self, deliver: Deliver, resync: Resync, ready: asyncio.Event) -> None:
+        delay, first = 0.2, True
+        while True:
+            try:
+                await self._listen(self._heard(deliver), self._up(resync, first, ready))
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:
+                if self.listening:
+                    log.warning("stopped hearing other processes' changes (%s); listening again", err)
+                self.listening = False
+            ready.set()
+            first = False
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, BACKOFF)
+
+    def _up(self, resync: Resync, first: bool, ready: asyncio.Event) -> Callable[[], Awaitable[None]]:
+        async def up() -> None:
+            self.listening = True
+            ready.set()
+            if not first:
+                log.info("hearing other processes' changes again")
+                await resync()
+
+        return up
+
+    def _heard(self, deliver: Deliver) -> Callable[[str | bytes], Awaitable[None]]:
+        async def heard(payload: str | bytes) -> None:
+            try:
+                event = GameChanged.from_payload(payload)
+            except ValueError as err:
+                log.warning("ignored a message on the bus: %s", err)
+                return
+            if event.origin != self.origin:
+                try:
+                    await deliver(event)
+                except Exception:
+                    log.exception("an event from another process could not be followed")
+
+        return heard
+
+    async def _listen(self, heard: Callable[[str | bytes], Awaitable[None]], up: Callable[[], Awaitable[None]]) -> None:
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+            self._task = None
+        self.listening = False
+
+
+class PostgresBus(_Listener):
+    """``LISTEN``/``NOTIFY`` on the games' PostgreSQL database.
+
+    :param database: the database (its URL to listen on; its threads to notify from outside a change).
+    :param origin: this process's name (its own events are not delivered back to it).
+    """
+
+    def __init__(self, database: Database, origin: str) -> None:
+        super().__init__(origin)
+        self.database = database
+
+    def stored(self, connection: sa.Connection, event: GameChanged) -> None:
+        connection.execute(
+            sa.text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": event.payload()}
+        )
+
+    async def published(self, event: GameChanged) -> None:
+        if event.what == "presence":  # stored nothing: sent on its own
+            await self.database.run(self._notify, event)
+
+    def _notify(self, event: GameChanged) -> None:
+        with self.database.engine.begin() as connection:
+            self.stored(connection, event)
+
+    async def _listen(self, heard: Callable[[str | bytes], Awaitable[None]], up: Callable[[], Awaitable[None]]) -> None:
+        import psycopg
+
+        url = self.database.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        async with await psycopg.AsyncConnection.connect(url, autocommit=True, connect_timeout=10) as connection:
+            await connection.execute(f"LISTEN {CHANNEL}")
+            await up()
+            async for notice in connection.notifies():
+                await heard(notice.payload)
+
+
+class RedisBus(_Listener):
+    """Redis pub/sub.
+
+    :param url: the Redis server, ``redis://HOST:PORT/DB``.
+    :param origin: this process's name (its own events are not delivered back to it).
+    """
+
+    def __init__(self, url: str, origin: str) -> None:
+        super().__init__(origin)
+        import redis.asyncio
+
+        self.url = url
+        self._client = redis.asyncio.Redis.from_url(url, socket_connect_timeout=10)
+
+    def stored(self, connection: sa.Connection, event: GameChanged) -> None:
+        """Nothing inside the transaction: Redis hears of the change once it is stored."""
+
+    async def published(self, event: GameChanged) -> None:
+        try:
+            await self._client.publish(CHANNEL, event.payload())
+        except Exception as err:  # the other processes find the change at their next sweep
+            log.warning("a change could not be published on Redis: %s", err)
+
+    async def _listen(self, heard: Callable[[str | bytes], Awaitable[None]], up: Callable[[], Awaitable[None]]) -> None:
+        import redis.asyncio
+
+        client = redis.asyncio.Redis.from_url(self.url, socket_connect_timeout=10)
+        try:
+            async with client.pubsub() as pubsub:
+                await pubsub.subscribe(CHANNEL)
+                await up()
+                async for message in pubsub.listen():
+                    if message.get("type") == "message":
+                        await heard(message["data"])
+        finally:
+            await client.aclose()
+
+    async def close(self) -> None:
+        await super().close()
+        with contextlib.suppress(Exception):
+            await self._client.aclose()
+
+
+__all__ = ["CHANNEL", "Bus", "LocalBus", "PostgresBus", "RedisBus"]
