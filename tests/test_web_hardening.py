@@ -4,11 +4,13 @@ limits, strict numbers, binary frames, rates per client with clear 429s, and gam
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 import socket
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,7 @@ import websockets
 
 from hive.web import Storage, create_app
 from hive.web.errors import TooMany
-from hive.web.http.guard import ANY_ADDRESS, CSP, allowed_hosts, host_name, json_depth
+from hive.web.http.guard import ANY_ADDRESS, CSP, Guard, Refused, allowed_hosts, host_name, json_depth
 from hive.web.http.limits import RateLimits
 from hive.web.settings import Settings
 
@@ -316,3 +318,83 @@ def test_a_database_that_cannot_be_read_says_so(monkeypatch: pytest.MonkeyPatch)
         assert r.json()["error"] == "The games could not be read: database disk image is malformed"
 
     with_app(test)
+
+
+class _Errors(logging.Handler):
+    """The error records of the loggers it is added to."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@contextlib.contextmanager
+def errors_logged() -> Iterator[list[logging.LogRecord]]:
+    """The errors uvicorn (``uvicorn.error`` does not reach the root logger) and the app log during the block."""
+    handler = _Errors()
+    loggers = [logging.getLogger("uvicorn"), logging.getLogger("hive")]
+    for logger in loggers:
+        logger.addHandler(handler)
+    try:
+        yield handler.records
+    finally:
+        for logger in loggers:
+            logger.removeHandler(handler)
+
+
+def test_an_origin_with_a_port_that_is_none_is_refused_like_another_sites(tmp_path: Path) -> None:
+    """An ``Origin`` whose port is out of range or not a number, or whose IPv6 address is not closed, is another
+    site's page: a 403 naming it, with the security headers, and a socket's handshake refused. Before, reading its
+    port raised (``ValueError: Port out of range 0-65535``): a plain-text 500 without the headers, a socket's
+    handshake a 500 too, each with a logged traceback. (A valid port other than the server's, ``:1``, was already
+    refused.)"""
+
+    async def main(url: str) -> None:
+        async with httpx.AsyncClient(base_url=url, timeout=30) as c:
+            game = (await c.post("/api/games", json={"mode": "local"})).json()
+            ws = f"ws://{url.removeprefix('http://')}ws/games/{game['id']}"
+            for origin in ("http://127.0.0.1:1", "http://127.0.0.1:99999", "http://127.0.0.1:8x", "http://[::1"):
+                r = await c.post("/api/games", json={"mode": "local"}, headers={"origin": origin})
+                assert r.status_code == 403, (origin, r.text)
+                assert r.json()["error"].startswith(f"Cross-origin request refused: the page at {origin!r} is not")
+                assert r.headers["content-security-policy"] == CSP and r.headers["x-frame-options"] == "DENY"
+                with pytest.raises(websockets.InvalidStatus) as refused:
+                    await websockets.connect(ws, origin=origin)  # type: ignore[arg-type]
+                assert refused.value.response.status_code == 403, origin
+            own = url.rstrip("/")
+            assert (await c.post("/api/games", json={"mode": "local"}, headers={"origin": own})).status_code == 200
+
+    with server_thread(tmp_path / "games.db") as url, errors_logged() as errors:
+        asyncio.run(main(url))
+        assert [record.getMessage() for record in errors] == []
+
+
+def test_the_servers_own_origin_is_recognised_with_or_without_its_default_port() -> None:
+    """Before, an origin on its scheme's default port was compared by its host name alone, which drops an IPv6
+    address's brackets: ``http://[::1]`` was refused by the server at ``[::1]``."""
+    guard = Guard(lambda *_: asyncio.sleep(0), Settings())
+
+    def admitted(origin: str, host: str) -> bool:
+        try:
+            guard.check_origin({"headers": [(b"origin", origin.encode()), (b"host", host.encode())]})
+        except Refused:
+            return False
+        return True
+
+    for origin, host in [
+        ("http://[::1]", "[::1]"),
+        ("http://[::1]:80", "[::1]"),
+        ("http://[::1]:8000", "[::1]:8000"),
+        ("https://hive.example.org", "hive.example.org:443"),
+        ("http://hive.example.org:80", "hive.example.org"),
+    ]:
+        assert admitted(origin, host), (origin, host)
+    for origin, host in [
+        ("http://[::1]:8001", "[::1]:8000"),
+        ("http://hive.example.org", "hive.example.org:443"),
+        ("http://hive.example.org:99999", "hive.example.org:99999"),
+    ]:
+        assert not admitted(origin, host), (origin, host)

@@ -122,6 +122,20 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
+def _origin_host(origin: str) -> tuple[str, int | None] | None:
+    """An ``Origin``'s host and port as a ``Host`` header names them (the scheme's default port left out), with
+    that default port; ``None`` when its port is not one (out of range, not a number) or its IPv6 address is not
+    closed."""
+    try:
+        parts = urlsplit(origin.lower())
+        port = parts.port
+    except ValueError:
+        return None
+    default = {"http": 80, "https": 443}.get(parts.scheme)
+    netloc = parts.netloc.removesuffix(f":{port}") if port is not None and port == default else parts.netloc
+    return netloc, default
+
+
 def _shown(text: str) -> str:
     return repr(text if len(text) <= 80 else text[:79] + "…")
 
@@ -180,10 +194,10 @@ class Guard:
         if origin is None:
             return  # not sent by a browser's page
         own = (_header(scope, b"host") or "").lower()
-        parts = urlsplit(origin.lower())
-        default = {"http": 80, "https": 443}.get(parts.scheme)
-        netloc = parts.netloc if parts.port not in (None, default) else (parts.hostname or "")
-        if netloc in (own, own.removesuffix(f":{default}")) or origin.rstrip("/") in self.settings.origins:
+        page = _origin_host(origin)
+        if page is not None and page[0] in (own, own.removesuffix(f":{page[1]}")):
+            return
+        if origin.rstrip("/") in self.settings.origins:
             return
         raise Refused(
             403,
