@@ -398,3 +398,35 @@ def test_the_servers_own_origin_is_recognised_with_or_without_its_default_port()
         ("http://hive.example.org:99999", "hive.example.org:99999"),
     ]:
         assert not admitted(origin, host), (origin, host)
+
+
+def _refused_bodies(url: str, bodies: list[tuple[str, str, str]]) -> list[str]:
+    """POST each ``(path, body, message)`` to a new local game's server as JSON with its seat token (``{id}`` in a
+    path is the game's): each must be a 400 whose error holds ``message``. Returns the errors the server logged."""
+
+    async def main() -> None:
+        async with httpx.AsyncClient(base_url=url, timeout=30) as c:
+            game = (await c.post("/api/games", json={"mode": "local"})).json()
+            headers = {"content-type": "application/json", "x-seat-token": game["token"]}
+            for path, body, message in bodies:
+                r = await c.post(path.format(id=game["id"]), content=body.encode(), headers=headers)
+                assert r.status_code == 400 and message in r.json()["error"], (body[:50], r.text)
+            assert len((await c.get("/api/games")).json()["games"]) == 1
+
+    with errors_logged() as errors:
+        asyncio.run(main())
+        return [record.getMessage() for record in errors]
+
+
+def test_an_integer_of_more_than_4300_digits_in_a_body_is_a_400_naming_it(tmp_path: Path) -> None:
+    """Before, ``json.loads`` raised past Python's limit on converting digits to an integer: a 500 with a logged
+    traceback."""
+    bodies = [
+        ("/api/games", '{"name": ' + "7" * 4301 + "}", "a number of 4,301 digits (777777777777…); at most 4,300"),
+        ("/api/games", '{"time_control": {"initial": -' + "1" * 9000 + "}}", "a number of 9,000 digits"),
+        ("/api/games/{id}/move", '{"move": "wS1", "ply": ' + "1" * 5000 + "}", "a number of 5,000 digits"),
+        # 4,300 digits are read, and refused as what they are not.
+        ("/api/games", '{"name": ' + "7" * 4300 + "}", "'name' must be a text, not 7777"),
+    ]
+    with server_thread(tmp_path / "games.db") as url:
+        assert _refused_bodies(url, bodies) == []

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
@@ -96,17 +97,31 @@ def json_depth(raw: bytes) -> int:
     return deepest
 
 
+def _integer(digits: str) -> int:
+    """A JSON integer, refused past Python's limit on the digits it converts (4,300 by default)."""
+    try:
+        return int(digits)
+    except ValueError:
+        limit = sys.get_int_max_str_digits()
+        raise Refused(
+            400,
+            f"The request body has a number of {len(digits.lstrip('-')):,} digits ({digits[:12]}…);"
+            f" at most {limit:,} digits are read.",
+        ) from None
+
+
 def parse_json(raw: bytes, max_depth: int) -> dict[str, Any]:
     """A request body's JSON object (``{}`` for an empty body).
 
-    :raises Refused: 400 when it is not JSON, nests deeper than ``max_depth``, or is not an object.
+    :raises Refused: 400 when it is not JSON, nests deeper than ``max_depth``, is not an object, or has an
+        integer longer than Python converts.
     """
     if not raw.strip():
         return {}
     if json_depth(raw) > max_depth:
         raise Refused(400, f"The request body nests deeper than {max_depth} levels.")
     try:
-        data = json.loads(raw)
+        data = json.loads(raw, parse_int=_integer)
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
         raise Refused(400, f"The request body is not valid JSON: {err}.") from None
     if not isinstance(data, dict):
