@@ -430,3 +430,28 @@ def test_an_integer_of_more_than_4300_digits_in_a_body_is_a_400_naming_it(tmp_pa
     ]
     with server_thread(tmp_path / "games.db") as url:
         assert _refused_bodies(url, bodies) == []
+
+
+def test_a_lone_surrogate_in_a_body_is_a_400_naming_where(tmp_path: Path) -> None:
+    """A ``\\ud800`` escape, half of a UTF-16 pair, is not text. Before, it reached SQLite and the answer, where
+    encoding it as UTF-8 raised: a 500 with a logged traceback."""
+    bodies = [
+        ("/api/games", '{"mode": "local", "name": "\\ud800"}', "lone UTF-16 surrogate (an escape such as \\ud800"),
+        ("/api/positions", '{"position": "Base;NotStarted;White[1];\\udc00"}', "in 'position', which is not text"),
+        ("/api/games/{id}/name", '{"seat": 0, "name": "a\\udfffb"}', "in 'name', which is not text"),
+        ("/api/games", '{"mode": "local", "options": {"x": ["ok", "\\ud83d"]}}', "in 'options.x[1]', which"),
+        ("/api/games", '{"mode": "local", "options": {"\\ud800": 1}}', "in a key of 'options', which"),
+        ("/api/games", '{"mode": "local", "\\ud800": 1}', "in a key, which"),
+    ]
+    with server_thread(tmp_path / "games.db") as url:
+        assert _refused_bodies(url, bodies) == []
+
+        async def main() -> None:  # a pair's two halves are one character
+            async with httpx.AsyncClient(base_url=url, timeout=30) as c:
+                game = (await c.post("/api/games", json={"mode": "local"})).json()
+                headers = {"content-type": "application/json", "x-seat-token": game["token"]}
+                body = b'{"seat": 0, "name": "ok\\ud83d\\ude00"}'
+                r = await c.post(f"/api/games/{game['id']}/name", content=body, headers=headers)
+                assert r.status_code == 200 and r.json()["names"][0] == "ok\N{GRINNING FACE}"
+
+        asyncio.run(main())

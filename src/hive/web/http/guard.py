@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import sys
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
@@ -46,6 +47,9 @@ SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 ANY_ADDRESS = "any IP address"
 #: The WebSocket close code of a refused handshake (answered as 403).
 POLICY = 1008
+#: Half of a UTF-16 surrogate pair: a JSON escape (``"\ud800"``) makes one, but it is not text, and cannot be
+#: stored or sent as UTF-8.
+SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class Refused(Exception):
@@ -110,11 +114,29 @@ def _integer(digits: str) -> int:
         ) from None
 
 
+def _not_text(data: Any, where: str = "") -> str | None:
+    """Where in ``data`` a string holds a lone surrogate (``'name'``, ``'options.moves[2]'``, ``a key of
+    'options'``), or ``None`` when all its strings are text."""
+    if isinstance(data, str):
+        return repr(where) if SURROGATE.search(data) else None
+    if isinstance(data, list):
+        for i, item in enumerate(data):
+            if found := _not_text(item, f"{where}[{i}]"):
+                return found
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if SURROGATE.search(key):
+                return f"a key of {where!r}" if where else "a key"
+            if found := _not_text(value, f"{where}.{key}" if where else key):
+                return found
+    return None
+
+
 def parse_json(raw: bytes, max_depth: int) -> dict[str, Any]:
     """A request body's JSON object (``{}`` for an empty body).
 
-    :raises Refused: 400 when it is not JSON, nests deeper than ``max_depth``, is not an object, or has an
-        integer longer than Python converts.
+    :raises Refused: 400 when it is not JSON, nests deeper than ``max_depth``, is not an object, has an integer
+        longer than Python converts, or a string that is not text (a lone surrogate, from a ``\\ud800`` escape).
     """
     if not raw.strip():
         return {}
@@ -126,6 +148,13 @@ def parse_json(raw: bytes, max_depth: int) -> dict[str, Any]:
         raise Refused(400, f"The request body is not valid JSON: {err}.") from None
     if not isinstance(data, dict):
         raise Refused(400, f"The request body must be a JSON object, not {type(data).__name__}.")
+    where = _not_text(data)
+    if where is not None:
+        raise Refused(
+            400,
+            f"The request body holds a lone UTF-16 surrogate (an escape such as \\ud800 without its other half) in"
+            f" {where}, which is not text.",
+        )
     return data
 
 
