@@ -4,9 +4,11 @@ limits, strict numbers, binary frames, rates per client with clear 429s, and gam
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import json
 import logging
+import os
 import socket
 import sqlite3
 import time
@@ -20,12 +22,13 @@ import websockets
 
 from hive.web import Storage, create_app
 from hive.web.errors import TooMany
-from hive.web.http.guard import ANY_ADDRESS, CSP, Guard, Refused, allowed_hosts, host_name, json_depth
+from hive.web.http.guard import ANY_ADDRESS, CSP, WS_MAX_SIZE, Guard, Refused, allowed_hosts, host_name, json_depth
 from hive.web.http.limits import RateLimits
 from hive.web.settings import Settings
 
+from .test_web_memory import MB, memory
 from .test_web_server import client, new_game
-from .web_support import server_thread
+from .web_support import ServerProcess, server_thread
 
 JSON = dict[str, Any]
 LOCAL = ("127.0.0.1", "::1", "localhost")
@@ -455,3 +458,90 @@ def test_a_lone_surrogate_in_a_body_is_a_400_naming_where(tmp_path: Path) -> Non
                 assert r.status_code == 200 and r.json()["names"][0] == "ok\N{GRINNING FACE}"
 
         asyncio.run(main())
+
+
+def _ws_open(url: str, path: str) -> socket.socket:
+    """A WebSocket opened by hand (no extensions: its frames go as written), its handshake's answer read."""
+    sock = _raw(url)
+    key = base64.b64encode(os.urandom(16))
+    sock.sendall(
+        b"GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        b"Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n" % (path.encode(), key)
+    )
+    head = b""
+    while not head.endswith(b"\r\n\r\n"):
+        head += sock.recv(1)
+    assert head.startswith(b"HTTP/1.1 101"), head
+    return sock
+
+
+def _frame_head(length: int) -> bytes:
+    """The head of a client's text frame of ``length`` bytes (masked, as a client's must be)."""
+    return bytes([0x81, 0x80 | 127]) + length.to_bytes(8, "big") + os.urandom(4)
+
+
+def _frame(text: bytes) -> bytes:
+    """A client's whole text frame (masked with zeros: the text goes as it is)."""
+    return bytes([0x81, 0x80 | len(text)]) + bytes(4) + text
+
+
+def _next_frame(sock: socket.socket, seconds: float) -> tuple[int, bytes]:
+    """The opcode and payload of the next frame the server sends, within ``seconds`` for each read."""
+    sock.settimeout(seconds)
+
+    def exactly(size: int) -> bytes:
+        data = b""
+        while len(data) < size:
+            chunk = sock.recv(size - len(data))
+            assert chunk, "the connection closed without a close frame"
+            data += chunk
+        return data
+
+    first, second = exactly(2)
+    length = second & 0x7F
+    if length >= 126:
+        length = int.from_bytes(exactly(2 if length == 126 else 8), "big")
+    return first & 0x0F, exactly(length)
+
+
+def _close_code(sock: socket.socket, seconds: float) -> int:
+    """The code of the server's close frame (the frames before it skipped)."""
+    while True:
+        opcode, payload = _next_frame(sock, seconds)
+        if opcode == 0x8:
+            return int.from_bytes(payload[:2], "big")
+
+
+def test_a_websocket_frame_longer_than_a_ping_is_refused_at_its_head(tmp_path: Path) -> None:
+    """The server understands only ``ping`` on a socket: a frame longer than
+    :data:`~hive.web.http.guard.WS_MAX_SIZE` closes its socket with 1009 as soon as its head arrives, and what
+    follows is never held. Before, anyone could send frames of up to 16 MiB (uvicorn's default), held until whole
+    (a head alone: until the keep-alive gave up, 40 s later, with 1011): 20 sockets, each sending all but the last
+    byte of a 16 MiB frame, took ``hive play`` from 48 to 369 MB resident, kept after they closed; now 48 to 48."""
+    server = ServerProcess(tmp_path / "games.db")
+    server.start()
+    process = server.process
+    assert process is not None
+    try:
+        game = httpx.post(server.url + "api/games", json={"mode": "local"}, timeout=30).json()
+        path = f"/ws/games/{game['id']}"
+        watching = _ws_open(server.url, path)
+        watching.sendall(_frame(b"ping"))
+        assert _next_frame(watching, 30)[0] == 0x1 and _next_frame(watching, 30) == (0x1, b"pong")
+        baseline = memory(process.pid, "VmRSS")
+        flood = [_ws_open(server.url, path) for _ in range(20)]
+        for sock in flood:
+            with contextlib.suppress(OSError):  # the server closes the connection at the frame's head
+                sock.sendall(_frame_head(16 * MB) + b"x" * (16 * MB - 1))
+        assert memory(process.pid) < 1.5 * baseline  # the peak
+        assert [_close_code(sock, 30) for sock in flood] == [1009] * 20
+        head_only = _ws_open(server.url, path)
+        head_only.sendall(_frame_head(WS_MAX_SIZE + 1))
+        assert _close_code(head_only, 30) == 1009  # no waiting for a payload
+        watching.sendall(_frame(b"ping"))
+        assert _next_frame(watching, 30) == (0x1, b"pong")
+        for sock in (*flood, head_only, watching):
+            sock.close()
+    finally:
+        server.stop()
+    assert process.stdout is not None and b"Traceback" not in process.stdout.read()

@@ -7,6 +7,8 @@ answer has.
   server's own origin or an allowed one when the browser says where it comes from (``Origin``).
 - A request body is JSON (``Content-Type: application/json``), read as it arrives and refused past the size limit
   before more is read, within the request time limit.
+- An incoming WebSocket message is at most :data:`WS_MAX_SIZE` bytes; the ASGI server enforces it, as each frame's
+  header arrives (:func:`~hive.web.http.run.config` sets it for uvicorn).
 - Every answer carries a strict Content Security Policy (no inline script or style, no framing), ``nosniff`` and no
   referrer.
 """
@@ -47,6 +49,10 @@ SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 ANY_ADDRESS = "any IP address"
 #: The WebSocket close code of a refused handshake (answered as 403).
 POLICY = 1008
+#: The largest WebSocket message the server reads, in bytes. The only message it understands is ``ping`` (the page
+#: sends none): a longer frame is refused (close code 1009) as soon as its header arrives, rather than held in
+#: memory while it trickles in.
+WS_MAX_SIZE = 512
 #: Half of a UTF-16 surrogate pair: a JSON escape (``"\ud800"``) makes one, but it is not text, and cannot be
 #: stored or sent as UTF-8.
 SURROGATE = re.compile("[\ud800-\udfff]")
@@ -305,6 +311,7 @@ __all__ = [
     "ANY_ADDRESS",
     "CSP",
     "HEADERS",
+    "WS_MAX_SIZE",
     "Guard",
     "Refused",
     "allowed_hosts",
