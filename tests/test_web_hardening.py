@@ -4,11 +4,15 @@ limits, strict numbers, binary frames, rates per client with clear 429s, and gam
 from __future__ import annotations
 
 import asyncio
+import base64
+import contextlib
 import json
+import logging
+import os
 import socket
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,12 +22,13 @@ import websockets
 
 from hive.web import Storage, create_app
 from hive.web.errors import TooMany
-from hive.web.http.guard import ANY_ADDRESS, CSP, allowed_hosts, host_name, json_depth
+from hive.web.http.guard import ANY_ADDRESS, CSP, WS_MAX_SIZE, Guard, Refused, allowed_hosts, host_name, json_depth
 from hive.web.http.limits import RateLimits
 from hive.web.settings import Settings
 
+from .test_web_memory import MB, memory
 from .test_web_server import client, new_game
-from .web_support import server_thread
+from .web_support import ServerProcess, server_thread
 
 JSON = dict[str, Any]
 LOCAL = ("127.0.0.1", "::1", "localhost")
@@ -316,3 +321,227 @@ def test_a_database_that_cannot_be_read_says_so(monkeypatch: pytest.MonkeyPatch)
         assert r.json()["error"] == "The games could not be read: database disk image is malformed"
 
     with_app(test)
+
+
+class _Errors(logging.Handler):
+    """The error records of the loggers it is added to."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@contextlib.contextmanager
+def errors_logged() -> Iterator[list[logging.LogRecord]]:
+    """The errors uvicorn (``uvicorn.error`` does not reach the root logger) and the app log during the block."""
+    handler = _Errors()
+    loggers = [logging.getLogger("uvicorn"), logging.getLogger("hive")]
+    for logger in loggers:
+        logger.addHandler(handler)
+    try:
+        yield handler.records
+    finally:
+        for logger in loggers:
+            logger.removeHandler(handler)
+
+
+def test_an_origin_with_a_port_that_is_none_is_refused_like_another_sites(tmp_path: Path) -> None:
+    """An ``Origin`` whose port is out of range or not a number, or whose IPv6 address is not closed, is another
+    site's page: a 403 naming it, with the security headers, and a socket's handshake refused. Before, reading its
+    port raised (``ValueError: Port out of range 0-65535``): a plain-text 500 without the headers, a socket's
+    handshake a 500 too, each with a logged traceback. (A valid port other than the server's, ``:1``, was already
+    refused.)"""
+
+    async def main(url: str) -> None:
+        async with httpx.AsyncClient(base_url=url, timeout=30) as c:
+            game = (await c.post("/api/games", json={"mode": "local"})).json()
+            ws = f"ws://{url.removeprefix('http://')}ws/games/{game['id']}"
+            for origin in ("http://127.0.0.1:1", "http://127.0.0.1:99999", "http://127.0.0.1:8x", "http://[::1"):
+                r = await c.post("/api/games", json={"mode": "local"}, headers={"origin": origin})
+                assert r.status_code == 403, (origin, r.text)
+                assert r.json()["error"].startswith(f"Cross-origin request refused: the page at {origin!r} is not")
+                assert r.headers["content-security-policy"] == CSP and r.headers["x-frame-options"] == "DENY"
+                with pytest.raises(websockets.InvalidStatus) as refused:
+                    await websockets.connect(ws, origin=origin)  # type: ignore[arg-type]
+                assert refused.value.response.status_code == 403, origin
+            own = url.rstrip("/")
+            assert (await c.post("/api/games", json={"mode": "local"}, headers={"origin": own})).status_code == 200
+
+    with server_thread(tmp_path / "games.db") as url, errors_logged() as errors:
+        asyncio.run(main(url))
+        assert [record.getMessage() for record in errors] == []
+
+
+def test_the_servers_own_origin_is_recognised_with_or_without_its_default_port() -> None:
+    """Before, an origin on its scheme's default port was compared by its host name alone, which drops an IPv6
+    address's brackets: ``http://[::1]`` was refused by the server at ``[::1]``."""
+    guard = Guard(lambda *_: asyncio.sleep(0), Settings())
+
+    def admitted(origin: str, host: str) -> bool:
+        try:
+            guard.check_origin({"headers": [(b"origin", origin.encode()), (b"host", host.encode())]})
+        except Refused:
+            return False
+        return True
+
+    for origin, host in [
+        ("http://[::1]", "[::1]"),
+        ("http://[::1]:80", "[::1]"),
+        ("http://[::1]:8000", "[::1]:8000"),
+        ("https://hive.example.org", "hive.example.org:443"),
+        ("http://hive.example.org:80", "hive.example.org"),
+    ]:
+        assert admitted(origin, host), (origin, host)
+    for origin, host in [
+        ("http://[::1]:8001", "[::1]:8000"),
+        ("http://hive.example.org", "hive.example.org:443"),
+        ("http://hive.example.org:99999", "hive.example.org:99999"),
+    ]:
+        assert not admitted(origin, host), (origin, host)
+
+
+def _refused_bodies(url: str, bodies: list[tuple[str, str, str]]) -> list[str]:
+    """POST each ``(path, body, message)`` to a new local game's server as JSON with its seat token (``{id}`` in a
+    path is the game's): each must be a 400 whose error holds ``message``. Returns the errors the server logged."""
+
+    async def main() -> None:
+        async with httpx.AsyncClient(base_url=url, timeout=30) as c:
+            game = (await c.post("/api/games", json={"mode": "local"})).json()
+            headers = {"content-type": "application/json", "x-seat-token": game["token"]}
+            for path, body, message in bodies:
+                r = await c.post(path.format(id=game["id"]), content=body.encode(), headers=headers)
+                assert r.status_code == 400 and message in r.json()["error"], (body[:50], r.text)
+            assert len((await c.get("/api/games")).json()["games"]) == 1
+
+    with errors_logged() as errors:
+        asyncio.run(main())
+        return [record.getMessage() for record in errors]
+
+
+def test_an_integer_of_more_than_4300_digits_in_a_body_is_a_400_naming_it(tmp_path: Path) -> None:
+    """Before, ``json.loads`` raised past Python's limit on converting digits to an integer: a 500 with a logged
+    traceback."""
+    bodies = [
+        ("/api/games", '{"name": ' + "7" * 4301 + "}", "a number of 4,301 digits (777777777777…); at most 4,300"),
+        ("/api/games", '{"time_control": {"initial": -' + "1" * 9000 + "}}", "a number of 9,000 digits"),
+        ("/api/games/{id}/move", '{"move": "wS1", "ply": ' + "1" * 5000 + "}", "a number of 5,000 digits"),
+        # 4,300 digits are read, and refused as what they are not.
+        ("/api/games", '{"name": ' + "7" * 4300 + "}", "'name' must be a text, not 7777"),
+    ]
+    with server_thread(tmp_path / "games.db") as url:
+        assert _refused_bodies(url, bodies) == []
+
+
+def test_a_lone_surrogate_in_a_body_is_a_400_naming_where(tmp_path: Path) -> None:
+    """A ``\\ud800`` escape, half of a UTF-16 pair, is not text. Before, it reached SQLite and the answer, where
+    encoding it as UTF-8 raised: a 500 with a logged traceback."""
+    bodies = [
+        ("/api/games", '{"mode": "local", "name": "\\ud800"}', "lone UTF-16 surrogate (an escape such as \\ud800"),
+        ("/api/positions", '{"position": "Base;NotStarted;White[1];\\udc00"}', "in 'position', which is not text"),
+        ("/api/games/{id}/name", '{"seat": 0, "name": "a\\udfffb"}', "in 'name', which is not text"),
+        ("/api/games", '{"mode": "local", "options": {"x": ["ok", "\\ud83d"]}}', "in 'options.x[1]', which"),
+        ("/api/games", '{"mode": "local", "options": {"\\ud800": 1}}', "in a key of 'options', which"),
+        ("/api/games", '{"mode": "local", "\\ud800": 1}', "in a key, which"),
+    ]
+    with server_thread(tmp_path / "games.db") as url:
+        assert _refused_bodies(url, bodies) == []
+
+        async def main() -> None:  # a pair's two halves are one character
+            async with httpx.AsyncClient(base_url=url, timeout=30) as c:
+                game = (await c.post("/api/games", json={"mode": "local"})).json()
+                headers = {"content-type": "application/json", "x-seat-token": game["token"]}
+                body = b'{"seat": 0, "name": "ok\\ud83d\\ude00"}'
+                r = await c.post(f"/api/games/{game['id']}/name", content=body, headers=headers)
+                assert r.status_code == 200 and r.json()["names"][0] == "ok\N{GRINNING FACE}"
+
+        asyncio.run(main())
+
+
+def _ws_open(url: str, path: str) -> socket.socket:
+    """A WebSocket opened by hand (no extensions: its frames go as written), its handshake's answer read."""
+    sock = _raw(url)
+    key = base64.b64encode(os.urandom(16))
+    sock.sendall(
+        b"GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        b"Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n" % (path.encode(), key)
+    )
+    head = b""
+    while not head.endswith(b"\r\n\r\n"):
+        head += sock.recv(1)
+    assert head.startswith(b"HTTP/1.1 101"), head
+    return sock
+
+
+def _frame_head(length: int) -> bytes:
+    """The head of a client's text frame of ``length`` bytes (masked, as a client's must be)."""
+    return bytes([0x81, 0x80 | 127]) + length.to_bytes(8, "big") + os.urandom(4)
+
+
+def _frame(text: bytes) -> bytes:
+    """A client's whole text frame (masked with zeros: the text goes as it is)."""
+    return bytes([0x81, 0x80 | len(text)]) + bytes(4) + text
+
+
+def _next_frame(sock: socket.socket, seconds: float) -> tuple[int, bytes]:
+    """The opcode and payload of the next frame the server sends, within ``seconds`` for each read."""
+    sock.settimeout(seconds)
+
+    def exactly(size: int) -> bytes:
+        data = b""
+        while len(data) < size:
+            chunk = sock.recv(size - len(data))
+            assert chunk, "the connection closed without a close frame"
+            data += chunk
+        return data
+
+    first, second = exactly(2)
+    length = second & 0x7F
+    if length >= 126:
+        length = int.from_bytes(exactly(2 if length == 126 else 8), "big")
+    return first & 0x0F, exactly(length)
+
+
+def _close_code(sock: socket.socket, seconds: float) -> int:
+    """The code of the server's close frame (the frames before it skipped)."""
+    while True:
+        opcode, payload = _next_frame(sock, seconds)
+        if opcode == 0x8:
+            return int.from_bytes(payload[:2], "big")
+
+
+def test_a_websocket_frame_longer_than_a_ping_is_refused_at_its_head(tmp_path: Path) -> None:
+    """The server understands only ``ping`` on a socket: a frame longer than
+    :data:`~hive.web.http.guard.WS_MAX_SIZE` closes its socket with 1009 as soon as its head arrives, and what
+    follows is never held. Before, anyone could send frames of up to 16 MiB (uvicorn's default), held until whole
+    (a head alone: until the keep-alive gave up, 40 s later, with 1011): 20 sockets, each sending all but the last
+    byte of a 16 MiB frame, took ``hive play`` from 48 to 369 MB resident, kept after they closed; now 48 to 48."""
+    server = ServerProcess(tmp_path / "games.db")
+    server.start()
+    process = server.process
+    assert process is not None
+    try:
+        game = httpx.post(server.url + "api/games", json={"mode": "local"}, timeout=30).json()
+        path = f"/ws/games/{game['id']}"
+        watching = _ws_open(server.url, path)
+        watching.sendall(_frame(b"ping"))
+        assert _next_frame(watching, 30)[0] == 0x1 and _next_frame(watching, 30) == (0x1, b"pong")
+        baseline = memory(process.pid, "VmRSS")
+        flood = [_ws_open(server.url, path) for _ in range(20)]
+        for sock in flood:
+            with contextlib.suppress(OSError):  # the server closes the connection at the frame's head
+                sock.sendall(_frame_head(16 * MB) + b"x" * (16 * MB - 1))
+        assert memory(process.pid) < 1.5 * baseline  # the peak
+        assert [_close_code(sock, 30) for sock in flood] == [1009] * 20
+        head_only = _ws_open(server.url, path)
+        head_only.sendall(_frame_head(WS_MAX_SIZE + 1))
+        assert _close_code(head_only, 30) == 1009  # no waiting for a payload
+        watching.sendall(_frame(b"ping"))
+        assert _next_frame(watching, 30) == (0x1, b"pong")
+        for sock in (*flood, head_only, watching):
+            sock.close()
+    finally:
+        server.stop()
+    assert process.stdout is not None and b"Traceback" not in process.stdout.read()

@@ -7,6 +7,8 @@ answer has.
   server's own origin or an allowed one when the browser says where it comes from (``Origin``).
 - A request body is JSON (``Content-Type: application/json``), read as it arrives and refused past the size limit
   before more is read, within the request time limit.
+- An incoming WebSocket message is at most :data:`WS_MAX_SIZE` bytes; the ASGI server enforces it, as each frame's
+  header arrives (:func:`~hive.web.http.run.config` sets it for uvicorn).
 - Every answer carries a strict Content Security Policy (no inline script or style, no framing), ``nosniff`` and no
   referrer.
 """
@@ -15,6 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
+import sys
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
@@ -45,6 +49,13 @@ SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 ANY_ADDRESS = "any IP address"
 #: The WebSocket close code of a refused handshake (answered as 403).
 POLICY = 1008
+#: The largest WebSocket message the server reads, in bytes. The only message it understands is ``ping`` (the page
+#: sends none): a longer frame is refused (close code 1009) as soon as its header arrives, rather than held in
+#: memory while it trickles in.
+WS_MAX_SIZE = 512
+#: Half of a UTF-16 surrogate pair: a JSON escape (``"\ud800"``) makes one, but it is not text, and cannot be
+#: stored or sent as UTF-8.
+SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class Refused(Exception):
@@ -96,21 +107,60 @@ def json_depth(raw: bytes) -> int:
     return deepest
 
 
+def _integer(digits: str) -> int:
+    """A JSON integer, refused past Python's limit on the digits it converts (4,300 by default)."""
+    try:
+        return int(digits)
+    except ValueError:
+        limit = sys.get_int_max_str_digits()
+        raise Refused(
+            400,
+            f"The request body has a number of {len(digits.lstrip('-')):,} digits ({digits[:12]}…);"
+            f" at most {limit:,} digits are read.",
+        ) from None
+
+
+def _not_text(data: Any, where: str = "") -> str | None:
+    """Where in ``data`` a string holds a lone surrogate (``'name'``, ``'options.moves[2]'``, ``a key of
+    'options'``), or ``None`` when all its strings are text."""
+    if isinstance(data, str):
+        return repr(where) if SURROGATE.search(data) else None
+    if isinstance(data, list):
+        for i, item in enumerate(data):
+            if found := _not_text(item, f"{where}[{i}]"):
+                return found
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if SURROGATE.search(key):
+                return f"a key of {where!r}" if where else "a key"
+            if found := _not_text(value, f"{where}.{key}" if where else key):
+                return found
+    return None
+
+
 def parse_json(raw: bytes, max_depth: int) -> dict[str, Any]:
     """A request body's JSON object (``{}`` for an empty body).
 
-    :raises Refused: 400 when it is not JSON, nests deeper than ``max_depth``, or is not an object.
+    :raises Refused: 400 when it is not JSON, nests deeper than ``max_depth``, is not an object, has an integer
+        longer than Python converts, or a string that is not text (a lone surrogate, from a ``\\ud800`` escape).
     """
     if not raw.strip():
         return {}
     if json_depth(raw) > max_depth:
         raise Refused(400, f"The request body nests deeper than {max_depth} levels.")
     try:
-        data = json.loads(raw)
+        data = json.loads(raw, parse_int=_integer)
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
         raise Refused(400, f"The request body is not valid JSON: {err}.") from None
     if not isinstance(data, dict):
         raise Refused(400, f"The request body must be a JSON object, not {type(data).__name__}.")
+    where = _not_text(data)
+    if where is not None:
+        raise Refused(
+            400,
+            f"The request body holds a lone UTF-16 surrogate (an escape such as \\ud800 without its other half) in"
+            f" {where}, which is not text.",
+        )
     return data
 
 
@@ -120,6 +170,20 @@ def _header(scope: Scope, name: bytes) -> str | None:
             text: str = value.decode("latin-1")
             return text
     return None
+
+
+def _origin_host(origin: str) -> tuple[str, int | None] | None:
+    """An ``Origin``'s host and port as a ``Host`` header names them (the scheme's default port left out), with
+    that default port; ``None`` when its port is not one (out of range, not a number) or its IPv6 address is not
+    closed."""
+    try:
+        parts = urlsplit(origin.lower())
+        port = parts.port
+    except ValueError:
+        return None
+    default = {"http": 80, "https": 443}.get(parts.scheme)
+    netloc = parts.netloc.removesuffix(f":{port}") if port is not None and port == default else parts.netloc
+    return netloc, default
 
 
 def _shown(text: str) -> str:
@@ -180,10 +244,10 @@ class Guard:
         if origin is None:
             return  # not sent by a browser's page
         own = (_header(scope, b"host") or "").lower()
-        parts = urlsplit(origin.lower())
-        default = {"http": 80, "https": 443}.get(parts.scheme)
-        netloc = parts.netloc if parts.port not in (None, default) else (parts.hostname or "")
-        if netloc in (own, own.removesuffix(f":{default}")) or origin.rstrip("/") in self.settings.origins:
+        page = _origin_host(origin)
+        if page is not None and page[0] in (own, own.removesuffix(f":{page[1]}")):
+            return
+        if origin.rstrip("/") in self.settings.origins:
             return
         raise Refused(
             403,
@@ -247,6 +311,7 @@ __all__ = [
     "ANY_ADDRESS",
     "CSP",
     "HEADERS",
+    "WS_MAX_SIZE",
     "Guard",
     "Refused",
     "allowed_hosts",

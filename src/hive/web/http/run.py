@@ -19,7 +19,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from ..settings import Settings
 from ..storage.database import default_path
 from .app import App, create_app
-from .guard import allowed_hosts
+from .guard import WS_MAX_SIZE, allowed_hosts
 
 
 class PortInUseError(OSError):
@@ -107,7 +107,8 @@ class QuietServer(uvicorn.Server):
 
 
 def config(app: App, host: str, port: int) -> uvicorn.Config:
-    """uvicorn's configuration for ``app`` on ``host:port``, with the app's time limits."""
+    """uvicorn's configuration for ``app`` on ``host:port``, with the app's time limits and the size limit of an
+    incoming WebSocket message (:data:`~hive.web.http.guard.WS_MAX_SIZE`, checked as each frame's header arrives)."""
     settings = app.settings
     return uvicorn.Config(
         app,
@@ -116,6 +117,7 @@ def config(app: App, host: str, port: int) -> uvicorn.Config:
         log_level="warning",
         http=timed_protocol(settings.request_timeout),
         ws="websockets-sansio",
+        ws_max_size=WS_MAX_SIZE,
         timeout_keep_alive=settings.idle_timeout,
         proxy_headers=settings.proxy is not None,
         forwarded_allow_ips=settings.proxy,
