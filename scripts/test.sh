@@ -9,7 +9,7 @@ PYTHON=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test,rl,cluster,docs]'
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test,rl,cluster,docs,server]'
 # The browser tests drive Debian's Chromium through Playwright (no browser download).
 if [ ! -x /usr/bin/chromium ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then

@@ -20,13 +20,12 @@ from hypothesis import strategies as st
 
 import hive
 from hive.games import GAMES
-from hive.web import App, Storage, create_app
+from hive.web import App, create_app
 from hive.web.http.server import STATIC
 from hive.web.settings import Settings
 from hive.web.views import description, view_for
 
-from .test_web_service import VERBS, counting
-from .web_support import server_thread
+from .web_support import VERBS, counting, server_thread, state_where, stored_games
 
 JSON = dict[str, Any]
 
@@ -93,14 +92,12 @@ def test_hundred_concurrent_games_keep_every_move_in_order(tmp_path: Path) -> No
         await app.close()
 
     run(main)
-    storage = Storage(db)
     assert len(played) == 100
+    stored = stored_games(db, *played)
     for game_id, moves in played.items():
+        record = stored[game_id]
         assert len(moves) == 40
-        assert storage.moves(game_id) == moves
-        record = storage.load(game_id)
-        assert record is not None and record.redo == []
-    storage.close()
+        assert record is not None and record.moves == moves and record.redo == []
 
 
 def test_a_move_request_plays_the_move_once(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -464,16 +461,17 @@ def test_websocket_clients_see_each_move(tmp_path: Path) -> None:
                 websockets.connect(f"{ws_url}?token={game['invite']}") as black,
                 websockets.connect(ws_url) as spectator,
             ):
-                assert json.loads(await black.recv())["seats"] == [1]
-                assert json.loads(await spectator.recv())["moves"] == []
+                assert (await state_where(black, lambda s: True))["seats"] == [1]
+                assert (await state_where(spectator, lambda s: True))["moves"] == []
                 r = await c.post(
                     f"/api/games/{game['id']}/move", json={"move": "wA1"}, headers={"x-seat-token": game["token"]}
                 )
                 assert r.status_code == 200
-                assert json.loads(await black.recv())["moves"] == ["wA1"]
-                assert json.loads(await spectator.recv())["moves"] == ["wA1"]
+                assert (await state_where(black, lambda s: s["moves"] != []))["moves"] == ["wA1"]
+                assert (await state_where(spectator, lambda s: s["moves"] != []))["moves"] == ["wA1"]
                 await black.send("ping")
-                assert await black.recv() == "pong"
+                while (answer := await black.recv()) != "pong":
+                    assert json.loads(answer)["moves"] == ["wA1"]
             with pytest.raises(websockets.exceptions.InvalidStatus):
                 async with websockets.connect(url.replace("http", "ws") + "ws/games/nope") as ws:
                     await ws.recv()

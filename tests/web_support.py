@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import json
 import os
 import random
 import socket
@@ -10,7 +12,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +23,9 @@ import uvicorn
 import hive
 from hive.web import create_app
 from hive.web.http.run import config
+from hive.web.model import GameRecord
 from hive.web.settings import Settings
+from hive.web.storage import Store, open_store
 
 
 def free_port() -> int:
@@ -144,3 +148,61 @@ def chromium(playwright_api: Any) -> Iterator[Any]:
         launched = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield launched
         launched.close()
+
+
+def stored_games(db: str | Path, *game_ids: str) -> dict[str, GameRecord | None]:
+    """The games ``game_ids`` as the database at ``db`` holds them (read outside any server)."""
+
+    async def read(store: Store) -> dict[str, GameRecord | None]:
+        return {game_id: await store.games.load(game_id) for game_id in game_ids}
+
+    store = open_store(db, "reader")
+    try:
+        return asyncio.run(read(store))
+    finally:
+        store.close()
+
+
+def counting(monkeypatch: pytest.MonkeyPatch, cls: type, names: tuple[str, ...]) -> dict[str, int]:
+    """Count the calls of ``cls``'s methods ``names`` (on every board of the class) from now on."""
+    calls = dict.fromkeys(names, 0)
+    for name in names:
+        original = getattr(cls, name)
+
+        def wrapper(self: Any, *args: Any, _name: str = name, _original: Callable[..., Any] = original) -> Any:
+            calls[_name] += 1
+            return _original(self, *args)
+
+        monkeypatch.setattr(cls, name, wrapper)
+    return calls
+
+
+#: The board's verbs whose calls tell whether a game was rebuilt, replayed or copied.
+VERBS = ("__init__", "parse_move", "push", "pop", "copy")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A database of each kind the server runs on, empty: a SQLite file, and a PostgreSQL database."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    url: str = request.getfixturevalue("postgres_url")
+    store = open_store(url, "setup", upgrade=True)
+    store.close()
+    return url
+
+
+async def state_where(ws: Any, test: Callable[[dict[str, Any]], bool], timeout: float = 30.0) -> dict[str, Any]:
+    """The first state a game's socket sends that passes ``test``, skipping the others (a socket gets a state for
+    every change, who is present included, in whatever order the server's processes send them)."""
+
+    async def read() -> dict[str, Any]:
+        while True:
+            message = await ws.recv()
+            if message == "pong":
+                continue
+            state: dict[str, Any] = json.loads(message)
+            if test(state):
+                return state
+
+    return await asyncio.wait_for(read(), timeout)

@@ -112,10 +112,10 @@ async def redo(service: GameService, session: Session, seats: frozenset[int], da
     record = session.record
     if record.mode == "online":
         raise Conflict("Redo is for games on one screen or against the AI.")
+    _open(session)
     _untimed(session)
     if not record.redo:
         raise Conflict("Nothing to redo.")
-    _open(session)
     n = 1
     if record.mode == "ai" and (session.board.turn + 1) % 2 == record.ai_seat:
         n = min(2, len(record.redo))  # the player's move and the AI's answer

@@ -148,7 +148,8 @@ def lock(path: Path) -> IO[bytes]:
 def _sqlite_engine(url: sa.URL) -> sa.Engine:
     memory = url.database in (None, "", ":memory:")
     pooling: dict[str, Any] = {"poolclass": sa.pool.StaticPool} if memory else {"pool_size": 1}
-    engine = sa.create_engine(url, **pooling)
+    # opened on the starting thread, then used on the database's one thread: never two threads at once
+    engine = sa.create_engine(url, connect_args={"check_same_thread": False}, **pooling)
 
     @event.listens_for(engine, "connect")
     def connected(dbapi: Any, record: Any) -> None:
