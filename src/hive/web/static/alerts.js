@@ -56,12 +56,13 @@ function unmark() {
 }
 
 // After a new state: chime and mark the title when the other side (a person or the AI) has just moved and the
-// player holds one seat.
+// player holds one seat. The server says who made the change (a game set up from a position may start with either
+// side, so the number of moves does not tell).
 export function noticeMove(old, state) {
   if (!old || old.id !== state.id || state.moves.length <= old.moves.length) return;
   if (state.seats.length !== 1) return;
-  const mover = state.moves.length % 2 === 1 ? 0 : 1; // the seat of the last move: the first player moves on odd plies
-  if (state.seats.includes(mover)) return;
+  const mover = state.event ? state.event.by : null;
+  if (mover === null || mover === undefined || state.seats.includes(mover)) return;
   chime();
   marked = true;
   document.title = `● ${state.result ? "Game over" : "Your move"} · ${baseTitle.replace(/^.*? · /, "")}`;

@@ -245,8 +245,8 @@ function reviewStep(delta) {
 async function setState(state) {
   const next = await gameFor(state.kind);
   const old = app.state;
-  if (old && old.id === state.id && old.version[0] === state.version[0] && state.version[1] < old.version[1]) {
-    return; // a reply that arrived after a newer update over the socket
+  if (old && old.id === state.id && state.version < old.version) {
+    return; // a reply that arrived after a newer update over the socket (the game's version is the database's)
   }
   const first = !old || old.id !== state.id;
   const grew = old && state.moves.length !== old.moves.length;
