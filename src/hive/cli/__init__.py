@@ -1,7 +1,7 @@
 """The ``hive`` command: every subcommand's options live in this package, one module each.
 
-``hive play`` (browser or terminal), ``hive match`` (the arena), ``hive uhp`` (the UHP engine), ``hive perft``,
-``hive convert``, ``hive replay`` and ``hive scan`` (records).
+``hive play`` (browser or terminal), ``hive serve`` and ``hive db`` (a club's server), ``hive match`` (the arena),
+``hive uhp`` (the UHP engine), ``hive perft``, ``hive convert``, ``hive replay`` and ``hive scan`` (records).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import argparse
 from collections.abc import Callable, Sequence
 
 from .. import BUILD, __version__
-from . import match, perft, play, records, uhp
+from . import match, perft, play, records, serve, uhp
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -19,6 +19,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"hive {__version__} ({BUILD})")
     sub = parser.add_subparsers(dest="command", required=True)
     play.add_parser(sub)
+    serve.add_parsers(sub)
     perft.add_parser(sub)
     uhp.add_parser(sub)
     match.add_parser(sub)

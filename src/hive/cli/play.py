@@ -11,7 +11,7 @@ from ..engine import EngineError
 from ..game import Game, GameSpec, IllegalMoveError, InvalidMoveError
 from ..games import GAMES, find_game
 from ..players import PLAYER_CHOICES, Player, make_player
-from ..web.settings import Settings
+from .server_options import add_server_options, settings_from
 
 COMMANDS = "Commands: moves (list legal moves), undo (take back your last move), board, help, quit."
 
@@ -124,35 +124,6 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-#: The browser game's limits: option, the field of :class:`hive.web.settings.Settings`, its type and what it bounds.
-LIMITS = (
-    ("--max-games-per-minute", "games_per_minute", int, "new games a minute from one address (0: no limit)"),
-    ("--max-hints-per-minute", "hints_per_minute", int, "hints a minute from one address (0: no limit)"),
-    ("--max-ai-per-minute", "ai_per_minute", int, "moves asking the AI a minute from one address (0: no limit)"),
-    ("--ai-queue", "ai_queue", int, "hints that may wait for the AI, all games together"),
-    ("--ai-queue-per-game", "ai_per_game", int, "hints that may wait for the AI in one game"),
-    ("--live-games", "live_games", int, "games kept in memory (others are reloaded from the database)"),
-    ("--max-body", "body_bytes", int, "bytes a request body may have"),
-    ("--request-timeout", "request_timeout", float, "seconds a request's head or body may take to arrive"),
-    ("--idle-timeout", "idle_timeout", int, "seconds an idle connection is kept open"),
-    ("--send-timeout", "send_timeout", float, "seconds a live update may take before its socket is dropped"),
-)
-
-
-def _settings(args: argparse.Namespace) -> Settings:
-    """The server's :class:`~hive.web.settings.Settings` from the options.
-
-    :raises ValueError: naming the option out of range.
-    """
-    values = {field: getattr(args, field) for _, field, _, _ in LIMITS if getattr(args, field) is not None}
-    hosts = tuple(args.allow_host) if args.allow_host else None
-    try:
-        return Settings(hosts=hosts, origins=tuple(args.allow_origin), proxy=args.proxy, **values)
-    except ValueError as err:
-        option = next(option for option, field, _, _ in LIMITS if str(err).startswith(field + " "))
-        raise ValueError(f"{option} {str(err).split(' ', 1)[1]}") from None
-
-
 def cmd_play_browser(args: argparse.Namespace) -> int:
     """Serve the browser game (:func:`hive.web.http.run.serve`) until interrupted."""
     from ..web.http.run import serve
@@ -164,7 +135,7 @@ def cmd_play_browser(args: argparse.Namespace) -> int:
         print(f"hive play: --ai-workers must be at least 1, not {args.ai_workers}", file=sys.stderr)
         return 2
     try:
-        settings = _settings(args)
+        settings = settings_from(args)
         serve(
             args.host, args.port, args.db, open_browser=not args.no_browser, workers=args.ai_workers, settings=settings
         )
@@ -172,44 +143,6 @@ def cmd_play_browser(args: argparse.Namespace) -> int:
         print(f"hive play: {err}", file=sys.stderr)
         return 2
     return 0
-
-
-def _add_server_options(play: argparse.ArgumentParser) -> None:
-    """The browser game's reach and limits (docs/security.md explains each)."""
-    group = play.add_argument_group("browser game: who may reach it, and its limits (see docs/security.md)")
-    group.add_argument(
-        "--allow-host",
-        action="append",
-        default=[],
-        metavar="NAME",
-        help="also answer to this host name (a reverse proxy's or a LAN name; '*' for any); repeatable",
-    )
-    group.add_argument(
-        "--allow-origin",
-        action="append",
-        default=[],
-        metavar="ORIGIN",
-        help="also accept pages from this origin, e.g. https://hive.example.org (a reverse proxy's); repeatable",
-    )
-    group.add_argument(
-        "--proxy",
-        nargs="?",
-        const="127.0.0.1",
-        default=None,
-        metavar="ADDRESSES",
-        help="behind a reverse proxy: trust its X-Forwarded-For from these addresses (default 127.0.0.1)",
-    )
-    group.add_argument("--ai-workers", type=int, default=1, metavar="N", help="processes for the AI (default 1)")
-    defaults = Settings()
-    for option, field, kind, text in LIMITS:
-        group.add_argument(
-            option,
-            dest=field,
-            type=kind,
-            default=None,
-            metavar="N",
-            help=f"{text} (default {getattr(defaults, field)})",
-        )
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -224,7 +157,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     play.add_argument("--no-browser", action="store_true", help="only print the URL, do not open a browser")
     play.add_argument("--db", default=None, help="SQLite file of the games (default: in the user's data directory)")
     play.add_argument("--terminal", action="store_true", help="play in the terminal instead of the browser")
-    _add_server_options(play)
+    add_server_options(play)
     term = play.add_argument_group("terminal game (with --terminal)")
     term.add_argument(
         "--game",

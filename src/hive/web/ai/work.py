@@ -2,28 +2,21 @@
 data (the game's kind, options and move texts), the position rebuilt in the worker.
 
 A worker ignores Ctrl+C (the server stops it) and dies with the server: if the server process is killed, its workers
-go too, rather than being left running for nobody.
+go too, rather than being left running for nobody (see :mod:`~hive.web.processes`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import os
 import random
 import signal
-import sys
-import threading
-import time
 
 from ...games import find_game
 from ...search.framework import WIN
 from ...search.timing import ClockReading
 from ..game.newgame import RANDOM
+from ..processes import die_with_parent
 from ..views import JSON, replay, view_for
-
-#: Seconds between a worker's checks that the server that started it is still there (where the system cannot tell
-#: it when its parent dies).
-WATCH_PARENT = 1.0
 
 
 def choose_move(
@@ -94,25 +87,7 @@ def evaluate(kind: str, options: JSON, moves: list[str], level: str, start: str 
 def start_worker() -> None:
     """A worker's start: leave Ctrl+C to the server, and die with it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    parent = os.getppid()
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            libc = ctypes.CDLL(None, use_errno=True)
-            pr_set_pdeathsig = 1
-            libc.prctl(pr_set_pdeathsig, signal.SIGKILL)
-        except (OSError, AttributeError):
-            pass
-        if os.getppid() != parent:  # the parent died before the request was made
-            os._exit(1)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(WATCH_PARENT)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="hive-watch-parent", daemon=True).start()
+    die_with_parent()
 
 
 __all__ = ["analyse", "choose_move", "decisive", "evaluate", "start_worker"]

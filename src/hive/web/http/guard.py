@@ -2,7 +2,7 @@
 answer has.
 
 - ``Host`` must be one of the allowed names (DNS rebinding: a page of another site, its name pointed at this
-  machine, is refused).
+  machine, is refused), but for the operator's ``/healthz``, ``/readyz`` and ``/metrics``.
 - A WebSocket, and every request that changes something (not ``GET``/``HEAD``/``OPTIONS``), must come from the
   server's own origin or an allowed one when the browser says where it comes from (``Origin``).
 - A request body is JSON (``Content-Type: application/json``), read as it arrives and refused past the size limit
@@ -10,7 +10,7 @@ answer has.
 - An incoming WebSocket message is at most :data:`WS_MAX_SIZE` bytes; the ASGI server enforces it, as each frame's
   header arrives (:func:`~hive.web.http.run.config` sets it for uvicorn).
 - Every answer carries a strict Content Security Policy (no inline script or style, no framing), ``nosniff`` and no
-  referrer.
+  referrer; over HTTPS (as a trusted reverse proxy forwards it, too), ``Strict-Transport-Security``.
 """
 
 from __future__ import annotations
@@ -45,6 +45,11 @@ HEADERS = [
     (b"cross-origin-resource-policy", b"same-origin"),
 ]
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+#: Over HTTPS (directly, or as a trusted proxy forwards it): browsers keep to HTTPS for a year.
+STRICT_TRANSPORT = (b"strict-transport-security", b"max-age=31536000")
+#: The operator's endpoints, answered whatever the Host (a health check or a scraper reaches the process by its
+#: address); they change nothing and show no game.
+OPERATIONS = ("/healthz", "/readyz", "/metrics")
 #: In an allow-list of hosts: any IP address (no page can rebind a name to an address typed as an address).
 ANY_ADDRESS = "any IP address"
 #: The WebSocket close code of a refused handshake (answered as 403).
@@ -217,10 +222,12 @@ class Guard:
             await self.app(scope, receive, send)
             return
 
+        always = [*HEADERS, STRICT_TRANSPORT] if scope.get("scheme") == "https" else HEADERS
+
         async def secured(message: Message) -> None:
             if message["type"] == "http.response.start":
                 present = {key.lower() for key, _ in message.get("headers", [])}
-                extra = [(key, value) for key, value in HEADERS if key not in present]
+                extra = [(key, value) for key, value in always if key not in present]
                 message["headers"] = [*message.get("headers", []), *extra]
             await send(message)
 
@@ -228,7 +235,7 @@ class Guard:
 
     def check_host(self, scope: Scope) -> None:
         hosts = self.settings.hosts
-        if hosts is None or "*" in hosts:
+        if hosts is None or "*" in hosts or scope.get("path") in OPERATIONS:
             return
         host = _header(scope, b"host") or ""
         name = host_name(host)

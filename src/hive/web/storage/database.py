@@ -198,11 +198,17 @@ class Database:
     :param exclusive: hold a SQLite file's lock (``<path>.lock``) while open, so that no other server uses it.
     :param upgrade: bring the schema up to date (``None``: for SQLite; PostgreSQL is upgraded by ``hive db upgrade``,
         and a server refuses a database that is behind).
+    :param check: refuse a database whose schema is not the newest (``False``: to ask where it is).
     :raises DatabaseError: when the database cannot be used (its message says why and what to do).
     """
 
     def __init__(
-        self, database: str | os.PathLike[str], *, exclusive: bool = False, upgrade: bool | None = None
+        self,
+        database: str | os.PathLike[str],
+        *,
+        exclusive: bool = False,
+        upgrade: bool | None = None,
+        check: bool = True,
     ) -> None:
         self.url = parse_url(database)
         self.shown = shown_url(self.url)
@@ -221,19 +227,19 @@ class Database:
             )
         self._executor = ThreadPoolExecutor(1 if self.sqlite else POOL_SIZE, thread_name_prefix="hive-db")
         try:
-            self._open(upgrade if upgrade is not None else self.sqlite)
+            self._open(upgrade if upgrade is not None else self.sqlite, check)
         except BaseException:
             self.close()
             raise
 
-    def _open(self, upgrade: bool) -> None:
+    def _open(self, upgrade: bool, check: bool) -> None:
         try:
             with self.engine.begin() as connection:
                 if self.sqlite:
                     check_integrity(connection, self.shown)
                 if upgrade:
                     migrations.upgrade(connection)
-                else:
+                elif check:
                     self.check_schema(connection)
         except exc.DBAPIError as err:
             what = "opened" if self.sqlite else "reached"
@@ -256,6 +262,11 @@ class Database:
             f"the database at {self.shown} needs its schema brought up to date ({found or 'empty'} -> {newest}):"
             f" run hive db upgrade --database {self.shown}"
         )
+
+    def revision(self) -> str | None:
+        """The schema revision the database is at (``None``: none yet)."""
+        with self.engine.connect() as connection:
+            return migrations.current(connection)
 
     def schema_current(self) -> bool:
         """Whether the database answers, with the newest schema (for ``/readyz``)."""

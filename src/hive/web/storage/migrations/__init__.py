@@ -37,9 +37,16 @@ def current(connection: sa.Connection) -> str | None:
     return MigrationContext.configure(connection).get_current_revision()
 
 
+#: The PostgreSQL advisory lock that upgrades take, so that two started at once run one after the other.
+UPGRADE_LOCK = 0x48495645
+
+
 def upgrade(connection: sa.Connection, revision: str = "head") -> None:
-    """Bring the database on ``connection`` to ``revision``, in the connection's transaction."""
+    """Bring the database on ``connection`` to ``revision``, in the connection's transaction (on PostgreSQL, one
+    upgrade at a time: a second one started meanwhile waits, then finds nothing left to do)."""
+    if connection.dialect.name == "postgresql":
+        connection.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": UPGRADE_LOCK})
     command.upgrade(config(connection), revision)
 
 
-__all__ = ["config", "current", "head", "upgrade"]
+__all__ = ["UPGRADE_LOCK", "config", "current", "head", "upgrade"]

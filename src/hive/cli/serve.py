@@ -1,0 +1,138 @@
+"""``hive serve`` (the browser game as a club's server) and ``hive db`` (its database's schema)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from .server_options import add_server_options, settings_from
+
+#: The environment variables standing for ``--database`` and ``--redis`` (keeping passwords off command lines).
+DATABASE_VARIABLE = "HIVE_DATABASE_URL"
+REDIS_VARIABLE = "HIVE_REDIS_URL"
+
+
+def _database(args: argparse.Namespace) -> str:
+    """The database the options or the environment name ('' for the default SQLite file)."""
+    return str(args.database or os.environ.get(DATABASE_VARIABLE) or "")
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Run the server until it is stopped (:func:`hive.web.http.run.serve_club`)."""
+    from ..web.http.logs import FORMATS
+    from ..web.http.run import ServeOptions, serve_club
+
+    problems = []
+    if not 0 <= args.port <= 65535:
+        problems.append(f"--port must be 0..65535, not {args.port}")
+    if args.workers < 1:
+        problems.append(f"--workers must be at least 1, not {args.workers}")
+    if args.ai_workers < 0:
+        problems.append(f"--ai-workers must be 0 or more, not {args.ai_workers}")
+    if args.log_format not in FORMATS:
+        problems.append(f"--log-format must be one of {', '.join(FORMATS)}, not {args.log_format!r}")
+    if problems:
+        print(f"hive serve: {problems[0]}", file=sys.stderr)
+        return 2
+    try:
+        options = ServeOptions(
+            host=args.host,
+            port=args.port,
+            database=_database(args),
+            processes=args.workers,
+            ai_workers=args.ai_workers,
+            redis=args.redis or os.environ.get(REDIS_VARIABLE) or None,
+            log_format=args.log_format,
+            settings=settings_from(args),
+        )
+        serve_club(options)
+    except (OSError, ValueError) as err:
+        print(f"hive serve: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def cmd_db(args: argparse.Namespace) -> int:
+    """``hive db upgrade`` brings the schema up to date; ``hive db current`` says where it is."""
+    from ..web.storage.database import Database, DatabaseError
+    from ..web.storage.migrations import head
+
+    try:
+        database = Database(_database(args) or _default(), upgrade=args.action == "upgrade", check=False)
+    except DatabaseError as err:
+        print(f"hive db {args.action}: {err}", file=sys.stderr)
+        return 2
+    try:
+        found = database.revision()
+        newest = head()
+        if args.action == "upgrade":
+            print(f"The database at {database.shown} is up to date (schema {found}).")
+            return 0
+        state = "up to date" if found == newest else f"behind: run hive db upgrade (newest {newest})"
+        print(f"The database at {database.shown} is at schema {found or 'none'}: {state}.")
+        return 0 if found == newest else 1
+    finally:
+        database.close()
+
+
+def _default() -> str:
+    from ..web.storage.database import default_path
+
+    return str(default_path())
+
+
+def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register the ``serve`` and ``db`` subcommands."""
+    serve = subparsers.add_parser(
+        "serve",
+        help="run the browser game as a server for a club: PostgreSQL, several processes acting as one",
+        description="Run the browser game as a long-running server. Several hive serve processes, on one machine"
+        " or several, given the same PostgreSQL database act as one server. SIGTERM drains it.",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    serve.add_argument(
+        "--database",
+        default=None,
+        metavar="URL",
+        help=f"postgresql://USER[:PASSWORD]@HOST[:PORT]/DB or sqlite:///PATH (default: ${DATABASE_VARIABLE}, else"
+        " a SQLite file in the user's data directory)",
+    )
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="server processes behind the one port (default 1; several need PostgreSQL)",
+    )
+    serve.add_argument(
+        "--redis",
+        default=None,
+        metavar="URL",
+        help=f"carry changes between processes over Redis pub/sub, redis://HOST:PORT/DB (default: ${REDIS_VARIABLE},"
+        " else PostgreSQL's NOTIFY)",
+    )
+    serve.add_argument(
+        "--log-format", default="text", metavar="FORMAT", help="text (default) or json: one object a line"
+    )
+    add_server_options(serve, proxy="--forwarded-allow-ips")
+    serve.set_defaults(func=cmd_serve)
+
+    db = subparsers.add_parser(
+        "db",
+        help="the server's database: bring its schema up to date",
+        description="Manage the server's database schema (Alembic migrations, for SQLite and PostgreSQL alike).",
+    )
+    db.add_argument("action", choices=("upgrade", "current"), help="upgrade: to the newest schema; current: say where")
+    db.add_argument(
+        "--database",
+        default=None,
+        metavar="URL",
+        help=f"postgresql://USER@HOST/DB or sqlite:///PATH (default: ${DATABASE_VARIABLE}, else the SQLite file of"
+        " hive play)",
+    )
+    db.set_defaults(func=cmd_db)
+
+
+__all__ = ["add_parsers", "cmd_db", "cmd_serve"]

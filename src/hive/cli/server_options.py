@@ -1,0 +1,80 @@
+"""The options ``hive play`` and ``hive serve`` share: who may reach the server, behind which proxy, and its limits
+(docs/security.md explains each)."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..web.settings import Settings
+
+#: The server's limits: option, the field of :class:`hive.web.settings.Settings`, its type and what it bounds.
+LIMITS = (
+    ("--max-games-per-minute", "games_per_minute", int, "new games a minute from one address (0: no limit)"),
+    ("--max-hints-per-minute", "hints_per_minute", int, "hints a minute from one address (0: no limit)"),
+    ("--max-ai-per-minute", "ai_per_minute", int, "moves asking the AI a minute from one address (0: no limit)"),
+    ("--ai-queue", "ai_queue", int, "hints that may wait for the AI, all games together"),
+    ("--ai-queue-per-game", "ai_per_game", int, "hints that may wait for the AI in one game"),
+    ("--live-games", "live_games", int, "games kept in memory (others are reloaded from the database)"),
+    ("--max-body", "body_bytes", int, "bytes a request body may have"),
+    ("--request-timeout", "request_timeout", float, "seconds a request's head or body may take to arrive"),
+    ("--idle-timeout", "idle_timeout", int, "seconds an idle connection is kept open"),
+    ("--send-timeout", "send_timeout", float, "seconds a live update may take before its socket is dropped"),
+)
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    """The server's :class:`~hive.web.settings.Settings` from the options.
+
+    :raises ValueError: naming the option out of range.
+    """
+    values = {field: getattr(args, field) for _, field, _, _ in LIMITS if getattr(args, field) is not None}
+    hosts = tuple(args.allow_host) if args.allow_host else None
+    try:
+        return Settings(hosts=hosts, origins=tuple(args.allow_origin), proxy=args.proxy, **values)
+    except ValueError as err:
+        option = next(option for option, field, _, _ in LIMITS if str(err).startswith(field + " "))
+        raise ValueError(f"{option} {str(err).split(' ', 1)[1]}") from None
+
+
+def add_server_options(parser: argparse.ArgumentParser, *, proxy: str = "--proxy") -> None:
+    """Add the options of reach and limits to ``parser``; ``proxy`` is the name of the option trusting a reverse
+    proxy's forwarded addresses."""
+    group = parser.add_argument_group("who may reach the server, and its limits (see docs/security.md)")
+    group.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="also answer to this host name (a reverse proxy's or a LAN name; '*' for any); repeatable",
+    )
+    group.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="also accept pages from this origin, e.g. https://hive.example.org (a reverse proxy's); repeatable",
+    )
+    group.add_argument(
+        proxy,
+        dest="proxy",
+        nargs="?",
+        const="127.0.0.1",
+        default=None,
+        metavar="ADDRESSES",
+        help="behind a reverse proxy: trust its X-Forwarded-For and X-Forwarded-Proto from these addresses"
+        " (comma-separated, '*' for any; default 127.0.0.1)",
+    )
+    group.add_argument("--ai-workers", type=int, default=1, metavar="N", help="processes for the AI (default 1)")
+    defaults = Settings()
+    for option, field, kind, text in LIMITS:
+        group.add_argument(
+            option,
+            dest=field,
+            type=kind,
+            default=None,
+            metavar="N",
+            help=f"{text} (default {getattr(defaults, field)})",
+        )
+
+
+__all__ = ["LIMITS", "add_server_options", "settings_from"]
