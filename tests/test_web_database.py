@@ -1,8 +1,11 @@
-"""``hive play`` over a database it cannot use says why and stops; one server per database; a clean stop on
-SIGTERM and SIGINT. Each is ``hive play --no-browser --db …`` in a subprocess."""
+"""``hive play`` over a database it cannot use says why and stops; one server per SQLite file; a games file written by
+release 0.1 opens with every game; a clean stop on SIGTERM and SIGINT, and nothing left running after ``kill -9``.
+Each is ``hive play --no-browser --db …`` in a subprocess."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 import shutil
 import signal
@@ -14,6 +17,8 @@ from pathlib import Path
 
 import httpx
 import pytest
+
+from hive.web import create_app
 
 from .web_support import ServerProcess, free_port
 
@@ -111,8 +116,8 @@ def test_a_second_server_on_the_same_database_refuses_to_start(tmp_path: Path) -
     try:
         message = refused(db)
         assert message == (
-            f"hive play: the database at {db} is in use by another hive play server: stop that one, or choose"
-            " another file with --db"
+            f"hive play: the database at {db} is in use by another hive server: stop that one, or choose another"
+            " file with --db (several servers share a PostgreSQL database, not a SQLite file)"
         )
         assert httpx.get(first.url + "api/games", timeout=10).status_code == 200  # the first one goes on
     finally:
@@ -162,3 +167,86 @@ def test_a_signal_stops_the_server_and_its_ai_workers_without_a_traceback(tmp_pa
     while any(alive(pid) for pid in helpers) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not any(alive(pid) for pid in helpers), [pid for pid in helpers if alive(pid)]
+
+
+def test_a_device_is_not_a_database(tmp_path: Path) -> None:
+    """``--db /dev/null`` ended with a 'disk I/O error' traceback."""
+    assert refused(Path("/dev/null")) == (
+        "hive play: the database at /dev/null is not a regular file (a device, a pipe or a socket): give a file,"
+        " e.g. --db games.sqlite3"
+    )
+
+
+def test_kill_9_of_the_server_leaves_neither_its_ai_worker_nor_the_resource_tracker(tmp_path: Path) -> None:
+    """Killed in the middle of the AI's longest search: its helpers die with it rather than being adopted by init."""
+    server = ServerProcess(tmp_path / "games.sqlite3")
+    server.start()
+    assert server.process is not None
+    r = httpx.post(server.url + "api/games", json={"mode": "ai", "ai_level": "max", "colour": "black"}, timeout=30)
+    assert r.status_code == 200 and r.json()["state"]["thinking"]
+    deadline = time.monotonic() + 30
+    while len(children(server.process.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    helpers = children(server.process.pid)
+    assert len(helpers) >= 2, helpers
+    server.process.kill()
+    server.process.wait(10)
+    server.process = None
+    deadline = time.monotonic() + 15
+    while any(alive(pid) for pid in helpers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(alive(pid) for pid in helpers), [pid for pid in helpers if alive(pid)]
+
+
+def test_a_games_file_written_by_release_0_1_opens_with_every_game(tmp_path: Path) -> None:
+    """tests/data/games-0.1.0.sqlite3 was written by release 0.1's own server (games on one screen with moves taken
+    back, against the AI and resigned, between two browsers with a clock, a draw and a rematch, HiveQueen, a set-up
+    position with an analysis line, an engine review). Opened by this release, the file is upgraded in place and every
+    game, move, line and review is there as it was."""
+    db = tmp_path / "games.sqlite3"
+    shutil.copy(Path(__file__).parent / "data" / "games-0.1.0.sqlite3", db)
+    with sqlite3.connect(db) as old:
+        games = old.execute("SELECT id, length, result, name0, name1, clock, start, rematch FROM games").fetchall()
+        moves = {
+            gid: [m for (m,) in old.execute("SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (gid,))]
+            for gid, *_ in games
+        }
+        tokens = dict(old.execute("SELECT id, COALESCE(token0, token1) FROM games").fetchall())
+        lines = old.execute("SELECT game_id, line, moves FROM lines").fetchall()
+        reviews = old.execute("SELECT game_id, status, positions FROM reviews").fetchall()
+    assert len(games) == 7 and lines and reviews
+
+    async def main() -> None:
+        app = create_app(db, workers=0)
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
+            listed = {game["id"]: game for game in (await c.get("/api/games")).json()["games"]}
+            assert set(listed) == {game[0] for game in games}
+            for gid, length, result, name0, name1, clock, start, rematch in games:
+                state = (await c.get(f"/api/games/{gid}")).json()
+                assert state["moves"] == moves[gid][:length] and state["redo"] == len(moves[gid]) - length
+                assert (state["result"], state["names"], state["start"]) == (result, [name0, name1], start)
+                assert state["rematch"] == rematch and (state["clock"] is None) == (clock is None)
+            for gid, line, line_moves in lines:
+                seat = {"x-seat-token": tokens[gid]}
+                position = (await c.get(f"/api/games/{gid}/position", params={"line": line}, headers=seat)).json()
+                assert position["line"] == line and position["ply"] == len(json.loads(line_moves))
+            for gid, status, positions in reviews:
+                review = (await c.get(f"/api/games/{gid}/review", headers={"x-seat-token": tokens[gid]})).json()
+                assert review["status"] == status and review["positions"] == json.loads(positions)
+            # and play goes on in the upgraded file: a move in the game on one screen replaces its moves taken back
+            local = next(gid for gid, length, result, *_ in games if result is None and length == 4)
+            state = (await c.get(f"/api/games/{local}")).json()
+            legal = state["view"]["legal"]
+            move = next(iter(legal.values()))[0]["move"]
+            r = await c.post(
+                f"/api/games/{local}/move", json={"move": move, "ply": 4}, headers={"x-seat-token": tokens[local]}
+            )
+            assert r.status_code == 200 and r.json()["moves"] == [*moves[local][:4], move] and r.json()["redo"] == 0
+        await app.close()
+
+    asyncio.run(main())
+    with sqlite3.connect(db) as upgraded:
+        assert upgraded.execute("SELECT version_num FROM alembic_version").fetchone() == ("0002",)
+        total = sum(len(m) for m in moves.values()) - 2 + 1  # the local game's two moves taken back gave way to one
+        assert upgraded.execute("SELECT COUNT(*) FROM moves").fetchone() == (total,)

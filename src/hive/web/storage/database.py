@@ -242,8 +242,11 @@ class Database:
                 elif check:
                     self.check_schema(connection)
         except exc.DBAPIError as err:
+            reason = _reason(err)
+            if self.sqlite and ("not a database" in reason or "malformed" in reason):
+                raise DatabaseError(f"the database at {self.shown} is damaged: {reason}") from None
             what = "opened" if self.sqlite else "reached"
-            raise DatabaseError(f"the database at {self.shown} cannot be {what}: {_reason(err)}") from None
+            raise DatabaseError(f"the database at {self.shown} cannot be {what}: {reason}") from None
 
     def check_schema(self, connection: sa.Connection) -> None:
         """Make sure the schema is the newest this release knows.
