@@ -206,3 +206,68 @@ async def state_where(ws: Any, test: Callable[[dict[str, Any]], bool], timeout: 
                 return state
 
     return await asyncio.wait_for(read(), timeout)
+
+
+class ServeProcess:
+    """``hive serve`` in a subprocess on a port of its own (a database URL and options given); stopped with SIGTERM,
+    or killed."""
+
+    def __init__(self, database: str, *options: str, env: dict[str, str] | None = None) -> None:
+        self.database = database
+        self.options = options
+        self.env = env or {}
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 60.0) -> ServeProcess:
+        command = [sys.executable, "-m", "hive", "serve", "--port", str(self.port), "--database", self.database]
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
+        self.process = subprocess.Popen(
+            [*command, *self.options], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                output = self.process.stdout.read().decode() if self.process.stdout else ""
+                raise RuntimeError(f"hive serve stopped at start ({self.process.returncode}): {output}")
+            try:
+                if httpx.get(self.url + "readyz", timeout=2).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError(f"hive serve on {self.url} was not ready within {timeout} s")
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+    def output(self) -> str:
+        """What the process printed (once it has stopped)."""
+        assert self.process is not None and self.process.stdout is not None
+        return self.process.stdout.read().decode()
+
+    def kill(self) -> None:
+        """``kill -9``."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(10)
+
+    def stop(self, timeout: float = 60.0) -> int:
+        """SIGTERM, then wait; returns the exit code."""
+        assert self.process is not None
+        if self.process.poll() is None:
+            self.process.terminate()
+        return self.process.wait(timeout)
+
+    def __enter__(self) -> ServeProcess:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+        if self.process is not None and self.process.stdout is not None:
+            self.process.stdout.close()

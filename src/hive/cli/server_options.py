@@ -19,6 +19,7 @@ LIMITS = (
     ("--request-timeout", "request_timeout", float, "seconds a request's head or body may take to arrive"),
     ("--idle-timeout", "idle_timeout", int, "seconds an idle connection is kept open"),
     ("--send-timeout", "send_timeout", float, "seconds a live update may take before its socket is dropped"),
+    ("--ai-lease", "ai_lease", float, "seconds before another process takes over the AI move of one that stopped"),
 )
 
 

@@ -138,14 +138,16 @@ class App:
         self.ai.start()
         self._loops.append(asyncio.get_running_loop().create_task(self._sweep()))
 
-    def drain(self) -> None:
+    async def drain(self) -> None:
         """Stop being ready, and close every socket with a reason (the page reconnects, to another process if there
         is one); the requests in flight go on."""
         if self.draining:
             return
         self.draining = True
+        closing = []
         for game_id in list(self.fanout.games):
-            self.fanout.close(game_id, RESTARTING, RESTARTING_REASON)
+            closing += self.fanout.close(game_id, RESTARTING, RESTARTING_REASON)
+        await asyncio.gather(*(self.fanout.closing(watcher) for watcher in closing))
 
     async def close(self) -> None:
         """Drain, stop following the changes, give the AI's moves back to the queue, stop the workers, hold the
@@ -153,7 +155,7 @@ class App:
         if self._stopped:
             return
         self._stopped = True
-        self.drain()
+        await self.drain()
         for task in self._loops:
             task.cancel()
         await asyncio.gather(*self._loops, return_exceptions=True)

@@ -119,7 +119,7 @@ class QuietServer(uvicorn.Server):
         while app is not None and not isinstance(app, App):
             app = getattr(app, "app", None)
         if isinstance(app, App):
-            app.drain()
+            await app.drain()
         await super().shutdown(sockets)
 
 

@@ -120,12 +120,15 @@ class Fanout:
         if watcher.sender is not None and watcher.sender is not asyncio.current_task():
             watcher.sender.cancel()
 
-    def close(self, game_id: str, code: int, reason: str) -> None:
-        """Have every socket watching the game closed (it was deleted)."""
-        for watcher in self.games.pop(game_id, {}).values():
+    def close(self, game_id: str, code: int, reason: str) -> list[Watcher]:
+        """Have every socket watching the game closed with ``code`` and ``reason`` (the game was deleted, or the
+        process is stopping); returns them."""
+        watchers = list(self.games.pop(game_id, {}).values())
+        for watcher in watchers:
             if watcher.sender is not None:
                 watcher.sender.cancel()
             watcher.drop(code, reason)
+        return watchers
 
     async def closing(self, watcher: Watcher) -> None:
         """Close a dropped socket with its code, waiting at most the send timeout (a peer that reads nothing
