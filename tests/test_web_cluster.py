@@ -12,6 +12,7 @@ import random
 import signal
 import time
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -43,11 +44,16 @@ def upgraded(postgres_url: str) -> str:
 
 def pick(state: JSON, rng: random.Random) -> str:
     """A random legal move of a state, as a MoveString."""
-    entries = [entry["move"] for entries in state["view"]["legal"].values() for entry in entries]
+    entries: list[str] = [entry["move"] for entries in state["view"]["legal"].values() for entry in entries]
     if not entries:
         assert state["view"].get("pass"), state
         return "pass"
     return rng.choice(entries)
+
+
+def at_least(plies: int) -> Callable[[JSON], bool]:
+    """Whether a state has ``plies`` moves or more."""
+    return lambda state: len(state["moves"]) >= plies
 
 
 async def move(c: httpx.AsyncClient, url: str, game: str, token: str, ply: int, rng: random.Random) -> str:
@@ -83,7 +89,7 @@ def test_two_processes_on_one_database_act_as_one_server(upgraded: str) -> None:
                     url, token = (one.url, white) if ply % 2 == 0 else (two.url, black)
                     acknowledged.append(await move(c, url, game, token, ply, rng))
                     for socket in sockets.values():  # every watcher, on either process, sees every move
-                        state = await state_where(socket, lambda s, n=ply + 1: len(s["moves"]) >= n)
+                        state = await state_where(socket, at_least(ply + 1))
                         assert state["moves"][: ply + 1] == acknowledged
                 # two moves for the same ply sent at once to the two processes: one stored, one refused as stale
                 state = (await c.get(f"{one.url}api/games/{game}", headers={"x-seat-token": white})).json()

@@ -95,7 +95,9 @@ async def test_a_move_is_checked_once_played_once_and_never_replayed(
     assert state["version"] == 1 and state["event"] == {"what": "move", "by": 0}
 
 
-async def test_a_move_that_cannot_be_stored_is_taken_back(service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_move_that_cannot_be_stored_is_taken_back(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
     session, token = await local(service)
     await play(service, session, token, "move", {"move": "wS1"})
 
@@ -183,7 +185,9 @@ async def test_every_change_is_announced_once_inside_its_transaction(service: Ga
     assert all(event.origin == "one" and event.game_id == session.record.id for event in heard.announced)
 
 
-async def test_undo_pops_and_redo_pushes_the_stored_texts(service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_undo_pops_and_redo_pushes_the_stored_texts(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
     session, token = await local(service, options={"game_type": "Base", "tournament_opening": False})
     for move in ("wQ", "bQ wQ-", "wS1 -wQ"):
         await play(service, session, token, "move", {"move": move})
