@@ -253,6 +253,7 @@ async function setState(state) {
   if (game && game !== next) { game.reset(); game.hide(); }
   game = next;
   noticeMove(old, state);
+  noticeAnswer(old, state);
   app.state = state;
   if (first || grew) {
     app.selected = null;
@@ -269,6 +270,15 @@ async function setState(state) {
   render();
   followEngineReview();
   if (grew || first) refreshEval();
+}
+
+// Tell the player whose offer the opponent declined (the state says what its last change was, and by whom).
+function noticeAnswer(old, state) {
+  const event = state.event;
+  if (!old || old.id !== state.id || !event || !event.declined || old.version >= state.version) return;
+  if (state.seats.length !== 1 || !state.seats.includes(event.offered_by)) return;
+  const what = event.declined === "draw" ? "draw offer" : "request to take back a move";
+  toast(`${state.names[event.by] || state.sides[event.by]} declined your ${what}.`, false);
 }
 
 // Show game id with the token this browser holds for it (see seats.js); warning: what the page says about the

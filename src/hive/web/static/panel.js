@@ -198,8 +198,10 @@ export function renderControls(game, canAct) {
   const s = app.state;
   const player = s.seats.length > 0;
   const live = !s.result;
-  $("btn-undo").disabled = !player || !s.moves.length || !!s.clock || (s.mode === "ai" && s.moves.length < 2 && s.ai.seat === 0);
-  $("btn-undo").title = s.clock ? "Moves are not taken back in a timed game" : "Undo (Ctrl+Z)";
+  // a finished game's result stands: nothing is taken back (the analysis board tries other moves)
+  $("btn-undo").disabled = !player || !s.moves.length || !!s.clock || !!s.result || (s.mode === "ai" && s.moves.length < 2 && s.ai.seat === 0);
+  $("btn-undo").title = s.result ? "The game is over: its result stands (Analyse to try other moves)"
+    : s.clock ? "Moves are not taken back in a timed game" : "Undo (Ctrl+Z)";
   $("btn-undo").textContent = s.mode === "online" ? "Ask to undo" : "Undo";
   $("btn-redo").hidden = s.mode === "online";
   $("btn-redo").disabled = !player || !s.redo || !!s.result || !!s.clock;
