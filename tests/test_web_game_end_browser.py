@@ -17,7 +17,7 @@ from .web_support import ServerProcess, chromium, serving
 playwright_api = pytest.importorskip("playwright.sync_api")
 Page = Any
 JSON = dict[str, Any]
-SIZES = {
+SIZES: dict[str, dict[str, Any]] = {
     "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True},
     "desktop": {"viewport": {"width": 1280, "height": 800}},
 }
