@@ -10,7 +10,7 @@
 #   scripts/postgres.sh install                    install Debian's postgresql package if no PostgreSQL is found
 #
 # --fast (or HIVE_PG_FAST=1) trades durability for speed: fsync, synchronous_commit and full_page_writes off, and
-# initdb does not sync. Only the URL goes to stdout; messages go to stderr. The server's log is DIR/postgres.log.
+# initdb does not sync; the WAL is kept under 256 MB (for a cluster on tmpfs). Only the URL goes to stdout; messages go to stderr. The server's log is DIR/postgres.log.
 # The binaries are Debian's, the newest in /usr/lib/postgresql/*/bin (or HIVE_PG_BINDIR). PostgreSQL refuses to
 # run as root: run as root, the cluster belongs to and runs as the postgres user, and DIR is given to it.
 # HIVE_SERVER_TIMEOUT (seconds, default 60) bounds the wait for start and stop.
@@ -215,7 +215,7 @@ EOF
   fi
 
   options=""
-  [ "$FAST" = 1 ] && options=" -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+  [ "$FAST" = 1 ] && options=" -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_wal_size=256MB"
   for attempt in 1 2 3 4 5; do
     local chosen=${port:-$(pick_port)}
     log_lines=0
