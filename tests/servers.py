@@ -47,6 +47,8 @@ NOT_INSTALLED = 3
 SERVER_TIMEOUT = int(os.environ.get("HIVE_SERVER_TIMEOUT", "120"))
 #: Seconds apt-get may take to install a server.
 INSTALL_TIMEOUT = 900
+#: The room a server's directory on /dev/shm needs: a cluster, its WAL (--fast keeps it under 256 MB) and databases.
+SHM_ROOM = 1 << 30
 
 
 def servers_required() -> bool:
@@ -102,12 +104,26 @@ def ensure_installed(script: str) -> None:
         pytest.fail(f"scripts/{script} install failed:\n{installed.stderr}", pytrace=False)
 
 
+def scratch_parent() -> str | None:
+    """Where the servers' temporary directories go: ``HIVE_TEST_SERVERS_TMPDIR``, else /dev/shm when it has room
+    (memory: a test's database is created in about 20 ms there, against 150 to 500 ms on the shared machine's
+    disk), else the system's temporary directory (None)."""
+    if os.environ.get("HIVE_TEST_SERVERS_TMPDIR"):
+        return os.environ["HIVE_TEST_SERVERS_TMPDIR"]
+    shm = "/dev/shm"
+    with contextlib.suppress(OSError):
+        room = os.statvfs(shm)
+        if os.access(shm, os.W_OK | os.X_OK) and room.f_bavail * room.f_frsize >= SHM_ROOM:
+            return shm
+    return None
+
+
 @contextlib.contextmanager
 def throwaway_server(script: str, *options: str) -> Iterator[str]:
     """A server started by ``scripts/<script> start`` in a temporary directory for the length of the block; yields
     its URL. The server is stopped and the directory removed however the block ends."""
     ensure_installed(script)
-    directory = tempfile.mkdtemp(prefix=f"hive-test-{Path(script).stem}-")
+    directory = tempfile.mkdtemp(prefix=f"hive-test-{Path(script).stem}-", dir=scratch_parent())
     with interrupt_on_sigterm():
         try:
             started = run_script(script, *options, "start", directory, timeout=SERVER_TIMEOUT + 30)

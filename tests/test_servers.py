@@ -18,7 +18,7 @@ import psycopg
 import pytest
 import redis
 
-from .servers import SCRIPTS, ensure_installed
+from .servers import SCRIPTS, ensure_installed, scratch_parent
 
 #: The databases given to this module's tests so far, in order.
 DATABASES: list[str] = []
@@ -126,7 +126,7 @@ def script(name: str, *args: str) -> subprocess.CompletedProcess[str]:
 @pytest.mark.parametrize(("name", "options"), [("postgres.sh", ["--fast"]), ("redis.sh", [])])
 def test_a_failed_start_leaves_nothing_running(name: str, options: list[str], taken_port: int) -> None:
     ensure_installed(name)
-    directory = Path(tempfile.mkdtemp(prefix="hive-test-failed-start-"))
+    directory = Path(tempfile.mkdtemp(prefix="hive-test-failed-start-", dir=scratch_parent()))
     try:
         started = script(name, *options, "start", str(directory), str(taken_port))
         assert started.returncode == 1, started.stderr
