@@ -163,7 +163,7 @@ abort_start() {
 }
 
 cmd_start() {
-  local port=${2:-} socket_path options log_lines attempt
+  local port=${2:-} socket_path options log_lines attempt chosen
   [ -n "$1" ] || usage
   case "$port" in
     '' | [1-9] | [1-9][0-9] | [1-9][0-9][0-9] | [1-9][0-9][0-9][0-9] | [1-9][0-9][0-9][0-9][0-9]) ;;
@@ -217,7 +217,7 @@ EOF
   options=""
   [ "$FAST" = 1 ] && options=" -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_wal_size=256MB"
   for attempt in 1 2 3 4 5; do
-    local chosen=${port:-$(pick_port)}
+    chosen=${port:-$(pick_port)}
     log_lines=0
     [ -f "$LOG" ] && log_lines=$(wc -l <"$LOG")
     say "starting PostgreSQL ($("$BINDIR/postgres" --version | sed 's/^[^0-9]*\([^ ]*\).*/\1/')) on 127.0.0.1:$chosen"

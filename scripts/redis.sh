@@ -125,7 +125,7 @@ pick_port() {
 # not be a Redis).
 answering_pid() { timeout 1 "$CLI" -h 127.0.0.1 -p "$1" info server 2>/dev/null | sed -n 's/^process_id:\([0-9]*\).*/\1/p'; }
 
-# Stop the server whose pid is in the pidfile and wait until it is gone; SIGKILL after TIMEOUT.
+# Stop redis-server PID (SIGTERM: no save) and wait until it is gone; SIGKILL after TIMEOUT.
 kill_server() {
   local pid=$1 waited=0
   kill -TERM "$pid" 2>/dev/null || return 0
