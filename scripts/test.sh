@@ -20,6 +20,14 @@ if [ ! -x /usr/bin/chromium ]; then
     echo "!! run 'sudo apt-get install chromium'; until then the browser tests are skipped." >&2
   fi
 fi
+# The storage tests run against real PostgreSQL and Redis servers, which tests/servers.py starts with
+# scripts/postgres.sh and scripts/redis.sh: Debian's postgresql and redis-server packages, installed here when missing
+# (root with apt-get) as chromium is; otherwise the scripts name the package and those tests are skipped.
+for server in postgres redis; do
+  if ! bash "scripts/$server.sh" install; then
+    echo "!! until then the tests that need $server are skipped (or fail where CI or HIVE_REQUIRE_SERVERS=1 is set)." >&2
+  fi
+done
 echo "== ruff"
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
