@@ -9,17 +9,23 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import signal
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
 import sqlalchemy as sa
 import websockets
 
+from .servers import ensure_installed, run_script, scratch_parent, with_path
 from .web_support import ServeProcess, state_where
 
 JSON = dict[str, Any]
@@ -273,3 +279,90 @@ def test_workers_share_one_port_and_one_that_dies_is_started_again(upgraded: str
         assert server.stop() == 0
         assert not any(Path(f"/proc/{pid}").exists() for pid in now)
         assert "Traceback" not in server.output()
+
+
+def test_a_database_restart_answers_503_with_retry_after_then_play_goes_on() -> None:
+    """A PostgreSQL server of the test's own is stopped under two running ``hive serve`` processes: requests get a
+    clear 503 with ``Retry-After`` and the processes stop being ready; once the database is back they serve again, and
+    a socket opened on one before the restart sees a move made on the other after it."""
+    ensure_installed("postgres.sh")
+    directory = Path(tempfile.mkdtemp(prefix="hive-test-restart-", dir=scratch_parent()))
+    started = run_script("postgres.sh", "--fast", "start", str(directory), timeout=180)
+    assert started.returncode == 0, started.stderr
+    server = started.stdout.split()[-1]
+    try:
+        url = with_path(server, "postgres")
+        done = subprocess.run(
+            [sys.executable, "-m", "hive", "db", "upgrade", "--database", url], capture_output=True, timeout=120
+        )
+        assert done.returncode == 0, done.stderr
+        with ServeProcess(url, *LIMITS) as serving, ServeProcess(url, *LIMITS) as other:
+
+            async def main() -> None:
+                async with httpx.AsyncClient(timeout=30) as c:
+                    created = (await c.post(serving.url + "api/games", json={"mode": "local"})).json()
+                    game, token = created["id"], created["token"]
+                    seat = {"x-seat-token": token}
+                    watcher = await websockets.connect(f"{other.url}ws/games/{game}".replace("http", "ws"))
+                    await state_where(watcher, lambda s: True)
+                    r = await c.post(
+                        f"{serving.url}api/games/{game}/move", json={"move": "wS1", "ply": 0}, headers=seat
+                    )
+                    assert r.status_code == 200
+                    assert (await state_where(watcher, at_least(1)))["moves"] == ["wS1"]
+                    stopped = run_script("postgres.sh", "stop", str(directory), timeout=120)
+                    assert stopped.returncode == 0, stopped.stderr
+                    r = await c.get(f"{serving.url}api/games/{game}")
+                    assert r.status_code == 503 and r.headers["retry-after"].isdigit(), r.text
+                    assert "not answering" in r.json()["error"]
+                    r = await c.post(
+                        f"{serving.url}api/games/{game}/move", json={"move": "bS1 wS1-", "ply": 1}, headers=seat
+                    )
+                    assert r.status_code == 503, r.text
+                    assert (await c.get(serving.url + "readyz")).status_code == 503
+                    port = str(urlsplit(server).port)
+                    again = run_script("postgres.sh", "start", str(directory), port, timeout=180)
+                    assert again.returncode == 0, again.stderr
+                    for process in (serving, other):  # each reconnects, and hears the other's changes again
+                        deadline = time.monotonic() + 60
+                        while (await c.get(process.url + "readyz")).status_code != 200:
+                            assert time.monotonic() < deadline, "not ready again within 60 s"
+                            await asyncio.sleep(0.2)
+                    r = await c.post(
+                        f"{serving.url}api/games/{game}/move", json={"move": "bS1 wS1-", "ply": 1}, headers=seat
+                    )
+                    assert r.status_code == 200, r.text
+                    # the socket opened on the other process before the restart sees the move made on this one
+                    assert (await state_where(watcher, at_least(2)))["moves"] == ["wS1", "bS1 wS1-"]
+                    await watcher.close()
+
+            asyncio.run(main())
+            for process in (serving, other):
+                assert process.stop() == 0
+                assert "Traceback" not in process.output()
+    finally:
+        run_script("postgres.sh", "stop", str(directory), timeout=120)
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def test_changes_reach_the_other_process_over_redis(upgraded: str, redis_url: str) -> None:
+    """With ``--redis``, a move stored by one process reaches a socket on the other through Redis pub/sub."""
+    with (
+        ServeProcess(upgraded, *LIMITS, "--redis", redis_url) as one,
+        ServeProcess(upgraded, *LIMITS, "--redis", redis_url) as two,
+    ):
+
+        async def main() -> None:
+            async with httpx.AsyncClient(timeout=30) as c:
+                created = (await c.post(one.url + "api/games", json={"mode": "online"})).json()
+                game, white, black = created["id"], created["token"], created["invite"]
+                socket = await websockets.connect(f"{two.url}ws/games/{game}?token={black}".replace("http", "ws"))
+                await state_where(socket, lambda s: True)
+                r = await c.post(
+                    f"{one.url}api/games/{game}/move", json={"move": "wS1", "ply": 0}, headers={"x-seat-token": white}
+                )
+                assert r.status_code == 200
+                assert (await state_where(socket, at_least(1), timeout=10))["moves"] == ["wS1"]
+                await socket.close()
+
+        asyncio.run(main())
