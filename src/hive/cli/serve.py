@@ -124,15 +124,20 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         help="the server's database: bring its schema up to date",
         description="Manage the server's database schema (Alembic migrations, for SQLite and PostgreSQL alike).",
     )
-    db.add_argument("action", choices=("upgrade", "current"), help="upgrade: to the newest schema; current: say where")
-    db.add_argument(
-        "--database",
-        default=None,
-        metavar="URL",
-        help=f"postgresql://USER@HOST/DB or sqlite:///PATH (default: ${DATABASE_VARIABLE}, else the SQLite file of"
-        " hive play)",
-    )
-    db.set_defaults(func=cmd_db)
+    actions = db.add_subparsers(dest="action", required=True)
+    for action, text in (
+        ("upgrade", "bring the schema up to the newest this release knows (safe to run twice, or at once)"),
+        ("current", "say which schema the database is at (exit 1 when it is behind)"),
+    ):
+        sub = actions.add_parser(action, help=text, description=text[0].upper() + text[1:] + ".")
+        sub.add_argument(
+            "--database",
+            default=None,
+            metavar="URL",
+            help=f"postgresql://USER@HOST/DB or sqlite:///PATH (default: ${DATABASE_VARIABLE}, else the SQLite file"
+            " of hive play)",
+        )
+        sub.set_defaults(func=cmd_db)
 
 
 __all__ = ["add_parsers", "cmd_db", "cmd_serve"]
