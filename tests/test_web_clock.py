@@ -1,6 +1,7 @@
 """Timed games: time controls read from a request, the clock charged and stored with every move, a flag that falls
-ends the game (on its own timer too), a restart resumes each clock with the time it had, and the AI thinks within its
-share of the clock.
+ends the game (on its own timer too, and once however many processes notice it), a lone server holds the clocks
+while it is stopped and resumes them with the time they had while a shared one leaves them running, and the AI thinks
+within its share of the clock.
 
 The server's time is the game service's ``now``: the tests move a fake clock by hand, and hold what real time they
 must measure to a baseline measured beside it."""
@@ -18,6 +19,7 @@ from typing import Any
 
 import httpx
 import pytest
+import sqlalchemy as sa
 
 from hive.games import find_game
 from hive.search import timing
@@ -29,6 +31,7 @@ from hive.web.ai.work import choose_move
 from hive.web.errors import BadRequest, Conflict
 from hive.web.game import clock
 from hive.web.game.actions import act
+from hive.web.game.events import FLAG, GameChanged
 from hive.web.game.lobby import Lobby
 from hive.web.game.service import GameService
 from hive.web.game.session import Session
@@ -44,6 +47,19 @@ pytestmark = pytest.mark.anyio
 __all__ = ["database"]
 #: Moves both games accept from their start, first player then second.
 OPENINGS = {"hive": ("wS1", "bS1 wS1-", "wQ -wS1"), "hivequeen": ("Wc3-c4", "Wg7-g6", "Wc4-c5")}
+
+
+class Heard:
+    """An announcer that keeps the changes announced."""
+
+    def __init__(self) -> None:
+        self.announced: list[GameChanged] = []
+
+    def stored(self, connection: sa.Connection, event: GameChanged) -> None:
+        pass
+
+    async def announce(self, event: GameChanged) -> None:
+        self.announced.append(event)
 
 
 @pytest.fixture()
@@ -176,6 +192,49 @@ async def test_a_flag_that_falls_loses_and_stops_the_game(service: GameService, 
     assert await service.store.games.deadlines(now.t + 3600) == []  # nothing left to watch
 
 
+async def test_a_flag_falls_once_when_two_processes_notice_it_at_once(
+    database: str, now: FakeTime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two server processes on one database both check a flag that has fallen, at the same moment, each from the
+    game as stored: one stores the result, the other finds it stored; the game changes once."""
+    first, second = open_store(database, "a"), open_store(database, "b")
+    heard = Heard()
+    one = GameService(first, now=now, origin="a", announcer=heard)
+    other = GameService(second, now=now, origin="b", announcer=heard)
+    try:
+        session, white, _ = await online(one, "hive", {"initial": 3})
+        game_id = session.record.id
+        await move(one, session, white, "wS1")
+        await other.session(game_id)
+        version = session.record.version
+        now.t += 3.5
+        # both ends of the flag are made from the same stored version before either is stored
+        both = asyncio.Barrier(2)
+        for store in (first, second):
+            save = store.games.save
+
+            async def held(*args: Any, _save: Callable[..., Any] = save) -> None:
+                await asyncio.wait_for(both.wait(), 30)
+                await _save(*args)
+
+            monkeypatch.setattr(store.games, "save", held)
+        fallen = await asyncio.gather(one.check_clock(game_id), other.check_clock(game_id))
+        assert sorted(fallen) == [False, True]
+        stored = await first.games.load(game_id)
+        assert stored is not None and stored.version == version + 1
+        assert (stored.result, stored.reason) == ("WhiteWins", "Black forfeits: time ran out")
+        flags = [event for event in heard.announced if event.what == FLAG]
+        assert [(event.version, event.origin) for event in flags] == [(version + 1, "ab"[fallen.index(True)])]
+        # the process that lost the race brings its copy up to date, and has nothing left to check
+        for service in (one, other):
+            assert not await service.check_clock(game_id)
+            assert (await service.session(game_id)).record.result == "WhiteWins"
+        assert (await first.games.load(game_id)) == stored
+    finally:
+        first.close()
+        second.close()
+
+
 async def test_a_resignation_stops_the_clock(service: GameService, now: FakeTime) -> None:
     session, white, black = await online(service, "hive", "bullet")
     await move(service, session, white, "wS1")
@@ -275,6 +334,60 @@ async def _move(c: httpx.AsyncClient, game: JSON, token: str, text: str) -> JSON
     assert reply.status_code == 200, reply.text
     state: JSON = reply.json()
     return state
+
+
+@pytest.mark.parametrize("hold", [False, True], ids=["shared", "lone"])
+async def test_a_shared_server_stopping_leaves_the_clocks_running_and_a_lone_one_holds_them(
+    database: str, now: FakeTime, hold: bool
+) -> None:
+    """A server sharing its database with other processes (``hold_clocks=False``, the default on PostgreSQL) leaves
+    a running clock running as it stops: the game goes on in another process, whose flag watcher ends it on time. A
+    lone server (``hold_clocks=True``, the default on SQLite) holds the clock until it starts again."""
+    default = create_app(database, workers=0)
+    assert default.flags.hold_clocks is database.startswith("sqlite")
+    await default.close()
+
+    app = create_app(database, workers=0, hold_clocks=hold)
+    app.service.now = now
+    async with client(app) as c:
+        game = await _create(c, mode="online", time_control={"initial": 60})
+        moved_at = now.t
+        assert (await _move(c, game, game["token"], "wS1"))["clock"]["running"] == 1
+    now.t += 5
+    await app.close()
+
+    store = open_store(database, "another")
+    try:
+        stored = await store.games.load(game["id"])
+        assert stored is not None and stored.clock is not None
+        deadlines = await store.games.deadlines(float("inf"))
+        other = GameService(store, now=now)
+        if hold:
+            assert stored.clock["paused"] and stored.clock["remaining"] == [60_000, 55_000]
+            assert deadlines == []
+            now.t += 60
+            assert not await other.check_clock(game["id"])
+            assert other.state(await other.session(game["id"]))["clock"]["remaining"] == [60_000, 55_000]
+        else:
+            assert not stored.clock["paused"] and stored.clock["since"] == moved_at
+            assert deadlines == [(game["id"], moved_at + 60)]
+            now.t += 50
+            assert other.state(await other.session(game["id"]))["clock"]["remaining"] == [60_000, 5000]
+            now.t += 6
+            flags = Flags(other)
+            await flags.start()
+            try:
+                for _ in range(3000):  # a guard against a hang: the watcher looks at once
+                    if flags.fallen:
+                        break
+                    await asyncio.sleep(0.01)
+            finally:
+                await flags.stop()
+            assert flags.fallen == 1
+            ended = await store.games.load(game["id"])
+            assert ended is not None and ended.reason == "Black forfeits: time ran out"
+    finally:
+        store.close()
 
 
 def searched(monkeypatch: pytest.MonkeyPatch, spend: Callable[[Limits], None] = lambda limits: None) -> list[Limits]:
