@@ -427,6 +427,14 @@ def think(reading: ClockReading) -> float:
     return time.perf_counter() - started
 
 
+def budget(reading: ClockReading, start: float | None = None) -> float:
+    """The budget of a search on ``reading`` that starts at ``start`` (a :func:`time.monotonic` time; by default the
+    moment of the reading)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(timing, "time", SimpleNamespace(monotonic=lambda: reading.at if start is None else start))
+        return reading.budget()
+
+
 def test_the_ai_thinks_within_its_share_of_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     assert clock.reading(None, 1, 0) is None
     assert clock.reading(clock.new({"days": 1}), 1, 0) is None
@@ -434,9 +442,9 @@ def test_the_ai_thinks_within_its_share_of_the_clock(monkeypatch: pytest.MonkeyP
     assert blitz is not None
     read = clock.reading(blitz, 1, 0)
     assert read is not None and (read.remaining, read.increment) == (300, 3)
-    assert move_budget(read.remaining, read.increment) == pytest.approx(300 / 30 + 3 * 0.7 - MOVE_OVERHEAD)
+    assert budget(read) == pytest.approx(300 / 30 + 3 * 0.7 - MOVE_OVERHEAD)
     low = clock.reading({**blitz, "remaining": [300_000, 500]}, 1, 0)
-    assert low is not None and move_budget(low.remaining, low.increment) == pytest.approx(0.2 - MOVE_OVERHEAD)
+    assert low is not None and budget(low) == pytest.approx(0.2 - MOVE_OVERHEAD)
     given = searched(monkeypatch)
     # the baseline: a minute on the clock, whose share (about 2 s) the search fills in this position
     baseline = think(ClockReading(60.0))
@@ -449,12 +457,10 @@ def test_the_ai_thinks_within_its_share_of_the_clock(monkeypatch: pytest.MonkeyP
 
 def test_the_time_a_move_waits_for_a_worker_is_taken_from_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     """The AI's budget comes from its clock as it stands when the search starts, not when the move was asked."""
-    monkeypatch.setattr(timing, "time", SimpleNamespace(monotonic=lambda: 1004.0))
     waited = ClockReading(10.0, 0.5, at=1000.0)
-    assert waited.budget() == move_budget(6.0, 0.5)
+    assert budget(waited, 1004.0) == move_budget(6.0, 0.5)
     gone = ClockReading(1.0, at=1002.0)
-    assert gone.budget() == FLOOR
-    monkeypatch.undo()
+    assert budget(gone, 1004.0) == FLOOR
     given = searched(monkeypatch)
     baseline = think(ClockReading(60.0))
     late = think(ClockReading(1.0, at=time.monotonic() - 2))
