@@ -3,15 +3,21 @@ it."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from hive import find_game
 from hive.games.hivequeen.board import Board as QueenBoard
+from hive.web.errors import Conflict
+from hive.web.game.actions import act
 from hive.web.game.service import GameService
+from hive.web.game.session import Session
+from hive.web.storage import open_store
 
-from .test_web_clock import FakeTime, move, now, online, service
+from .web_support import FakeTime
 
-__all__ = ["now", "service"]  # the clock tests' fixtures
+pytestmark = pytest.mark.anyio
 
 #: South: Queen and Workers only (nothing that captures, nothing that produces); North: Queen, Drone and Workers.
 DISARMED = {"e1": "Q", "c2": "W", "f2": "W", "e9": "q", "d8": "d", "g8": "w", "f8": "w"}
@@ -55,25 +61,42 @@ def test_more_units_or_an_immobile_opponent_keep_a_win_possible() -> None:
     assert QueenBoard.from_pieces(stuck, turn=1).could_win(0), "North's Workers may be hemmed in"
 
 
-def test_the_clock_draws_when_the_opponent_could_not_have_won(service: GameService, now: FakeTime) -> None:
-    session, south, north = online(service, "hivequeen", {"initial": 3})
-    move(service, session, south, "Wc3-c4")
+@pytest.fixture()
+def now() -> FakeTime:
+    return FakeTime()
+
+
+@pytest.fixture()
+def service(now: FakeTime) -> Iterator[GameService]:
+    store = open_store(":memory:", "test-process")
+    yield GameService(store, now=now)
+    store.close()
+
+
+async def online(service: GameService, tc: object) -> tuple[Session, str, str]:
+    session, game = await service.create({"mode": "online", "kind": "hivequeen", "time_control": tc})
+    assert game.invite is not None
+    return session, game.token, game.invite
+
+
+async def test_the_clock_draws_when_the_opponent_could_not_have_won(service: GameService, now: FakeTime) -> None:
+    session, south, north = await online(service, {"initial": 3})
+    await act(service, session.record.id, "move", south, {"move": "Wc3-c4"})
     # the position the game stands in, as if reached by its moves: North to move, unable to win
     session.board = QueenBoard.from_pieces(DISARMED, turn=1)
     now.t += 5
-    move_refused = pytest.raises(Exception, match="The game is over")
-    with move_refused:
-        move(service, session, north, "Wg7-g6")
+    with pytest.raises(Conflict, match="The game is over"):
+        await act(service, session.record.id, "move", north, {"move": "Wg7-g6"})
     state = service.state(session)
     assert state["result"] == "Draw"
     assert state["reason"] == f"{session.sides[1]} ran out of time, and {session.sides[0]} could not have won"
-    stored = service.storage.load(session.record.id)
+    stored = await service.store.games.load(session.record.id)
     assert stored is not None and stored.result == "Draw"
 
 
-def test_the_clock_still_gives_the_win_when_the_opponent_could_win(service: GameService, now: FakeTime) -> None:
-    session, south, _ = online(service, "hivequeen", {"initial": 3})
-    move(service, session, south, "Wc3-c4")
+async def test_the_clock_still_gives_the_win_when_the_opponent_could_win(service: GameService, now: FakeTime) -> None:
+    session, south, _ = await online(service, {"initial": 3})
+    await act(service, session.record.id, "move", south, {"move": "Wc3-c4"})
     now.t += 5
-    assert service.check_clock(session)
+    assert await service.check_clock(session.record.id)
     assert service.state(session)["result"] == "SouthWins"

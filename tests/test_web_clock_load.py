@@ -17,10 +17,9 @@ import httpx
 import pytest
 
 from hive.web.settings import Settings
-from hive.web.storage.games import Storage
 from hive.web.views import replay, view_for
 
-from .web_support import ServerProcess, server_thread
+from .web_support import ServerProcess, server_thread, stored_games
 
 JSON = dict[str, Any]
 GAMES, MOVES = 100, 40
@@ -74,31 +73,28 @@ def test_a_hundred_timed_games_at_once_lose_no_move_and_no_time(tmp_path: Path) 
         played = asyncio.run(_play_all(server.url, ["hive", "hivequeen"]))
     finally:
         server.stop()
-    storage = Storage(db)
-    try:
-        worst = 0
-        for game_id, sent, windows in played:
-            record = storage.load(game_id)
-            assert record is not None and record.clock is not None
-            assert record.moves == sent, f"game {game_id}: moves lost or out of order"
-            at, used = record.clock["at"], record.clock["used"]
-            assert len(at) == len(used) == len(sent)
-            for ply, (stamp, (sent_at, answered_at)) in enumerate(zip(at, windows, strict=True)):
-                assert sent_at <= stamp <= answered_at, f"game {game_id}, move {ply}: charged outside its request"
-                if ply:
-                    drift = abs(used[ply] - (stamp - at[ply - 1]))
-                    worst = max(worst, drift)
-                    assert drift <= DRIFT_MS, f"game {game_id}, move {ply}: charged {used[ply]} ms, {drift} ms off"
-            initial, increment = record.clock["control"]["initial"], record.clock["control"]["increment"]
-            for seat in (0, 1):
-                charged = [used[p] for p in range(1, len(used)) if p % 2 == seat]
-                expected = initial + increment * len(charged) - sum(charged)
-                running = record.clock["running"] == seat
-                assert running or abs(record.clock["remaining"][seat] - expected) <= DRIFT_MS
-        assert sum(len(sent) for _, sent, _ in played) >= GAMES * MOVES * 0.9
-        print(f"{sum(len(sent) for _, sent, _ in played)} moves in {GAMES} games; the largest drift {worst} ms")
-    finally:
-        storage.close()
+    stored = stored_games(db, *(game_id for game_id, _, _ in played))
+    worst = 0
+    for game_id, sent, windows in played:
+        record = stored[game_id]
+        assert record is not None and record.clock is not None
+        assert record.moves == sent, f"game {game_id}: moves lost or out of order"
+        at, used = record.clock["at"], record.clock["used"]
+        assert len(at) == len(used) == len(sent)
+        for ply, (stamp, (sent_at, answered_at)) in enumerate(zip(at, windows, strict=True)):
+            assert sent_at <= stamp <= answered_at, f"game {game_id}, move {ply}: charged outside its request"
+            if ply:
+                drift = abs(used[ply] - (stamp - at[ply - 1]))
+                worst = max(worst, drift)
+                assert drift <= DRIFT_MS, f"game {game_id}, move {ply}: charged {used[ply]} ms, {drift} ms off"
+        initial, increment = record.clock["control"]["initial"], record.clock["control"]["increment"]
+        for seat in (0, 1):
+            charged = [used[p] for p in range(1, len(used)) if p % 2 == seat]
+            expected = initial + increment * len(charged) - sum(charged)
+            running = record.clock["running"] == seat
+            assert running or abs(record.clock["remaining"][seat] - expected) <= DRIFT_MS
+    assert sum(len(sent) for _, sent, _ in played) >= GAMES * MOVES * 0.9
+    print(f"{sum(len(sent) for _, sent, _ in played)} moves in {GAMES} games; the largest drift {worst} ms")
 
 
 #: Blitz (5 minutes + 3 seconds) scaled down 50 times: the same share of increment to initial time, and the

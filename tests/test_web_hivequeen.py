@@ -3,24 +3,65 @@
 from __future__ import annotations
 
 import asyncio
+import time
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hive.games.hivequeen import Board
 from hive.games.hivequeen.records import read_record
-from hive.web import create_app
+from hive.web import App, create_app
 from hive.web.http.pages import how_to_play_page, markdown
 from hive.web.views import DOCS
 
-from .test_web_server import JSON, client, json_values, new_game, play, run, wait_for
+JSON = dict[str, Any]
 
 
-async def queen_game(c: Any, **body: Any) -> JSON:
-    return await new_game(c, kind="hivequeen", **body)
+@asynccontextmanager
+async def client(app: App) -> AsyncIterator[httpx.AsyncClient]:
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://hive.test", timeout=60) as c:
+        yield c
+
+
+def run(coro: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    asyncio.run(coro())
+
+
+async def queen_game(c: httpx.AsyncClient, **body: Any) -> JSON:
+    r = await c.post("/api/games", json={"kind": "hivequeen", **body})
+    assert r.status_code == 200, r.text
+    data: JSON = r.json()
+    return data
+
+
+async def play(c: httpx.AsyncClient, game: JSON, token: str | None, **body: Any) -> httpx.Response:
+    headers = {"x-seat-token": token} if token else {}
+    return await c.post(f"/api/games/{game['id']}/move", json=body, headers=headers)
+
+
+async def wait_for(c: httpx.AsyncClient, game: JSON, token: str, test: Callable[[JSON], bool]) -> JSON:
+    """The game once ``test`` holds for it (waiting a minute at most: a guard against a hang)."""
+    deadline = time.monotonic() + 60
+    while True:
+        state: JSON = (await c.get(f"/api/games/{game['id']}", headers={"x-seat-token": token})).json()
+        if test(state):
+            return state
+        assert time.monotonic() < deadline, f"the game never reached the expected state: {state['moves']}"
+        await asyncio.sleep(0.05)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=8,
+)
 
 
 def test_a_hivequeen_game_is_created_with_the_whole_field() -> None:

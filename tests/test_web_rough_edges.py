@@ -13,31 +13,35 @@ import pytest
 from hive.games.hive import Board as HiveBoard
 from hive.games.hive.reasons import AWAY_FROM_HIVE, PLACE_AWAY
 from hive.web.errors import BadRequest, Conflict, shown
-from hive.web.game.service import GameService, Session
-from hive.web.storage.games import Storage
+from hive.web.game.actions import act
+from hive.web.game.service import GameService
+from hive.web.game.session import Session
+from hive.web.model import AIJob
+from hive.web.storage import open_store
 
 from .positions import PASS_ONLY
 
 BASE = {"game_type": "Base", "tournament_opening": False}
+pytestmark = pytest.mark.anyio
 
 
 @pytest.fixture()
 def service() -> Iterator[GameService]:
-    storage = Storage(":memory:")
-    yield GameService(storage)
-    storage.close()
+    store = open_store(":memory:", "test-process")
+    yield GameService(store)
+    store.close()
 
 
-def local(service: GameService, moves: tuple[str, ...] = (), **body: Any) -> tuple[Session, str]:
-    session, created = service.create({"mode": "local", "options": BASE, **body})
+async def local(service: GameService, moves: tuple[str, ...] = (), **body: Any) -> tuple[Session, str]:
+    session, created = await service.create({"mode": "local", "options": BASE, **body})
     for move in moves:
-        service.act(session, "move", created.token, {"move": move})
+        await act(service, session.record.id, "move", created.token, {"move": move})
     return session, created.token
 
 
-def refusal(service: GameService, session: Session, token: str, action: str, **body: Any) -> str:
+async def refusal(service: GameService, session: Session, token: str, action: str, **body: Any) -> str:
     with pytest.raises(BadRequest) as err:
-        service.act(session, action, token, body)
+        await act(service, session.record.id, action, token, body)
     return str(err.value)
 
 
@@ -49,9 +53,11 @@ def refusal(service: GameService, session: Session, token: str, action: str, **b
         ("bZ9 wS1-", "Invalid MoveString 'bZ9 wS1-': unknown piece 'bZ9'."),
     ],
 )
-def test_messages_quote_the_text_as_written_not_as_python_repr(service: GameService, move: str, expected: str) -> None:
-    session, token = local(service, ("wS1",))
-    assert refusal(service, session, token, "move", move=move) == expected
+async def test_messages_quote_the_text_as_written_not_as_python_repr(
+    service: GameService, move: str, expected: str
+) -> None:
+    session, token = await local(service, ("wS1",))
+    assert await refusal(service, session, token, "move", move=move) == expected
 
 
 def test_a_request_value_is_quoted_as_json_and_cut_short() -> None:
@@ -60,45 +66,46 @@ def test_a_request_value_is_quoted_as_json_and_cut_short() -> None:
 
 
 @pytest.mark.parametrize("to", [[33, 0], [1, 32], [-31, 0], [2, 0]])
-def test_a_far_off_cell_is_refused_not_wrapped_round_the_grid(service: GameService, to: list[int]) -> None:
-    session, token = local(service, ("wS1",))
-    assert "next to White's first piece" in refusal(service, session, token, "move", piece="bS1", to=to)
+async def test_a_far_off_cell_is_refused_not_wrapped_round_the_grid(service: GameService, to: list[int]) -> None:
+    session, token = await local(service, ("wS1",))
+    assert "next to White's first piece" in await refusal(service, session, token, "move", piece="bS1", to=to)
     assert session.record.moves == ["wS1"]
 
 
-def test_a_piece_sent_far_from_the_hive_is_told_it_is_not_next_to_the_hive(service: GameService) -> None:
-    session, token = local(service, ("wS1", "bS1 wS1-", "wQ -wS1", "bQ bS1-", "wA1 -wQ", "bA1 bQ-"))
+async def test_a_piece_sent_far_from_the_hive_is_told_it_is_not_next_to_the_hive(service: GameService) -> None:
+    session, token = await local(service, ("wS1", "bS1 wS1-", "wQ -wS1", "bQ bS1-", "wA1 -wQ", "bA1 bQ-"))
     for to in ([9, 0], [-20, 3], [40, 0]):
-        assert refusal(service, session, token, "move", piece="wA1", to=to) == AWAY_FROM_HIVE
-    assert refusal(service, session, token, "move", piece="wB1", to=[9, 9]) == PLACE_AWAY
-    assert refusal(service, session, token, "move", piece="wB1", to=[4, 0]).startswith("You can't place a piece there")
+        assert await refusal(service, session, token, "move", piece="wA1", to=to) == AWAY_FROM_HIVE
+    assert await refusal(service, session, token, "move", piece="wB1", to=[9, 9]) == PLACE_AWAY
+    placed = await refusal(service, session, token, "move", piece="wB1", to=[4, 0])
+    assert placed.startswith("You can't place a piece there")
     assert session.record.moves[-1] == "bA1 bQ-"
 
 
-def test_quick_undo_clicks_against_the_ai_take_back_one_turn_each(service: GameService) -> None:
-    session, created = service.create({"mode": "ai", "ai_level": "random", "colour": "white", "options": BASE})
-    token = created.token
+async def test_quick_undo_clicks_against_the_ai_take_back_one_turn_each(service: GameService) -> None:
+    session, created = await service.create({"mode": "ai", "ai_level": "random", "colour": "white", "options": BASE})
+    token, game_id = created.token, session.record.id
     for move in ("wS1", "bS1 wS1-", "wQ -wS1", "bQ bS1-"):  # the AI's moves played as if it had chosen them
-        board = session.board
-        if board.turn == 0:
-            service.act(session, "move", token, {"move": move, "ply": len(session.record.moves)})
+        played = len(session.record.moves)
+        if session.board.turn == 0:
+            await act(service, game_id, "move", token, {"move": move, "ply": played})
         else:
-            assert service.play_ai(session, list(session.record.moves), move)
+            assert await service.play_ai(AIJob(game_id, played, "test", 1), move)
     seen = len(session.record.moves)
-    service.act(session, "undo", token, {"ply": seen})
+    await act(service, game_id, "undo", token, {"ply": seen})
     for _ in range(2):  # the same page's next clicks, sent before it saw the first one's answer
         with pytest.raises(Conflict, match=r"The game has moved on: 2 moves played, not 4\."):
-            service.act(session, "undo", token, {"ply": seen})
+            await act(service, game_id, "undo", token, {"ply": seen})
     assert session.record.moves == ["wS1", "bS1 wS1-"] and session.record.redo == ["wQ -wS1", "bQ bS1-"]
 
 
-def test_a_forced_pass_is_explained_to_both_sides(service: GameService) -> None:
-    session, created = service.create({"mode": "local", "game_string": PASS_ONLY})
+async def test_a_forced_pass_is_explained_to_both_sides(service: GameService) -> None:
+    session, created = await service.create({"mode": "local", "game_string": PASS_ONLY})
     state = service.state(session, frozenset({0, 1}))
     assert state["view"]["pass"] and state["note"] == (
         "Black has no legal move: no piece can be placed or moved, so Black must pass."
     )
-    service.act(session, "move", created.token, {"move": "pass"})
+    await act(service, session.record.id, "move", created.token, {"move": "pass"})
     assert service.state(session)["note"] == "Black had no legal move and passed."
 
 
@@ -113,9 +120,9 @@ def test_a_forced_pass_is_explained_to_both_sides(service: GameService) -> None:
         ("   \n ", "'game_string' must be"),
     ],
 )
-def test_an_import_must_agree_with_its_moves(service: GameService, record: str, error: str) -> None:
+async def test_an_import_must_agree_with_its_moves(service: GameService, record: str, error: str) -> None:
     with pytest.raises(BadRequest, match=error.replace("[", r"\[").replace("]", r"\]")):
-        service.create({"mode": "local", "game_string": record})
+        await service.create({"mode": "local", "game_string": record})
 
 
 @pytest.mark.parametrize(
@@ -126,10 +133,10 @@ def test_an_import_must_agree_with_its_moves(service: GameService, record: str, 
         ("wL;bP wL-", "Base+LP", ["wL", "bP wL-"]),
     ],
 )
-def test_a_bare_move_list_imports_with_the_expansions_it_uses(
+async def test_a_bare_move_list_imports_with_the_expansions_it_uses(
     service: GameService, text: str, game_type: str, moves: list[str]
 ) -> None:
-    session, _ = service.create({"mode": "local", "game_string": text, "options": {"game_type": "Base"}})
+    session, _ = await service.create({"mode": "local", "game_string": text, "options": {"game_type": "Base"}})
     assert session.record.options["game_type"] == game_type and session.record.moves == moves
     expected = HiveBoard(game_type)
     for move in moves:
@@ -137,14 +144,14 @@ def test_a_bare_move_list_imports_with_the_expansions_it_uses(
     assert session.board.record() == expected.record()
 
 
-def test_the_warm_cool_set_names_its_sides_everywhere_and_either_may_go_first(service: GameService) -> None:
-    session, token = local(service, options={"game_type": "Base", "set": "warm-cool", "first": "cool"})
+async def test_the_warm_cool_set_names_its_sides_everywhere_and_either_may_go_first(service: GameService) -> None:
+    session, token = await local(service, options={"game_type": "Base", "set": "warm-cool", "first": "cool"})
     state = service.state(session, frozenset({0, 1}))
     assert state["sides"] == ["Cool", "Warm"] and state["options"]["first"] == "cool"
-    service.act(session, "resign", token, {})
+    await act(service, session.record.id, "resign", token, {})
     state = service.state(session)
     assert state["reason"] == "Cool resigned" and state["winner"] == 1 and state["result"] == "BlackWins"
     with pytest.raises(BadRequest, match="Option 'first' is for the Warm/Cool set"):
-        service.create({"mode": "local", "options": {"first": "warm"}})
+        await service.create({"mode": "local", "options": {"first": "warm"}})
     with pytest.raises(BadRequest, match="Option 'set' must be one of classic, warm-cool, not 'plastic'"):
-        service.create({"mode": "local", "options": {"set": "plastic"}})
+        await service.create({"mode": "local", "options": {"set": "plastic"}})

@@ -271,3 +271,13 @@ class ServeProcess:
             self.process.wait(10)
         if self.process is not None and self.process.stdout is not None:
             self.process.stdout.close()
+
+
+class FakeTime:
+    """A clock the test moves by hand (``t``: seconds since the epoch), for a service's ``now``."""
+
+    def __init__(self) -> None:
+        self.t = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.t
