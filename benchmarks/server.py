@@ -40,6 +40,7 @@ import json
 import os
 import random
 import re
+import shlex
 import signal
 import socket
 import subprocess
@@ -117,7 +118,7 @@ def free_port() -> int:
 
 
 def shown_url(url: str) -> str:
-    """A database URL with its password hidden."""
+    """A database URL (or a command holding one) with its password hidden."""
     return re.sub(r"//([^:/@]+):[^@/]*@", r"//\1:***@", url)
 
 
@@ -152,11 +153,11 @@ class Servers:
     """The server processes of a run, each in its own process group (its AI workers with it), with their logs and
     CPU time."""
 
-    def __init__(self, mode: Mode, games: int, database: str | None, workdir: Path) -> None:
+    def __init__(self, mode: Mode, games: int, database: str | None, workdir: Path, extra: Sequence[str] = ()) -> None:
         self.mode = mode
         self.workdir = workdir
         self.fields = {"python": sys.executable, "dir": str(workdir), "database": database or ""}
-        self.extra = (*LIFTED, "--live-games", str(max(256, 2 * games)))
+        self.extra = (*LIFTED, "--live-games", str(max(256, 2 * games)), *extra)
         self.processes: list[subprocess.Popen[bytes]] = []
         self.names: list[str] = []
         self.commands: list[list[str]] = []
@@ -183,7 +184,7 @@ class Servers:
             command = [part.format(**self.fields) for part in self.mode.prepare]
             done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, check=False)
             if done.returncode:
-                raise RuntimeError(f"{' '.join(command)} failed:\n{done.stdout}{done.stderr}")
+                raise RuntimeError(f"{shown_url(shlex.join(command))} failed:\n{done.stdout}{done.stderr}")
         name = " ".join(self.mode.command[2:4])
         first = self._spawn([*self.mode.command, *self.extra], name)
         for _ in range(1, self.mode.processes):
@@ -878,7 +879,7 @@ def measure(args: argparse.Namespace) -> JSON:
     if args.kill_at is None:
         args.kill_at = args.seconds / 2
     with tempfile.TemporaryDirectory(prefix="hive-server-bench-") as workdir:
-        servers = Servers(mode, args.games, args.database, Path(workdir))
+        servers = Servers(mode, args.games, args.database, Path(workdir), shlex.split(args.server_args))
         try:
             urls = servers.start()
             bench, window, checked = _loop(_clients(urls, args, servers))
@@ -901,7 +902,7 @@ def measure(args: argparse.Namespace) -> JSON:
         "seed": args.seed,
         "deflate": not args.no_deflate,
         "database": shown_url(args.database) if args.database else None,
-        "servers": [" ".join(command) for command in servers.commands],
+        "servers": [shown_url(shlex.join(command)) for command in servers.commands],
         "cores": os.cpu_count(),
         "setup_s": round(bench.setup, 2),
         "measured_s": round(seconds, 2),
@@ -1011,6 +1012,7 @@ def arguments() -> argparse.ArgumentParser:
     )
     parser.add_argument("--seed", type=int, default=1, help="seed of the thinking times and moves")
     parser.add_argument("--no-deflate", action="store_true", help="sockets without permessage-deflate")
+    parser.add_argument("--server-args", default="", help="more options for each server, e.g. '--workers 2'")
     parser.add_argument("--relay", type=int, nargs=2, metavar=("PORT", "TARGET"), help=argparse.SUPPRESS)
     return parser
 
@@ -1021,7 +1023,11 @@ def main(argv: list[str] | None = None) -> int:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(_relay(*args.relay))
         return 0
-    figures = measure(args)
+    try:
+        figures = measure(args)
+    except RuntimeError as err:  # a server that would not start
+        print(f"benchmarks.server: {err}", file=sys.stderr)
+        return 2
     for line in report(figures):
         print(line)
     print(json.dumps(figures))
