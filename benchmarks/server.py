@@ -43,6 +43,7 @@ import re
 import shlex
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -68,9 +69,9 @@ NEW_GAME: JSON = {"kind": "hive", "mode": "online", "time_control": "blitz", "op
 CREATING = 16
 #: Seconds the games may take to be created and their sockets to open, before play starts everywhere at once.
 SETUP_LIMIT = 180.0
-#: Tables sharing one HTTP client: httpcore's pool looks at each of its connections, and counts the idle ones, for
-#: every request, so a pool of hundreds of connections costs more than the requests themselves.
-TABLES_PER_CLIENT = 8
+#: Seconds a client keeps an idle connection: less than the server's idle timeout (5 s), so that it never sends a
+#: request on a connection the server is closing.
+KEEP_ALIVE = 4.0
 
 # ----------------------------------------------------------------------
 # the servers
@@ -280,8 +281,8 @@ class Game:
 
     id: str
     tokens: tuple[str, str]
-    #: The HTTP client of the game's table.
-    http: httpx.AsyncClient
+    #: The seat of the game's creator.
+    creator: int
     sent: dict[int, tuple[float, int]] = field(default_factory=dict)
     acked: dict[int, str] = field(default_factory=dict)
     #: The last move acknowledged: its ply and when.
@@ -313,8 +314,12 @@ class Stats:
 class Watcher:
     """A socket following one game: a player's, with its seat token, or a spectator's (``seat`` ``None``)."""
 
-    def __init__(self, bench: Bench, game: Game, seat: int | None, server: int, first: bool) -> None:
+    def __init__(
+        self, bench: Bench, http: httpx.AsyncClient, game: Game, seat: int | None, server: int, first: bool
+    ) -> None:
         self.bench = bench
+        #: This browser's HTTP client.
+        self.http = http
         self.game = game
         self.seat = seat
         self.server = server
@@ -425,7 +430,7 @@ class Watcher:
         for attempt in range(10):
             server = self.server
             try:
-                answer = await self.game.http.get(f"{bench.urls[server]}api/games/{self.game.id}", headers=self.headers)
+                answer = await self.http.get(f"{bench.urls[server]}api/games/{self.game.id}", headers=self.headers)
             except httpx.TransportError as err:
                 bench.failed(server, "game request failed", f"{type(err).__name__}: {err}")
                 if server == self.server:
@@ -444,8 +449,8 @@ class Watcher:
 class Player(Watcher):
     """A seat's holder: on its turn, thinks, then POSTs a random legal move."""
 
-    def __init__(self, bench: Bench, game: Game, seat: int, server: int, first: bool) -> None:
-        super().__init__(bench, game, seat, server, first)
+    def __init__(self, bench: Bench, http: httpx.AsyncClient, game: Game, seat: int, server: int, first: bool) -> None:
+        super().__init__(bench, http, game, seat, server, first)
         self.rng = random.Random(bench.rng.random())
         self.moving = False
         #: A request of this player failed since its last acknowledged move (a 409 is then expected).
@@ -488,7 +493,7 @@ class Player(Watcher):
             url = f"{bench.urls[server]}api/games/{game.id}/move"
             expected = False
             try:
-                answer = await game.http.post(url, json={"move": text, "ply": ply}, headers=self.headers)
+                answer = await self.http.post(url, json={"move": text, "ply": ply}, headers=self.headers)
             except httpx.TransportError as err:
                 bench.failed(server, "move request failed", f"{type(err).__name__}: {err}")
                 if server == self.server:
@@ -561,7 +566,8 @@ class Table:
     def __init__(self, bench: Bench, slot: int) -> None:
         self.bench = bench
         self.server = slot % len(bench.urls)
-        self.http = bench.clients[slot // TABLES_PER_CLIENT]
+        #: The HTTP clients of the two browsers playing here: the first creates the games.
+        self.browsers = (bench.client(), bench.client())
         self.game: Game | None = None
         self.changed = asyncio.Condition()
 
@@ -572,7 +578,10 @@ class Table:
             if game is None:
                 return
             count = len(bench.urls)
-            players = [Player(bench, game, seat, (self.server + seat) % count, first) for seat in (0, 1)]
+            players = [
+                Player(bench, self.browsers[seat != game.creator], game, seat, (self.server + seat) % count, first)
+                for seat in (0, 1)
+            ]
             first = False
             async with self.changed:
                 self.game = game
@@ -581,13 +590,13 @@ class Table:
 
     async def spectate(self, server: int, first: bool) -> None:
         """Watch this table's games one after the other."""
-        bench = self.bench
+        bench, http = self.bench, self.bench.client()
         game: Game | None = None
         while not bench.stopping:
             game = await self.after(game)
             if game is None:
                 return
-            watcher = Watcher(bench, game, None, server, first)
+            watcher = Watcher(bench, http, game, None, server, first)
             first = False
             await watcher.watch()
             server = watcher.server
@@ -631,11 +640,15 @@ class Bench:
         self.go = asyncio.Event()
         self.setup = 0.0
         self.creating = asyncio.Semaphore(CREATING)
-        # kept-alive connections are dropped before the server's idle timeout (5 s), never as it closes them
-        pool = httpx.Limits(max_connections=4 * TABLES_PER_CLIENT, keepalive_expiry=3.0)
-        self.clients = [
-            httpx.AsyncClient(timeout=30, limits=pool, trust_env=False) for _ in range(0, args.games, TABLES_PER_CLIENT)
-        ]
+        self.tls = ssl.create_default_context()  # made once: loading the certificates takes 50 ms
+        self.clients: list[httpx.AsyncClient] = []
+
+    def client(self, connections: int = 4) -> httpx.AsyncClient:
+        """A browser's HTTP client: its own few connections, kept alive (closed at the end of the run)."""
+        limits = httpx.Limits(max_connections=connections, keepalive_expiry=KEEP_ALIVE)
+        client = httpx.AsyncClient(timeout=30, limits=limits, trust_env=False, verify=self.tls)
+        self.clients.append(client)
+        return client
 
     def other(self, server: int) -> int:
         return (server + 1) % len(self.urls)
@@ -690,7 +703,7 @@ class Bench:
             while not self.stopping:
                 server = table.server
                 try:
-                    answer = await table.http.post(self.urls[server] + "api/games", json=NEW_GAME)
+                    answer = await table.browsers[0].post(self.urls[server] + "api/games", json=NEW_GAME)
                 except httpx.TransportError as err:
                     self.failed(server, "new game request failed", f"{type(err).__name__}: {err}")
                     table.server = self.other(server)
@@ -703,7 +716,7 @@ class Bench:
                 data = answer.json()
                 seat = data["state"]["seats"][0]
                 tokens = (data["token"], data["invite"]) if seat == 0 else (data["invite"], data["token"])
-                game = Game(data["id"], tokens, table.http)
+                game = Game(data["id"], tokens, seat)
                 self.every.append(game)
                 self.stats.created += 1
                 return game
@@ -787,12 +800,13 @@ class Bench:
         lost: set[tuple[str, int]] = set()
         stored = unacknowledged = 0
         limit = asyncio.Semaphore(16)
+        checker = self.client(16)
 
         async def check(game: Game, server: int) -> None:
             nonlocal stored, unacknowledged
             async with limit:
                 try:
-                    answer = await game.http.get(f"{self.urls[server]}api/games/{game.id}")
+                    answer = await checker.get(f"{self.urls[server]}api/games/{game.id}")
                 except httpx.TransportError as err:
                     self.error("check request failed", f"{type(err).__name__}: {err}")
                     return
