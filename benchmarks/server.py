@@ -14,20 +14,22 @@ spectators for 120 s against ``--mode a``:
   process, and the relay is what is killed (both addresses reach the same games, as ``hive serve``'s two processes
   would).
 
-Each player holds its seat's socket; on its turn it thinks ``--think`` seconds (uniform, 0.2-1.0 by default), then
-POSTs a random legal move with the ply it has seen. A finished game is replaced by a new one; a spectator moves on to
-its table's next game. On a closed socket or a failed request a client switches to the other address (when there
-is one), GETs the game and carries on; a move whose POST failed is looked for in that state before it is sent again.
+Each player and spectator is a browser: its own HTTP client (connections kept alive) and its own socket on the game.
+Play starts everywhere at once when every game is created and every socket open. On its turn a player thinks
+``--think`` seconds (uniform, 0.2-1.0 by default), then POSTs a random legal move with the ply it has seen. A
+finished game is replaced by a new one; a spectator moves on to its table's next game. On a closed socket or a
+failed request a client switches to the other address (when there is one), GETs the game and carries on; a move
+whose POST failed is looked for in that state before it is sent again.
 
-Figures: acknowledged moves per second (from the moment every first game is under way), the time from a move's POST
-being sent to each watcher of the game (the opponent and the spectators) receiving a state holding it (from the
-send, because the server publishes the state before it answers the POST: the watchers often have it before the mover
-has the answer, and it is what a player sees, click to the other board), p50 and p99; the POST's round trip; the
-errors (a status other than 200, but for a 409 after a failover; a socket closed or a request failed but on the
-killed process; a state not delivered within ``--stall`` seconds; a game lost on time) and the lost moves (an
-acknowledged move not in the record at its ply, on any live process); sockets, reconnects, retries; the CPU of this
-process, of each server process (and its children) and of the whole machine, in % of one core. The run fails (exit
-status 1) unless both errors and lost moves are 0. A table, then one JSON line of every figure and parameter.
+Figures: acknowledged moves per second over the run (set-up apart), the time from a move's POST being sent to each
+watcher of the game (the opponent and the spectators) receiving a state holding it (from the send, because the server
+publishes the state before it answers the POST: the watchers often have it before the mover has the answer, and it is
+what a player sees, click to the other board), p50 and p99; the POST's round trip; the errors (a status other than 200,
+but for a 409 after a failover; a socket closed or a request failed but on the killed process; a state not delivered
+within ``--stall`` seconds; a game lost on time) and the lost moves (an acknowledged move not in the record at its ply,
+on any live process); sockets, reconnects, retries; the CPU of this process, of each server process (and its children)
+and of the whole machine, in % of one core. The run fails (exit status 1) unless both errors and lost moves are 0. A
+table, then one JSON line of every figure and parameter.
 """
 
 from __future__ import annotations
@@ -77,7 +79,8 @@ KEEP_ALIVE = 4.0
 # the servers
 
 
-#: The per-address limits of ``hive play`` (and ``hive serve``), lifted: all the load comes from 127.0.0.1.
+#: The per-address limits of ``hive play`` (and ``hive serve``), lifted: all the load comes from 127.0.0.1 (the
+#: games kept in memory are raised too, to twice the games in play).
 LIFTED = ("--max-games-per-minute", "0", "--max-hints-per-minute", "0", "--max-ai-per-minute", "0")
 PLAY = ("{python}", "-m", "hive", "play", "--no-browser", "--port", "{port}", "--db", "{dir}/games.sqlite3")
 SERVE = ("{python}", "-m", "hive", "serve", "--host", "127.0.0.1", "--port", "{port}", "--database", "{database}")
@@ -323,7 +326,7 @@ class Watcher:
         self.game = game
         self.seat = seat
         self.server = server
-        #: Among the first watchers of the run (whose first states mark it under way).
+        #: Among the first watchers of the run (play starts once each of them has had a state).
         self.first = first
         self.headers = {"x-seat-token": game.tokens[seat]} if seat is not None else {}
         self.seen = 0
