@@ -154,13 +154,20 @@ class GameService:
         if len(game_id) > 64:
             raise NotFound(f"There is no game {shown(game_id)}.")
         session = self.sessions.get(game_id)
+        if session is not None and not self.store.database.shared:
+            return session  # nobody else writes this database: the copy in memory is the stored game
         version = await self.store.games.version(game_id)
         if version is None:
             self.sessions.pop(game_id, None)
             raise NotFound(f"There is no game {shown(game_id)}.")
         if session is not None and session.record.version == version:
             return session
-        record = await self.store.games.load(game_id)
+        return await self._read(game_id, session)
+
+    async def _read(self, game_id: str, session: Session | None) -> Session:
+        """The game as stored, read into its copy in memory (only what changed since it) or into a new one."""
+        games = self.store.games
+        record = await (games.changes(game_id, session.record) if session is not None else games.load(game_id))
         if record is None:
             self.sessions.pop(game_id, None)
             raise NotFound(f"There is no game {shown(game_id)}.")
@@ -176,12 +183,15 @@ class GameService:
 
     async def refresh(self, event: GameChanged) -> Session | None:
         """Bring the copy in memory of the game an event from another process changed up to date, when there is one
-        (``None`` otherwise, or when the game is gone); the event becomes its last change."""
-        if event.game_id not in self.sessions:
-            return None
+        (``None`` otherwise, or when the game is gone); the event becomes its last change. The event names the
+        version stored, so that the database is asked only for what changed."""
         try:
             async with self.lock(event.game_id):
-                session = await self.fresh(event.game_id)
+                session = self.sessions.get(event.game_id)
+                if session is None:
+                    return None
+                if session.record.version < event.version:
+                    session = await self._read(event.game_id, session)
         except (NotFound, Damaged):
             return None
         if session.record.version == event.version:

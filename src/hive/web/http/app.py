@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import secrets
@@ -260,11 +261,13 @@ class App:
             log.warning("game %s could not be shown to its watchers: %s", game_id, err)
             return
         base = self.service.state(session, present=present)
+        del base["seats"]
+        shared = dumps(base)[:-1]  # encoded once; each socket's seats are added at the end
         texts: dict[frozenset[int], str] = {}
 
         def text(seats: frozenset[int]) -> str:
             if seats not in texts:
-                texts[seats] = dumps({**base, "seats": sorted(seats)})
+                texts[seats] = f'{shared},"seats":{json.dumps(sorted(seats))}}}'
             return texts[seats]
 
         self.fanout.publish(game_id, text)

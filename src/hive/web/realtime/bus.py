@@ -26,6 +26,8 @@ from ..storage.database import Database
 log = logging.getLogger("hive.web")
 #: The channel the events go by.
 CHANNEL = "hive_games"
+#: The statement that sends an event (inside the transaction storing its change, on PostgreSQL).
+NOTIFY = sa.text("SELECT pg_notify(:channel, :payload)")
 #: Seconds between attempts to listen again after a fault, at most.
 BACKOFF = 5.0
 
@@ -156,9 +158,7 @@ class PostgresBus(_Listener):
         self.database = database
 
     def stored(self, connection: sa.Connection, event: GameChanged) -> None:
-        connection.execute(
-            sa.text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": event.payload()}
-        )
+        connection.execute(NOTIFY, {"channel": CHANNEL, "payload": event.payload()})
 
     async def published(self, event: GameChanged) -> None:
         if event.what == "presence":  # stored nothing: sent on its own

@@ -13,6 +13,7 @@ until it is back.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import os
@@ -213,6 +214,9 @@ class Database:
         self.url = parse_url(database)
         self.shown = shown_url(self.url)
         self.sqlite = self.url.get_backend_name() == "sqlite"
+        #: Whether another process may change the database: not so for a SQLite file this process holds the lock of
+        #: (or one in memory), whose copies in memory need no comparing with it.
+        self.shared = not self.sqlite or (exclusive is False and self.url.database not in (None, "", ":memory:"))
         self._lock: IO[bytes] | None = None
         path = None if self.url.database in (None, "", ":memory:") or not self.sqlite else Path(self.url.database)
         if path is not None:
@@ -222,9 +226,13 @@ class Database:
         if self.sqlite:
             self.engine = _sqlite_engine(self.url)
         else:
-            self.engine = sa.create_engine(
-                self.url, pool_size=POOL_SIZE, max_overflow=2, pool_pre_ping=True, pool_timeout=10
-            )
+            # no ping before each use: a connection the server dropped fails its statement, the whole pool is then
+            # renewed, and that one request is answered 503 (a ping would cost every request a round trip)
+            self.engine = sa.create_engine(self.url, pool_size=POOL_SIZE, max_overflow=2, pool_timeout=10)
+        self._snapshots = (
+            self.engine if self.sqlite else self.engine.execution_options(isolation_level="REPEATABLE READ")
+        )
+        self._autocommit = self.engine if self.sqlite else self.engine.execution_options(isolation_level="AUTOCOMMIT")
         self._executor = ThreadPoolExecutor(1 if self.sqlite else POOL_SIZE, thread_name_prefix="hive-db")
         try:
             self._open(upgrade if upgrade is not None else self.sqlite, check)
@@ -247,6 +255,15 @@ class Database:
                 raise DatabaseError(f"the database at {self.shown} is damaged: {reason}") from None
             what = "opened" if self.sqlite else "reached"
             raise DatabaseError(f"the database at {self.shown} cannot be {what}: {reason}") from None
+
+    def reading(self) -> contextlib.AbstractContextManager[sa.Connection]:
+        """A connection whose statements read one snapshot of the database (PostgreSQL's REPEATABLE READ; SQLite's
+        transactions are serializable), for a read of several statements."""
+        return self._snapshots.begin()
+
+    def single(self) -> contextlib.AbstractContextManager[sa.Connection]:
+        """A connection for one statement that reads, without a transaction around it (no BEGIN and COMMIT sent)."""
+        return self._autocommit.connect()
 
     def check_schema(self, connection: sa.Connection) -> None:
         """Make sure the schema is the newest this release knows.

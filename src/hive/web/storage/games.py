@@ -32,6 +32,30 @@ from .schema import games, moves
 #: Statements run inside a change's transaction, on its connection.
 Within = Callable[[sa.Connection], None]
 
+# The statements of every move, built once (their parameters bound at each call).
+_ID: sa.BindParameter[str] = sa.bindparam("game")
+_SEEN: sa.BindParameter[int] = sa.bindparam("seen")
+_SINCE: sa.BindParameter[int] = sa.bindparam("since")
+_FROM: sa.BindParameter[int] = sa.bindparam("from_ply")
+#: the columns a change writes
+CHANGED = (
+    "length", "result", "reason", "offer", "updated", "name0", "name1", "help0", "help1", "joined", "rematch", "clock",
+    "version", "stored", "deadline", "ai_error",
+)  # fmt: skip
+ROW = sa.select(games).where(games.c.id == _ID)
+VERSION = sa.select(games.c.version).where(games.c.id == _ID)
+ALL_MOVES = sa.select(moves.c.move).where(moves.c.game_id == _ID).order_by(moves.c.ply)
+MOVES_SINCE = (
+    sa.select(moves.c.ply, moves.c.move).where(moves.c.game_id == _ID, moves.c.written > _SINCE).order_by(moves.c.ply)
+)
+SAVE = (
+    games.update()
+    .where(games.c.id == _ID, games.c.version == _SEEN)
+    .values({name: sa.bindparam(f"new_{name}") for name in CHANGED})
+)
+CUT = moves.delete().where(moves.c.game_id == _ID, moves.c.ply >= _FROM)
+ADD = moves.insert()
+
 
 class StaleError(Conflict):
     """The game changed since the caller last saw it (another change was stored first), or was deleted."""
@@ -61,6 +85,11 @@ def _flag(value: int | None) -> bool | None:
     return None if value is None else bool(value)
 
 
+def _changed(record: GameRecord, now: float, deadline: float | None) -> dict[str, Any]:
+    """The parameters of :data:`SAVE` for ``record``."""
+    return {f"new_{name}": value for name, value in _row(record, now, deadline).items()}
+
+
 def _row(record: GameRecord, now: float, deadline: float | None) -> dict[str, Any]:
     return {
         "length": len(record.moves),
@@ -76,6 +105,7 @@ def _row(record: GameRecord, now: float, deadline: float | None) -> dict[str, An
         "rematch": record.rematch,
         "clock": _dumps(record.clock),
         "version": record.version,
+        "stored": len(record.moves) + len(record.redo),
         "deadline": deadline,
         "ai_error": record.ai_error,
     }
@@ -147,24 +177,47 @@ class GameRepository:
         return await self.database.run(self._load, game_id)
 
     def _load(self, game_id: str) -> GameRecord | None:
-        with self.database.engine.begin() as connection:
-            row = connection.execute(sa.select(games).where(games.c.id == game_id)).first()
+        with self.database.reading() as connection:
+            row = connection.execute(ROW, {"game": game_id}).first()
             if row is None:
                 return None
-            stored = connection.execute(
-                sa.select(moves.c.move).where(moves.c.game_id == game_id).order_by(moves.c.ply)
-            ).scalars()
+            stored = connection.execute(ALL_MOVES, {"game": game_id}).scalars()
             return read_record(row, list(stored))
+
+    async def changes(self, game_id: str, known: GameRecord) -> GameRecord | None:
+        """The stored game, read as the changes since ``known`` (a copy of it at an earlier version): its row, and
+        only the moves written since (every change rewrites the moves from the first one it alters to the end);
+        ``None`` when there is no such game.
+
+        :raises Damaged: when its row cannot be read.
+        """
+        return await self.database.run(self._changes, game_id, known)
+
+    def _changes(self, game_id: str, known: GameRecord) -> GameRecord | None:
+        with self.database.reading() as connection:
+            row = connection.execute(ROW, {"game": game_id}).first()
+            if row is None:
+                return None
+            written = connection.execute(MOVES_SINCE, {"game": game_id, "since": known.version}).all()
+        stored = (known.moves + known.redo)[: row.stored]
+        for ply, move in written:
+            if ply < len(stored):
+                stored[ply] = move
+            elif ply == len(stored):
+                stored.append(move)
+            else:  # a gap: the copy is too old to patch (cannot happen when rows are written as above)
+                return self._load(game_id)
+        if len(stored) != row.stored:
+            return self._load(game_id)
+        return read_record(row, stored)
 
     async def version(self, game_id: str) -> int | None:
         """The game's version (``None``: no such game): a cheap check that a copy in memory is current."""
         return await self.database.run(self._version, game_id)
 
     def _version(self, game_id: str) -> int | None:
-        with self.database.engine.begin() as connection:
-            found: int | None = connection.execute(
-                sa.select(games.c.version).where(games.c.id == game_id)
-            ).scalar_one_or_none()
+        with self.database.single() as connection:
+            found: int | None = connection.execute(VERSION, {"game": game_id}).scalar_one_or_none()
             return found
 
     async def games(self, limit: int = 200) -> list[Summary]:
@@ -174,7 +227,7 @@ class GameRepository:
 
     def _games(self, limit: int) -> list[Summary]:
         query = sa.select(games).order_by(games.c.result.is_not(None), games.c.updated.desc()).limit(limit)
-        with self.database.engine.begin() as connection:
+        with self.database.single() as connection:
             rows = connection.execute(query).all()
         listed = []
         for row in rows:
@@ -195,7 +248,7 @@ class GameRepository:
             .order_by(games.c.deadline)
             .limit(limit)
         )
-        with self.database.engine.begin() as connection:
+        with self.database.single() as connection:
             return [(row.id, row.deadline) for row in connection.execute(query)]
 
     # ------------------------------------------------------------------
@@ -226,7 +279,8 @@ class GameRepository:
             stored = record.moves + record.redo
             if stored:
                 connection.execute(
-                    moves.insert(), [{"game_id": record.id, "ply": ply, "move": m} for ply, m in enumerate(stored)]
+                    moves.insert(),
+                    [{"game_id": record.id, "ply": ply, "move": m, "written": 0} for ply, m in enumerate(stored)],
                 )
             self._effects(connection, record, effects, now)
 
@@ -246,9 +300,7 @@ class GameRepository:
             # the row is locked by this update until the transaction ends: a second writer waits, then finds a newer
             # version and updates nothing
             done = connection.execute(
-                games.update()
-                .where(games.c.id == record.id, games.c.version == previous.version)
-                .values(_row(record, now, effects.deadline))
+                SAVE, {"game": record.id, "seen": previous.version, **_changed(record, now, effects.deadline)}
             )
             if done.rowcount != 1:
                 raise StaleError(f"Game {record.id} changed meanwhile; reload it.")
@@ -257,17 +309,20 @@ class GameRepository:
             while same < min(len(old), len(new)) and old[same] == new[same]:
                 same += 1
             if same < len(old):
-                connection.execute(moves.delete().where(moves.c.game_id == record.id, moves.c.ply >= same))
+                connection.execute(CUT, {"game": record.id, "from_ply": same})
             if same < len(new):
                 connection.execute(
-                    moves.insert(),
-                    [{"game_id": record.id, "ply": ply, "move": new[ply]} for ply in range(same, len(new))],
+                    ADD,
+                    [
+                        {"game_id": record.id, "ply": ply, "move": new[ply], "written": record.version}
+                        for ply in range(same, len(new))
+                    ],
                 )
             self._effects(connection, record, effects, now)
 
     def _effects(self, connection: sa.Connection, record: GameRecord, effects: Effects, now: float) -> None:
-        ply = len(record.moves) if effects.ai_due else None
-        jobs.keep(connection, record.id, ply, effects.client, now)
+        if record.mode == "ai":  # only a game against the AI has the AI's moves queued
+            jobs.keep(connection, record.id, len(record.moves) if effects.ai_due else None, effects.client, now)
         if effects.within is not None:
             effects.within(connection)
 
@@ -291,7 +346,7 @@ class GameRepository:
             games.c.clock.is_not(None), games.c.result.is_(None)
         )
         found = []
-        with self.database.engine.begin() as connection:
+        with self.database.single() as connection:
             for row in connection.execute(query):
                 try:
                     clock = json.loads(row.clock)

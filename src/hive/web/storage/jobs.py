@@ -121,7 +121,7 @@ class AIJobs:
             .select_from(ai_jobs)
             .where(sa.or_(ai_jobs.c.owner.is_(None), ai_jobs.c.lease < now))
         )
-        with self.database.engine.begin() as connection:
+        with self.database.single() as connection:
             return int(connection.execute(query).scalar_one())
 
 

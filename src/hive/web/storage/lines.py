@@ -37,7 +37,7 @@ class LineRepository:
             .where(lines.c.game_id == game_id)
             .order_by(lines.c.line)
         )
-        with self.database.engine.begin() as connection:
+        with self.database.single() as connection:
             rows = connection.execute(query).all()
         return {row.line: Line(row.line, row.parent, tuple(json.loads(row.moves))) for row in rows}
 

@@ -109,7 +109,7 @@ class Presence:
         query = (
             sa.select(watchers.c.seat).distinct().where(watchers.c.game_id == game_id, watchers.c.process.in_(alive))
         )
-        with self.database.engine.begin() as connection:
+        with self.database.single() as connection:
             seats = set(connection.execute(query).scalars())
         return 0 in seats, 1 in seats
 

@@ -35,7 +35,7 @@ class ReviewRepository:
         return await self.database.run(self._load, game_id)
 
     def _load(self, game_id: str) -> StoredReview | None:
-        with self.database.engine.begin() as connection:
+        with self.database.single() as connection:
             row = connection.execute(sa.select(reviews).where(reviews.c.game_id == game_id)).first()
         if row is None:
             return None

@@ -37,6 +37,8 @@ games = sa.Table(
     sa.Column("clock", sa.Text),
     sa.Column("start", sa.Text),
     sa.Column("version", sa.Integer, nullable=False),
+    #: the rows of the moves table the game has: its moves in effect, then those taken back
+    sa.Column("stored", sa.Integer, nullable=False),
     #: when the running clock's flag falls, while the game is on
     sa.Column("deadline", sa.Float),
     sa.Column("ai_error", sa.Text),
@@ -48,6 +50,8 @@ moves = sa.Table(
     sa.Column("game_id", sa.Text, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     sa.Column("ply", sa.Integer, primary_key=True),
     sa.Column("move", sa.Text, nullable=False),
+    #: the game's version that wrote the row
+    sa.Column("written", sa.Integer, nullable=False),
 )
 
 lines = sa.Table(

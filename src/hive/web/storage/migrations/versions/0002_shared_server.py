@@ -1,6 +1,7 @@
-"""What several server processes sharing one database need: a version per game that every change is stored over,
-when each running clock's flag falls, the AI's error, the AI's moves as a shared queue, and the processes with the
-sockets each has open.
+"""What several server processes sharing one database need: a version per game that every change is stored over
+(and, on each move, the version that wrote it, so that a process brings its copy up to date by reading only what
+changed), when each running clock's flag falls, the AI's error, the AI's moves as a shared queue, and the processes
+with the sockets each has open.
 
 Revision ID: 0002
 Revises: 0001
@@ -37,8 +38,12 @@ def _deadline(clock: str | None) -> float | None:
 def upgrade() -> None:
     with op.batch_alter_table("games") as games:
         games.add_column(sa.Column("version", sa.Integer, nullable=False, server_default="0"))
+        games.add_column(sa.Column("stored", sa.Integer, nullable=False, server_default="0"))
         games.add_column(sa.Column("deadline", sa.Float))
         games.add_column(sa.Column("ai_error", sa.Text))
+    with op.batch_alter_table("moves") as moves:
+        moves.add_column(sa.Column("written", sa.Integer, nullable=False, server_default="0"))
+    op.execute("UPDATE games SET stored = (SELECT COUNT(*) FROM moves WHERE moves.game_id = games.id)")
     op.create_index("games_deadline", "games", ["deadline"])
     op.create_index("games_listed", "games", ["updated"])
     bind = op.get_bind()
@@ -80,7 +85,10 @@ def downgrade() -> None:
     op.drop_table("ai_jobs")
     op.drop_index("games_listed", "games")
     op.drop_index("games_deadline", "games")
+    with op.batch_alter_table("moves") as moves:
+        moves.drop_column("written")
     with op.batch_alter_table("games") as games:
         games.drop_column("ai_error")
         games.drop_column("deadline")
+        games.drop_column("stored")
         games.drop_column("version")
