@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from benchmarks import server
+from benchmarks.server import run as server
 
 
 def test_every_acknowledged_move_is_counted_and_stored() -> None:
