@@ -12,3 +12,15 @@ pytest_plugins = ["tests.servers"]
 def anyio_backend() -> str:
     """Async tests run on asyncio, as the server does."""
     return "asyncio"
+
+
+#: The test files that exercise no code the two builds differ in (the server, the page, the deployment files, the
+#: documentation, the test servers): marked ``once``, they run in the compiled build's pass only.
+ONCE = ("test_web_", "test_deploy", "test_docs", "test_servers", "test_benchmark_")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the tests of :data:`ONCE`'s files ``once``."""
+    for item in items:
+        if item.path.name.startswith(ONCE):
+            item.add_marker(pytest.mark.once)

@@ -446,7 +446,7 @@ def test_gym_env_reward_when_the_agent_wins() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", ["Base+MLP", "Base+P", "HiveQueen"])
+@pytest.mark.parametrize("game", [pytest.param("Base+MLP", marks=pytest.mark.sample), "Base+P", "HiveQueen"])
 def test_every_position_of_random_games_round_trips(game: str) -> None:
     """Through 20 random games, each position's mask holds exactly the first actions of its legal moves (for
     HiveQueen, of its movements), every Hive move decodes back; and PettingZoo's api_test passes at full length."""
