@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 
 import pytest
 
@@ -77,26 +78,28 @@ def self_play_positions(count: int, seed: int) -> list[str]:
     return positions
 
 
-def check_time_limit(positions: list[str], budget: float, allowed: float) -> None:
+def check_time_limit(positions: list[str], budget: float, allowed: float, clock: Callable[[], float]) -> None:
     searcher = Searcher()
     for game_string in positions:
         board = hive.Board.from_game_string(game_string, repetition_draw=True)
-        start = time.perf_counter()
+        start = clock()
         result = searcher.search(board, Limits(time=budget))
-        elapsed = time.perf_counter() - start
+        elapsed = clock() - start
         assert elapsed <= allowed, (game_string, elapsed)
         assert result.move in board.legal_moves
         assert board.game_string() == game_string
 
 
 def test_answers_within_the_time_given() -> None:
-    check_time_limit(self_play_positions(8, seed=1), budget=0.2, allowed=0.3)
+    """The search stops within its budget and the time between two looks at the clock, counted in the CPU time this
+    process spent (a machine busy with other work makes the wall-clock time longer, not the search)."""
+    check_time_limit(self_play_positions(8, seed=1), budget=0.2, allowed=0.3, clock=time.process_time)
 
 
 @pytest.mark.slow
 def test_one_second_on_200_self_play_positions() -> None:
     """The UHP engine passes 90 % of ``bestmove time 00:00:01`` to the search; all answer within 1.2 s."""
-    check_time_limit(self_play_positions(200, seed=2), budget=0.9, allowed=1.2)
+    check_time_limit(self_play_positions(200, seed=2), budget=0.9, allowed=1.2, clock=time.perf_counter)
 
 
 def test_deterministic_without_seed() -> None:

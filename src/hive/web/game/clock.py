@@ -9,6 +9,7 @@ server is down (:func:`pause`, :func:`resume`); a correspondence clock runs on c
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -93,6 +94,34 @@ def new(tc: JSON | None) -> JSON | None:
         "at": [],
         "paused": False,
     }
+
+
+def check(clock: object) -> None:
+    """Make sure a stored clock can be used: a known time control, two remaining times, a running seat or none, a
+    start time when one runs, lists of the times used.
+
+    :raises ValueError: naming what is wrong.
+    """
+    if not isinstance(clock, dict):
+        raise ValueError("the clock is not an object")
+    tc = clock.get("control")
+    numbers = (int, float)
+    if not isinstance(tc, dict):
+        raise ValueError("the clock has no time control")
+    if set(tc) == {"days"}:
+        if tc["days"] not in DAYS:
+            raise ValueError(f"the clock's control has {tc['days']!r} days per move")
+    elif set(tc) != {"initial", "increment"} or not all(isinstance(tc[k], numbers) for k in tc):
+        raise ValueError(f"the clock's control {json.dumps(tc)[:80]} is not a known time control")
+    remaining = clock.get("remaining")
+    if not isinstance(remaining, list) or len(remaining) != 2 or not all(isinstance(x, numbers) for x in remaining):
+        raise ValueError("the clock's remaining times are not two numbers")
+    if clock.get("running") not in (None, 0, 1):
+        raise ValueError(f"the clock runs for {clock.get('running')!r}, not a seat")
+    if clock.get("running") is not None and not clock.get("paused") and not isinstance(clock.get("since"), numbers):
+        raise ValueError("the running clock has no start time")
+    if not isinstance(clock.get("used", []), list) or not isinstance(clock.get("at", []), list):
+        raise ValueError("the clock's times per move are not lists")
 
 
 def _full(tc: JSON) -> int:
@@ -192,6 +221,7 @@ def reading(clock: JSON | None, seat: int, now: float) -> ClockReading | None:
 __all__ = [
     "DAYS",
     "PRESETS",
+    "check",
     "control",
     "deadline",
     "fallen",

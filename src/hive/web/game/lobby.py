@@ -9,7 +9,7 @@ from ..errors import Conflict, GameError
 from ..model import Summary
 from ..views import JSON, view_for
 from .newgame import rematch
-from .service import GameService, summary
+from .service import GameService, damage, summary
 from .session import Session
 
 log = logging.getLogger("hive.web")
@@ -41,10 +41,13 @@ class Lobby:
             live = self.service.sessions.get(record.id)
             if live is not None and live.record.version == record.version:
                 return {**summary(live.record, live.view, item.length), "thinking": live.ai_due}
-            try:
-                return {**summary(record, view_for(record.kind), item.length), "thinking": False}
-            except (GameError, ValueError, KeyError, TypeError) as err:
-                damaged = f"Game {record.id} cannot be listed: {err}"
+            found = damage(record)
+            if found is None:
+                try:
+                    return {**summary(record, view_for(record.kind), item.length), "thinking": False}
+                except (GameError, ValueError, KeyError, TypeError) as err:
+                    found = f"Game {record.id} cannot be listed: {err}"
+            damaged = found
         else:
             damaged = item.damaged
         log.warning("%s", damaged)

@@ -43,6 +43,19 @@ from .session import LiveGames, Session
 log = logging.getLogger("hive.web")
 
 
+def damage(record: GameRecord) -> str | None:
+    """What makes a stored record unusable, short of playing its moves (an unknown kind, a clock that cannot be
+    read), as a message naming the game; ``None`` when nothing does."""
+    if record.kind not in kinds():
+        return f"Game {shown(record.id)} cannot be loaded: its kind {shown(record.kind)} is unknown."
+    if record.clock is not None:
+        try:
+            clock.check(record.clock)
+        except ValueError as err:
+            return f"Game {shown(record.id)} cannot be loaded: {err}."
+    return None
+
+
 def ended(board: Board, outcome: Outcome | None = None) -> dict[str, Any]:
     """The record's result and reason for ``outcome``, by default the rules' own on ``board``."""
     outcome = outcome or board.outcome()
@@ -210,6 +223,8 @@ class GameService:
                 f"Game {shown(record.id)} cannot be loaded: its kind {shown(record.kind)} is unknown."
             ) from None
         try:
+            if record.clock is not None:
+                clock.check(record.clock)
             board = replay(view, record.options, record.moves, record.start)
         except (ValueError, IndexError, KeyError, TypeError) as err:
             raise Damaged(f"Game {shown(record.id)} cannot be loaded: {err}") from None
@@ -505,4 +520,4 @@ class GameService:
         )
 
 
-__all__ = ["GameService", "Session", "ended", "summary"]
+__all__ = ["GameService", "Session", "damage", "ended", "summary"]

@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 
-from ..errors import GameError
+from ..errors import Damaged, GameError
 from ..game import clock
 from ..game.events import GameChanged
 from ..game.service import GameService
@@ -40,6 +40,8 @@ class Flags:
         self._next = float("inf")
         #: Flags this process stored.
         self.fallen = 0
+        #: Games whose flag could not be checked (their stored record is damaged): said once, then left alone.
+        self._damaged: set[str] = set()
 
     async def start(self) -> None:
         """Run again the clocks held at the last stop (a lone server), and start watching the flags."""
@@ -65,10 +67,11 @@ class Flags:
             except GameError as err:
                 log.warning("the flags cannot be read: %s", err)
                 due = []
+            due = [(game_id, deadline) for game_id, deadline in due if game_id not in self._damaged]
             for game_id, deadline in due:
                 if deadline <= now:
                     await self._check(game_id)
-            later = [deadline for _, deadline in due if deadline > now]
+            later = [deadline for game_id, deadline in due if deadline > now and game_id not in self._damaged]
             self._next = min(later) if later else now + HORIZON
             delay = max(0.0, self._next - self.service.now()) + LATE
             with contextlib.suppress(TimeoutError):
@@ -78,6 +81,8 @@ class Flags:
         try:
             if await self.service.check_clock(game_id):
                 self.fallen += 1
+        except Damaged:
+            self._damaged.add(game_id)  # the service said why
         except GameError as err:
             log.warning("the flag of game %s could not be checked: %s", game_id, err)
         except Exception:
