@@ -366,3 +366,33 @@ def test_changes_reach_the_other_process_over_redis(upgraded: str, redis_url: st
                 await socket.close()
 
         asyncio.run(main())
+
+
+def test_a_clock_runs_on_when_its_process_is_killed_and_another_drops_the_flag(upgraded: str) -> None:
+    """With several processes, a crash stops no clock: the game goes on in another process, whose flag watcher ends
+    it on time though nobody asks it (a lone ``hive play`` holds its clocks only on a clean stop)."""
+    with ServeProcess(upgraded, *LIMITS) as one, ServeProcess(upgraded, *LIMITS) as two:
+
+        async def main() -> None:
+            async with httpx.AsyncClient(timeout=30) as c:
+                body = {"mode": "online", "time_control": {"initial": 3, "increment": 0}}
+                created = (await c.post(one.url + "api/games", json=body)).json()
+                game, white, black = created["id"], created["token"], created["invite"]
+                watcher = await websockets.connect(f"{two.url}ws/games/{game}?token={black}".replace("http", "ws"))
+                await state_where(watcher, lambda s: True)
+                for ply, (token, text) in enumerate(((white, "wS1"), (black, "bS1 wS1-"), (white, "wG1 -wS1"))):
+                    r = await c.post(
+                        f"{one.url}api/games/{game}/move",
+                        json={"move": text, "ply": ply},
+                        headers={"x-seat-token": token},
+                    )
+                    assert r.status_code == 200, r.text
+                started = time.monotonic()
+                one.kill()  # Black's clock runs, with 3 s on it
+                ended = await state_where(watcher, lambda s: s["result"] is not None, timeout=30)
+                assert ended["result"] == "WhiteWins" and "time" in ended["reason"], ended
+                assert ended["clock"]["remaining"][1] == 0
+                assert time.monotonic() - started < 15
+                await watcher.close()
+
+        asyncio.run(main())
