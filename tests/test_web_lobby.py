@@ -1,14 +1,12 @@
-"""The game list and fair play between two browsers, through the HTTP API: the list's order and contents, display
-names, deleting by a seat holder only, rematches with the colours swapped, the engine kept from everyone in a fair
-game (403), and which seats have opened and are watching a game."""
+"""The game list and fair play between two browsers, through the HTTP API, on SQLite and PostgreSQL where the games
+are stored: the list's order and contents, display names, deleting by a seat holder only, rematches with the colours
+swapped, the engine kept from everyone in a fair game (403), and which seats have opened and are watching a game."""
 
 from __future__ import annotations
 
 import asyncio
 import ipaddress
-import json
 import sqlite3
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,14 +14,14 @@ import httpx
 import pytest
 import websockets
 
-from hive.web import Storage, create_app
 from hive.web.game.access import HELP_OFF, PLAYERS_ONLY
 from hive.web.http.network import reach
+from hive.web.storage import open_store
 
-from .test_web_server import client, new_game, run
-from .web_support import server_thread
+from .web_support import JSON, database, in_process, new_game, server_thread, state_where
 
-JSON = dict[str, Any]
+pytestmark = pytest.mark.anyio
+__all__ = ["database"]
 
 
 def seat(token: str | None) -> dict[str, str]:
@@ -34,18 +32,8 @@ async def post(c: httpx.AsyncClient, game: JSON, action: str, token: str | None,
     return await c.post(f"/api/games/{game['id']}/{action}", json=body, headers=seat(token))
 
 
-def with_app(test: Callable[[httpx.AsyncClient], Awaitable[None]]) -> None:
-    async def main() -> None:
-        app = create_app(":memory:", workers=0)
-        async with client(app) as c:
-            await test(c)
-        await app.close()
-
-    run(main)
-
-
-def test_the_list_shows_games_in_progress_first_with_names_kind_result_and_dates() -> None:
-    async def test(c: httpx.AsyncClient) -> None:
+async def test_the_list_shows_games_in_progress_first_with_names_kind_result_and_dates(database: str) -> None:
+    async with in_process(database) as (_, c):
         done = await new_game(c, mode="online", name="Ann", options={"game_type": "Base"})
         await post(c, done, "name", done["invite"], name="  Bob \t Smith ")
         assert (await post(c, done, "resign", done["invite"])).json()["result"] == "WhiteWins"
@@ -61,15 +49,13 @@ def test_the_list_shows_games_in_progress_first_with_names_kind_result_and_dates
         assert all(g["created"] <= g["updated"] for g in listed)
         assert not any("tokens" in g or "moves" in g for g in listed)
 
-    with_app(test)
-
 
 @pytest.mark.parametrize(
     ("name", "error"),
     [(42, "'name' must be a text, not 42"), ("x" * 25, "at most 24 characters"), ("a\u200bb", "control characters")],
 )
-def test_a_display_name_is_checked_and_set_for_the_token_s_own_seat(name: object, error: str) -> None:
-    async def test(c: httpx.AsyncClient) -> None:
+async def test_a_display_name_is_checked_and_set_for_the_token_s_own_seat(name: object, error: str) -> None:
+    async with in_process(":memory:") as (_, c):
         game = await new_game(c, mode="online", colour="black")
         r = await post(c, game, "name", game["token"], name=name)
         assert r.status_code == 400 and error in r.json()["error"]
@@ -81,11 +67,9 @@ def test_a_display_name_is_checked_and_set_for_the_token_s_own_seat(name: object
         assert r.status_code == 400 and "'seat' must say which of your seats" in r.json()["error"]
         assert (await post(c, local, "name", local["token"], name="Flo", seat=1)).json()["names"] == [None, "Flo"]
 
-    with_app(test)
 
-
-def test_only_a_seat_holder_deletes_a_game() -> None:
-    async def test(c: httpx.AsyncClient) -> None:
+async def test_only_a_seat_holder_deletes_a_game(database: str) -> None:
+    async with in_process(database) as (_, c):
         game = await new_game(c, mode="online")
         url = f"/api/games/{game['id']}"
         assert (await c.delete(url)).status_code == 403
@@ -96,25 +80,19 @@ def test_only_a_seat_holder_deletes_a_game() -> None:
         assert (await c.get(url)).status_code == 404
         assert (await c.get("/api/games")).json()["games"] == []
 
-    with_app(test)
+
+async def test_deleting_a_game_the_ai_is_thinking_about_stops_it(database: str) -> None:
+    async with in_process(database) as (app, c):
+        game = await new_game(c, mode="ai", ai_level="hard", colour="black")
+        assert game["state"]["thinking"]
+        assert (await c.delete(f"/api/games/{game['id']}", headers=seat(game["token"]))).status_code == 200
+        await asyncio.sleep(0.2)
+        assert (await c.get("/api/games")).json()["games"] == []
+        assert await app.store.jobs.waiting() == 0  # its AI move went with it
 
 
-def test_deleting_a_game_the_ai_is_thinking_about_stops_it(tmp_path: Path) -> None:
-    async def main() -> None:
-        app = create_app(tmp_path / "games.db", workers=0)
-        async with client(app) as c:
-            game = await new_game(c, mode="ai", ai_level="hard", colour="black")
-            assert game["state"]["thinking"]
-            assert (await c.delete(f"/api/games/{game['id']}", headers=seat(game["token"]))).status_code == 200
-            await asyncio.sleep(0.2)
-            assert (await c.get("/api/games")).json()["games"] == []
-        await app.close()
-
-    run(main)
-
-
-def test_a_rematch_swaps_the_colours_and_both_players_reach_the_same_game() -> None:
-    async def test(c: httpx.AsyncClient) -> None:
+async def test_a_rematch_swaps_the_colours_and_both_players_reach_the_same_game(database: str) -> None:
+    async with in_process(database) as (_, c):
         first = await new_game(c, mode="online", colour="white", name="Ann", help=True, options={"game_type": "Base"})
         await post(c, first, "name", first["invite"], name="Bob")
         assert (await post(c, first, "rematch", first["token"])).status_code == 409  # not over yet
@@ -132,22 +110,18 @@ def test_a_rematch_swaps_the_colours_and_both_players_reach_the_same_game() -> N
         old = (await c.get(f"/api/games/{first['id']}")).json()
         assert old["rematch"] == second["id"]
 
-    with_app(test)
 
-
-def test_a_rematch_against_the_ai_gives_the_ai_the_other_colour() -> None:
-    async def test(c: httpx.AsyncClient) -> None:
+async def test_a_rematch_against_the_ai_gives_the_ai_the_other_colour(database: str) -> None:
+    async with in_process(database) as (_, c):
         game = await new_game(c, mode="ai", ai_level="random", colour="white", kind="hivequeen")
         await post(c, game, "resign", game["token"])
         again = (await post(c, game, "rematch", game["token"])).json()
         assert again["state"]["ai"] == {"level": "random", "seat": 0} and again["state"]["seats"] == [1]
         assert again["state"]["kind"] == "hivequeen" and again["invite"] is None
 
-    with_app(test)
 
-
-def test_engine_help_is_off_in_a_fair_two_browser_game_for_seats_and_spectators() -> None:
-    async def test(c: httpx.AsyncClient) -> None:
+async def test_engine_help_is_off_in_a_fair_two_browser_game_for_seats_and_spectators() -> None:
+    async with in_process(":memory:") as (_, c):
         game = await new_game(c, mode="online", options={"game_type": "Base"})
         assert game["state"]["help"] == {"on": False, "choices": [False, None]}
         await post(c, game, "move", game["token"], move="wS1")
@@ -167,11 +141,9 @@ def test_engine_help_is_off_in_a_fair_two_browser_game_for_seats_and_spectators(
         r = await c.get(hint + "?ply=1")
         assert r.status_code == 409 and "nothing to suggest" in r.json()["error"]
 
-    with_app(test)
 
-
-def test_a_casual_game_gives_help_to_its_seats_only_once_both_chose_it() -> None:
-    async def test(c: httpx.AsyncClient) -> None:
+async def test_a_casual_game_gives_help_to_its_seats_only_once_both_chose_it() -> None:
+    async with in_process(":memory:") as (_, c):
         game = await new_game(c, mode="online", help=True, options={"game_type": "Base"})
         hint = f"/api/games/{game['id']}/hint"
         assert (await c.get(hint, headers=seat(game["token"]))).status_code == 403
@@ -183,11 +155,9 @@ def test_a_casual_game_gives_help_to_its_seats_only_once_both_chose_it() -> None
         assert (await post(c, game, "help", game["token"], help=False)).json()["help"]["on"] is False
         assert (await c.get(hint, headers=seat(game["invite"]))).status_code == 403
 
-    with_app(test)
 
-
-def test_a_review_hint_is_for_the_position_asked_and_checked() -> None:
-    async def test(c: httpx.AsyncClient) -> None:
+async def test_a_review_hint_is_for_the_position_asked_and_checked() -> None:
+    async with in_process(":memory:") as (_, c):
         game = await new_game(c, mode="local", options={"game_type": "Base"})
         for move in ("wS1", "bS1 wS1-"):
             await post(c, game, "move", game["token"], move=move)
@@ -197,8 +167,6 @@ def test_a_review_hint_is_for_the_position_asked_and_checked() -> None:
         r = await c.get(hint + "?ply=9", headers=seat(game["token"]))
         assert r.status_code == 400 and r.json()["error"] == "'ply' must be a number from 0 to 2, not '9'."
 
-    with_app(test)
-
 
 def test_the_creator_sees_when_the_invited_player_opens_the_game_and_is_connected(tmp_path: Path) -> None:
     async def main(url: str) -> None:
@@ -207,21 +175,16 @@ def test_the_creator_sees_when_the_invited_player_opens_the_game_and_is_connecte
             assert game["state"]["joined"] == [True, False] and game["state"]["present"] == [False, False]
             ws_url = url.replace("http", "ws") + f"ws/games/{game['id']}?token="
             async with websockets.connect(ws_url + game["token"]) as mine:
-                first = await next_state(mine)
-                assert first["present"] == [True, False] and first["joined"] == [True, False]
+                first = await state_where(mine, lambda s: s["present"] == [True, False])
+                assert first["joined"] == [True, False]
                 async with websockets.connect(ws_url + game["invite"]):
-                    seen = await next_state(mine)
-                    assert seen["present"] == [True, True] and seen["joined"] == [True, True]
-                left = await next_state(mine)
-                assert left["present"] == [True, False] and left["joined"] == [True, True]
+                    seen = await state_where(mine, lambda s: s["present"] == [True, True])
+                    assert seen["joined"] == [True, True]
+                left = await state_where(mine, lambda s: s["present"] == [True, False])
+                assert left["joined"] == [True, True]
 
     with server_thread(tmp_path / "games.db") as url:
         asyncio.run(main(url))
-
-
-async def next_state(ws: Any) -> JSON:
-    state: JSON = json.loads(await asyncio.wait_for(ws.recv(), 30))
-    return state
 
 
 def test_an_older_database_gains_the_new_columns_and_keeps_its_games(tmp_path: Path) -> None:
@@ -240,24 +203,28 @@ def test_an_older_database_gains_the_new_columns_and_keeps_its_games(tmp_path: P
     )
     db.commit()
     db.close()
-    storage = Storage(path)
-    record = storage.load("old1")
-    assert record is not None and record.moves == ["wS1"] and record.joined == 3 and record.names == (None, None)
-    assert [s.record.id for s in storage.games()] == ["old1"]
-    storage.close()
+
+    async def read() -> None:
+        store = open_store(path, "reader")
+        try:
+            record = await store.games.load("old1")
+            assert record is not None and record.moves == ["wS1"] and record.joined == 3
+            assert record.names == (None, None) and record.version == 0
+            assert [s.record.id for s in await store.games.games()] == ["old1"]
+        finally:
+            store.close()
+
+    asyncio.run(read())
 
 
 @pytest.mark.parametrize(
     ("host", "only_here"),
     [("127.0.0.1", True), ("localhost", True), ("::1", True), ("[::1]", True), ("0.0.0.0", False), ("::", False)],
 )
-def test_the_invitation_panel_knows_whether_other_machines_can_connect(host: str, only_here: bool) -> None:
+async def test_the_invitation_panel_knows_whether_other_machines_can_connect(host: str, only_here: bool) -> None:
     reached = reach(host, 8000)
     assert reached["local_only"] is only_here and reached["host"] == host and reached["port"] == 8000
     lan = reached["lan"]
     assert lan is None or not ipaddress.ip_address(lan).is_loopback
-
-    async def test(c: httpx.AsyncClient) -> None:
+    async with in_process(":memory:") as (_, c):
         assert (await c.get("/api/assets")).json()["network"]["host"] is None  # not served by ``hive play``
-
-    with_app(test)

@@ -7,12 +7,13 @@ import contextlib
 import json
 import os
 import random
+import re
 import socket
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ import pytest
 import uvicorn
 
 import hive
-from hive.web import create_app
+from hive.web import App, create_app
 from hive.web.http.run import config
 from hive.web.model import GameRecord
 from hive.web.settings import Settings
@@ -281,3 +282,162 @@ class FakeTime:
 
     def __call__(self) -> float:
         return self.t
+
+
+# ---------------------------------------------------------------------------- the API in process, and the browser
+
+JSON = dict[str, Any]
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@contextlib.asynccontextmanager
+async def client(app: App, address: tuple[str, int] = ("127.0.0.1", 123)) -> AsyncIterator[httpx.AsyncClient]:
+    """An HTTP client of ``app`` in this process (no server), asking from ``address``."""
+    transport = httpx.ASGITransport(app=app, client=address)
+    async with httpx.AsyncClient(transport=transport, base_url="http://hive.test", timeout=60) as c:
+        yield c
+
+
+async def new_game(c: httpx.AsyncClient, **body: Any) -> JSON:
+    r = await c.post("/api/games", json=body)
+    assert r.status_code == 200, r.text
+    data: JSON = r.json()
+    return data
+
+
+async def play(c: httpx.AsyncClient, game: JSON, token: str | None, **body: Any) -> httpx.Response:
+    headers = {"x-seat-token": token} if token else {}
+    return await c.post(f"/api/games/{game['id']}/move", json=body, headers=headers)
+
+
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 390, "height": 844},
+    "has_touch": True,
+    "is_mobile": True,
+    "device_scale_factor": 2,
+}
+DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
+LANDSCAPE: dict[str, Any] = {**PHONE, "viewport": {"width": 844, "height": 390}}
+DEVICES: dict[str, dict[str, Any]] = {"phone": PHONE, "landscape": LANDSCAPE, "desktop": DESKTOP}
+SHOTS = ROOT / "docs" / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Chromium, for the tests of a module."""
+    with chromium(pytest.importorskip("playwright.sync_api")) as launched:
+        yield launched
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """``hive play``, for the tests of a module."""
+    with serving(tmp_path_factory.mktemp("served") / "games.sqlite3") as process:
+        yield process
+
+
+@pytest.fixture()
+def own_server(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A server of the test's own, so that its game list holds only the test's games."""
+    with serving(tmp_path / "games.sqlite3") as process:
+        yield process
+
+
+def open_page(context: Any, url: str) -> Any:
+    """A page of ``context`` at ``url``, once drawn; its script errors kept in ``page.errors``, its confirmations
+    accepted."""
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.errors = errors
+    page.goto(url)
+    if "/how-to-play/" not in url:
+        page.wait_for_selector("body[data-ready='1']")
+    return page
+
+
+def create(server: ServerProcess, **body: Any) -> JSON:
+    data: JSON = httpx.post(f"{server.url}api/games", json=body, timeout=30).json()
+    assert "id" in data, data
+    return data
+
+
+def seat_page(context: Any, server: ServerProcess, game: JSON, token: str | None = None) -> Any:
+    """The game's page, opened by its seat link."""
+    return open_page(context, f"{server.url}game/{game['id']}#seat={token or game['token']}")
+
+
+def state(server: ServerProcess, game_id: str, token: str | None = None) -> JSON:
+    headers = {"x-seat-token": token} if token else {}
+    data: JSON = httpx.get(f"{server.url}api/games/{game_id}", headers=headers, timeout=10).json()
+    return data
+
+
+def overflow(page: Any) -> int:
+    """How far the page is wider than the window (0 when it fits)."""
+    width: int = page.evaluate("Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)")
+    inner: int = page.evaluate("window.innerWidth")
+    return max(0, width - inner)
+
+
+def shoot(page: Any, name: str, tmp_path: Path) -> None:
+    """Photograph the page into docs/screenshots/ (when the picture is missing or HIVE_SCREENSHOT=1), else into
+    ``tmp_path``."""
+    page.evaluate("window.scrollTo(0, 0)")
+    target = SHOTS / name
+    if target.exists() and os.environ.get("HIVE_SCREENSHOT") != "1":
+        target = tmp_path / name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(target))
+    assert target.read_bytes().startswith(b"\x89PNG")
+
+
+def game_of(page: Any) -> tuple[str, str]:
+    """The open game's id and the seat token the page keeps in its storage (never in the address bar)."""
+    match = re.search(r"/game/([\w-]+)$", page.url)
+    assert match, page.url
+    token = page.evaluate(f"localStorage.getItem('hive.token.{match.group(1)}')")
+    assert token, "the page keeps no token for its game"
+    return match.group(1), token
+
+
+def click_move(page: Any, st: JSON, text: str, *, touch: bool = False) -> None:
+    """Play a MoveString by clicks (or taps): the piece (in hand or on the board), then its lit destination."""
+    press = page.tap if touch else page.click
+    page.wait_for_function(f"app.state && app.state.moves.length === {len(st['moves'])} && !app.state.thinking")
+    if text == "pass":
+        press("#btn-pass")
+        return
+    for piece, moves in st["view"]["legal"].items():
+        for move in moves:
+            if move["move"] == text:
+                on_board = any(cell["stack"][-1] == piece for cell in st["view"]["cells"])
+                press(f'#board .piece[data-piece="{piece}"]' if on_board else f'.hand [data-piece="{piece}"]')
+                q, r = move["to"]
+                press(f'#board .dest[data-to="{q},{r}"]')
+                return
+    raise AssertionError(f"{text} is not among the legal moves")
+
+
+#: A short decisive HiveQueen game (the easy AI against the random mover).
+QUEEN_GAME = ["Wc3-d4;+Wg3", "Df8-b6;+Se6", "Dc2-f8;+Se7;+Wa3", "Nd8-i8", "Se7xg9;+Se7;+Sd6", "Dg8-f5"]
+#: A short Base game that White wins on its 15th move, after Black's 14th let White's Ant surround the Queen.
+WON = (
+    "Base;WhiteWins;Black[8];wS1;bA1 wS1\\;wA1 \\wS1;bS1 /bA1;wQ -wA1;bS2 bA1-;wB1 \\wA1;bQ /bS2;wS2 -wQ;"
+    "bA2 /bS1;wA2 /wS2;bA3 bQ-;wA2 -wB1;bB1 /bQ;wA2 /bA3"
+)
+
+
+@contextlib.asynccontextmanager
+async def in_process(
+    db: str | Path, address: tuple[str, int] = ("127.0.0.1", 123), **options: Any
+) -> AsyncIterator[tuple[App, httpx.AsyncClient]]:
+    """The app over ``db`` (``create_app``'s ``options``; no AI worker processes unless given) and a client of it
+    in this process, asking from ``address``; the app closed after."""
+    app = create_app(db, **{"workers": 0, **options})
+    try:
+        async with client(app, address) as c:
+            yield app, c
+    finally:
+        await app.close()
