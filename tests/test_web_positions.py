@@ -1,5 +1,6 @@
 """Games set up from a position: the board editor's check, games created from a position record, their start kept
-across a restart, undone back to, written in their record and kept by a rematch; refusals naming the rule."""
+(on SQLite and PostgreSQL) across a restart, undone back to, written in their record and kept by a rematch; refusals
+naming the rule."""
 
 from __future__ import annotations
 
@@ -14,11 +15,12 @@ import pytest
 
 from hive.games.hive import Board as HiveBoard
 from hive.games.hivequeen import Board as QueenBoard
-from hive.web import Storage, create_app
+from hive.web.storage import open_store
 
-from .test_web_server import client, new_game, run
+from .web_support import JSON, database, in_process, new_game, release_0_1
 
-JSON = dict[str, Any]
+pytestmark = pytest.mark.anyio
+__all__ = ["database"]
 
 #: Reached by wS1; bS1 wS1-; wQ -wS1; bQ bS1-; wB1 \wQ; bB1 bQ/; wB1 wQ: White's Beetle on its Queen, Black to move.
 PLAYED = ["wS1", "bS1 wS1-", "wQ -wS1", "bQ bS1-", "wB1 \\wQ", "bB1 bQ/", "wB1 wQ"]
@@ -49,20 +51,8 @@ async def post(c: httpx.AsyncClient, game: JSON, action: str, **body: Any) -> ht
     return await c.post(f"/api/games/{game['id']}/{action}", json=body, headers={"x-seat-token": game["token"]})
 
 
-def with_app(test: Any, db: str | Path = ":memory:") -> None:
-    async def main() -> None:
-        app = create_app(db, workers=0)
-        try:
-            async with client(app) as c:
-                await test(c)
-        finally:
-            app.stop()
-
-    run(main)
-
-
-def test_the_editor_check_answers_the_position_as_a_game_shows_it_with_its_legal_moves() -> None:
-    async def test(c: httpx.AsyncClient) -> None:
+async def test_the_editor_check_answers_the_position_as_a_game_shows_it_with_its_legal_moves() -> None:
+    async with in_process(":memory:") as (_, c):
         answer = await check(c, kind="hive", options={"game_type": "Base+MLP"}, position=STACKED)
         board = played_board()
         assert answer["valid"] and answer["error"] is None and answer["over"] is None
@@ -74,8 +64,6 @@ def test_the_editor_check_answers_the_position_as_a_game_shows_it_with_its_legal
         start = await check(c, kind="hivequeen")
         assert start["valid"] and start["position"] == QueenBoard().position_text()
         assert len(start["view"]["cells"]) == 61 and start["view"]["legal"]
-
-    with_app(test)
 
 
 @pytest.mark.parametrize(
@@ -94,15 +82,13 @@ def test_the_editor_check_answers_the_position_as_a_game_shows_it_with_its_legal
         ("hivequeen", "Position;HiveQueen;South[2];Qz9;Qg9", "not a cell of the 61-cell field"),
     ],
 )
-def test_an_illegal_position_is_answered_with_the_rule_it_breaks(kind: str, position: str, rule: str) -> None:
-    async def test(c: httpx.AsyncClient) -> None:
+async def test_an_illegal_position_is_answered_with_the_rule_it_breaks(kind: str, position: str, rule: str) -> None:
+    async with in_process(":memory:") as (_, c):
         answer = await check(c, kind=kind, position=position)
         assert not answer["valid"] and answer["view"] is None and answer["position"] is None
         assert rule in answer["error"], answer["error"]
         r = await c.post("/api/games", json={"kind": kind, "mode": "local", "position": position})
         assert r.status_code == 400 and rule in r.json()["error"]
-
-    with_app(test)
 
 
 @pytest.mark.parametrize(
@@ -115,19 +101,19 @@ def test_an_illegal_position_is_answered_with_the_rule_it_breaks(kind: str, posi
         ({"kind": "hive", "options": {"speed": 1}, "position": STACKED}, "Unknown option 'speed'"),
     ],
 )
-def test_a_request_that_is_not_a_position_is_refused_naming_the_field(body: JSON, named: str) -> None:
-    async def test(c: httpx.AsyncClient) -> None:
+async def test_a_request_that_is_not_a_position_is_refused_naming_the_field(body: JSON, named: str) -> None:
+    async with in_process(":memory:") as (_, c):
         for url in ("/api/positions", "/api/games"):
             r = await c.post(url, json=body)
             assert r.status_code == 400 and named in r.json()["error"], r.text
         both = await c.post("/api/games", json={"position": STACKED, "game_string": "wS1"})
         assert both.status_code == 400 and "not both" in both.json()["error"]
 
-    with_app(test)
 
-
-def test_a_game_from_a_position_plays_undoes_to_its_start_and_writes_a_record_that_reads_back() -> None:
-    async def test(c: httpx.AsyncClient) -> None:
+async def test_a_game_from_a_position_plays_undoes_to_its_start_and_writes_a_record_that_reads_back(
+    database: str,
+) -> None:
+    async with in_process(database) as (_, c):
         game = await new_game(c, kind="hive", mode="local", position=STACKED, options={"tournament_opening": False})
         state = game["state"]
         board = played_board()
@@ -149,8 +135,6 @@ def test_a_game_from_a_position_plays_undoes_to_its_start_and_writes_a_record_th
         position = (await c.get(f"/api/games/{game['id']}/position?ply=0")).json()
         assert position["view"]["turn_string"] == "Black[4]"
 
-    with_app(test)
-
 
 STARTED = played_board().position_text()
 
@@ -161,16 +145,12 @@ async def post_move(c: httpx.AsyncClient, game: JSON, text: str, ply: int) -> ht
     return r
 
 
-def test_the_start_is_kept_across_a_restart_and_by_a_rematch_and_the_game_list(tmp_path: Path) -> None:
-    db = tmp_path / "games.sqlite3"
-    made: JSON = {}
-
-    async def first(c: httpx.AsyncClient) -> None:
-        made.update(await new_game(c, kind="hivequeen", mode="local", position=QUEEN_POSITION))
+async def test_the_start_is_kept_across_a_restart_and_by_a_rematch_and_the_game_list(database: str) -> None:
+    async with in_process(database) as (_, c):
+        made = await new_game(c, kind="hivequeen", mode="local", position=QUEEN_POSITION)
         board = QueenBoard.from_position(QUEEN_POSITION)
         await post_move(c, made, board.move_text(next(iter(board.legal_moves))), 0)
-
-    async def second(c: httpx.AsyncClient) -> None:
+    async with in_process(database) as (_, c):  # the server started again
         state = (await c.get(f"/api/games/{made['id']}", headers={"x-seat-token": made["token"]})).json()
         assert state["start"] == QueenBoard.from_position(QUEEN_POSITION).position_text()
         assert len(state["moves"]) == 1 and state["view"]["turn"] == 0
@@ -185,12 +165,9 @@ def test_the_start_is_kept_across_a_restart_and_by_a_rematch_and_the_game_list(t
         rematch = (await post(c, made, "rematch")).json()
         assert rematch["state"]["start"] == state["start"] and rematch["state"]["view"]["turn"] == 1
 
-    with_app(first, db)
-    with_app(second, db)
 
-
-def test_the_ai_plays_from_the_position_and_an_undo_takes_back_the_players_move_too() -> None:
-    async def test(c: httpx.AsyncClient) -> None:
+async def test_the_ai_plays_from_the_position_and_an_undo_takes_back_the_players_move_too(database: str) -> None:
+    async with in_process(database) as (_, c):
         game = await new_game(c, kind="hive", mode="ai", colour="black", ai_level="random", position=STACKED)
         state = game["state"]
         assert state["ai"]["seat"] == 0 and state["view"]["turn"] == 1
@@ -206,26 +183,21 @@ def test_the_ai_plays_from_the_position_and_an_undo_takes_back_the_players_move_
         undone = (await post(c, game, "undo", ply=2)).json()
         assert undone["moves"] == [] and undone["view"]["turn_string"] == "Black[4]"
 
-    with_app(test)
 
-
-def test_an_imported_record_of_a_game_from_a_position_keeps_its_start() -> None:
-    async def test(c: httpx.AsyncClient) -> None:
+async def test_an_imported_record_of_a_game_from_a_position_keeps_its_start(database: str) -> None:
+    async with in_process(database) as (_, c):
         text = f"{STACKED};bS2 bQ-"
         game = await new_game(c, kind="hive", mode="local", game_string=text, options={"game_type": "Base"})
         assert game["state"]["start"] == STARTED and game["state"]["moves"] == ["bS2 bQ-"]
         plain = await new_game(c, kind="hive", mode="local", game_string="wS1;bS1 wS1-")
         assert plain["state"]["start"] is None
 
-    with_app(test)
-
 
 def test_an_older_database_gains_the_start_column_and_keeps_its_games(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
-    storage = Storage(path)
-    storage.close()
+    release_0_1(path)
     db = sqlite3.connect(path)
-    db.execute("ALTER TABLE games DROP COLUMN start")
+    db.execute("ALTER TABLE games DROP COLUMN start")  # as a release before games set up from a position
     db.execute(
         "INSERT INTO games (id, kind, options, mode, token0, token1, length, created, updated) VALUES"
         " ('old1', 'hive', ?, 'local', 'a', 'a', 1, 1.0, 2.0)",
@@ -234,9 +206,15 @@ def test_an_older_database_gains_the_start_column_and_keeps_its_games(tmp_path: 
     db.execute("INSERT INTO moves VALUES ('old1', 0, 'wS1')")
     db.commit()
     db.close()
-    storage = Storage(path)
-    record = storage.load("old1")
-    assert record is not None and record.moves == ["wS1"] and record.start is None
-    columns = {row[1] for row in storage.db.execute("PRAGMA table_info(games)")}
-    assert "start" in columns
-    storage.close()
+
+    async def read() -> None:
+        store = open_store(path, "reader")
+        try:
+            record = await store.games.load("old1")
+            assert record is not None and record.moves == ["wS1"] and record.start is None
+        finally:
+            store.close()
+
+    asyncio.run(read())
+    with sqlite3.connect(path) as raw:
+        assert "start" in {row[1] for row in raw.execute("PRAGMA table_info(games)")}

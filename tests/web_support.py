@@ -441,3 +441,19 @@ async def in_process(
             yield app, c
     finally:
         await app.close()
+
+
+def release_0_1(path: Path) -> None:
+    """Write at ``path`` a games file as release 0.1 left it: its tables, empty, and no schema revision (the
+    migrations began after it)."""
+    import sqlalchemy as sa
+
+    from hive.web.storage import migrations
+
+    engine = sa.create_engine(f"sqlite:///{path}")
+    try:
+        with engine.begin() as connection:
+            migrations.upgrade(connection, "0001")
+            connection.exec_driver_sql("DROP TABLE alembic_version")
+    finally:
+        engine.dispose()
