@@ -14,7 +14,7 @@ import statistics
 import time
 
 from hive.games import find_game
-from hive.web.ai.review import evaluate
+from hive.web.ai.work import evaluate
 from hive.web.game.newgame import new_game
 from hive.web.views import JSON, kinds
 
