@@ -3,13 +3,15 @@ game by the same transaction that stores each change (:func:`keep`).
 
 A process takes the next job (:meth:`AIJobs.claim`) for as long as its lease lasts and renews the lease while its
 worker thinks; a job whose process died is taken over by another once the lease runs out. Jobs are taken fairly
-between clients: the client with the fewest jobs being worked out goes first, then the oldest job. On PostgreSQL two
-processes never take the same job (``FOR UPDATE SKIP LOCKED``); on SQLite one process serves them all.
+between clients: the client with the fewest jobs being worked out goes first, then the client this process served
+longest ago (the clients take turns, however many games one of them has waiting), then the oldest job. On PostgreSQL
+two processes never take the same job (``FOR UPDATE SKIP LOCKED``); on SQLite one process serves them all.
 """
 
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 
 import sqlalchemy as sa
@@ -21,6 +23,8 @@ from .schema import ai_jobs
 
 #: Workers that may take one job (each started after the last one's process died) before it fails for good.
 MAX_TRIES = 3
+#: The clients whose turns a process remembers (those served longer ago count as never served, and go first).
+TURNS = 64
 
 
 def keep(connection: sa.Connection, game_id: str, ply: int | None, client: str, now: float) -> None:
@@ -51,6 +55,9 @@ class AIJobs:
     def __init__(self, database: Database, now: Callable[[], float] = time.time) -> None:
         self.database = database
         self.now = now
+        #: The turn in which this process last took a job of each client, the latest last.
+        self._served: OrderedDict[str, int] = OrderedDict()
+        self._turn = 0
 
     async def claim(self, owner: str, lease: float) -> AIJob | None:
         """Take the next job for ``owner`` for ``lease`` seconds: one nobody holds, or whose holder's lease ran out;
@@ -66,10 +73,11 @@ class AIJobs:
             .where(running.c.client == ai_jobs.c.client, running.c.owner.is_not(None), running.c.lease >= now)
             .scalar_subquery()
         )
+        served = sa.case(dict(self._served), value=ai_jobs.c.client, else_=0) if self._served else sa.literal(0)
         query = (
             sa.select(ai_jobs.c.game_id, ai_jobs.c.ply, ai_jobs.c.client, ai_jobs.c.tries)
             .where(sa.or_(ai_jobs.c.owner.is_(None), ai_jobs.c.lease < now))
-            .order_by(busy, ai_jobs.c.created)
+            .order_by(busy, served, ai_jobs.c.created)
             .limit(1)
         )
         with self.database.engine.begin() as connection:
@@ -83,7 +91,12 @@ class AIJobs:
                 .where(ai_jobs.c.game_id == row.game_id)
                 .values(owner=owner, lease=now + lease, tries=row.tries + 1)
             )
-            return AIJob(row.game_id, row.ply, row.client, row.tries + 1)
+        self._turn += 1
+        self._served[row.client] = self._turn
+        self._served.move_to_end(row.client)
+        if len(self._served) > TURNS:
+            self._served.popitem(last=False)
+        return AIJob(row.game_id, row.ply, row.client, row.tries + 1)
 
     async def renew(self, owner: str, game_ids: list[str], lease: float) -> None:
         """Extend ``owner``'s leases on the jobs of ``game_ids`` by ``lease`` seconds from now."""
@@ -125,4 +138,4 @@ class AIJobs:
             return int(connection.execute(query).scalar_one())
 
 
-__all__ = ["MAX_TRIES", "AIJobs", "keep"]
+__all__ = ["MAX_TRIES", "TURNS", "AIJobs", "keep"]
