@@ -10,13 +10,22 @@ from typing import Any
 import httpx
 import pytest
 
-from .test_web_e2e import click_move
-from .test_web_phone import DEVICES, QUEEN_GAME, browser, create, overflow, seat_page, server, shoot
-from .web_support import ServerProcess
+from .web_support import (
+    DEVICES,
+    JSON,
+    QUEEN_GAME,
+    ServerProcess,
+    browser,
+    click_move,
+    create,
+    overflow,
+    seat_page,
+    server,
+    shoot,
+)
 
 Page = Any
-JSON = dict[str, Any]
-__all__ = ["browser", "server"]  # the fixtures, shared with the phone tests
+__all__ = ["browser", "server"]  # the fixtures
 OPENING = "wS1;bS1 wS1-;wQ -wS1;bQ bS1-"
 
 

@@ -17,22 +17,15 @@ from hive.games.hive import Searcher
 from hive.games.hive.ai import LEVELS
 
 from .shared import POSITIONS
-from .web_support import ServerProcess, chromium, serving
+from .web_support import ROOT, ServerProcess, browser, click_move, game_of, serving, state
 
-playwright_api = pytest.importorskip("playwright.sync_api")
-ROOT = Path(__file__).resolve().parent.parent
 Page = Any
-JSON = dict[str, Any]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium(playwright_api) as launched:
-        yield launched
+__all__ = ["browser"]  # the fixture
 
 
 @pytest.fixture()
 def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A server of the test's own (one test stops and starts it)."""
     with serving(tmp_path / "games.sqlite3") as process:
         yield process
 
@@ -66,39 +59,6 @@ def start_game(
     page.wait_for_url(re.compile(r"/game/"))
     page.wait_for_selector("#movelist")
     return game_of(page)
-
-
-def game_of(page: Page) -> tuple[str, str]:
-    """The open game's id and the seat token the page keeps in its storage (never in the address bar)."""
-    match = re.search(r"/game/([\w-]+)$", page.url)
-    assert match, page.url
-    token = page.evaluate(f"localStorage.getItem('hive.token.{match.group(1)}')")
-    assert token, "the page keeps no token for its game"
-    return match.group(1), token
-
-
-def state(server: ServerProcess, game_id: str, token: str | None = None) -> JSON:
-    headers = {"x-seat-token": token} if token else {}
-    data: JSON = httpx.get(f"{server.url}api/games/{game_id}", headers=headers, timeout=10).json()
-    return data
-
-
-def click_move(page: Page, st: JSON, text: str, *, touch: bool = False) -> None:
-    """Play a MoveString by clicks (or taps): the piece (in hand or on the board), then its lit destination."""
-    press = page.tap if touch else page.click
-    page.wait_for_function(f"app.state && app.state.moves.length === {len(st['moves'])} && !app.state.thinking")
-    if text == "pass":
-        press("#btn-pass")
-        return
-    for piece, moves in st["view"]["legal"].items():
-        for move in moves:
-            if move["move"] == text:
-                on_board = any(cell["stack"][-1] == piece for cell in st["view"]["cells"])
-                press(f'#board .piece[data-piece="{piece}"]' if on_board else f'.hand [data-piece="{piece}"]')
-                q, r = move["to"]
-                press(f'#board .dest[data-to="{q},{r}"]')
-                return
-    raise AssertionError(f"{text} is not among the legal moves")
 
 
 def wait_moves(page: Page, count: int, *, at_least: bool = False) -> None:

@@ -17,12 +17,12 @@ import pytest
 
 from hive.games import find_game
 
-from .test_web_engine_review import BASE, MOVES, WON
-from .test_web_phone import DEVICES, browser, create, overflow, own_server, seat_page, shoot
-from .web_support import ServerProcess
+from .web_support import DEVICES, WON, ServerProcess, browser, create, overflow, own_server, seat_page, shoot
 
 Page = Any
-__all__ = ["browser", "own_server"]  # the fixtures, shared with the phone tests
+__all__ = ["browser", "own_server"]  # the fixtures
+MOVES = WON.split(";")[3:]
+BASE = {"tournament_opening": False}
 NARROW: dict[str, Any] = {**DEVICES["phone"], "viewport": {"width": 360, "height": 740}}
 SIZES = {"phone": NARROW, "desktop": DEVICES["desktop"]}
 

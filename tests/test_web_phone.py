@@ -8,9 +8,7 @@ HIVE_SCREENSHOT=1 (Chromium's PNG bytes vary from run to run).
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,21 +18,27 @@ import pytest
 from hive.games.hivequeen import NAMES
 from hive.games.hivequeen import Board as QueenBoard
 
-from .test_web_e2e import ROOT, click_move, game_of, playwright_api, state
-from .web_support import ServerProcess, chromium, serving
+from .web_support import (
+    DESKTOP,
+    DEVICES,
+    PHONE,
+    QUEEN_GAME,
+    ServerProcess,
+    browser,
+    click_move,
+    create,
+    game_of,
+    open_page,
+    overflow,
+    own_server,
+    seat_page,
+    server,
+    shoot,
+    state,
+)
 
 Page = Any
-JSON = dict[str, Any]
-PHONE: dict[str, Any] = {
-    "viewport": {"width": 390, "height": 844},
-    "has_touch": True,
-    "is_mobile": True,
-    "device_scale_factor": 2,
-}
-DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
-LANDSCAPE: dict[str, Any] = {**PHONE, "viewport": {"width": 844, "height": 390}}
-DEVICES: dict[str, dict[str, Any]] = {"phone": PHONE, "landscape": LANDSCAPE, "desktop": DESKTOP}
-SHOTS = ROOT / "docs" / "screenshots"
+__all__ = ["browser", "own_server", "server"]  # the fixtures
 #: A short decisive Hive game (the easy AI against the random mover, original opening): White surrounds Black's Queen.
 HIVE_GAME = [
     "wQ",
@@ -59,67 +63,6 @@ HIVE_GAME = [
     "bA2 bS1-",
     "wB1 /wA1",
 ]
-#: A short decisive HiveQueen game (the same two players).
-QUEEN_GAME = ["Wc3-d4;+Wg3", "Df8-b6;+Se6", "Dc2-f8;+Se7;+Wa3", "Nd8-i8", "Se7xg9;+Se7;+Sd6", "Dg8-f5"]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium(playwright_api) as launched:
-        yield launched
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with serving(tmp_path_factory.mktemp("phone") / "games.sqlite3") as process:
-        yield process
-
-
-@pytest.fixture()
-def own_server(tmp_path: Path) -> Iterator[ServerProcess]:
-    """A server of the test's own, so that its game list holds only the test's games."""
-    with serving(tmp_path / "games.sqlite3") as process:
-        yield process
-
-
-def open_page(context: Any, url: str) -> Page:
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.on("dialog", lambda dialog: dialog.accept())
-    page.errors = errors
-    page.goto(url)
-    if "/how-to-play/" not in url:
-        page.wait_for_selector("body[data-ready='1']")
-    return page
-
-
-def create(server: ServerProcess, **body: Any) -> JSON:
-    data: JSON = httpx.post(f"{server.url}api/games", json=body, timeout=30).json()
-    assert "id" in data, data
-    return data
-
-
-def seat_page(context: Any, server: ServerProcess, game: JSON, token: str | None = None) -> Page:
-    token = token or game["token"]
-    return open_page(context, f"{server.url}game/{game['id']}#seat={token}")
-
-
-def overflow(page: Page) -> int:
-    """How far the page is wider than the window (0 when it fits)."""
-    width: int = page.evaluate("Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)")
-    inner: int = page.evaluate("window.innerWidth")
-    return max(0, width - inner)
-
-
-def shoot(page: Page, name: str, tmp_path: Path) -> None:
-    page.evaluate("window.scrollTo(0, 0)")
-    target = SHOTS / name
-    if target.exists() and os.environ.get("HIVE_SCREENSHOT") != "1":
-        target = tmp_path / name
-    target.parent.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(target))
-    assert target.read_bytes().startswith(b"\x89PNG")
 
 
 def visible_without_scrolling(page: Page, selector: str) -> bool:
