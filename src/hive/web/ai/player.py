@@ -1,10 +1,11 @@
 """The AI in the browser game: its own moves, taken from the queue every server process shares, and hints.
 
 The AI's moves wait in the database (:mod:`~hive.web.storage.jobs`), queued by the very transaction that stored the
-move they answer. Each process takes them as its workers come free, fairly between clients, holds each for as long as
-its lease lasts (renewed while its worker thinks), and plays the answer through the game service, which stores it
-only if the game is still where it was. A job whose process died is taken over by another once its lease runs out;
-a process that stops gives its jobs back at once. Hints are answered by the process asked, on its own workers.
+move they answer. Each process takes as many as it has workers, fairly between clients (a move it takes goes before
+any hint or review waiting for its workers, after at most the one running), holds each for as long as its lease lasts
+(renewed while its worker thinks), and plays the answer through the game service, which stores it only if the game
+is still where it was. A job whose process died is taken over by another once its lease runs out; a process that
+stops gives its jobs back at once. Hints are answered by the process asked, on its own workers.
 """
 
 from __future__ import annotations
@@ -90,7 +91,7 @@ class AIPlayer:
         while not self._closed:
             self._wake.clear()
             try:
-                while len(self.thinking) < self.jobs.slots and self.jobs.free > 0 and not self._closed:
+                while len(self.thinking) < self.jobs.slots and not self._closed:
                     job = await self.queue.claim(self.service.origin, self.settings.ai_lease)
                     if job is None:
                         break

@@ -76,11 +76,6 @@ class Scheduler:
         """Jobs waiting for a worker."""
         return sum(len(jobs) for line in self._lines for jobs in line.values())
 
-    @property
-    def free(self) -> int:
-        """Workers with nothing to do and no AI move waiting for them (where another AI move may go at once)."""
-        return self.slots - self.running - sum(len(jobs) for jobs in self._lines[0].values())
-
     async def run(
         self,
         game: str,
