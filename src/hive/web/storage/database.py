@@ -306,11 +306,14 @@ class Database:
             self._lock = None
 
     def call(self, work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """``work(...)`` here and now, a driver's error that means the database is out of reach raised as
-        :class:`~hive.web.errors.Unavailable`."""
+        """``work(...)`` here and now, a driver's error that means the database is out of reach, or damaged, raised
+        as :class:`~hive.web.errors.Unavailable`."""
         try:
             return work(*args, **kwargs)
         except exc.DBAPIError as err:
+            if type(err) is exc.DatabaseError:  # the database's own fault (SQLite: a damaged file), not a statement's
+                log.error("the database at %s cannot be used: %s", self.shown, _reason(err))
+                raise Unavailable(f"The database cannot be used: {_reason(err)}") from None
             if not unavailable(err):
                 raise
             log.warning("the database at %s is unavailable: %s", self.shown, _reason(err))
