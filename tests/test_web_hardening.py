@@ -18,30 +18,35 @@ from typing import Any
 
 import httpx
 import pytest
+import sqlalchemy as sa
 import websockets
 
-from hive.web import Storage, create_app
 from hive.web.errors import TooMany
 from hive.web.http.guard import ANY_ADDRESS, CSP, WS_MAX_SIZE, Guard, Refused, allowed_hosts, host_name, json_depth
 from hive.web.http.limits import RateLimits
 from hive.web.settings import Settings
 
-from .test_web_memory import MB, memory
-from .test_web_server import client, new_game
-from .web_support import ServerProcess, server_thread
+from .web_support import JSON, ServerProcess, database, in_process, new_game, server_thread, state_where
 
-JSON = dict[str, Any]
+__all__ = ["database"]
+MB = 1024 * 1024
 LOCAL = ("127.0.0.1", "::1", "localhost")
 
 
 def with_app(test: Callable[[httpx.AsyncClient], Awaitable[None]], **settings: Any) -> None:
     async def main() -> None:
-        app = create_app(":memory:", workers=0, settings=Settings(**settings))
-        async with client(app) as c:
+        async with in_process(":memory:", settings=Settings(**settings)) as (_, c):
             await test(c)
-        await app.close()
 
     asyncio.run(main())
+
+
+def memory(pid: int, field: str = "VmHWM") -> int:
+    """A process's peak (``VmHWM``) or current (``VmRSS``) resident memory in bytes."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) * 1024
+    raise AssertionError(f"no {field} for process {pid}")
 
 
 def test_every_answer_carries_the_security_headers() -> None:
@@ -86,9 +91,7 @@ def test_a_wrong_host_is_refused_and_an_allowed_one_served() -> None:
     """DNS rebinding: a page at evil.example whose name now points at 127.0.0.1 reaches the server with its own
     name in ``Host``; it is refused, for the API and the WebSocket alike."""
 
-    async def main() -> None:
-        settings = Settings(hosts=allowed_hosts("0.0.0.0", ("hive.lan",)))
-        app = create_app(":memory:", workers=0, settings=settings)
+    async def test(c: httpx.AsyncClient) -> None:
         for host, status in [
             ("127.0.0.1:8000", 200),
             ("localhost:8000", 200),
@@ -99,15 +102,13 @@ def test_a_wrong_host_is_refused_and_an_allowed_one_served() -> None:
             ("127.0.0.1.evil.example", 400),
             ("", 400),
         ]:
-            async with client(app) as c:
-                r = await c.get("/api/assets", headers={"host": host})
-                assert r.status_code == status, (host, r.text)
-                if status == 400:
-                    assert "does not answer to the host name" in r.json()["error"]
-                    assert "--allow-host" in r.json()["error"]
-        await app.close()
+            r = await c.get("/api/assets", headers={"host": host})
+            assert r.status_code == status, (host, r.text)
+            if status == 400:
+                assert "does not answer to the host name" in r.json()["error"]
+                assert "--allow-host" in r.json()["error"]
 
-    asyncio.run(main())
+    with_app(test, hosts=allowed_hosts("0.0.0.0", ("hive.lan",)))
 
 
 def test_cross_origin_requests_and_sockets_are_refused(tmp_path: Path) -> None:
@@ -136,7 +137,7 @@ def test_cross_origin_requests_and_sockets_are_refused(tmp_path: Path) -> None:
             await websockets.connect(ws, origin="http://evil.example")  # type: ignore[arg-type]
         assert refused.value.response.status_code == 403
         async with websockets.connect(ws, origin=own) as watching:  # type: ignore[arg-type]
-            assert json.loads(await watching.recv())["moves"] == ["wS1"]
+            assert (await state_where(watching, lambda s: True))["moves"] == ["wS1"]
 
     with server_thread(tmp_path / "games.db") as url:
         asyncio.run(main(url))
@@ -180,13 +181,15 @@ def test_a_binary_frame_closes_the_socket_with_a_reason_and_the_server_goes_on(t
         game, watching = await watch_new_game(url)
         await watching.send(b"\x00\x01binary")
         with pytest.raises(websockets.ConnectionClosed) as closed:
-            await watching.recv()
+            while True:
+                await watching.recv()
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1003
         assert "Binary frames are not understood" in closed.value.rcvd.reason
         async with websockets.connect(f"ws://{url.removeprefix('http://')}ws/games/{game['id']}") as again:
             await again.recv()
             await again.send("ping")
-            assert await again.recv() == "pong"
+            while (answer := await again.recv()) != "pong":
+                assert json.loads(answer)["id"] == game["id"]  # a state of the game, then the answer
 
     with server_thread(tmp_path / "games.db") as url:
         asyncio.run(main(url))
@@ -232,25 +235,21 @@ def test_over_a_rate_the_answer_is_a_429_with_a_message() -> None:
     with_app(test, games_per_minute=3, hints_per_minute=2, ai_per_minute=1)
 
 
-def test_games_in_memory_stay_within_the_bound_and_come_back_from_the_database(tmp_path: Path) -> None:
-    async def main() -> None:
-        app = create_app(tmp_path / "games.db", workers=0, settings=Settings(live_games=3))
-        async with client(app) as c:
-            games = [await new_game(c, mode="local") for _ in range(8)]
-            for game in games:
-                r = await c.post(
-                    f"/api/games/{game['id']}/move", json={"move": "wS1"}, headers={"x-seat-token": game["token"]}
-                )
-                assert r.status_code == 200
-                assert len(app.service.sessions) <= 3
-            assert games[0]["id"] not in app.service.sessions
-            state = (await c.get(f"/api/games/{games[0]['id']}")).json()
-            assert state["moves"] == ["wS1"] and games[0]["id"] in app.service.sessions
-            listed = (await c.get("/api/games")).json()["games"]
-            assert len(listed) == 8 and all(g["length"] == 1 for g in listed)
-        await app.close()
-
-    asyncio.run(main())
+@pytest.mark.anyio
+async def test_games_in_memory_stay_within_the_bound_and_come_back_from_the_database(database: str) -> None:
+    async with in_process(database, settings=Settings(live_games=3)) as (app, c):
+        games = [await new_game(c, mode="local") for _ in range(8)]
+        for game in games:
+            r = await c.post(
+                f"/api/games/{game['id']}/move", json={"move": "wS1"}, headers={"x-seat-token": game["token"]}
+            )
+            assert r.status_code == 200
+            assert len(app.service.sessions) <= 3
+        assert games[0]["id"] not in app.service.sessions
+        state = (await c.get(f"/api/games/{games[0]['id']}")).json()
+        assert state["moves"] == ["wS1"] and games[0]["id"] in app.service.sessions
+        listed = (await c.get("/api/games")).json()["games"]
+        assert len(listed) == 8 and all(g["length"] == 1 for g in listed)
 
 
 def test_a_watched_game_stays_in_memory(tmp_path: Path) -> None:
@@ -262,7 +261,7 @@ def test_a_watched_game_stays_in_memory(tmp_path: Path) -> None:
             seat = {"x-seat-token": watched["token"]}
             r = await c.post(f"/api/games/{watched['id']}/move", json={"move": "wS1"}, headers=seat)
             assert r.status_code == 200
-        assert json.loads(await asyncio.wait_for(watching.recv(), 10))["moves"] == ["wS1"]
+        assert (await state_where(watching, lambda s: s["moves"] != []))["moves"] == ["wS1"]
         await watching.close()
 
     with server_thread(tmp_path / "games.db", settings=Settings(live_games=2)) as url:
@@ -302,25 +301,28 @@ def test_partial_requests_are_timed_out(tmp_path: Path) -> None:
         assert httpx.get(url + "api/assets", timeout=10).status_code == 200
 
 
-def test_a_database_that_cannot_be_read_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Before, a damaged page made a plain read answer "could not be saved"."""
+@pytest.mark.anyio
+async def test_a_database_that_cannot_be_read_says_so() -> None:
+    """A read that fails on a damaged SQLite file (its driver's "database disk image is malformed") is a 503 naming
+    why, for a game and for the list, rather than an internal error. Before, a damaged page made a plain read answer
+    "could not be saved"."""
 
-    async def test(c: httpx.AsyncClient) -> None:
-        game = await new_game(c, mode="local")
-
-        def damaged(*args: Any) -> Any:
+    def damaged(connection: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if statement.lstrip().upper().startswith("SELECT") and "games" in statement:
             raise sqlite3.DatabaseError("database disk image is malformed")
 
-        monkeypatch.setattr(Storage, "load", damaged)
-        monkeypatch.setattr(Storage, "games", damaged)
-        r = await c.get(f"/api/games/{game['id']}x")
-        assert r.status_code == 503
-        assert r.json()["error"] == "The game could not be read: database disk image is malformed"
-        r = await c.get("/api/games")
-        assert r.status_code == 503
-        assert r.json()["error"] == "The games could not be read: database disk image is malformed"
-
-    with_app(test)
+    async with in_process(":memory:") as (app, c):
+        game = await new_game(c, mode="local")
+        sa.event.listen(app.store.database.engine, "before_cursor_execute", damaged)
+        with errors_logged() as errors:
+            for url in (f"/api/games/{game['id']}x", "/api/games"):  # a game not in memory, and the list
+                r = await c.get(url)
+                assert r.status_code == 503, (url, r.text)
+                assert r.json()["error"] == "The database cannot be used: database disk image is malformed"
+        damage = "the database at :memory: cannot be used: database disk image is malformed"
+        assert [(record.getMessage(), record.exc_info) for record in errors] == [(damage, None)] * 2  # no traceback
+        sa.event.remove(app.store.database.engine, "before_cursor_execute", damaged)
+        assert (await c.get(f"/api/games/{game['id']}")).status_code == 200
 
 
 class _Errors(logging.Handler):
