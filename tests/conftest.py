@@ -15,8 +15,8 @@ def anyio_backend() -> str:
 
 
 #: The test files that exercise no code the two builds differ in (the server, the page, the deployment files, the
-#: documentation, the test servers): marked ``once``, they run in the compiled build's pass only.
-ONCE = ("test_web_", "test_deploy", "test_docs", "test_servers", "test_benchmark_")
+#: documentation, the test servers, the arena on Ray): marked ``once``, they run in the compiled build's pass only.
+ONCE = ("test_web_", "test_deploy", "test_docs", "test_servers", "test_benchmark_", "test_arena_ray")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

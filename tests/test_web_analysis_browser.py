@@ -22,6 +22,7 @@ from .web_support import (
     seat_page,
     server,
     shoot,
+    sizes,
 )
 
 Page = Any
@@ -54,7 +55,7 @@ def analysed_move(page: Page, device: str, text: str) -> None:
     page.wait_for_function(f"app.analysis.ply === {ply + 1}")
 
 
-@pytest.mark.parametrize("device", ["phone", "desktop"])
+@pytest.mark.parametrize("device", sizes("phone", "desktop"))
 def test_a_hive_variation_is_shown_in_the_move_list_and_survives_a_reload(
     browser: Any, server: ServerProcess, device: str, tmp_path: Path
 ) -> None:
@@ -97,7 +98,7 @@ def test_a_hive_variation_is_shown_in_the_move_list_and_survives_a_reload(
     context.close()
 
 
-@pytest.mark.parametrize("device", ["phone", "desktop"])
+@pytest.mark.parametrize("device", sizes("phone", "desktop"))
 def test_a_hivequeen_variation_is_shown_in_the_move_list_and_survives_a_reload(
     browser: Any, server: ServerProcess, device: str
 ) -> None:

@@ -14,7 +14,7 @@ import pytest
 
 import hive
 
-from .web_support import ServerProcess, chromium, random_move, serving
+from .web_support import ServerProcess, chromium, random_move, serving, sizes
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 Page = Any
@@ -91,7 +91,7 @@ def play(server: ServerProcess, game_id: str, token: str, move: str) -> None:
     assert reply.status_code == 200, reply.text
 
 
-@pytest.mark.parametrize("device", ["phone", "desktop"])
+@pytest.mark.parametrize("device", sizes("phone", "desktop"))
 def test_a_flag_falls_in_a_two_browser_game_and_both_players_see_it(
     browser: Any, own_server: ServerProcess, device: str
 ) -> None:
@@ -143,7 +143,7 @@ def new_game(page: Page) -> None:
     page.click("#btn-lobby-new" if page.is_visible("#btn-lobby-new") else "#btn-new")
 
 
-@pytest.mark.parametrize("device", ["phone", "desktop"])
+@pytest.mark.parametrize("device", sizes("phone", "desktop"))
 def test_the_new_game_dialog_offers_the_time_controls(browser: Any, own_server: ServerProcess, device: str) -> None:
     for kind, mode, choice, shown, label in [
         ("hive", "online", "custom", "2:00", "2+1"),

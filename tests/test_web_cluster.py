@@ -245,6 +245,7 @@ def serving_processes(url: str, tries: int = 200) -> set[str]:
     return seen
 
 
+@pytest.mark.slow
 def test_workers_share_one_port_and_one_that_dies_is_started_again(upgraded: str) -> None:
     """``--workers 2``: two processes behind one port, their metrics summed; ``kill -9`` of one: another is started
     in its place, and the port keeps answering; SIGTERM stops them all, cleanly."""
@@ -281,6 +282,7 @@ def test_workers_share_one_port_and_one_that_dies_is_started_again(upgraded: str
         assert "Traceback" not in server.output()
 
 
+@pytest.mark.slow
 def test_a_database_restart_answers_503_with_retry_after_then_play_goes_on() -> None:
     """A PostgreSQL server of the test's own is stopped under two running ``hive serve`` processes: requests get a
     clear 503 with ``Retry-After`` and the processes stop being ready; once the database is back they serve again, and
@@ -345,6 +347,7 @@ def test_a_database_restart_answers_503_with_retry_after_then_play_goes_on() -> 
         shutil.rmtree(directory, ignore_errors=True)
 
 
+@pytest.mark.slow
 def test_changes_reach_the_other_process_over_redis(upgraded: str, redis_url: str) -> None:
     """With ``--redis``, a move stored by one process reaches a socket on the other through Redis pub/sub."""
     with (
@@ -368,6 +371,7 @@ def test_changes_reach_the_other_process_over_redis(upgraded: str, redis_url: st
         asyncio.run(main())
 
 
+@pytest.mark.slow
 def test_a_clock_runs_on_when_its_process_is_killed_and_another_drops_the_flag(upgraded: str) -> None:
     """With several processes, a crash stops no clock: the game goes on in another process, whose flag watcher ends
     it on time though nobody asks it (a lone ``hive play`` holds its clocks only on a clean stop)."""

@@ -23,10 +23,10 @@ Page = Any
 __all__ = ["browser"]  # the fixture
 
 
-@pytest.fixture()
-def server(tmp_path: Path) -> Iterator[ServerProcess]:
-    """A server of the test's own (one test stops and starts it)."""
-    with serving(tmp_path / "games.sqlite3") as process:
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """The module's server (one test stops it and starts it again, on the same port and file)."""
+    with serving(tmp_path_factory.mktemp("e2e") / "games.sqlite3") as process:
         yield process
 
 
@@ -254,6 +254,7 @@ def click_queen_turn(page: Page, board: Any, turn: Any) -> None:
     page.wait_for_function(f"app.state.moves.length > {count}")
 
 
+@pytest.mark.slow
 def test_a_hivequeen_game_against_the_ai_played_by_clicks(browser: Any, server: ServerProcess) -> None:
     """South's turns come from the easy AI and are clicked in, productions included; the random mover answers."""
     from hive.games.hivequeen import Board as QueenBoard

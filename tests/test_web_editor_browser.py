@@ -14,7 +14,7 @@ from hive.games.hive import Board as HiveBoard
 from hive.games.hivequeen import NAMES
 from hive.games.hivequeen import Board as QueenBoard
 
-from .web_support import DEVICES, ServerProcess, browser, open_page, overflow, server, shoot
+from .web_support import DEVICES, ServerProcess, browser, open_page, overflow, server, shoot, sizes
 
 Page = Any
 __all__ = ["browser", "server"]  # the fixtures
@@ -76,7 +76,7 @@ def open_editor(browser: Any, server: ServerProcess, device: str) -> tuple[Any, 
     return context, page
 
 
-@pytest.mark.parametrize("device", ["phone", "desktop"])
+@pytest.mark.parametrize("device", sizes("phone", "desktop"))
 def test_a_hive_position_with_a_stack_is_set_up_and_a_game_started_from_it(
     browser: Any, server: ServerProcess, device: str, tmp_path: Path
 ) -> None:
@@ -131,7 +131,7 @@ def test_a_hive_position_with_a_stack_is_set_up_and_a_game_started_from_it(
     context.close()
 
 
-@pytest.mark.parametrize("device", ["phone", "desktop"])
+@pytest.mark.parametrize("device", sizes("phone", "desktop"))
 def test_a_hivequeen_position_is_set_up_and_a_game_started_from_it(
     browser: Any, server: ServerProcess, device: str, tmp_path: Path
 ) -> None:

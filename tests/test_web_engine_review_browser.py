@@ -17,7 +17,7 @@ import pytest
 
 from hive.games import find_game
 
-from .web_support import DEVICES, WON, ServerProcess, browser, create, overflow, own_server, seat_page, shoot
+from .web_support import DEVICES, WON, ServerProcess, browser, create, overflow, own_server, seat_page, shoot, sizes
 
 Page = Any
 __all__ = ["browser", "own_server"]  # the fixtures
@@ -36,7 +36,7 @@ def start_review(page: Page) -> None:
     assert "Analysing position" in page.inner_text("#er-progress-text")
 
 
-@pytest.mark.parametrize("device", ["phone", "desktop"])
+@pytest.mark.parametrize("device", sizes("phone", "desktop"))
 def test_a_finished_game_is_reviewed_and_a_blunder_shown(
     browser: Any, own_server: ServerProcess, device: str, tmp_path: Path
 ) -> None:
@@ -74,7 +74,7 @@ def test_a_finished_game_is_reviewed_and_a_blunder_shown(
     context.close()
 
 
-@pytest.mark.parametrize("device", ["phone", "desktop"])
+@pytest.mark.parametrize("device", sizes("phone", "desktop"))
 def test_a_hivequeen_game_is_reviewed_too(browser: Any, own_server: ServerProcess, device: str) -> None:
     game = create(own_server, mode="local", kind="hivequeen")
     context = browser.new_context(bypass_csp=True, **SIZES[device])

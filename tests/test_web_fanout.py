@@ -198,6 +198,7 @@ def test_a_socket_that_never_reads_delays_neither_the_mover_nor_the_opponent(
         asyncio.run(main(url))
 
 
+@pytest.mark.slow
 def test_the_ai_moves_while_a_socket_reads_nothing(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """A game against the AI open in a second tab that reads nothing: after 1,500 updates (some 4 MB) sent towards
     it, the AI answers each of the player's moves at the pace of a game without such a tab (before, the game stalled

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .web_support import ServerProcess, chromium, serving
+from .web_support import ServerProcess, chromium, serving, sizes
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 Page = Any
@@ -59,7 +59,7 @@ def open_menu(page: Page, size: str) -> None:
         page.click("#btn-menu")
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", sizes(*SIZES))
 def test_a_resignation_against_the_ai_is_final(browser: Any, server: ServerProcess, size: str, tmp_path: Path) -> None:
     context = browser.new_context(**SIZES[size])
     game = create(server, mode="ai", ai_level="random")
@@ -76,7 +76,7 @@ def test_a_resignation_against_the_ai_is_final(browser: Any, server: ServerProce
     context.close()
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", sizes(*SIZES))
 def test_after_a_resignation_between_two_browsers_ask_to_undo_is_disabled(
     browser: Any, server: ServerProcess, size: str
 ) -> None:
@@ -93,7 +93,7 @@ def test_after_a_resignation_between_two_browsers_ask_to_undo_is_disabled(
     context.close()
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", sizes(*SIZES))
 def test_a_declined_draw_offer_is_told_to_the_player_who_offered(
     browser: Any, server: ServerProcess, size: str, tmp_path: Path
 ) -> None:

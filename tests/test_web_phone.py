@@ -34,6 +34,7 @@ from .web_support import (
     seat_page,
     server,
     shoot,
+    sizes,
     state,
 )
 
@@ -71,7 +72,7 @@ def visible_without_scrolling(page: Page, selector: str) -> bool:
     return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height
 
 
-@pytest.mark.parametrize("device", list(DEVICES))
+@pytest.mark.parametrize("device", sizes(*DEVICES))
 def test_no_page_or_dialog_is_wider_than_the_screen(browser: Any, server: ServerProcess, device: str) -> None:
     context = browser.new_context(bypass_csp=True, **DEVICES[device])
     hive = create(server, mode="online", name="Maximilian Longname-Xy", options={"game_type": "Base+MLP"})
@@ -202,6 +203,7 @@ def tap_queen_turn(page: Page, text: str) -> None:
     page.wait_for_function(f"app.state.moves.length > {count}")
 
 
+@pytest.mark.slow
 def test_a_whole_hivequeen_game_by_taps_on_a_phone(browser: Any, server: ServerProcess, tmp_path: Path) -> None:
     context, page, game_id, token = phone_game(browser, server, "hivequeen", "#card-bottom .qcounts")
     for ply, text in enumerate(QUEEN_GAME):

@@ -457,3 +457,9 @@ def release_0_1(path: Path) -> None:
             connection.exec_driver_sql("DROP TABLE alembic_version")
     finally:
         engine.dispose()
+
+
+def sizes(*names: str) -> list[Any]:
+    """Browser sizes for ``pytest.mark.parametrize``: the phone's in the default run, the others (desktop,
+    landscape) in the slow set, which CI runs too; the phone's layout is the one most often broken."""
+    return [pytest.param(name, marks=[] if name == "phone" else [pytest.mark.slow]) for name in names]
