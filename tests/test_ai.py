@@ -203,7 +203,7 @@ SHUFFLING = (
 )
 
 
-@pytest.mark.parametrize("depth", [2, 3, 4])
+@pytest.mark.parametrize("depth", [2, 3, pytest.param(4, marks=pytest.mark.slow)])
 def test_a_side_ahead_never_goes_back_to_an_earlier_position_and_wins(depth: int) -> None:
     """Without the repetition draw, a move back to a position the game has had scores as a draw: the side ahead
     makes progress (before, it shuffled at every depth for as long as the game went on)."""

@@ -343,6 +343,7 @@ def test_hivequeen_explains_illegal_clicks_and_imports_a_record(
     assert page.errors == []
 
 
+@pytest.mark.slow
 def test_hivequeen_asks_whether_a_highborn_is_promoted(browser: Any, server: ServerProcess) -> None:
     """North's Queen was taken: its Highborn's capture may end in a promotion, and a chooser asks which."""
     record = "Wc3-d4;+Wg3\nDf8-b6;+Se6\nDc2-f8;+Se7;+Wa3\nNd8-i8\nSe7xg9;+Se7;+Sd6\n"
