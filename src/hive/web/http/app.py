@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import secrets
 import socket
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -34,8 +34,9 @@ from ..game.analysis import Analysis
 from ..game.events import AI_MOVE, DELETED, FLAG, MOVE, PRESENCE, GameChanged
 from ..game.lobby import Lobby
 from ..game.service import GameService
+from ..game.session import Session
 from ..realtime.bus import Bus, LocalBus, PostgresBus, RedisBus
-from ..realtime.fanout import Fanout, dumps
+from ..realtime.fanout import Fanout, dumps, with_seats
 from ..realtime.flags import Flags
 from ..realtime.presence import Watching
 from ..settings import Settings
@@ -50,6 +51,9 @@ RESTARTING = 1012
 RESTARTING_REASON = "The server is restarting: reconnecting."
 #: Seconds between looks at the versions of the games watched here (a change whose event was lost still shows).
 SWEEP = 10.0
+#: Seconds for which the state just sent to a game's sockets answers the request that changed it (its clock's
+#: remaining times are those of that moment).
+SHOWN_FOR = 0.25
 
 
 def process_name() -> str:
@@ -102,6 +106,8 @@ class App:
         #: The address and port the server listens on, once :func:`~hive.web.http.run.serve` knows them.
         self.listening: tuple[str | None, int | None] = (None, None)
         self.draining = False
+        #: Each game's state as last sent to its sockets: its version, when, and its JSON without the seats.
+        self._shown: dict[str, tuple[int, float, str]] = {}
         self._started: asyncio.Task[None] | None = None
         self._loops: list[asyncio.Task[None]] = []
         self._stopped = False
@@ -247,6 +253,16 @@ class App:
                 if session is None or stored != session.record.version:
                     await self.broadcast(game_id)
 
+    def shown_now(self, session: Session) -> str | None:
+        """The state of ``session`` as its sockets were just sent it (its JSON without ``seats``, see
+        :func:`~hive.web.realtime.fanout.with_seats`), if that was at its current version and a moment ago: the
+        answer to the request that made the change is then the same text, not encoded again."""
+        found = self._shown.pop(session.record.id, None)
+        if found is None:
+            return None
+        version, when, text = found
+        return text if version == session.record.version and time.monotonic() - when < SHOWN_FOR else None
+
     async def broadcast(self, game_id: str, version: int | None = None) -> None:
         """Queue the game's state as stored for every socket watching it here, each with its own seats; never waits
         on one (``version``: the version just stored, when it is known to be the one in memory)."""
@@ -263,11 +279,12 @@ class App:
         base = self.service.state(session, present=present)
         del base["seats"]
         shared = dumps(base)[:-1]  # encoded once; each socket's seats are added at the end
+        self._shown[game_id] = (session.record.version, time.monotonic(), shared)
         texts: dict[frozenset[int], str] = {}
 
         def text(seats: frozenset[int]) -> str:
             if seats not in texts:
-                texts[seats] = f'{shared},"seats":{json.dumps(sorted(seats))}}}'
+                texts[seats] = with_seats(shared, seats)
             return texts[seats]
 
         self.fanout.publish(game_id, text)

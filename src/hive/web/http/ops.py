@@ -30,7 +30,7 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Match
+from starlette.routing import Route
 
 from ..settings import Settings
 from ..storage.schema import games
@@ -144,6 +144,7 @@ class Observed:
         self.app = app
         self.metrics = metrics
         self.settings = settings
+        self._paths: dict[Any, str] | None = None
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -183,14 +184,14 @@ class Observed:
             )
 
     def route(self, scope: Scope) -> str:
-        """The route a request matched, as its template (``/api/games/{id}/move``), so that the metrics have few
-        labels; ``other`` for none."""
-        for route in self.metrics.app.asgi.routes:
-            match, _ = route.matches(scope)
-            if match == Match.FULL:
-                path: str = getattr(route, "path", "other")
-                return path
-        return "other"
+        """The route a request matched, as its template (``/api/games/{id}/{action}``), so that the metrics have few
+        labels (the router left the endpoint it chose in the scope); ``other`` for none."""
+        if self._paths is None:
+            self._paths = {
+                route.endpoint: route.path for route in self.metrics.app.asgi.routes if isinstance(route, Route)
+            }
+        endpoint = scope.get("endpoint")
+        return self._paths.get(endpoint, "other") if endpoint is not None else "other"
 
 
 async def healthz(request: Request) -> Response:

@@ -85,6 +85,7 @@ from ..errors import BadRequest, Conflict, Damaged, Forbidden, GameError, NotFou
 from ..game import setup
 from ..game.actions import act
 from ..game.session import Session
+from ..realtime.fanout import with_seats
 from ..views import JSON, kinds, rules_page, spec_of
 from . import ops
 from .guard import Refused, parse_json
@@ -139,12 +140,14 @@ class Api:
         """Starlette's exception handlers: HTTP errors and crashes answered in JSON."""
         return {HTTPException: self._http_error, Exception: self._crash}
 
-    def api(self, handler: Callable[[Request], Awaitable[JSON]]) -> Callable[[Request], Awaitable[Response]]:
-        """An endpoint answering ``handler``'s JSON, or ``{"error": ...}`` with the refusal's status."""
+    def api(self, handler: Callable[[Request], Awaitable[JSON | Response]]) -> Callable[[Request], Awaitable[Response]]:
+        """An endpoint answering ``handler``'s JSON (or its own answer), or ``{"error": ...}`` with the refusal's
+        status."""
 
         async def endpoint(request: Request) -> Response:
             try:
-                return JSONResponse(await handler(request))
+                answer = await handler(request)
+                return answer if isinstance(answer, Response) else JSONResponse(answer)
             except Refused as err:
                 return JSONResponse({"error": str(err)}, status_code=err.status)
             except GameError as err:
@@ -274,7 +277,7 @@ class Api:
         session = await self.service.session(request.path_params["id"])
         return await self.app.analysis.delete(session, self.token(request), request.path_params["line"])
 
-    async def action(self, request: Request) -> JSON:
+    async def action(self, request: Request) -> JSON | Response:
         game_id, action = request.path_params["id"], request.path_params["action"]
         data = await self.body(request)
         token = self.token(request)
@@ -289,6 +292,10 @@ class Api:
         session, answer = await act(self.service, game_id, action, token, data, self.client(request))
         if answer is not None:
             return answer
+        seats = self.service.seats(session.record, token)
+        shown = self.app.shown_now(session)  # the state just sent to the game's sockets, when it was
+        if shown is not None:
+            return Response(with_seats(shown, seats), media_type="application/json")
         return await self.state(session, token)
 
 

@@ -29,6 +29,12 @@ def dumps(data: dict[str, Any]) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
+def with_seats(shared: str, seats: frozenset[int]) -> str:
+    """A game's state for the holder of ``seats``, from its JSON text without ``seats`` (its closing brace left off):
+    the state is encoded once for every socket, each adding its seats."""
+    return f'{shared},"seats":{json.dumps(sorted(seats))}}}'
+
+
 @dataclass(eq=False)
 class Watcher:
     """One socket watching a game with the seats its token holds."""
@@ -137,4 +143,4 @@ class Fanout:
             await asyncio.wait_for(watcher.ws.close(code=watcher.code, reason=watcher.reason), self.send_timeout)
 
 
-__all__ = ["TOO_SLOW", "TOO_SLOW_REASON", "Fanout", "Watcher", "dumps"]
+__all__ = ["TOO_SLOW", "TOO_SLOW_REASON", "Fanout", "Watcher", "dumps", "with_seats"]
