@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ...game import Outcome, Termination
-from ..errors import BadRequest, Conflict, NotFound, shown
+from ..errors import BadRequest, Conflict, Forbidden, NotFound, shown
 from ..views import JSON
 from . import access, clock
 from .newgame import display_name
@@ -257,21 +257,42 @@ async def act(
     :raises Forbidden: when ``token`` holds no seat of the game.
     :raises BadRequest, Conflict: naming what the action cannot do, or not now.
     """
+    if action not in ACTIONS and action not in QUERIES:
+        raise NotFound(f"Unknown action {shown(action)}: expected one of {', '.join((*ACTIONS, *QUERIES))}.")
     async with service.lock(game_id):
-        session = await service.fresh(game_id)
-        if action == "why":
-            return session, {"piece": data.get("piece"), "reason": session.view.why(session.board, data.get("piece"))}
-        if action == "preview":
-            if session.over:
-                raise Conflict("The game is over.")
-            return session, session.view.preview(session.board, data)
-        if action not in ACTIONS:
-            raise NotFound(f"Unknown action {shown(action)}: expected one of {', '.join((*ACTIONS, *QUERIES))}.")
-        seats = await service.holder(session, token)
-        if await service.flag(session):
-            raise Conflict("The game is over: time ran out.")
-        await HANDLERS[action](service, session, seats, data, client)
+        if action in QUERIES:
+            return await _query(await service.fresh(game_id), action, data)
+        # The copy in memory is tried first, as the events heard keep it current. A change made from a copy that is
+        # behind is refused when stored (its version); any refusal from a copy found behind is tried again on the
+        # game as stored, since a seat taken or a move made elsewhere may be what it missed.
+        cached = service.sessions.get(game_id)
+        session = cached if cached is not None else await service.fresh(game_id)
+        try:
+            await _act(service, session, action, token, data, client)
+        except (BadRequest, Conflict, Forbidden):
+            if cached is None or not service.store.database.shared:
+                raise
+            behind = session.record.version
+            session = await service.fresh(game_id)
+            if session.record.version == behind:
+                raise  # the copy was current: the refusal stands
+            await _act(service, session, action, token, data, client)
         return session, None
+
+
+async def _query(session: Session, action: str, data: JSON) -> tuple[Session, JSON]:
+    if action == "why":
+        return session, {"piece": data.get("piece"), "reason": session.view.why(session.board, data.get("piece"))}
+    if session.over:
+        raise Conflict("The game is over.")
+    return session, session.view.preview(session.board, data)
+
+
+async def _act(service: GameService, session: Session, action: str, token: str | None, data: JSON, client: str) -> None:
+    seats = await service.holder(session, token)
+    if await service.flag(session):
+        raise Conflict("The game is over: time ran out.")
+    await HANDLERS[action](service, session, seats, data, client)
 
 
 __all__ = ["ACTIONS", "FINAL", "HANDLERS", "QUERIES", "act", "check_ply"]

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...game import Outcome, Termination
-from ..errors import BadRequest, Conflict, Damaged, Forbidden, GameError, NotFound, shown
+from ..errors import BadRequest, Conflict, Damaged, Forbidden, NotFound, shown
 from ..model import AIJob, GameRecord
 from ..storage import Effects, Store
 from ..views import JSON, Board, View, description, in_sides, kinds, pass_note, replay, spec_of, view_for
@@ -480,11 +480,6 @@ class GameService:
         event = self._event(session, what, by, detail)
         try:
             await self.store.games.save(updated, previous, self._effects(session, event, client))
-        except GameError:
-            session.record = previous
-            if revert is not None:
-                revert()
-            raise
         except BaseException:
             session.record = previous
             if revert is not None:

@@ -45,8 +45,14 @@ CHANGED = (
 ROW = sa.select(games).where(games.c.id == _ID)
 VERSION = sa.select(games.c.version).where(games.c.id == _ID)
 ALL_MOVES = sa.select(moves.c.move).where(moves.c.game_id == _ID).order_by(moves.c.ply)
-MOVES_SINCE = (
-    sa.select(moves.c.ply, moves.c.move).where(moves.c.game_id == _ID, moves.c.written > _SINCE).order_by(moves.c.ply)
+#: the game's row with each move written since a version (one statement: one snapshot, one round trip)
+CHANGES = (
+    sa.select(games, moves.c.ply.label("changed_ply"), moves.c.move.label("changed_move"))
+    .select_from(
+        games.outerjoin(moves, sa.and_(moves.c.game_id == games.c.id, moves.c.written > _SINCE)),
+    )
+    .where(games.c.id == _ID)
+    .order_by(moves.c.ply)
 )
 SAVE = (
     games.update()
@@ -194,11 +200,12 @@ class GameRepository:
         return await self.database.run(self._changes, game_id, known)
 
     def _changes(self, game_id: str, known: GameRecord) -> GameRecord | None:
-        with self.database.reading() as connection:
-            row = connection.execute(ROW, {"game": game_id}).first()
-            if row is None:
-                return None
-            written = connection.execute(MOVES_SINCE, {"game": game_id, "since": known.version}).all()
+        with self.database.single() as connection:
+            rows = connection.execute(CHANGES, {"game": game_id, "since": known.version}).all()
+        if not rows:
+            return None
+        row = rows[0]
+        written = [(found.changed_ply, found.changed_move) for found in rows if found.changed_ply is not None]
         stored = (known.moves + known.redo)[: row.stored]
         for ply, move in written:
             if ply < len(stored):
