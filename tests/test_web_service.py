@@ -171,6 +171,55 @@ async def test_two_moves_sent_at_once_for_the_same_ply_to_two_processes_store_on
         second.close()
 
 
+async def test_an_action_on_a_copy_that_is_behind_is_made_again_on_the_stored_game(database: str) -> None:
+    """The copy in memory is tried first; one that missed a change stored elsewhere is brought up to date and the
+    action made on the game as stored, so that the player sees no refusal."""
+    first, second = open_store(database, "a"), open_store(database, "b")
+    one, other = GameService(first, origin="a"), GameService(second, origin="b")
+    try:
+        session, token = await local(one)
+        twin = await other.session(session.record.id)
+        await play(one, session, token, "move", {"move": "wS1", "ply": 0})
+        assert twin.record.version == 0  # the other process has not heard of the move
+        assert await play(other, twin, token, "move", {"move": "bS1 wS1-", "ply": 1}) is None
+        stored = await first.games.load(session.record.id)
+        assert stored is not None and stored.moves == ["wS1", "bS1 wS1-"] and stored.version == 2
+        assert twin.board.move_texts() == stored.moves
+        with pytest.raises(Conflict, match="moved on"):  # a refusal on a copy that was current stands
+            await play(other, twin, token, "move", {"move": "wG1 -wS1", "ply": 1})
+    finally:
+        first.close()
+        second.close()
+
+
+async def test_a_socket_opening_a_game_while_it_changes_elsewhere_still_takes_its_seat(
+    database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, second = open_store(database, "a"), open_store(database, "b")
+    one, other = GameService(first, origin="a"), GameService(second, origin="b")
+    try:
+        session, created = await one.create({"mode": "online"})
+        token, invite = created.token, created.invite
+        assert invite is not None and session.record.joined == 0b01
+        save = second.games.save
+        raced: list[bool] = []
+
+        async def move_first(*args: Any) -> None:
+            if not raced:  # between the version read and the seat's change, a move is stored by the other process
+                raced.append(True)
+                await play(one, session, token, "move", {"move": "wS1", "ply": 0})
+            await save(*args)
+
+        monkeypatch.setattr(second.games, "save", move_first)
+        joined = await other.join(session.record.id, frozenset({1}))
+        assert raced and joined.record.joined == 0b11 and joined.record.moves == ["wS1"]
+        stored = await first.games.load(session.record.id)
+        assert stored is not None and stored.joined == 0b11 and stored.version == joined.record.version == 2
+    finally:
+        first.close()
+        second.close()
+
+
 async def test_every_change_is_announced_once_inside_its_transaction(service: GameService, heard: Listener) -> None:
     session, token = await local(service, options={"game_type": "Base", "tournament_opening": False})
     for move in ("wQ", "bQ wQ-"):

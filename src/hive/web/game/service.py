@@ -34,6 +34,7 @@ from ...game import Outcome, Termination
 from ..errors import BadRequest, Conflict, Damaged, Forbidden, NotFound, shown
 from ..model import AIJob, GameRecord
 from ..storage import Effects, Store
+from ..storage.games import StaleError
 from ..views import JSON, Board, View, description, in_sides, kinds, pass_note, replay, spec_of, view_for
 from . import access, clock
 from .events import AI_ERROR, AI_MOVE, CREATED, FLAG, JOINED, Announcer, GameChanged, Unheard
@@ -87,6 +88,10 @@ def summary(record: GameRecord, view: View, length: int) -> JSON:
         "created": record.created,
         "updated": record.updated,
     }
+
+
+#: How often a socket opening a game notes its seat before giving up on changes stored elsewhere first.
+JOIN_TRIES = 5
 
 
 class GameService:
@@ -343,10 +348,17 @@ class GameService:
     async def join(self, game_id: str, held: frozenset[int]) -> Session:
         """:meth:`note_seats` for a socket opening the game: the game as it stands after."""
         async with self.lock(game_id):
-            session = await self.fresh(game_id)
-            if held:
-                await self.note_seats(session, held)
-            return session
+            tries = 0
+            while True:
+                session = await self.fresh(game_id)
+                try:
+                    await self.note_seats(session, held)
+                    return session
+                except StaleError:
+                    tries += 1
+                    if tries == JOIN_TRIES:
+                        raise
+                    # a change stored elsewhere came first (a move, the other seat joining): note the seat again
 
     async def play(self, session: Session, move: Any, client: str = "", what: str = "move") -> GameChanged:
         """Play ``move`` (checked already) on the game, charging the clock, and store it."""
