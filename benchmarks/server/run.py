@@ -129,7 +129,7 @@ def report(figures: JSON) -> list[str]:
     def ms(summary: JSON) -> str:
         return f"{summary['p50']} / {summary['p99']} ms  (max {summary['max']} ms, {summary['count']:,})"
 
-    kill = f", the last process killed at {f['kill_at_s']:g} s" if f["kill_at_s"] is not None else ""
+    kill = f" (SIGKILL at {f['kill_at_s']:g} s)" if f["kill_at_s"] is not None else ""
     servers = sum(f["server_cpu_pct"].values())
     rows = [
         ("mode", f"{f['mode']}: {f['description']}{kill}"),

@@ -54,7 +54,7 @@ class Mode:
 MODES = {
     "a": Mode("one hive play process on SQLite", PLAY),
     "b": Mode("two hive serve processes on PostgreSQL", SERVE, 2, "healthz", UPGRADE),
-    "c": Mode("two hive serve processes on PostgreSQL, one killed", SERVE, 2, "healthz", UPGRADE, kill=True),
+    "c": Mode("two hive serve processes on PostgreSQL, the second killed", SERVE, 2, "healthz", UPGRADE, kill=True),
     "relay": Mode("one hive play process on SQLite, also through a relay that is killed", PLAY, kill=True, relay=True),
 }
 
