@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -16,18 +15,13 @@ from hypothesis import strategies as st
 
 from hive.games.hivequeen import Board
 from hive.games.hivequeen.records import read_record
-from hive.web import App, create_app
+from hive.web import create_app
 from hive.web.http.pages import how_to_play_page, markdown
 from hive.web.views import DOCS
 
+from .web_support import client, new_game, play
+
 JSON = dict[str, Any]
-
-
-@asynccontextmanager
-async def client(app: App) -> AsyncIterator[httpx.AsyncClient]:
-    transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://hive.test", timeout=60) as c:
-        yield c
 
 
 def run(coro: Callable[[], Coroutine[Any, Any, None]]) -> None:
@@ -35,15 +29,7 @@ def run(coro: Callable[[], Coroutine[Any, Any, None]]) -> None:
 
 
 async def queen_game(c: httpx.AsyncClient, **body: Any) -> JSON:
-    r = await c.post("/api/games", json={"kind": "hivequeen", **body})
-    assert r.status_code == 200, r.text
-    data: JSON = r.json()
-    return data
-
-
-async def play(c: httpx.AsyncClient, game: JSON, token: str | None, **body: Any) -> httpx.Response:
-    headers = {"x-seat-token": token} if token else {}
-    return await c.post(f"/api/games/{game['id']}/move", json=body, headers=headers)
+    return await new_game(c, kind="hivequeen", **body)
 
 
 async def wait_for(c: httpx.AsyncClient, game: JSON, token: str, test: Callable[[JSON], bool]) -> JSON:

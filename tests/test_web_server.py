@@ -7,8 +7,7 @@ import json
 import random
 import re
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -20,37 +19,18 @@ from hypothesis import strategies as st
 
 import hive
 from hive.games import GAMES
-from hive.web import App, create_app
+from hive.web import create_app
 from hive.web.http.server import STATIC
 from hive.web.settings import Settings
 from hive.web.views import description, view_for
 
-from .web_support import VERBS, counting, server_thread, state_where, stored_games
+from .web_support import VERBS, client, counting, new_game, play, server_thread, state_where, stored_games
 
 JSON = dict[str, Any]
 
 
-@asynccontextmanager
-async def client(app: App) -> AsyncIterator[httpx.AsyncClient]:
-    transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://hive.test", timeout=60) as c:
-        yield c
-
-
 def run(coro: Callable[[], Coroutine[Any, Any, None]]) -> None:
     asyncio.run(coro())
-
-
-async def new_game(c: httpx.AsyncClient, **body: Any) -> JSON:
-    r = await c.post("/api/games", json=body)
-    assert r.status_code == 200, r.text
-    data: JSON = r.json()
-    return data
-
-
-async def play(c: httpx.AsyncClient, game: JSON, token: str | None, **body: Any) -> httpx.Response:
-    headers = {"x-seat-token": token} if token else {}
-    return await c.post(f"/api/games/{game['id']}/move", json=body, headers=headers)
 
 
 @pytest.mark.parametrize("games", [40, pytest.param(100, marks=pytest.mark.slow)])
