@@ -8,6 +8,8 @@ import pytest
 
 import hive
 
+from .shared import POSITIONS
+
 
 def test_new_board() -> None:
     board = hive.Board("Base+MLP")
@@ -141,13 +143,8 @@ def test_game_over_has_no_moves() -> None:
     assert board.is_game_over()
 
 
-_MIDGAME = "/work/shared/testdata/positions/midgame_mlp.txt"
-
-
 def _midgame() -> hive.Board:
-    from pathlib import Path
-
-    return hive.Board.from_game_string(Path(_MIDGAME).read_text())
+    return hive.Board.from_game_string((POSITIONS / "midgame_mlp.txt").read_text())
 
 
 def test_moves_compare_hash_and_print_as_values() -> None:

@@ -151,3 +151,43 @@ def test_errors_quote_a_long_move_text_in_part(text: str) -> None:
     assert len(message) < 400, message
     if len(" ".join(text.split())) > 100:  # runs of white space are quoted as one space
         assert f"({len(text):,} characters)" in message
+
+
+@pytest.mark.parametrize("name", ["Base+MLP", "HiveQueen"])
+@pytest.mark.parametrize("value", [None, b"wS1", 7])
+def test_every_game_s_verbs_refuse_what_is_not_text_or_a_move_with_its_own_errors(name: str, value: object) -> None:
+    board = hive.find_game(name)()
+    kind = type(value).__name__
+    with pytest.raises(hive.InvalidMoveError, match=f"not {kind}"):
+        board.parse_move(value)  # type: ignore[arg-type]
+    with pytest.raises(hive.InvalidMoveError, match=f"not {kind}"):
+        board.push_text(value)  # type: ignore[arg-type]
+    with pytest.raises(hive.InvalidMoveError, match=f"not {kind}"):
+        board.push(value)
+    with pytest.raises(hive.InvalidRecordError, match=f"not {kind}"):
+        type(board).from_record(value)  # type: ignore[arg-type]
+    with pytest.raises(hive.InvalidPositionError, match=f"not {kind}"):
+        type(board).from_position(value)  # type: ignore[arg-type]
+    assert board.move_stack == []
+
+
+@pytest.mark.parametrize("value", [None, 3, b"Base"])
+def test_a_game_type_that_is_not_text_is_an_invalid_game_type(value: object) -> None:
+    with pytest.raises(
+        hive.InvalidGameTypeError, match=f"Expected a game type such as 'Base\\+MLP', not {type(value).__name__}"
+    ):
+        hive.Board(value)  # type: ignore[arg-type]
+    with pytest.raises(hive.InvalidGameStringError, match=f"not {type(value).__name__}"):
+        hive.Board.from_game_string(value)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Base;NotStarted;White[1];wS\ud800", "Base\ud800", "Base;InProgress;Black[1];wS1;\x1b[2J", "Position;\ud800"],
+)
+def test_errors_on_text_that_cannot_be_printed_show_it_escaped(text: str) -> None:
+    with pytest.raises(ValueError) as raised:
+        hive.Board.from_game_string(text)
+    message = str(raised.value)
+    message.encode("utf-8")  # a lone surrogate could not be printed, nor written to a log
+    assert message.isprintable(), message

@@ -582,6 +582,9 @@ def test_convert_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert run(["convert", str(VALID[0]), "-o", str(tmp_path / "out.xyz")]) == 2
     assert "--to" in capsys.readouterr().err
     assert run(["convert", str(INVALID[0]), "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "ILLEGAL move 12 'bA1 bP'" in err and "left as it was" in err and not out.exists()
+    assert run(["convert", str(INVALID[0]), "-o", str(out), "--partial"]) == 1
     assert "ILLEGAL move 12 'bA1 bP'" in capsys.readouterr().err
     assert len(one(out).moves) == 11
     copy = tmp_path / "same.pgn"

@@ -16,7 +16,7 @@ from hive.cli import records as records_cli
 from hive.records import Game, iter_headers, read_pgn_headers, read_sgf_headers, read_string, replay, write_pgn
 from hive.records import pgn as pgn_module
 from hive.records import text as text_module
-from hive.records.sgf import SgfTree, game_trees
+from hive.records.sgf import MAX_VALUES, SgfTree, game_trees
 from hive.records.sgf_reader import _TreeRecord
 from hive.records.text import MAX_TEXT, QUOTED, LongLine, bounded_lines, printable, quote
 
@@ -51,8 +51,8 @@ def peak_kb(read: Callable[[], object]) -> float:
         tracemalloc.stop()
 
 
-def trees(text: str, chunk_size: int = 1 << 16, limit: int = MAX_TEXT) -> list[SgfTree | str]:
-    return list(game_trees(io.StringIO(text), chunk_size, limit))
+def trees(text: str, chunk_size: int = 1 << 16, limit: int = MAX_TEXT, values: int = MAX_VALUES) -> list[SgfTree | str]:
+    return list(game_trees(io.StringIO(text), chunk_size, limit, values))
 
 
 def assert_good_game(game: Game) -> None:
@@ -96,6 +96,37 @@ def test_a_long_sgf_value_takes_linear_time() -> None:
 def test_a_long_sgf_value_takes_little_memory() -> None:
     text = f"(;GM[27]C[{'x' * 1_000_000}])"
     assert peak_kb(lambda: trees(text)) < 8 * 1024  # the value and the buffer: 180 MB before
+
+
+def test_deeply_nested_sgf_variations_take_constant_memory() -> None:
+    depth = 500_000
+    handle, found = io.StringIO("(" * depth + ")" * depth), []
+    # two lists of a flag a depth held 8 MB here, and 330 MB for 20 MB of '('
+    assert peak_kb(lambda: found.extend(game_trees(handle))) < 1024
+    (tree,) = found
+    assert isinstance(tree, SgfTree) and (tree.nodes, tree.errors) == ([], [])
+
+
+def test_an_sgf_main_line_over_the_bound_keeps_its_start_and_says_so() -> None:
+    text = "(;GM[27]" + "(;C[x]" * 5_000 + ")" * 5_001 + "(;GN[next])"
+    first, second = trees(text, 4096, values=1_000)
+    assert isinstance(first, SgfTree) and isinstance(second, SgfTree)
+    assert sum(len(node) for node in first.nodes) == 1_000 and first.nodes[0] == [("GM", "27")]
+    assert first.errors == ["the game tree holds more than 1,000 values: the rest of it is not read"]
+    assert (second.nodes, second.errors) == ([[("GN", "next")]], [])
+    stray = trees("(;GM[27]" + " 0:04" * 50 + ";C[y])", values=10)[0]
+    assert isinstance(stray, SgfTree) and len(stray.stray) == 9 and len(stray.errors) == 1
+    # a 20 MB file of nested variations held 824 MB before the bound
+    handle = io.StringIO("(;C[x]" * 200_000)
+    assert peak_kb(lambda: list(game_trees(handle))) < 32 * 1024
+
+
+def test_only_the_first_variation_at_each_depth_is_the_main_line() -> None:
+    text = "(;A[1](;B[2](;C[3])(;D[4](;X[0])))(;E[5](;F[6](;Y[0]))));(;G[7])"
+    first, second = trees(text)
+    assert isinstance(first, SgfTree) and isinstance(second, SgfTree)
+    assert first.nodes == [[("A", "1")], [("B", "2")], [("C", "3")]]
+    assert second.nodes == [[("G", "7")]]
 
 
 @pytest.mark.parametrize("chunk_size", [1, 2, 3, 5, 64, 1000, 1 << 16])

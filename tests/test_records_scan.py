@@ -192,6 +192,12 @@ def test_convert_never_leaves_an_empty_or_partial_output(tmp_path: Path, capsys:
     odd = tmp_path / "odd.sgf"  # a row no reader expects, then a good game
     odd.write_text(text.replace("; P0[14 dropb wA1 N 13 wM\\\\]", "; P0[14 dropb wA1 N ² wM\\\\]") + "\n" + text)
     assert run(["convert", str(odd), "-o", str(out)]) == 1
+    assert "out.pgn is left as it was" in capsys.readouterr().err and out.read_text() == "kept\n"
+    broken = tmp_path / "broken.sgf"  # a game tree never closed: nothing of it is a game
+    broken.write_text("((((((((")
+    assert run(["convert", str(broken), "-o", str(out)]) == 1
+    assert "missing ')'" in capsys.readouterr().err and out.read_text() == "kept\n"
+    assert run(["convert", str(odd), "-o", str(out), "--partial"]) == 1
     err = capsys.readouterr().err
     assert f"{odd} game 1: ILLEGAL move 5 'dropb wA1 N ² wM\\': bad board location 'N ²'" in err
     assert f"{odd} game 1: warning: the record's result WhiteWins is not kept" in err

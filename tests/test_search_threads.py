@@ -8,7 +8,6 @@ import random
 import signal
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
 
@@ -19,9 +18,8 @@ from hive.games.hivequeen import Searcher as QueenSearcher
 from hive.games.hivequeen.search import search_view
 from hive.search import Limits, parallel
 
-from .shared import mzinga_rows
+from .shared import POSITIONS, mzinga_rows
 
-POSITIONS = Path(__file__).resolve().parents[2] / "shared" / "testdata" / "positions"
 MIDGAMES = ("midgame_mlp", "midgame2_mlp", "midgame_base")
 COMPILED = hive.BUILD == "compiled"
 # the plain Python build searches about 50 times slower

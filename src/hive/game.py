@@ -66,6 +66,18 @@ class UnknownGameError(ValueError):
     """A name that names no game the project plays."""
 
 
+E = TypeVar("E", bound=ValueError)
+
+
+def text_argument(value: object, what: str, error: type[E]) -> str:
+    """``value``, a text the caller reads as ``what`` (``a MoveString``); anything else (``None``, bytes) raises
+    ``error`` naming what came instead."""
+    if isinstance(value, str):
+        return value
+    shown = repr(value)
+    raise error(f"Expected {what}, not {type(value).__name__} {shown[:60]}{'…' if len(shown) > 60 else ''}.")
+
+
 class Termination(enum.Enum):
     """How a game ended: by the rules of the game (the first group) or by its players and apps (the second)."""
 
@@ -479,4 +491,5 @@ __all__ = [
     "Outcome",
     "Termination",
     "UnknownGameError",
+    "text_argument",
 ]

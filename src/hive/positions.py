@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from .game import InvalidPositionError
+from .game import InvalidPositionError, text_argument
 
 #: The first field of every game's position record (``Position;<game>;<turn>;...``).
 POSITION_TAG = "Position"
@@ -26,7 +26,7 @@ def position_fields(text: str, least: int, form: str) -> list[str]:
     :raises InvalidPositionError: when its first field is not ``Position``, or it has fewer than ``least`` fields
         (``form`` shows what they are).
     """
-    fields = [field.strip() for field in text.strip().split(";")]
+    fields = [field.strip() for field in text_argument(text, "a position record", InvalidPositionError).split(";")]
     if fields[0].lower() != POSITION_TAG.lower():
         raise InvalidPositionError(
             f"Invalid position: a position record starts with '{POSITION_TAG}', not {quoted(fields[0])}."
@@ -40,6 +40,8 @@ def quoted(text: str, limit: int = 100) -> str:
     """A text as a message quotes it: between single quotes, its white space as single spaces, and no more than
     ``limit`` characters of it (then ``…`` and its length)."""
     shown = " ".join(text.split())
+    if not shown.isprintable():  # a lone surrogate could not even be printed; a control character would act
+        shown = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in shown)
     if len(shown) > limit:
         return f"'{shown[:limit]}…' ({len(text):,} characters)"
     return f"'{shown}'"

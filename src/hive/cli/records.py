@@ -156,7 +156,8 @@ def cmd_convert(args: argparse.Namespace) -> int:
     """``hive convert INPUT -o OUTPUT [--to FORMAT]``: rewrite a record file in another format.
 
     The output is written whole or not at all: to a file beside it first, which replaces it once every game is
-    written; an unreadable input or no game to write leaves an existing output as it was.
+    written. An unreadable input, a game that cannot be read whole or written, or no game to write leaves an existing
+    output as it was, unless ``--partial`` asks for what could be read (the exit status is 1 all the same).
     """
     source: str = args.input
     output: str | None = args.output if args.output != "-" else None
@@ -197,8 +198,14 @@ def cmd_convert(args: argparse.Namespace) -> int:
     try:
         with sink:
             code, written = _convert(source, fmt, target, where, sink)
-        if written:
+        if written and (code == 0 or args.partial):
             os.replace(part, output)
+        elif code == 1 and written:
+            _say(
+                f"hive convert: {output} is left as it was, as not every game could be converted whole"
+                " (--partial writes what could be read)",
+                sys.stderr,
+            )
         elif code != 2:
             _say(f"hive convert: no game to write; {output} is left as it was", sys.stderr)
             code = 1
@@ -265,6 +272,11 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     )
     convert.add_argument("input", help="a .sgf, .pgn or GameString file")
     convert.add_argument("-o", "--output", default=None, help="the file to write (default: standard output)")
+    convert.add_argument(
+        "--partial",
+        action="store_true",
+        help="write the output file even when some games cannot be read whole: what could be read of them",
+    )
     convert.add_argument(
         "--to", choices=FORMATS, default=None, help="output format (default: by the output's extension)"
     )

@@ -32,31 +32,52 @@ _LOOKAHEAD = 256  # a token this close to the end of what was read may go on in 
 Node = list[tuple[str, str]]
 
 
+#: The most property values and stray texts kept of one game tree's main line (a Hive game has some thousands);
+#: what follows is skipped unread, with an error on the tree.
+MAX_VALUES = 100_000
+
+
 class SgfTree:
     """The nodes of one game tree's main line, the text in it that is not SGF, and what is wrong with it."""
 
-    __slots__ = ("errors", "nodes", "stray")
+    __slots__ = ("errors", "most", "nodes", "room", "stray")
 
-    def __init__(self) -> None:
+    def __init__(self, room: int = MAX_VALUES) -> None:
         self.nodes: list[Node] = []
         #: Text between the nodes that belongs to no property (``[scroll]``, ``0:04:57``), as written.
         self.stray: list[str] = []
         #: What could not be read: a value longer than the limit (skipped), the file ending inside the tree.
         self.errors: list[str] = []
+        #: The most values (and stray texts) the tree keeps, and how many more it may keep (-1: it is full).
+        self.most = self.room = room
+
+    def full(self, values: int) -> bool:
+        """Whether ``values`` more would overflow the tree (the first time, with an error saying so)."""
+        if self.room >= values:
+            self.room -= values
+            return False
+        if self.room >= 0:
+            self.room = -1
+            self.errors.append(f"the game tree holds more than {self.most:,} values: the rest of it is not read")
+        return True
 
 
-def game_trees(handle: TextIO, chunk_size: int = 1 << 16, limit: int = MAX_TEXT) -> Iterator[SgfTree | str]:
+def game_trees(
+    handle: TextIO, chunk_size: int = 1 << 16, limit: int = MAX_TEXT, values: int = MAX_VALUES
+) -> Iterator[SgfTree | str]:
     """Yield each game tree's main line (variations after the first are skipped), or a string naming text outside
     any game tree.
 
     The file is read ``chunk_size`` characters at a time, in time linear in its length and in memory bounded by
-    ``limit``: a property value (or any other token) longer than ``limit`` characters is skipped unread, with an
-    error on its tree.
+    ``limit`` and ``values``: a property value (or any other token) longer than ``limit`` characters is skipped
+    unread, and so is what follows the first ``values`` values and stray texts of a tree, with an error on it.
+    However deep the variations nest, the reader keeps three numbers about them.
     """
     buffer = ""
-    depth = 0
-    skip: list[bool] = []
-    children: list[int] = []
+    # the tree's nesting: its depth, the depth of the variation being skipped (0: none), whether the variation at
+    # this depth on the main line has had its first child (the main line goes on in the first child only)
+    depth = skipped = 0
+    branched = False
     tree: SgfTree | None = None
     node: Node | None = None
     eof = False
@@ -83,41 +104,47 @@ def game_trees(handle: TextIO, chunk_size: int = 1 << 16, limit: int = MAX_TEXT)
                 if eof:
                     pos = size
                 elif pos == last_end and _OPEN.match(buffer, pos):  # the last property's next value goes on
-                    _unread(_TOKEN.match(buffer, last), node, tree if tree is not None and not skip[-1] else None)
+                    _unread(_TOKEN.match(buffer, last), node, tree if tree is not None and not skipped else None)
                     pos = last
                 break
             pos = match.end()
             ident, value, more, mark, stray = match.groups()
             if ident is not None:
-                last, last_end = match.start(), pos
                 if node is not None:
+                    found = _VALUES.findall(more) if more else []
+                    if tree is not None and tree.full(1 + len(found)):
+                        node = None
+                        continue
+                    last, last_end = match.start(), pos
                     node.append((ident.upper(), _unescape(value) if "\\" in value else value))
-                    if more:
-                        node.extend((ident.upper(), _unescape(v) if "\\" in v else v) for v in _VALUES.findall(more))
-                elif tree is not None and not skip[-1]:
+                    node.extend((ident.upper(), _unescape(v) if "\\" in v else v) for v in found)
+                    continue
+                if tree is not None and not skipped:
+                    if tree.full(1):
+                        continue
                     tree.stray.append(match.group().strip())
+                last, last_end = match.start(), pos
             elif mark == "(":
                 if depth == 0:
-                    tree = SgfTree()
-                    skip, children = [False], [0]
-                else:
-                    skip.append(skip[-1] or children[-1] > 0)
-                    children[-1] += 1
-                    children.append(0)
+                    tree = SgfTree(values)
+                elif not skipped and branched:
+                    skipped = depth + 1  # a second variation: off the main line
                 depth += 1
+                branched = False
                 node = None
             elif mark == ")":
                 if depth == 0:
                     continue
                 depth -= 1
-                skip.pop()
-                children.pop()
+                if skipped > depth:
+                    skipped = 0
+                branched = True  # back at a depth whose first child has been read (or skipped)
                 node = None
                 if depth == 0 and tree is not None:
                     yield tree
                     tree = None
             elif mark == ";":
-                if tree is not None and not skip[-1]:
+                if tree is not None and not skipped and tree.room >= 0:
                     node = []
                     tree.nodes.append(node)
                 else:
@@ -127,7 +154,7 @@ def game_trees(handle: TextIO, chunk_size: int = 1 << 16, limit: int = MAX_TEXT)
                 break
             elif tree is None:
                 yield f"unexpected text {quote((stray or match.group().strip())[:20])} in the SGF"
-            elif not skip[-1]:
+            elif not skipped and not tree.full(1):
                 tree.stray.append(match.group().strip())
         if not eof:
             pos = _end(_SPACE, buffer, pos)
@@ -167,9 +194,15 @@ def _skip_long(handle: TextIO, buffer: str, pos: int, chunk_size: int, limit: in
 def _unread(prop: re.Match[str] | None, node: Node | None, tree: SgfTree | None) -> None:
     """Take back the property ``prop`` just read into ``node`` (or into ``tree``'s stray text), to read it again."""
     if node is not None and prop is not None:
-        del node[len(node) - 1 - len(_VALUES.findall(prop.group(3) or "")) :]
+        count = 1 + len(_VALUES.findall(prop.group(3) or ""))
+        del node[len(node) - count :]
     elif tree is not None:
+        count = 1
         tree.stray.pop()
+    else:
+        return
+    if tree is not None:
+        tree.room += count
 
 
 def _end(pattern: re.Pattern[str], text: str, pos: int) -> int:

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import ClassVar
 
-from ...game import DRAW, GameBoard, InvalidPositionError, Outcome, Termination
+from ...game import DRAW, GameBoard, InvalidPositionError, Outcome, Termination, text_argument
 from ...positions import is_position_record
 from ...positions import quoted as _quoted
 from . import diagram
@@ -131,7 +131,10 @@ class Board(Position, GameBoard[Move]):
 
         :raises IllegalMoveError: naming the rule, when the move is not legal here.
         """
-        code = move.code
+        try:
+            code = move.code
+        except AttributeError:
+            raise InvalidMoveError(f"Board.push takes a Move, not {type(move).__name__}.") from None
         if not self.has_move(code):
             raise IllegalMoveError(reason(self, code, False))
         self.make(code)
@@ -165,7 +168,7 @@ class Board(Position, GameBoard[Move]):
         :raises InvalidMoveError: when the text is not a MoveString.
         :raises IllegalMoveError: when it describes a move against the rules (the message names the rule).
         """
-        words = text.split()
+        words = text_argument(text, "a MoveString", InvalidMoveError).split()
         if len(words) == 1 and words[0].lower() == "pass":
             if self.status >= DRAW:
                 raise IllegalMoveError(PASS_GAME_OVER)
@@ -279,7 +282,7 @@ class Board(Position, GameBoard[Move]):
         :raises InvalidPositionError: quoting the part of a position record that failed and naming the rule.
         :raises InvalidMoveError, IllegalMoveError: naming the move token that failed.
         """
-        if is_position_record(text):
+        if is_position_record(text_argument(text, "a GameString", InvalidGameStringError)):
             found, moves = diagram.read(text, tournament_opening)
             board = cls._set_up(found, tournament_opening, repetition_draw)
             return board._replay(moves, text.count(";") - len(moves) + 2)

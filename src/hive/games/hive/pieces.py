@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...game import text_argument
 from .errors import InvalidGameTypeError
 
 WHITE = 0
@@ -63,7 +64,7 @@ class GameType:
 
         :raises InvalidGameTypeError: naming the text when it is not a game type.
         """
-        raw = text.strip()
+        raw = text_argument(text, "a game type such as 'Base+MLP'", InvalidGameTypeError).strip()
         head, plus, tail = raw.partition("+")
         letters = tail.upper()
         if (

@@ -6,7 +6,18 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import ClassVar
 
-from ...game import DRAW, FIRST_WINS, IN_PROGRESS, GameBoard, IllegalMoveError, InvalidMoveError, Outcome, Termination
+from ...game import (
+    DRAW,
+    FIRST_WINS,
+    IN_PROGRESS,
+    GameBoard,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidRecordError,
+    Outcome,
+    Termination,
+    text_argument,
+)
 from . import diagram
 from .geometry import NAMES, RADIUS, cell_at, parse_cell
 from .move import LegalTurns, Production, Turn, production_of
@@ -301,6 +312,8 @@ class Board(Position, GameBoard[Turn]):
 
         :raises ~hive.game.IllegalMoveError: naming the rule the turn breaks.
         """
+        if not isinstance(turn, Turn):
+            raise InvalidMoveError(f"Board.push takes a Turn, not {type(turn).__name__}.")
         start, ply = len(self.history), self.ply
         checked = self._checked
         if checked is not None and checked[0] == start and checked[1] == self.hash and checked[2] == turn:
@@ -373,7 +386,7 @@ class Board(Position, GameBoard[Turn]):
         :raises ~hive.game.InvalidMoveError: for malformed text (naming it).
         :raises ~hive.game.IllegalMoveError: for a turn against the rules (naming the rule).
         """
-        parts = [p.strip() for p in text.strip().split(";")]
+        parts = [p.strip() for p in text_argument(text, "a HiveQueen move", InvalidMoveError).strip().split(";")]
         m = _MOVE_RE.match(parts[0])
         if m is None:
             raise InvalidMoveError(
@@ -440,6 +453,7 @@ class Board(Position, GameBoard[Turn]):
         """
         from .records import read_record
 
+        text = text_argument(text, "a HiveQueen record", InvalidRecordError)
         return diagram.read_record(cls, text) or read_record(text)
 
     # the game's own names for the protocol's verbs
