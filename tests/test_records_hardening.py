@@ -100,7 +100,8 @@ def test_a_long_sgf_value_takes_little_memory() -> None:
 
 def test_deeply_nested_sgf_variations_take_constant_memory() -> None:
     depth = 500_000
-    handle, found = io.StringIO("(" * depth + ")" * depth), []
+    handle = io.StringIO("(" * depth + ")" * depth)
+    found: list[SgfTree | str] = []
     # two lists of a flag a depth held 8 MB here, and 330 MB for 20 MB of '('
     assert peak_kb(lambda: found.extend(game_trees(handle))) < 1024
     (tree,) = found
