@@ -90,12 +90,14 @@ def check_time_limit(positions: list[str], budget: float, allowed: float, clock:
         assert board.game_string() == game_string
 
 
+@pytest.mark.timing
 def test_answers_within_the_time_given() -> None:
     """The search stops within its budget and the time between two looks at the clock, counted in the CPU time this
     process spent (a machine busy with other work makes the wall-clock time longer, not the search)."""
     check_time_limit(self_play_positions(8, seed=1), budget=0.2, allowed=0.3, clock=time.process_time)
 
 
+@pytest.mark.timing
 @pytest.mark.slow
 def test_one_second_on_200_self_play_positions() -> None:
     """The UHP engine passes 90 % of ``bestmove time 00:00:01`` to the search; all answer within 1.2 s."""

@@ -118,6 +118,7 @@ def test_hivequeen_steps_score_as_one(monkeypatch: pytest.MonkeyPatch) -> None:
         board.push(rng.choice(list(board.legal_moves)))
 
 
+@pytest.mark.timing
 def test_the_deadline_holds_for_the_team() -> None:
     board = midgame("midgame2_mlp")
     start = time.perf_counter()
@@ -126,6 +127,7 @@ def test_the_deadline_holds_for_the_team() -> None:
     assert result.move in board.legal_moves and 1 <= result.depth < 60
 
 
+@pytest.mark.timing
 def test_stop_ends_the_team_with_the_best_move_so_far() -> None:
     searcher = Searcher()
     start = time.perf_counter()

@@ -369,12 +369,14 @@ def test_searcher_is_kept_between_moves() -> None:
     assert not searcher.tt, "other rules: the transposition table is cleared"
 
 
+@pytest.mark.timing
 def test_bestmove_time_answers_in_time() -> None:
     engine = UHPEngine()
     engine.handle("newgame Base;InProgress;White[4];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wG1 -wQ;bG1 bQ-")
     start = time.perf_counter()
     out = engine.handle("bestmove time 00:00:01")
-    assert time.perf_counter() - start < 1.0
+    # the search has 90 % of the second; the slow set holds 200 such searches to 1.2 s each
+    assert time.perf_counter() - start < 1.5
     assert legal_move(engine.board.game_string() if engine.board else "")(out[:-1])
 
 
@@ -654,6 +656,7 @@ def engine() -> Iterator[Engine]:
 MIDGAME = "Base+MLP;InProgress;White[4];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wG1 \\wQ;bA1 bQ/"
 
 
+@pytest.mark.timing
 def test_a_new_line_stops_a_deep_search(engine: Engine) -> None:
     engine.send(f"newgame {MIDGAME}")
     engine.reply()
@@ -667,6 +670,7 @@ def test_a_new_line_stops_a_deep_search(engine: Engine) -> None:
     assert engine.reply(timeout=30)[0].startswith("id hive")
 
 
+@pytest.mark.timing
 def test_a_new_line_stops_a_deep_perft(engine: Engine) -> None:
     engine.send(f"newgame {MIDGAME}")
     engine.reply()
@@ -691,6 +695,7 @@ def test_closing_the_input_ends_a_search_and_the_process(engine: Engine) -> None
     assert engine.proc.wait(timeout=30) == 0
 
 
+@pytest.mark.timing
 def test_max_time_is_a_hard_ceiling(engine: Engine) -> None:
     engine.send("options set MaxTime 1")
     assert engine.reply() == ["MaxTime;int;1;600;1;86400", "ok"]

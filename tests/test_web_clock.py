@@ -435,6 +435,7 @@ def budget(reading: ClockReading, start: float | None = None) -> float:
         return reading.budget()
 
 
+@pytest.mark.timing
 def test_the_ai_thinks_within_its_share_of_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     assert clock.reading(None, 1, 0) is None
     assert clock.reading(clock.new({"days": 1}), 1, 0) is None
@@ -455,6 +456,7 @@ def test_the_ai_thinks_within_its_share_of_the_clock(monkeypatch: pytest.MonkeyP
     assert short <= baseline / 4, f"{short:.2f} s on a 1 s clock, {baseline:.2f} s on a minute"
 
 
+@pytest.mark.timing
 def test_the_time_a_move_waits_for_a_worker_is_taken_from_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     """The AI's budget comes from its clock as it stands when the search starts, not when the move was asked."""
     waited = ClockReading(10.0, 0.5, at=1000.0)
@@ -491,6 +493,7 @@ async def test_the_server_drops_the_flag_on_time_with_nobody_asking(tmp_path: Pa
         await app.close()
 
 
+@pytest.mark.timing
 def test_a_server_restart_holds_the_clock_while_the_server_is_down(tmp_path: Path) -> None:
     """``hive play`` stopped for two seconds and started again: the running clock is charged only the time the
     server was up, as measured around the requests and the restart."""

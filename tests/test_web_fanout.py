@@ -146,6 +146,7 @@ def dropped_games(caplog: pytest.LogCaptureFixture) -> list[str]:
     return [str(r.args[0]) for r in caplog.records if r.msg == DROPPED and isinstance(r.args, tuple)]
 
 
+@pytest.mark.timing
 def test_a_socket_that_never_reads_delays_neither_the_mover_nor_the_opponent(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -198,6 +199,7 @@ def test_a_socket_that_never_reads_delays_neither_the_mover_nor_the_opponent(
         asyncio.run(main(url))
 
 
+@pytest.mark.timing
 @pytest.mark.slow
 def test_the_ai_moves_while_a_socket_reads_nothing(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """A game against the AI open in a second tab that reads nothing: after 1,500 updates (some 4 MB) sent towards
