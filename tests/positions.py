@@ -10,3 +10,6 @@ BLACK_QUEEN_TRAPPED = (
     r"Base+MLP;InProgress;White[6];wG1;bG1 wG1-;wQ -wG1;bQ bG1-;wA1 -wQ;bG2 bQ/;wA1 -bG2;bG3 bQ-;"
     r"wA2 -wQ;bS1 /bG3"
 )
+
+# A position whose search to a great depth (or perft) runs for a long time: what a stop must interrupt.
+MIDGAME = "Base+MLP;InProgress;White[4];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wG1 \\wQ;bA1 bQ/"

@@ -3,7 +3,6 @@ and the ``convert`` / ``replay`` commands."""
 
 from __future__ import annotations
 
-import argparse
 import io
 import re
 import subprocess
@@ -15,12 +14,12 @@ import pytest
 
 import hive
 from hive import records
-from hive.cli import records as records_cli
 from hive.games.hive import reasons
 from hive.records import Game, read_pgn, read_sgf, write_game_string, write_pgn, write_sgf
 from hive.records.sgf import game_trees
 from hive.records.sgf_reader import game_of_tree
 
+from .commands import run
 from .shared import ROOT, TESTDATA
 
 RECORDS = TESTDATA / "records"
@@ -510,14 +509,6 @@ def test_ten_thousand_games_stream_with_flat_memory(tmp_path: Path, fmt: str) ->
 
 # ----------------------------------------------------------------------
 # commands
-
-
-def run(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="hive")
-    records_cli.add_parsers(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    code: int = args.func(args)
-    return code
 
 
 def test_replay_command(capsys: pytest.CaptureFixture[str]) -> None:

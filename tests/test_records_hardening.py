@@ -20,8 +20,8 @@ from hive.records.sgf import MAX_VALUES, SgfTree, game_trees
 from hive.records.sgf_reader import _TreeRecord
 from hive.records.text import MAX_TEXT, QUOTED, LongLine, bounded_lines, printable, quote
 
+from .commands import run
 from .shared import TESTDATA
-from .test_records import run
 
 RECORDS = TESTDATA / "records"
 GOOD = RECORDS / "HV-Dumbot-Kaur50-2023-01-17-0059"

@@ -13,8 +13,8 @@ import pytest
 from hive import records
 from hive.records import HeaderFilter, InvalidFilterError, RecordHeaders, iter_games, iter_headers
 
+from .commands import run
 from .shared import ROOT, TESTDATA
-from .test_records import run
 
 RECORDS = TESTDATA / "records"
 ALL = sorted(RECORDS.iterdir())

@@ -18,6 +18,7 @@ from hive.games.hivequeen import Searcher as QueenSearcher
 from hive.games.hivequeen.search import search_view
 from hive.search import Limits, parallel
 
+from .processes import children
 from .shared import POSITIONS, mzinga_rows
 
 MIDGAMES = ("midgame_mlp", "midgame2_mlp", "midgame_base")
@@ -47,22 +48,6 @@ def self_play(plies: int, seed: int) -> Iterator[hive.Board]:
         board.push(player.search(board, Limits(depth=1)).move)
         if ply % 3 == 2:
             yield board.copy()
-
-
-def children(parent: int | None = None) -> set[int]:
-    """The ids of the living children of process ``parent`` (this one by default)."""
-    parent = os.getpid() if parent is None else parent
-    found = set()
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as handle:
-                    fields = handle.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == parent and fields[0] != "Z":
-                found.add(int(entry))
-    return found
 
 
 @pytest.fixture(autouse=True)

@@ -21,7 +21,8 @@ from hive.games.hive import Searcher
 from hive.games.hive.ai import LEVELS
 from hive.uhp import UHPEngine, run
 
-from .positions import BLACK_QUEEN_TRAPPED, PASS_ONLY
+from .positions import BLACK_QUEEN_TRAPPED, MIDGAME, PASS_ONLY
+from .processes import Engine
 
 COMMANDS = "info, newgame, play, pass, validmoves, bestmove, undo, options, perft, exit"
 NO_GAME = "err No game in progress. Try 'newgame' to start a new game."
@@ -610,50 +611,11 @@ def test_fuzz_100k_lines() -> None:
     fuzz(100_000, seed=1)
 
 
-class Engine:
-    """``hive uhp`` in a process of its own, read line by line with a deadline."""
-
-    def __init__(self) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "hive.uhp"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env={**os.environ, "PYTHONIOENCODING": "utf-8"},
-        )
-        assert self.reply(timeout=120)[-1] == "ok", "the banner"
-
-    def send(self, line: str | bytes) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(line if isinstance(line, bytes) else line.encode() + b"\n")
-        self.proc.stdin.flush()
-
-    def reply(self, timeout: float = 60) -> list[str]:
-        assert self.proc.stdout is not None
-        lines: list[str] = []
-        deadline = time.monotonic() + timeout
-        while not lines or lines[-1] != "ok":
-            assert time.monotonic() < deadline, lines
-            lines.append(self.proc.stdout.readline().decode("utf-8").rstrip("\n"))
-        return lines
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.wait(timeout=30)
-        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
-            if stream is not None and not stream.closed:
-                stream.close()
-
-
 @pytest.fixture
 def engine() -> Iterator[Engine]:
     running = Engine()
     yield running
     running.close()
-
-
-MIDGAME = "Base+MLP;InProgress;White[4];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wG1 \\wQ;bA1 bQ/"
 
 
 @pytest.mark.timing

@@ -14,8 +14,8 @@ from hive.search.parallel import can_fork
 from hive.search.timing import MOVE_OVERHEAD, move_budget
 from hive.uhp.server import UHPEngine
 
-from .test_search_threads import children
-from .test_uhp import MIDGAME, Engine
+from .positions import MIDGAME
+from .processes import Engine, children
 
 
 class Recording(Searcher):
