@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import socket
 import subprocess
 import sys
@@ -31,7 +32,7 @@ def test_perft_from_a_game_string(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_perft_bad_input_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["perft", "Chess", "2"]) == 2
-    assert "Unknown game type 'Chess'" in capsys.readouterr().err
+    assert "Unknown game 'Chess': expected one of Base," in capsys.readouterr().err
     assert main(["perft", "Base", "-1"]) == 2
     assert "depth" in capsys.readouterr().err
 
@@ -134,3 +135,37 @@ def test_play_in_the_browser_refuses_a_bad_or_busy_port(capsys: pytest.CaptureFi
         port = busy.getsockname()[1]
         assert main(["play", "--no-browser", "--port", str(port)]) == 2
     assert f"Port {port} on 127.0.0.1 is in use" in capsys.readouterr().err
+
+
+def test_perft_counts_every_game_s_moves(capsys: pytest.CaptureFixture[str]) -> None:
+    """HiveQueen through the game protocol: whole turns, from its start or from a position record, counted as a
+    board's copies count them."""
+    queen = find_game("HiveQueen")
+    assert main(["perft", "HiveQueen", "1"]) == 0
+    assert [line.split()[:2] for line in capsys.readouterr().out.splitlines()] == [
+        ["0", "1"],
+        ["1", str(len(list(queen().legal_moves)))],
+    ]
+    board = queen()
+    rng = random.Random(3)
+    while len(board.move_stack) < 30 and not board.is_game_over():
+        board.push(rng.choice(list(board.legal_moves)))
+    after = [board.copy() for _ in board.legal_moves]
+    for copy, move in zip(after, board.legal_moves, strict=True):
+        copy.push(move)
+    expected = sum(0 if copy.is_game_over() else len(list(copy.legal_moves)) for copy in after)
+    assert main(["perft", board.position_text(), "2"]) == 0
+    assert capsys.readouterr().out.splitlines()[2].split()[:2] == ["2", str(expected)]
+    assert main(["perft", "HiveQueen;North[1]", "1"]) == 2
+    assert "from a position record" in capsys.readouterr().err
+    assert main(["perft", "HiveQueen", "1", "--original-opening"]) == 2
+    assert "no opening rule" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [["--bogus"], ["--bogus", "play"], ["-x"]])
+def test_an_unknown_option_before_the_command_is_named(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as raised:
+        main(argv)
+    assert raised.value.code == 2
+    err = capsys.readouterr().err
+    assert f"unrecognized option {argv[0]!r}" in err and "required: command" not in err

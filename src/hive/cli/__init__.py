@@ -7,10 +7,14 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable, Sequence
 
 from .. import BUILD, __version__
 from . import match, perft, play, records, serve, uhp
+
+#: The options of ``hive`` itself, before its command.
+_OWN_OPTIONS = ("-h", "--help", "--version")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -29,7 +33,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``hive`` with ``argv`` (default ``sys.argv[1:]``); returns the exit code."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    given = list(sys.argv[1:] if argv is None else argv)
+    for word in given:
+        if not word.startswith("-"):
+            break  # the command: what follows is its own
+        if word not in _OWN_OPTIONS:
+            parser.error(f"unrecognized option {word!r}: hive takes only --help and --version before its command")
+    args = parser.parse_args(given)
     func: Callable[[argparse.Namespace], int] = args.func
     try:
         return func(args)
