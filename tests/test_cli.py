@@ -169,3 +169,19 @@ def test_an_unknown_option_before_the_command_is_named(argv: list[str], capsys: 
     assert raised.value.code == 2
     err = capsys.readouterr().err
     assert f"unrecognized option {argv[0]!r}" in err and "required: command" not in err
+
+
+@pytest.mark.parametrize("name", ["Base+MLP", "HiveQueen"])
+def test_the_terminal_game_numbers_the_moves_and_plays_one_by_its_number(name: str) -> None:
+    spec = find_game(name)
+    board = spec()
+    first = sorted(board.move_text(move) for move in board.legal_moves)
+    outputs: list[str] = []
+    inputs = iter(["moves", "0", str(len(first) + 1), "2", "quit"])
+    assert play_terminal(board, 0, RandomPlayer(spec, 1), lambda prompt: next(inputs), outputs.append) == "Abandoned"
+    listing = outputs[2].splitlines()  # after the help and the board
+    assert listing[0].lstrip().startswith(f"1. {first[0]}") and f"{len(first)}. {first[-1]}" in listing[-1]
+    assert all(len(line) <= 80 for line in listing)
+    assert f"there is no move 0 here; 'moves' lists {len(first)}" in outputs[3]
+    assert f"there is no move {len(first) + 1} here" in outputs[4]
+    assert board.move_stack[0] == spec().parse_move(first[1])  # move 2, then the opponent's answer

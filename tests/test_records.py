@@ -572,6 +572,9 @@ def test_convert_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert "missing.sgf: No such file or directory" in capsys.readouterr().err and not out.exists()
     assert run(["convert", str(VALID[0]), "-o", str(tmp_path / "out.xyz")]) == 2
     assert "--to" in capsys.readouterr().err
+    assert run(["convert", str(tmp_path / "missing.sgf")]) == 2  # no --to either: the missing file comes first
+    err = capsys.readouterr().err
+    assert "missing.sgf: No such file or directory" in err and "--to" not in err
     assert run(["convert", str(INVALID[0]), "-o", str(out)]) == 1
     err = capsys.readouterr().err
     assert "ILLEGAL move 12 'bA1 bP'" in err and "left as it was" in err and not out.exists()

@@ -13,7 +13,12 @@ from ..games import GAMES, find_game
 from ..players import PLAYER_CHOICES, Player, make_player
 from .server_options import add_server_options, settings_from
 
-COMMANDS = "Commands: moves (list legal moves), undo (take back your last move), board, help, quit."
+COMMANDS = (
+    "Commands: moves (the legal moves, numbered: type a number to play that move), undo (take back your last move),"
+    " board, help, quit."
+)
+#: How wide the numbered list of moves may run.
+WIDTH = 80
 
 
 def _prompt(board: Game[Any]) -> str:
@@ -72,11 +77,18 @@ def play_terminal(
         elif word == "board":
             write(str(board))
         elif word == "moves":
-            write(" ".join(sorted(board.move_text(move) for move in board.legal_moves)))
+            write(numbered(_listed(board)))
         elif word == "undo":
             if not _undo(board, human):
                 write("Nothing to undo yet.")
                 continue
+            write(str(board))
+        elif word.isdecimal():
+            listed = _listed(board)
+            if not 1 <= int(word) <= len(listed):
+                write(f"Not played: there is no move {int(word)} here; 'moves' lists {len(listed)}.")
+                continue
+            board.push_text(listed[int(word) - 1])
             write(str(board))
         else:
             try:
@@ -89,6 +101,22 @@ def play_terminal(
     write(f"Game over: {outcome}")
     write(board.record().rstrip("\n"))
     return outcome.result
+
+
+def _listed(board: Game[Any]) -> list[str]:
+    """The legal moves' texts in the order ``moves`` numbers them."""
+    return sorted(board.move_text(move) for move in board.legal_moves)
+
+
+def numbered(texts: list[str], width: int = WIDTH) -> str:
+    """``texts`` numbered from 1 in columns, as many to a line as ``width`` holds (each text may hold spaces)."""
+    if not texts:
+        return "No legal move."
+    cells = [f"{number:>{len(str(len(texts)))}}. {text}" for number, text in enumerate(texts, start=1)]
+    column = max(map(len, cells)) + 3
+    per_line = max(1, (width + 3) // column)
+    lines = [cells[start : start + per_line] for start in range(0, len(cells), per_line)]
+    return "\n".join("".join(cell.ljust(column) for cell in line).rstrip() for line in lines)
 
 
 def _terminal_game(args: argparse.Namespace) -> tuple[GameSpec, Game[Any], int]:

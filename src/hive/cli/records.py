@@ -161,19 +161,11 @@ def cmd_convert(args: argparse.Namespace) -> int:
     """
     source: str = args.input
     output: str | None = args.output if args.output != "-" else None
-    target: str | None = args.to
-    if target is None:
-        target = EXTENSIONS.get(Path(output).suffix.lower() if output else "")
-        if target is None:
-            _say(
-                "hive convert: give --to pgn|gamestring|sgf, or an output file ending in .pgn, .sgf or .txt", sys.stderr
-            )
-            return 2
     files = _files(args, "convert")
     if isinstance(files, int):
         return files
     where = files.where
-    try:
+    try:  # the input first: a missing file is the first thing to say
         with open(source, encoding="utf-8-sig", errors="replace") as probe:
             head = probe.read(4096)
         fmt = args.format or detect_format(source, head)
@@ -183,6 +175,14 @@ def cmd_convert(args: argparse.Namespace) -> int:
     except (OSError, RecordFormatError) as err:
         _say(f"hive convert: {_unreadable(source, err)}", sys.stderr)
         return 2
+    target: str | None = args.to
+    if target is None:
+        target = EXTENSIONS.get(Path(output).suffix.lower() if output else "")
+        if target is None:
+            _say(
+                "hive convert: give --to pgn|gamestring|sgf, or an output file ending in .pgn, .sgf or .txt", sys.stderr
+            )
+            return 2
     if output is None:
         code, written = _convert(source, fmt, target, where, sys.stdout)
         if not written and code != 2:
