@@ -6,7 +6,6 @@ that run uncompiled, with C types from the ``.pxd`` file beside each one.
 
 from __future__ import annotations
 
-import ast
 import os
 import sys
 from pathlib import Path
@@ -17,13 +16,14 @@ from setuptools.command.build_ext import build_ext
 
 
 def _compiled_modules() -> tuple[str, ...]:
-    """``hive._build.COMPILED_MODULES``, read from the source (the package is not importable while it builds)."""
-    tree = ast.parse(Path("src", "hive", "_build.py").read_text(encoding="utf-8"))
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "COMPILED_MODULES" for t in node.targets):
-            modules: tuple[str, ...] = ast.literal_eval(node.value)
-            return modules
-    raise RuntimeError("src/hive/_build.py has no COMPILED_MODULES")
+    """The modules with a ``.pxd`` beside their ``.py``, as ``hive._build.compiled_modules`` finds them (the
+    package is not importable while it builds)."""
+    root = Path("src")
+    return tuple(
+        ".".join(pxd.relative_to(root).with_suffix("").parts)
+        for pxd in sorted(root.rglob("*.pxd"))
+        if pxd.with_suffix(".py").is_file()
+    )
 
 
 MODULES = _compiled_modules()

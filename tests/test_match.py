@@ -32,6 +32,7 @@ from hive.arena import (
 from hive.cli.match import add_parser, main
 from hive.game import GameSpec, OpeningBalance, Outcome, Termination
 from hive.games import GAMES, find_game
+from hive.games.hive.endings import QUEEN_SURROUNDED
 from hive.games.hivequeen.records import read_records
 from hive.players import PlayerSpec, RandomPlayer, SearchPlayer, describe, make_player, parse_player
 from hive.search import LEVEL_NAMES, Limits
@@ -81,7 +82,9 @@ def test_elo_difference_at_zero_and_hundred_percent() -> None:
 
 def test_summary_wording() -> None:
     def record(number: int, winner: int | None) -> GameRecord:
-        outcome = Outcome(Termination.QUEEN_SURROUNDED if winner is not None else Termination.AGREEMENT, winner)
+        outcome = (
+            QUEEN_SURROUNDED(winner, ("White", "Black")) if winner is not None else Outcome(Termination.AGREEMENT, None)
+        )
         return GameRecord(number, "a", "b", number % 2 == 1, outcome, 10, "Base")
 
     match = MatchResult("a", "b", 0, [record(1, 0), record(2, 1), record(3, None)])

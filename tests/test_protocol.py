@@ -12,9 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import hive
-from hive.game import Game, Outcome, Termination, UnknownGameError
-from hive.games import GAMES, find_game
+from hive.game import Outcome, Termination, UnknownGameError
+from hive.games import GAMES, PLUGINS, find_game
+from hive.games.hive.endings import QUEEN_SURROUNDED
+from hive.games.hivequeen.endings import NEITHER_CAN_MOVE
 from hive.search import Limits
+
+from .protocol_checks import random_games_keep_the_protocol
 
 NAMES = list(GAMES)
 
@@ -44,58 +48,18 @@ def test_rule_options_are_asked_for_by_name() -> None:
             find_game(name)(**{bad: True})
 
 
-def play(board: Game[object], rng: random.Random, length: int) -> list[str]:
-    """Up to ``length`` random moves, each checked against the protocol's promises; returns their texts."""
-    texts = []
-    for _ in range(length):
-        moves = list(board.legal_moves)
-        if board.is_game_over():
-            assert not moves and board.outcome() is not None
-            break
-        assert board.outcome() is None and len(board.legal_moves) == len(moves) == len(set(moves))
-        move = rng.choice(moves)
-        assert move in board.legal_moves
-        text = board.move_text(move)
-        assert board.parse_move(text) == move
-        turn = board.turn
-        board.push(move)
-        assert board.move_stack[-1] == move
-        if not board.is_game_over():
-            # a move passes the turn (Hive's pass included)
-            assert board.turn == 1 - turn
-        texts.append(text)
-    return texts
-
-
 @pytest.mark.parametrize("name", NAMES)
 def test_random_games_through_the_protocol(name: str) -> None:
     """Random games of every game, played, taken back, replayed from their texts and from their records."""
-    spec = find_game(name)
-    rng = random.Random(name)
-    for _ in range(3):
-        board = spec()
-        texts = play(board, rng, rng.randrange(20, 80))
-        moves = board.move_stack
-        record = board.record()
-        outcome = board.outcome()
-        assert board.is_game_over() == (outcome is not None)
-        assert board.adjudicate() == outcome if outcome is not None else isinstance(board.adjudicate(), Outcome)
-        again = type(board).from_record(record)
-        assert again.move_stack == moves and again.record() == record and again.outcome() == outcome
-        copy = board.copy()
-        for move in reversed(moves):
-            assert board.pop() == move
-        assert board.record() == spec().record() and board.move_stack == []
-        with pytest.raises(IndexError):
-            board.pop()
-        for text in texts:
-            board.push_text(text)
-        assert board.record() == record and copy.record() == record
+    random_games_keep_the_protocol(find_game(name))
 
 
 def test_outcomes_name_the_ending_in_one_wording() -> None:
-    surrounded = Outcome(Termination.QUEEN_SURROUNDED, 0)
+    surrounded = QUEEN_SURROUNDED(0, ("White", "Black"))
     assert (surrounded.result, surrounded.reason) == ("WhiteWins", "Black's Queen Bee is surrounded")
+    assert (surrounded.termination, surrounded.ending) == (Termination.RULES, QUEEN_SURROUNDED)
+    units = NEITHER_CAN_MOVE(None, ("South", "North"), "units 20-20")
+    assert (units.result, units.reason) == ("Draw", "neither player can move, units 20-20")
     resigned = Outcome(Termination.RESIGNATION, 0, ("South", "North"))
     assert (resigned.result, resigned.reason, str(resigned)) == (
         "SouthWins",
@@ -104,8 +68,13 @@ def test_outcomes_name_the_ending_in_one_wording() -> None:
     )
     limit = Outcome(Termination.ADJUDICATION, None, detail="ply limit 200")
     assert (limit.result, limit.reason) == ("Draw", "ply limit 200")
-    for termination in Termination:
+    for termination in set(Termination) - {Termination.RULES}:
         assert Outcome(termination, 1, detail="x").reason
+    for plugin in PLUGINS.values():
+        for ending in plugin.endings:
+            assert ending(1, ("A", "B"), "x").reason
+    with pytest.raises(ValueError, match="ending"):
+        Outcome(Termination.RULES, 0)
 
 
 def test_a_record_is_written_without_replaying_the_game() -> None:

@@ -13,11 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hive.games import plugin_of
 from hive.games.hivequeen import Board
 from hive.games.hivequeen.records import read_record
 from hive.web import create_app
 from hive.web.http.pages import how_to_play_page, markdown
-from hive.web.views import DOCS
 
 from .web_support import client, new_game, play
 
@@ -273,7 +273,8 @@ def test_the_ai_answers_a_hivequeen_turn_and_gives_hints() -> None:
 
 def test_the_rules_page_is_served_from_the_package() -> None:
     """The one copy of the rules is the package's Markdown, rendered as the page."""
-    assert (DOCS / "hivequeen.md").read_text().startswith("# How to play HiveQueen")
+    rules = plugin_of("hivequeen").rules
+    assert rules is not None and rules.read_text().startswith("# How to play HiveQueen")
     page = how_to_play_page("hivequeen", "HiveQueen")
     assert "<h1>How to play HiveQueen</h1>" in page and "<th>piece</th>" in page
     assert "<code>Wc3-c4;+Sd4</code>" in page and "<strong>promote</strong>" in page

@@ -22,7 +22,7 @@ from hive.games import GAMES
 from hive.web import create_app
 from hive.web.http.server import STATIC
 from hive.web.settings import Settings
-from hive.web.views import description, view_for
+from hive.web.views import description, on_page, plugin_of, view_for
 
 from .web_support import VERBS, client, counting, new_game, play, server_thread, state_where, stored_games
 
@@ -423,12 +423,30 @@ def test_the_page_shell_names_no_game(name: str) -> None:
     assert [m.group() for m in GAME_WORDS.finditer(text)] == []
 
 
-def test_every_game_on_offer_has_a_page_module() -> None:
-    for kind in ("hive", "hivequeen"):
-        module = (STATIC / "games" / f"{kind}.js").read_text(encoding="utf-8")
+def test_every_game_on_offer_has_a_page_module_served_from_its_package() -> None:
+    assert on_page() == ["hive", "hivequeen"]
+    for kind in on_page():
+        page = plugin_of(kind).page_file(f"{kind}.js")
+        assert page is not None, kind
+        module = page.read_text(encoding="utf-8")
         for name in ("renderOptions", "options", "init", "hide", "renderBoard", "renderPanel", "renderCard"):
             assert re.search(rf"export (async )?function {name}\(", module), (kind, name)
-        assert (STATIC / "games" / f"{kind}.css").is_file(), kind
+        assert plugin_of(kind).page_file(f"{kind}.css") is not None, kind
+
+    async def main() -> None:
+        app = create_app(":memory:", workers=0)
+        async with client(app) as c:
+            for name in ("hive.js", "hive.css", "hive-editor.js", "hivequeen.js", "hivequeen-field.js"):
+                r = await c.get(f"/static/games/{name}")
+                kind = r.headers["content-type"].split(";")[0]
+                assert r.status_code == 200 and kind in ("text/javascript", "text/css"), (name, kind)
+            # a file of one package is not found under another's name, nor outside the folders served
+            for name in ("hive-field.js", "hivequeen-editor.js", "..%2F..%2Fgame.py", "chess.js", "hive.md"):
+                assert (await c.get(f"/static/games/{name}")).status_code == 404, name
+            assert (await c.get("/static/main.js")).status_code == 200
+        await app.close()
+
+    run(main)
 
 
 def test_websocket_clients_see_each_move(tmp_path: Path) -> None:

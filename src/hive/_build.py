@@ -1,9 +1,8 @@
 """Which build is running: the compiled extension modules or the plain Python sources.
 
-The hot modules (:data:`COMPILED_MODULES`: the search framework, each game's core, evaluation and search, and Hive's
-move values) are plain typed Python that Cython compiles, with C types taken from the ``.pxd`` file beside each
-module. Those modules build their tables and state with :func:`table`: C-typed arrays when compiled, plain lists
-(fastest for CPython) when not.
+The hot modules (:data:`COMPILED_MODULES`) are plain typed Python that Cython compiles, with C types taken from the
+``.pxd`` file beside each module: a module is compiled because that file is there. Those modules build their tables
+and state with :func:`table`: C-typed arrays when compiled, plain lists (fastest for CPython) when not.
 Setting the environment variable ``HIVE_PURE=1`` before ``import hive`` runs the plain Python sources
 even where the compiled modules are installed (see :func:`force_pure`).
 """
@@ -18,6 +17,7 @@ import sys
 import types
 from array import array
 from collections.abc import MutableSequence, Sequence
+from pathlib import Path
 
 
 def is_compiled(function: object) -> bool:
@@ -43,22 +43,18 @@ def filled(code: str, size: int, compiled: bool, value: int = 0) -> MutableSeque
     return array(code, [value]) * size if compiled else [value] * size
 
 
-#: The modules that the build compiles (each has a ``.pxd`` beside its ``.py``); ``setup.py`` reads this list.
-COMPILED_MODULES = (
-    "hive.search.table",
-    "hive.search.framework",
-    "hive.games.hive.state",
-    "hive.games.hive.movers",
-    "hive.games.hive.position",
-    "hive.games.hive.move",
-    "hive.games.hive.notation",
-    "hive.games.hive.evaluation",
-    "hive.games.hive.search",
-    "hive.games.hivequeen.state",
-    "hive.games.hivequeen.position",
-    "hive.games.hivequeen.evaluation",
-    "hive.games.hivequeen.search",
-)
+def compiled_modules(root: Path) -> tuple[str, ...]:
+    """The modules of the packages under ``root`` (a folder on the import path) that the build compiles: each one
+    with a ``.pxd`` beside its ``.py``. ``setup.py`` finds them the same way."""
+    return tuple(
+        ".".join(pxd.relative_to(root).with_suffix("").parts)
+        for pxd in sorted(root.rglob("*.pxd"))
+        if pxd.with_suffix(".py").is_file()
+    )
+
+
+#: The project's compiled modules: the search framework, and each game's core, evaluation and search.
+COMPILED_MODULES = compiled_modules(Path(__file__).parent.parent)
 
 
 class _SourceFinder(importlib.abc.MetaPathFinder):

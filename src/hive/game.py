@@ -79,19 +79,32 @@ def text_argument(value: object, what: str, error: type[E]) -> str:
 
 
 class Termination(enum.Enum):
-    """How a game ended: by the rules of the game (the first group) or by its players and apps (the second)."""
+    """How a game ended: by its rules (the game's :class:`Ending` says which way), or by its players and apps."""
 
-    QUEEN_SURROUNDED = "queen surrounded"
-    BOTH_QUEENS_SURROUNDED = "both queens surrounded"
-    QUEEN_CAPTURED = "queen captured"
-    NO_MOVEMENT = "no movement"
-    NEITHER_CAN_MOVE = "neither can move"
-    QUIET_TURNS = "turns without a capture"
-    REPETITION = "repetition"
+    RULES = "rules"
     RESIGNATION = "resignation"
     AGREEMENT = "agreement"
     ADJUDICATION = "adjudication"
     FORFEIT = "forfeit"
+
+
+@dataclass(frozen=True)
+class Ending:
+    """A way a game's rules end it, declared by the game (Hive's Queen Bee surrounded, HiveQueen's Queen captured).
+
+    Call it for the :class:`Outcome`: ``QUEEN_SURROUNDED(0, sides)``.
+
+    :ivar name: what the ending is called (``queen surrounded``).
+    :ivar phrase: why the game ended, with ``{winner}`` and ``{loser}`` for the sides' names:
+        ``{loser}'s Queen Bee is surrounded``. An outcome's detail follows it after a comma.
+    """
+
+    name: str
+    phrase: str
+
+    def __call__(self, winner: int | None, sides: tuple[str, str], detail: str = "") -> Outcome:
+        """The outcome of a game that ended this way, won by ``winner`` (``None``: drawn)."""
+        return Outcome(Termination.RULES, winner, sides, detail, self)
 
 
 @dataclass(frozen=True)
@@ -101,12 +114,18 @@ class Outcome:
     :ivar sides: the names of the two sides, first player first (``White``/``Black``, ``South``/``North``).
     :ivar detail: what the termination needs to be told in full (``units 20-18``, ``ply limit 200``, an
         engine's error).
+    :ivar ending: the game's own way of ending, when its rules ended it (:attr:`Termination.RULES`).
     """
 
     termination: Termination
     winner: int | None
     sides: tuple[str, str] = ("White", "Black")
     detail: str = ""
+    ending: Ending | None = None
+
+    def __post_init__(self) -> None:
+        if (self.termination is Termination.RULES) != (self.ending is not None):
+            raise ValueError("An outcome has an ending exactly when the rules ended the game.")
 
     @property
     def result(self) -> str:
@@ -121,14 +140,14 @@ class Outcome:
     @property
     def reason(self) -> str:
         """Why the game ended, as a phrase: ``Black's Queen Bee is surrounded``, ``North resigned``..."""
+        if self.ending is not None:
+            winner = self.sides[self.winner] if self.winner is not None else "no one"
+            text = self.ending.phrase.format(winner=winner, loser=self.loser)
+            return f"{text}, {self.detail}" if self.detail else text
         return _REASONS[self.termination](self)
 
     def __str__(self) -> str:
         return f"{self.result} ({self.reason})"
-
-
-def _with_detail(text: str) -> Callable[[Outcome], str]:
-    return lambda o: f"{text}, {o.detail}" if o.detail else text
 
 
 def _forfeit(o: Outcome) -> str:
@@ -138,13 +157,6 @@ def _forfeit(o: Outcome) -> str:
 
 
 _REASONS: dict[Termination, Callable[[Outcome], str]] = {
-    Termination.QUEEN_SURROUNDED: lambda o: f"{o.loser}'s Queen Bee is surrounded",
-    Termination.BOTH_QUEENS_SURROUNDED: lambda o: "both Queens are surrounded",
-    Termination.QUEEN_CAPTURED: lambda o: f"{o.loser} has no Queen after its movement",
-    Termination.NO_MOVEMENT: lambda o: f"{o.loser} cannot move",
-    Termination.NEITHER_CAN_MOVE: _with_detail("neither player can move"),
-    Termination.QUIET_TURNS: lambda o: o.detail or "too many turns without a capture",
-    Termination.REPETITION: lambda o: "the same position was repeated 3 times",
     Termination.RESIGNATION: lambda o: f"{o.loser} resigned",
     Termination.AGREEMENT: lambda o: "the players agreed",
     Termination.ADJUDICATION: lambda o: o.detail or "adjudicated",
@@ -478,6 +490,7 @@ __all__ = [
     "IN_PROGRESS",
     "NOT_STARTED",
     "SECOND_WINS",
+    "Ending",
     "Game",
     "GameAI",
     "GameBoard",

@@ -1,19 +1,62 @@
 """The games the project plays, found by name: ``find_game("Base+MLP")``, ``find_game("hivequeen")``.
 
 Each game is a package of the same shape beside the others (:mod:`hive.games.hive`, :mod:`hive.games.hivequeen`)
-and describes itself with a :class:`~hive.game.GameSpec`. This module is the only place that lists them: a new
-game adds its package to ``_PACKAGES`` here.
+that describes itself with a :class:`~hive.plugin.GamePlugin` named ``PLUGIN``. This registry is the one place the
+apps learn of the games: the project's own, those that installed packages declare in the entry-point group
+``hive.games`` (``name = "package:PLUGIN"``), and those given to :func:`register`.
 """
 
 from __future__ import annotations
 
+import warnings
+from importlib.metadata import entry_points
+
 from ..game import GameSpec, UnknownGameError
-from . import hive, hivequeen
+from ..plugin import GamePlugin, load
 
-_PACKAGES = (hive, hivequeen)
+#: The project's own games.
+BUILT_IN = ("hive.games.hive:PLUGIN", "hive.games.hivequeen:PLUGIN")
+#: The entry-point group where installed packages declare their games.
+ENTRY_POINT_GROUP = "hive.games"
 
+#: Every game package by its kind, in the order they were found.
+PLUGINS: dict[str, GamePlugin] = {}
 #: Every game by name, Hive's game types first.
-GAMES: dict[str, GameSpec] = {name: spec for package in _PACKAGES for name, spec in package.GAMES.items()}
+GAMES: dict[str, GameSpec] = {}
+
+
+def register(plugin: GamePlugin) -> None:
+    """Add ``plugin``'s games to the registry (in this process: worker processes find the entry points only).
+
+    :raises ValueError: when its kind or one of its games' names is taken by another package.
+    """
+    if not isinstance(plugin, GamePlugin):
+        raise TypeError(f"Expected a GamePlugin, not {type(plugin).__name__}.")
+    if PLUGINS.get(plugin.kind, plugin) is not plugin:
+        raise ValueError(f"A game package of kind {plugin.kind!r} is registered already.")
+    taken = [name for name in plugin.games if GAMES.get(name, plugin.games[name]) is not plugin.games[name]]
+    if taken:
+        raise ValueError(f"The game names {', '.join(taken)} are taken by another package.")
+    PLUGINS[plugin.kind] = plugin
+    GAMES.update(plugin.games)
+
+
+def unregister(kind: str) -> None:
+    """Take the package of ``kind`` and its games out of the registry (a test's third game, for one)."""
+    plugin = PLUGINS.pop(kind, None)
+    if plugin is not None:
+        for name in plugin.games:
+            GAMES.pop(name, None)
+
+
+def plugin_of(kind: object) -> GamePlugin:
+    """The game package of ``kind``.
+
+    :raises UnknownGameError: naming ``kind`` and the kinds there are.
+    """
+    if isinstance(kind, str) and kind in PLUGINS:
+        return PLUGINS[kind]
+    raise UnknownGameError(f"Unknown kind of game {kind!r}: expected one of {', '.join(PLUGINS)}.")
 
 
 def find_game(name: str) -> GameSpec:
@@ -28,11 +71,32 @@ def find_game(name: str) -> GameSpec:
     :raises UnknownGameError: naming ``name`` and the games there are.
     """
     if isinstance(name, str):
-        for package in _PACKAGES:
-            spec: GameSpec | None = package.find(name)
+        for plugin in PLUGINS.values():
+            spec = plugin.find(name)
             if spec is not None:
                 return spec
     raise UnknownGameError(f"Unknown game {name!r}: expected one of {', '.join(GAMES)}.")
 
 
-__all__ = ["GAMES", "find_game"]
+def _discover() -> None:
+    for reference in BUILT_IN:
+        register(load(reference))
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            register(point.load())
+        except Exception as err:  # a broken third-party package must not take the project's own games down
+            warnings.warn(f"Game package {point.value!r} ({point.name}) was not loaded: {err}", stacklevel=2)
+
+
+_discover()
+
+__all__ = [
+    "BUILT_IN",
+    "ENTRY_POINT_GROUP",
+    "GAMES",
+    "PLUGINS",
+    "find_game",
+    "plugin_of",
+    "register",
+    "unregister",
+]

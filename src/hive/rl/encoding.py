@@ -1,19 +1,20 @@
 """What one kind of game brings to the environment: its actions, its observation planes and its pictures.
 
-Each kind of game (the ``kind`` of its :class:`~hive.game.GameSpec`) has a module ``hive.rl.games.<kind>`` holding
-an :class:`Encoding` class as ``ENCODING``; the environment (:mod:`hive.rl.env`) is written once against this
+Each game package names its :class:`Encoding` class in its plug-in (:attr:`hive.plugin.GamePlugin.encoding`: the
+project's own are ``hive.rl.games.<kind>.ENCODING``); the environment (:mod:`hive.rl.env`) is written once against this
 interface and never asks which game it plays.
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ..game import Game, GameSpec, UnknownGameError
+from ..games import plugin_of
+from ..plugin import load
 
 #: An action mask: 1 for each legal action, as :class:`gymnasium.spaces.Discrete` samples with it.
 Mask = NDArray[np.int8]
@@ -98,20 +99,15 @@ class Encoding(Protocol):
 
 
 def encoding_for(spec: GameSpec, board: Game[Any]) -> Encoding:
-    """The encoding of ``spec``'s kind of game on ``board``.
+    """The encoding of ``spec``'s kind of game on ``board``, as its game package names it (its plug-in's
+    ``encoding``).
 
-    :raises UnknownGameError: when no module of :mod:`hive.rl.games` serves that kind.
+    :raises UnknownGameError: when the package has none.
     """
-    name = f"{__package__}.games.{spec.kind}"
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as err:
-        if err.name != name:
-            raise
-        raise UnknownGameError(
-            f"hive.rl has no encoding for {spec.name}: no module {name} for games of kind {spec.kind!r}"
-        ) from None
-    encoding: Encoding = module.ENCODING(board)
+    reference = plugin_of(spec.kind).encoding
+    if reference is None:
+        raise UnknownGameError(f"hive.rl has no encoding for {spec.name}: its game package names none.")
+    encoding: Encoding = load(reference)(board)
     return encoding
 
 

@@ -8,10 +8,14 @@ mover, ``render`` and ``svg`` its pictures. It depends on the shared infrastruct
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ...game import GameAI, GameSpec
 from ...game import InvalidPositionError as InvalidPositionError
+from ...plugin import GamePlugin
 from . import ai as ai
 from .board import Board as Board
+from .endings import ENDINGS
 from .errors import IllegalMoveError as IllegalMoveError
 from .errors import InvalidGameStringError as InvalidGameStringError
 from .errors import InvalidGameTypeError as InvalidGameTypeError
@@ -71,3 +75,17 @@ def find(name: str) -> GameSpec | None:
         return GAMES[str(GameType.parse(name))]
     except InvalidGameTypeError:
         return None
+
+
+#: The package as the registry knows it (:mod:`hive.games`).
+PLUGIN = GamePlugin(
+    kind="hive",
+    games=GAMES,
+    find=find,
+    endings=ENDINGS,
+    package=__name__,
+    view="hive.web.views.hive:VIEW",
+    encoding="hive.rl.games.hive:ENCODING",
+    static=Path(__file__).parent / "page",
+    rules=Path(__file__).parent / "rules.md",
+)

@@ -9,7 +9,7 @@ from typing import ClassVar
 from ...game import DRAW, GameBoard, InvalidPositionError, Outcome, Termination, text_argument
 from ...positions import is_position_record
 from ...positions import quoted as _quoted
-from . import diagram
+from . import diagram, endings
 from .errors import IllegalMoveError, InvalidGameStringError, InvalidGameTypeError, InvalidMoveError
 from .geometry import DIRECTIONS, MASK, NEIGHBOUR, SIZE, axial_of
 from .move import LegalMoveGenerator, Move
@@ -85,10 +85,8 @@ class Board(Position, GameBoard[Move]):
         if self.status == DRAW:
             queens = (self.pos[0], self.pos[PIECES_PER_COLOUR])
             surrounded = all(cell >= 0 and self.nmask[cell] == 63 for cell in queens)
-            return Outcome(
-                Termination.BOTH_QUEENS_SURROUNDED if surrounded else Termination.REPETITION, None, self.sides
-            )
-        return Outcome(Termination.QUEEN_SURROUNDED, 0 if self.status == WHITE_WINS else 1, self.sides)
+            return (endings.BOTH_QUEENS_SURROUNDED if surrounded else endings.REPETITION)(None, self.sides)
+        return endings.QUEEN_SURROUNDED(0 if self.status == WHITE_WINS else 1, self.sides)
 
     def adjudicate(self) -> Outcome:
         """The outcome of a game stopped here: the rules' own if it is over, else a draw."""

@@ -12,9 +12,13 @@ Turn(origin=45, destination=37, promote=False, productions=(Production(kind=6, c
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ...game import GameAI, GameSpec, IllegalMoveError, InvalidMoveError, OpeningBalance
+from ...plugin import GamePlugin
 from . import ai
 from .board import GAME_NAME, Board
+from .endings import ENDINGS
 from .geometry import CELLS, NAMES, cell_name, parse_cell
 from .move import LegalTurns, Production, Turn
 from .position import Position
@@ -63,10 +67,24 @@ def find(name: str) -> GameSpec | None:
     return SPEC if name.strip().lower() == GAME_NAME.lower() else None
 
 
+#: The package as the registry knows it (:mod:`hive.games`).
+PLUGIN = GamePlugin(
+    kind="hivequeen",
+    games=GAMES,
+    find=find,
+    endings=ENDINGS,
+    package=__name__,
+    view="hive.web.views.hivequeen:VIEW",
+    encoding="hive.rl.games.hivequeen:ENCODING",
+    static=Path(__file__).parent / "page",
+    rules=Path(__file__).parent / "rules.md",
+)
+
 __all__ = [
     "CELLS",
     "GAMES",
     "NAMES",
+    "PLUGIN",
     "SPEC",
     "Board",
     "IllegalMoveError",

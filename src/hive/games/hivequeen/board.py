@@ -18,7 +18,7 @@ from ...game import (
     Termination,
     text_argument,
 )
-from . import diagram
+from . import diagram, endings
 from .geometry import NAMES, RADIUS, cell_at, parse_cell
 from .move import LegalTurns, Production, Turn, production_of
 from .position import Position
@@ -33,7 +33,6 @@ from .rules import (
     QUEEN,
     REPETITION_DRAW_COUNT,
     SOLDIER,
-    TURN_LIMIT_WITHOUT_CAPTURE,
 )
 from .state import (
     END,
@@ -152,19 +151,14 @@ class Board(Position, GameBoard[Turn]):
         mover = 1 - colour
         units = f"units {self.units[0]}-{self.units[1]}"
         if self.count[QUEEN | mover << 3] == 0:
-            return Outcome(Termination.QUEEN_CAPTURED, winner, self.sides)
+            return endings.QUEEN_CAPTURED(winner, self.sides)
         if not self.has_movement(colour):
             if self.has_movement(1 - colour):
-                return Outcome(Termination.NO_MOVEMENT, winner, self.sides)
-            return Outcome(Termination.NEITHER_CAN_MOVE, winner, self.sides, units)
+                return endings.NO_MOVEMENT(winner, self.sides)
+            return endings.NEITHER_CAN_MOVE(winner, self.sides, units)
         if self.status == DRAW and self.seen.get(self.hash, 0) >= REPETITION_DRAW_COUNT:
-            return Outcome(Termination.REPETITION, winner, self.sides)
-        return Outcome(
-            Termination.QUIET_TURNS,
-            winner,
-            self.sides,
-            f"{TURN_LIMIT_WITHOUT_CAPTURE} turns without a capture, {units}",
-        )
+            return endings.REPETITION(winner, self.sides)
+        return endings.QUIET_TURNS(winner, self.sides, units)
 
     def adjudicate(self) -> Outcome:
         """The outcome of a game stopped here: the rules' own if it is over, else units decide (as the rules do at

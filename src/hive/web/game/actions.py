@@ -15,7 +15,7 @@ from typing import Any
 
 from ...game import Outcome, Termination
 from ..errors import BadRequest, Conflict, Forbidden, NotFound, shown
-from ..views import JSON
+from ..views import JSON, preview, why
 from . import access, clock
 from .newgame import display_name
 from .service import GameService, ended
@@ -282,10 +282,10 @@ async def act(
 
 async def _query(session: Session, action: str, data: JSON) -> tuple[Session, JSON]:
     if action == "why":
-        return session, {"piece": data.get("piece"), "reason": session.view.why(session.board, data.get("piece"))}
+        return session, {"piece": data.get("piece"), "reason": why(session.view, session.board, data.get("piece"))}
     if session.over:
         raise Conflict("The game is over.")
-    return session, session.view.preview(session.board, data)
+    return session, preview(session.view, session.board, data)
 
 
 async def _act(service: GameService, session: Session, action: str, token: str | None, data: JSON, client: str) -> None:

@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from ..errors import BadRequest, Conflict, Forbidden, NotFound, TooMany, shown
 from ..model import Line
 from ..storage.lines import LineRepository
-from ..views import JSON, Board
+from ..views import JSON, Board, preview, why
 from . import access
 from .service import GameService
 from .session import Session
@@ -189,10 +189,10 @@ class Analysis:
         self.reader(session, token)
         board = self.board(session, self.moves(session, await self.where(session, data.get("line"), data.get("ply"))))
         if action == "why":
-            return {"piece": data.get("piece"), "reason": session.view.why(board, data.get("piece"))}
+            return {"piece": data.get("piece"), "reason": why(session.view, board, data.get("piece"))}
         if board.is_game_over():
             raise Conflict("The game is over in this position.")
-        return session.view.preview(board, data)
+        return preview(session.view, board, data)
 
     async def hint(self, session: Session, token: str | None, line: object, ply: object) -> JSON:
         """The engine's suggestion and evaluation (as :meth:`~hive.web.ai.player.AIPlayer.hint`) at a position of the

@@ -35,7 +35,20 @@ from ..errors import BadRequest, Conflict, Damaged, Forbidden, NotFound, shown
 from ..model import AIJob, GameRecord
 from ..storage import Effects, Store
 from ..storage.games import StaleError
-from ..views import JSON, Board, View, description, in_sides, kinds, pass_note, replay, spec_of, view_for
+from ..views import (
+    JSON,
+    Board,
+    View,
+    assets,
+    description,
+    in_sides,
+    kinds,
+    on_page,
+    pass_note,
+    replay,
+    spec_of,
+    view_for,
+)
 from . import access, clock
 from .events import AI_ERROR, AI_MOVE, CREATED, FLAG, JOINED, Announcer, GameChanged, Unheard
 from .newgame import NewGame, all_ai_levels, new_game
@@ -132,11 +145,11 @@ class GameService:
 
     def assets(self) -> JSON:
         """What the page needs beyond a game: every view's assets, the AI levels of every game, and the games on
-        offer (``games``: each view's :func:`~hive.web.views.description`, in the registry's order)."""
-        assets: JSON = {}
-        for kind in kinds():
-            assets.update(view_for(kind).assets())
-        return {**assets, "levels": all_ai_levels(), "games": [description(view_for(kind)) for kind in kinds()]}
+        offer on the page (``games``: each view's :func:`~hive.web.views.description`, in the registry's order)."""
+        pictures: JSON = {}
+        for kind in on_page():
+            pictures.update(assets(view_for(kind)))
+        return {**pictures, "levels": all_ai_levels(), "games": [description(view_for(kind)) for kind in on_page()]}
 
     async def create(self, data: JSON, client: str = "") -> tuple[Session, NewGame]:
         """Start and store the game ``data`` asks for (see :func:`~hive.web.game.newgame.new_game`); returns it in

@@ -1,9 +1,9 @@
-"""Pages beside the game: a game's "How to play" rules, rendered from the Markdown shipped in the package
-(``docs/<kind>.md``, e.g. HiveQueen's).
+"""Pages beside the game: a game's "How to play" rules, rendered from the Markdown its package ships (its
+plug-in's ``rules``).
 
 The renderer knows the little Markdown the page uses: headings, paragraphs, bullet and numbered lists (nested
 by indentation), tables, inline code, bold and italics, and pictures of positions: a line
-``::figure <position> :: <caption>`` is drawn by the game's view (:meth:`~hive.web.views.View.figure`).
+``::figure <position> :: <caption>`` is drawn by the game's view (:class:`~hive.web.views.Figures`), or left out.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Callable
 from functools import cache
 from html import escape
 
-from ..views import DOCS, view_for
+from ..views import Figures, plugin_of, view_for
 
 _INLINE = (
     (re.compile(r"`([^`]+)`"), r"<code>\1</code>"),
@@ -105,7 +105,10 @@ def markdown(text: str, figure: Callable[[str], str] | None = None) -> str:
 def how_to_play_page(kind: str, title: str) -> str:
     """The whole "How to play" page of the games of ``kind`` (see :func:`~hive.web.views.rules_page`), titled
     ``title``."""
-    body = markdown((DOCS / f"{kind}.md").read_text(encoding="utf-8"), view_for(kind).figure)
+    rules = plugin_of(kind).rules
+    assert rules is not None  # the page exists only where the package has its rules
+    view = view_for(kind)
+    body = markdown(rules.read_text(encoding="utf-8"), view.figure if isinstance(view, Figures) else None)
     return f"""<!doctype html>
 <html lang="en">
 <head>

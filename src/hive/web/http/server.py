@@ -86,7 +86,7 @@ from ..game import setup
 from ..game.actions import act
 from ..game.session import Session
 from ..realtime.fanout import with_seats
-from ..views import JSON, kinds, rules_page, spec_of
+from ..views import JSON, kinds, plugin_of, rules_page, spec_of
 from . import ops
 from .guard import Refused, parse_json
 from .network import reach
@@ -200,6 +200,15 @@ class Api:
         if kind not in kinds() or rules_page(kind) is None:
             raise HTTPException(404)
         return HTMLResponse(how_to_play_page(kind, spec_of(kind).title))
+
+    async def game_file(self, request: Request) -> Response:
+        """A file of a game's page module, from its package (see :attr:`~hive.plugin.GamePlugin.static`)."""
+        name = request.path_params["name"]
+        for kind in kinds():
+            path = plugin_of(kind).page_file(name)
+            if path is not None:
+                return FileResponse(path)
+        raise HTTPException(404)
 
     async def assets(self, request: Request) -> Response:
         return JSONResponse({**self.service.assets(), "network": reach(*self.app.listening)})
@@ -325,6 +334,7 @@ def routes(app: App) -> list[BaseRoute]:
         Route("/api/games/{id}/lines/{line}", api.api(api.unexplore), methods=["DELETE"]),
         Route("/api/games/{id}/{action}", api.api(api.action), methods=["POST"]),
         WebSocketRoute("/ws/games/{id}", websocket(app)),
+        Route("/static/games/{name}", api.game_file),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
 

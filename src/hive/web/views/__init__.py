@@ -1,30 +1,29 @@
-"""Each game's part of the browser game: one module per game kind, each holding a :class:`View` as ``VIEW``.
+"""Each game's part of the browser game: a :class:`View` for each kind of game, named by the game's plug-in.
 
 A view reads a game's options, records and move requests, and writes its positions as JSON for the page; the rest
-of the web app (sessions, storage, turns, offers, the AI) is the same for every game. The module is named after the
-``kind`` of the game's :class:`~hive.game.GameSpec` (``views/hive.py``, ``views/hivequeen.py``), so that a new game
-adds a module here, and its page module ``static/games/<kind>.js``, and edits nothing else: the page lists the games
-it offers from their views (:func:`description`).
+of the web app (sessions, storage, turns, offers, the AI) is the same for every game. The web app finds a game's
+view, page module and rules page through its :class:`~hive.plugin.GamePlugin` in the registry
+(:mod:`hive.games`), so that a new game edits nothing here: the project's own views are ``views/hive.py`` and
+``views/hivequeen.py``, another package's live in that package.
+
+A view has a core every game answers, and optional capabilities a game has or not: pictures for its rules page
+(:class:`Figures`), turns built in steps (:class:`Previews`), reasons why a piece cannot move (:class:`Explains`)
+and pictures for the page (:class:`Assets`).
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 import re
 from collections.abc import Iterable
-from functools import cache
-from pathlib import Path
-from typing import Any, Protocol, cast
+from typing import Any, Protocol, cast, runtime_checkable
 
 from ...game import Game, GameSpec, IllegalMoveError, InvalidMoveError
-from ...games import GAMES
+from ...games import PLUGINS
+from ...plugin import GamePlugin, load
 from ..errors import BadRequest, shown
 
 JSON = dict[str, Any]
 
-#: The games' rules pages, in Markdown: ``<kind>.md``.
-DOCS = Path(__file__).parent.parent / "docs"
 #: The kind of game a new game is when the request names none.
 DEFAULT_KIND = "hive"
 
@@ -60,13 +59,6 @@ class View(Protocol):
     def sides(self, options: JSON) -> list[str]:
         """The names the page calls the two sides by in a game with ``options``, first player first (the notation's
         are the spec's ``sides``; an edition of the set may name them otherwise)."""
-        ...
-
-    def figure(self, spec: str) -> str:
-        """A picture for the game's rules page, as SVG, from a position written as the game's rules page writes it.
-
-        :raises BadRequest: when the game has no pictures, or ``spec`` names no position.
-        """
         ...
 
     def options(self, raw: JSON) -> JSON:
@@ -105,12 +97,34 @@ class View(Protocol):
         """The position as JSON for the page: the pieces, whose turn, the legal moves, the last move."""
         ...
 
-    def preview(self, board: Any, request: JSON) -> JSON:
-        """What part of a turn leads to, for games whose turns are built in steps.
 
-        :raises BadRequest: when the game has no partial turns, or the part is malformed or illegal.
+@runtime_checkable
+class Figures(Protocol):
+    """A view that draws pictures for its game's rules page."""
+
+    def figure(self, spec: str) -> str:
+        """A picture for the game's rules page, as SVG, from a position written as the game's rules page writes it.
+
+        :raises BadRequest: when ``spec`` names no position.
         """
         ...
+
+
+@runtime_checkable
+class Previews(Protocol):
+    """A view of a game whose turns are built in steps."""
+
+    def preview(self, board: Any, request: JSON) -> JSON:
+        """What part of a turn leads to.
+
+        :raises BadRequest: when the part is malformed or illegal.
+        """
+        ...
+
+
+@runtime_checkable
+class Explains(Protocol):
+    """A view that says why a piece cannot move."""
 
     def why(self, board: Any, piece: object) -> str | None:
         """Why ``piece`` has no legal move here, in the rules' words (``None`` when it has one).
@@ -119,25 +133,64 @@ class View(Protocol):
         """
         ...
 
+
+@runtime_checkable
+class Assets(Protocol):
+    """A view that sends the page pictures or themes to draw the game with, beyond the positions."""
+
     def assets(self) -> JSON:
-        """What the page draws the game with, beyond the positions (pictures, themes); may be empty."""
+        """What the page draws the game with (pictures, themes)."""
         ...
 
 
+def preview(view: View, board: Any, request: JSON) -> JSON:
+    """What part of a turn leads to (:class:`Previews`).
+
+    :raises BadRequest: when the game's turns are single moves, or the part is malformed or illegal.
+    """
+    if not isinstance(view, Previews):
+        raise BadRequest(f"A {spec_of(view.kind).title} turn is a single move: there is nothing to preview.")
+    return view.preview(board, request)
+
+
+def why(view: View, board: Any, piece: object) -> str | None:
+    """Why ``piece`` has no legal move here (:class:`Explains`); ``None`` when it has one or the game cannot say.
+
+    :raises BadRequest: when ``piece`` names no piece of the game.
+    """
+    return view.why(board, piece) if isinstance(view, Explains) else None
+
+
+def assets(view: View) -> JSON:
+    """What the page draws the game with beyond the positions (:class:`Assets`); may be empty."""
+    return view.assets() if isinstance(view, Assets) else {}
+
+
 def kinds() -> list[str]:
-    """The kinds of game there are views for, in the order of the registry (:data:`hive.games.GAMES`)."""
-    views = {module.name for module in pkgutil.iter_modules(__path__)}
-    return [kind for kind in dict.fromkeys(spec.kind for spec in GAMES.values()) if kind in views]
+    """The kinds of game with a view, in the order of the registry (:data:`hive.games.PLUGINS`)."""
+    return [kind for kind, plugin in PLUGINS.items() if plugin.view is not None]
+
+
+def on_page() -> list[str]:
+    """The kinds of game the page offers: those with a view and a page module."""
+    return [kind for kind in kinds() if PLUGINS[kind].page_file(f"{kind}.js") is not None]
+
+
+def plugin_of(kind: str) -> GamePlugin:
+    """The game package of ``kind``."""
+    return PLUGINS[kind]
 
 
 def spec_of(kind: str) -> GameSpec:
-    """The first game of the registry of ``kind`` (its title, sides and record are those of every game of the kind)."""
-    return next(spec for spec in GAMES.values() if spec.kind == kind)
+    """The first game of the package of ``kind`` (its title, sides and record are those of every game of the
+    kind)."""
+    return next(iter(PLUGINS[kind].games.values()))
 
 
 def rules_page(kind: str) -> str | None:
     """The address of the rules of the games of ``kind``, or ``None`` when the package has none to show."""
-    return f"/how-to-play/{kind}" if (DOCS / f"{kind}.md").is_file() else None
+    rules = PLUGINS[kind].rules
+    return f"/how-to-play/{kind}" if rules is not None and rules.is_file() else None
 
 
 def description(view: View) -> JSON:
@@ -169,9 +222,10 @@ def view_for(kind: object) -> View:
     return _load(kind)
 
 
-@cache
 def _load(kind: str) -> View:
-    return cast(View, importlib.import_module(f"{__name__}.{kind}").VIEW)
+    reference = PLUGINS[kind].view
+    assert reference is not None  # kinds() lists only the plug-ins with a view
+    return cast(View, load(reference))
 
 
 def parse_move(board: Board, text: object, notation: str) -> Any:
@@ -220,14 +274,24 @@ def replay(view: View, options: JSON, texts: Iterable[str], start: str | None = 
 __all__ = [
     "DEFAULT_KIND",
     "JSON",
+    "Assets",
     "Board",
+    "Explains",
+    "Figures",
+    "Previews",
     "View",
+    "assets",
     "description",
     "in_sides",
     "kinds",
+    "on_page",
     "parse_move",
     "pass_note",
+    "plugin_of",
+    "preview",
     "replay",
+    "rules_page",
     "spec_of",
     "view_for",
+    "why",
 ]

@@ -9,7 +9,10 @@ taken modulo the grid.
 
 from __future__ import annotations
 
+from typing import cast
+
 from ...game import InvalidRecordError
+from ...games import find_game
 from ...games.hive import Board, Move
 from ...games.hive.geometry import CELLS, DIRECTIONS, NEIGHBOUR, NEIGHBOURS
 from ...games.hive.pieces import BUG_LETTERS, GAME_TYPES, KIND, PIECE_IDS, PIECE_NAMES, PIECES, PIECES_PER_COLOUR
@@ -22,6 +25,8 @@ from . import JSON, View, parse_move
 from .hive_records import read_game
 
 GAME_TYPE_NAMES = [str(t) for t in GAME_TYPES]
+#: The rule options a game is played with, beside its game type.
+RULES = ("tournament_opening", "repetition_draw")
 #: The sets of pieces a game is played with: the classic one, and seed 001's hand-made Warm/Cool edition.
 SETS = {"classic": "default", "warm-cool": "warm-cool"}
 #: Who goes first with the Warm/Cool set (that side takes White's part in the notation).
@@ -116,11 +121,8 @@ class HiveView:
         return [cool, warm] if options.get("first") == "cool" else [warm, cool]
 
     def new_board(self, options: JSON) -> Board:
-        return Board(
-            options["game_type"],
-            tournament_opening=options["tournament_opening"],
-            repetition_draw=options["repetition_draw"],
-        )
+        rules = {key: options[key] for key in RULES}
+        return cast(Board, find_game(options["game_type"])(**rules))
 
     def import_record(self, text: str, options: JSON) -> tuple[JSON, Board]:
         """Read a GameString (its game type; the other rules from ``options``), or a bare list of moves played with
@@ -136,9 +138,9 @@ class HiveView:
 
         :raises BadRequest: quoting the part that failed and naming the rule it breaks.
         """
-        rules = {key: options[key] for key in ("tournament_opening", "repetition_draw")}
+        rules = {key: options[key] for key in RULES}
         try:
-            board = Board.from_position(text, **rules)
+            board = Board.from_position(text, **rules)  # the record names its game type
         except InvalidRecordError as err:
             raise BadRequest(str(err)) from None
         return {**options, "game_type": board.game_name}, board
@@ -210,13 +212,6 @@ class HiveView:
             "turn_string": board.turn_string,
             "bugs": [letter for k, letter in enumerate(BUG_LETTERS) if board.enabled[k]],
         }
-
-    def preview(self, board: Board, request: JSON) -> JSON:
-        """Hive has no partial turns to preview.
-
-        :raises BadRequest: always.
-        """
-        raise BadRequest("A Hive turn is a single move: there is nothing to preview.")
 
     def why(self, board: Board, piece: object) -> str | None:
         """Why ``piece`` (a UHP piece name) has no legal move here.

@@ -7,7 +7,10 @@ what may be produced next; the whole turn is then played as one move.
 
 from __future__ import annotations
 
+from typing import cast
+
 from ...game import InvalidRecordError
+from ...games import find_game
 from ...games.hivequeen import NAMES, Board, Turn, parse_cell
 from ...games.hivequeen.geometry import COORDS
 from ...games.hivequeen.reasons import movement_reason
@@ -53,15 +56,8 @@ class HiveQueenView:
         """South and North, South first."""
         return list(Board.sides)
 
-    def figure(self, spec: str) -> str:
-        """HiveQueen's rules page has its tables and no pictures.
-
-        :raises BadRequest: always.
-        """
-        raise BadRequest(f"HiveQueen's rules have no pictures, not {shown(spec)}.")
-
     def new_board(self, options: JSON) -> Board:
-        return Board()
+        return cast(Board, find_game(Board.game_name)(**options))
 
     def import_record(self, text: str, options: JSON) -> tuple[JSON, Board]:
         """Read a HiveQueen record (headers optional: bare turns one per line will do).
@@ -208,10 +204,6 @@ class HiveQueenView:
         other = next(c for c in range(len(NAMES)) if c != cell)
         rule = movement_reason(board, Turn(cell, other))
         return f"The {KIND_NAMES[kind]} on {NAMES[cell]} has no legal movement here. {rule}"
-
-    def assets(self) -> JSON:
-        """Nothing beyond the positions: the page module draws HiveQueen's pieces itself."""
-        return {}
 
 
 VIEW: View = HiveQueenView()

@@ -1,0 +1,123 @@
+"""A third game, registered from the tests (:mod:`tests.toygame`), runs through the protocol's checks, the arena,
+the command line and the browser's state API, with no app edited: the apps learn of it from the registry alone."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import redirect_stdout
+from pathlib import Path
+
+import pytest
+
+from hive.arena import play_game, run_match
+from hive.game import Termination, UnknownGameError
+from hive.games import GAMES, PLUGINS, find_game, register, unregister
+from hive.players import RandomPlayer, SearchPlayer
+from hive.search import Limits
+from hive.web import create_app
+from hive.web.views import kinds, on_page
+
+from .protocol_checks import random_games_keep_the_protocol
+from .toygame import FULL, LINE, NAME, PLUGIN
+from .web_support import client, new_game, play
+
+
+@pytest.fixture(autouse=True)
+def toy() -> Iterator[None]:
+    register(PLUGIN)
+    yield
+    unregister(PLUGIN.kind)
+
+
+def test_the_registry_finds_the_third_game_and_its_endings() -> None:
+    assert find_game("hexline") is GAMES[NAME] and list(PLUGINS)[-1] == "toygame"
+    assert PLUGINS["toygame"].endings == (LINE, FULL) and PLUGINS["toygame"].compiled == ()
+    with pytest.raises(ValueError, match="registered already"):
+        register(PLUGIN.__class__(**{**PLUGIN.__dict__, "games": {}}))
+    with pytest.raises(UnknownGameError, match="no rule option colour"):
+        find_game(NAME)(colour="red")
+
+
+def test_the_third_game_keeps_the_protocol() -> None:
+    random_games_keep_the_protocol(find_game(NAME))
+
+
+def test_the_arena_plays_the_third_game() -> None:
+    spec = find_game(NAME)
+    played = play_game(SearchPlayer(spec, Limits(depth=2), "medium", 1), RandomPlayer(spec, 2), game=NAME)
+    assert played.outcome.termination in (Termination.RULES, Termination.ADJUDICATION)
+    assert played.record.startswith("Hexline;")
+    result = run_match("easy", "random", games=4, game=NAME, jobs=1, seed=3)
+    assert result.wins + result.draws + result.losses == 4
+    assert {g.outcome.ending for g in result.games} <= {LINE, FULL}
+
+
+def test_the_command_line_plays_the_third_game() -> None:
+    from hive.cli.match import main
+
+    out = io.StringIO()
+    with redirect_stdout(out):
+        main(["--game", "hexline", "--games", "2", "--jobs", "1", "--seed", "5", "random", "easy"])
+    assert "Hexline" in out.getvalue() and "2 games" in out.getvalue()
+
+
+def test_the_browser_state_api_plays_the_third_game() -> None:
+    """The game is played over HTTP against the AI, taken back, imported and set up, like the others; the page does
+    not offer it, having no page module for it."""
+    assert "toygame" in kinds() and "toygame" not in on_page()
+
+    async def main() -> None:
+        app = create_app(":memory:", workers=0)
+        async with client(app) as c:
+            assets = (await c.get("/api/assets")).json()
+            assert [info["kind"] for info in assets["games"]] == ["hive", "hivequeen"]
+            game = await new_game(c, kind="toygame", mode="ai", ai_level="easy", colour="white")
+            token, state = game["token"], game["state"]
+            assert state["kind"] == "toygame" and len(state["view"]["legal"]) == 19
+            r = await play(c, state, token, move="0,0", ply=0)
+            assert r.status_code == 200, r.text
+            for _ in range(100):
+                state = (await c.get(f"/api/games/{state['id']}", headers={"x-seat-token": token})).json()
+                if len(state["moves"]) == 2:
+                    break
+                await asyncio.sleep(0.05)
+            assert state["moves"][0] == "0,0" and len(state["moves"]) == 2, state
+            taken = await play(c, state, token, move=state["moves"][1], ply=2)
+            assert taken.status_code == 400 and "the cell is taken" in taken.json()["error"]
+            bad = await play(c, state, token, move="9,9", ply=2)
+            assert bad.status_code == 400 and "'9,9'" in bad.json()["error"]
+            why = await c.post(f"/api/games/{state['id']}/why", json={"piece": "x"}, headers={"x-seat-token": token})
+            assert why.status_code == 200 and why.json()["reason"] is None
+            steps = await c.post(
+                f"/api/games/{state['id']}/preview", json={"move": "1,1"}, headers={"x-seat-token": token}
+            )
+            assert steps.status_code == 400 and "single move" in steps.json()["error"]
+            imported = await new_game(c, kind="toygame", mode="local", game_string="Hexline;0,0;1,0;0,1;1,1;0,2")
+            assert imported["state"]["result"] and "X has three in a row" in str(imported["state"])
+            setup = await new_game(
+                c, kind="toygame", mode="local", position="Position;Hexline;O[2];.........x........."
+            )
+            assert setup["state"]["view"]["turn"] == 1 and len(setup["state"]["view"]["legal"]) == 18
+        await app.close()
+
+    asyncio.run(main())
+
+
+def test_an_installed_package_declares_its_game_by_entry_point(tmp_path: Path) -> None:
+    """A package's entry point is all it takes: a fresh ``hive match`` process plays the game, registered nowhere
+    else."""
+    info = tmp_path / "hexline-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: hexline\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[hive.games]\nhexline = tests.toygame:PLUGIN\n")
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(root)])}
+    command = [sys.executable, "-m", "hive", "match", "random", "random", "--game", "hexline", "--games", "2"]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "Hexline" in done.stdout and "2 games" in done.stdout
