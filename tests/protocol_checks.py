@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from hive.game import Game, GameSpec, Outcome
+from hive.game import Game, Outcome
+from hive.plugin import GameSpec
 
 
 def play(board: Game[object], rng: random.Random, length: int) -> list[str]:

@@ -12,7 +12,7 @@ import pytest
 import hive
 from hive.cli import main
 from hive.cli.play import play_terminal
-from hive.games import find_game
+from hive.games import find_game, plugin_of
 from hive.players import RandomPlayer
 
 BASE = find_game("Base")
@@ -106,7 +106,8 @@ def test_terminal_hivequeen_plays_to_the_end() -> None:
 
     result = play_terminal(board, 1, RandomPlayer(game, 2), read, outputs.append)
     text = "\n".join(outputs)
-    assert game.help in text and "Not played: " in text and "Nothing to undo yet." in text
+    assert plugin_of(game.kind).settings["cli"]["help"] in text
+    assert "Not played: " in text and "Nothing to undo yet." in text
     assert prompts[0] == "North[1]> " and "random plays " in text
     assert result in ("SouthWins", "NorthWins", "Draw", "Abandoned")
     if result != "Abandoned":

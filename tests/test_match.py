@@ -29,12 +29,14 @@ from hive.arena import (
     random_opening,
     run_match,
 )
+from hive.arena.settings import OpeningBalance, arena_settings
 from hive.cli.match import add_parser, main
-from hive.game import GameSpec, OpeningBalance, Outcome, Termination
-from hive.games import GAMES, find_game
+from hive.game import Outcome, Termination
+from hive.games import GAMES, PLUGINS, find_game, plugin_of
 from hive.games.hive.endings import QUEEN_SURROUNDED
 from hive.games.hivequeen.records import read_records
 from hive.players import PlayerSpec, RandomPlayer, SearchPlayer, describe, make_player, parse_player
+from hive.plugin import GameSpec
 from hive.search import LEVEL_NAMES, Limits
 
 FAKE = shlex.join([sys.executable, str(Path(__file__).with_name("fake_uhp_engine.py"))])
@@ -42,15 +44,20 @@ BASE = find_game("Base")
 QUEEN = find_game("HiveQueen")
 
 
-def cheap_balance(spec: GameSpec, depth: int = 1, margin: int | None = None, tries: int | None = None) -> GameSpec:
-    """``spec`` with its openings balanced by shallower searches (the same mechanism, cheap in the pure build)."""
-    balance = spec.ai.balanced_openings
+def cheap_balance(
+    monkeypatch: pytest.MonkeyPatch, spec: GameSpec, depth: int = 1, margin: int | None = None, tries: int | None = None
+) -> OpeningBalance | None:
+    """Have the arena balance ``spec``'s openings by shallower searches (the same mechanism, cheap in the pure
+    build), for this test; returns the balance, ``None`` for a game whose openings are not balanced."""
+    plugin = plugin_of(spec.kind)
+    balance = arena_settings(spec).balanced_openings
     if balance is None:
-        return spec
-    cheap = OpeningBalance(
-        depth, balance.margin if margin is None else margin, balance.tries if tries is None else tries
-    )
-    return dataclasses.replace(spec, ai=dataclasses.replace(spec.ai, balanced_openings=cheap))
+        return None
+    cheap = {"depth": depth, "margin": balance.margin if margin is None else margin}
+    cheap["tries"] = balance.tries if tries is None else tries
+    arena = {**plugin.settings["arena"], "balanced_openings": cheap}
+    monkeypatch.setitem(PLUGINS, spec.kind, dataclasses.replace(plugin, settings={**plugin.settings, "arena": arena}))
+    return arena_settings(spec).balanced_openings
 
 
 def test_elo_difference_against_hand_computed_values() -> None:
@@ -283,9 +290,9 @@ def test_match_plays_hivequeen_and_refuses_uhp_engines(tmp_path: Path, capsys: p
     assert "UHP engines play Hive only" in capsys.readouterr().err
 
 
-def test_hivequeen_openings_are_drawn_again_until_balanced() -> None:
-    game = cheap_balance(QUEEN, depth=2)  # the mechanism, at a depth cheap in the pure build
-    balance = game.ai.balanced_openings
+def test_hivequeen_openings_are_drawn_again_until_balanced(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = QUEEN
+    balance = cheap_balance(monkeypatch, QUEEN, depth=2)  # the mechanism, at a depth cheap in the pure build
     assert balance is not None and balance.margin == 100
 
     def draws(seed: int, count: int) -> list[tuple[tuple[str, ...], int]]:
@@ -312,8 +319,8 @@ def test_hivequeen_openings_are_drawn_again_until_balanced() -> None:
         board.push_text(text)
     assert abs(opening_score(board, game, 2)) <= balance.margin
     # when no draw is balanced enough, the most balanced of the tries allowed is kept
-    hopeless = cheap_balance(QUEEN, depth=2, margin=-1, tries=4)
-    assert random_opening(hopeless, 2, seed) == min(draws(seed, 4), key=lambda d: d[1])[0]
+    cheap_balance(monkeypatch, QUEEN, depth=2, margin=-1, tries=4)
+    assert random_opening(QUEEN, 2, seed) == min(draws(seed, 4), key=lambda d: d[1])[0]
 
 
 @pytest.mark.parametrize("name", list(GAMES))
@@ -326,7 +333,8 @@ def test_every_game_runs_through_the_same_functions(name: str, monkeypatch: pyte
         return play_game(*players, **options)
 
     monkeypatch.setattr(hive.arena.tasks, "play_game", spy)
-    game = cheap_balance(find_game(name))
+    game = find_game(name)
+    cheap_balance(monkeypatch, game)
     lines: list[str] = []
     result = run_match(
         "random",

@@ -6,12 +6,14 @@ import random
 import re
 import sys
 import threading
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import hive
+from hive.arena.settings import arena_settings
 from hive.game import Outcome, Termination, UnknownGameError
 from hive.games import GAMES, PLUGINS, find_game
 from hive.games.hive.endings import QUEEN_SURROUNDED
@@ -42,7 +44,7 @@ def test_rule_options_are_asked_for_by_name() -> None:
     original.push_text("wQ")  # the original opening rule allows the Queen on the first turn
     with pytest.raises(hive.IllegalMoveError, match="first turn"):
         find_game("Base")().push_text("wQ")
-    assert GAMES["Base+MLP"].arena_options == {"repetition_draw": True}
+    assert arena_settings(GAMES["Base+MLP"]).options == {"repetition_draw": True}
     for name, bad in (("HiveQueen", "tournament_opening"), ("Base", "mosquito")):
         with pytest.raises(UnknownGameError, match=f"{re.escape(name)} has no rule option {bad}"):
             find_game(name)(**{bad: True})
@@ -77,28 +79,46 @@ def test_outcomes_name_the_ending_in_one_wording() -> None:
         Outcome(Termination.RULES, 0)
 
 
-def test_a_record_is_written_without_replaying_the_game() -> None:
-    """Texts written before a push are kept; record() writes only the texts no one asked for yet."""
-    board = hive.Board("Base+MLP")
+@pytest.mark.parametrize("name", ["Base+MLP", "HiveQueen"])
+def test_a_record_is_written_without_replaying_the_game(name: str) -> None:
+    """Texts pushed with their moves, and push_text's, are kept; record() writes only the texts no one gave, and
+    writing a text no longer prepares the next push in secret."""
+    spec = find_game(name)
+    board: Any = spec()  # a GameBoard: it has move_texts
     rng = random.Random(3)
-    for _ in range(30):
-        move = rng.choice(list(board.legal_moves))
-        board.move_text(move)
-        board.push(move)
+    for ply in range(12):
+        move = spec.ai.random_move(board, rng)
+        if ply % 2:
+            board.push(move, board.move_text(move))
+        else:
+            board.push_text(board.move_text(move))
     calls = []
     original = board.move_text
 
-    def counting(move: hive.Move) -> str:
+    def counting(move: object) -> str:
         calls.append(move)
-        return original(move)
+        text: str = original(move)
+        return text
 
-    board.move_text = counting  # type: ignore[method-assign]
-    first = board.record()
-    assert calls == []
-    board.push(rng.choice(list(board.legal_moves)))
-    assert board.record().startswith(first.split(";", 3)[0]) and len(calls) == 1
+    board.move_text = counting
+    first = board.move_texts()
     board.record()
-    assert len(calls) == 1
+    assert calls == [] and len(first) == 12
+    move = spec.ai.random_move(board, rng)
+    counting(move)  # written, then pushed without it: not kept
+    board.push(move)
+    assert board.move_texts()[:-1] == first and len(calls) == 2
+    board.record()
+    assert len(calls) == 2
+
+
+def test_push_text_keeps_the_games_own_notation() -> None:
+    """A MoveString read liberally (any case, another reference piece) is kept as the game writes it."""
+    board = hive.Board("Base")
+    for text in ("ws1", "BS1 WS1-", "wq -ws1", "BQ bs1-", "wA1 wQ/"):
+        board.push_text(text)
+    assert board.move_texts() == ["wS1", "bS1 wS1-", "wQ -wS1", "bQ bS1-", "wA1 \\wS1"]
+    assert board.record() == hive.Board.from_game_string(board.record()).record()
 
 
 def _search_all(results: dict[str, list[object]], key: str) -> None:

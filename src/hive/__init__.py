@@ -17,7 +17,7 @@ from . import _build
 if os.environ.get("HIVE_PURE", "") not in ("", "0"):
     _build.force_pure()
 
-from .game import Game, GameSpec, InvalidPositionError, InvalidRecordError, Outcome, Termination, UnknownGameError
+from .game import Ending, Game, InvalidPositionError, InvalidRecordError, Outcome, Termination, UnknownGameError
 from .games import GAMES, find_game
 from .games.hive import (
     BLACK,
@@ -37,6 +37,7 @@ from .games.hive import (
     cell_of,
 )
 from .games.hive import position as _position
+from .plugin import GamePlugin, GameSpec
 from .search import Limits, SearchResult
 
 __version__ = "0.1.0"
@@ -63,7 +64,9 @@ __all__ = [
     "PIECE_NAMES",
     "WHITE",
     "Board",
+    "Ending",
     "Game",
+    "GamePlugin",
     "GameSpec",
     "GameType",
     "IllegalMoveError",

@@ -9,7 +9,7 @@ written once::
     board = hive.find_game("Base+MLP")()          # or hive.find_game("hivequeen")()
     move = next(iter(board.legal_moves))
     text = board.move_text(move)                    # the game's own notation
-    board.push(move)
+    board.push(move, text)                          # the text kept for the record
     board.pop()
     board.push_text(text)
     print(board.turn, board.outcome(), board.record())
@@ -25,14 +25,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar, Protocol, TypeVar
 
 if TYPE_CHECKING:
-    import random
     from typing import Self
-
-    from .search.limits import Limits, SearchResult
 
 #: Status codes kept by the compiled cores and read by the search: a game at or above ``DRAW`` is over.
 NOT_STARTED = 0
@@ -217,8 +214,10 @@ class Game(Protocol[M]):
         without being checked again."""
         ...
 
-    def push(self, move: M) -> None:
-        """Play a legal move (checked: :class:`IllegalMoveError` names the rule otherwise)."""
+    def push(self, move: M, text: str | None = None) -> None:
+        """Play a legal move (checked: :class:`IllegalMoveError` names the rule otherwise). ``text`` is the move's
+        notation as :meth:`move_text` wrote it in this position, kept for the record so that it is not written
+        again; it is not checked."""
         ...
 
     def pop(self) -> M:
@@ -226,7 +225,8 @@ class Game(Protocol[M]):
         ...
 
     def push_text(self, text: str) -> M:
-        """:meth:`parse_move` then :meth:`push`; returns the move."""
+        """:meth:`parse_move` then :meth:`push`, keeping the move's text in the game's notation (the one
+        :meth:`move_text` writes: a text read liberally is kept as the game writes it); returns the move."""
         ...
 
     def outcome(self) -> Outcome | None:
@@ -276,214 +276,6 @@ class Game(Protocol[M]):
         ...
 
 
-def _rebuilt(cls: Any, record: str, options: dict[str, Any]) -> Any:
-    """A board unpickled: ``cls.from_record(record, **options)``."""
-    return cls.from_record(record, **options)
-
-
-class GameBoard(Generic[M]):
-    """What every game's board mixes in: whose turn it is, the name of its state, whether the game is over, and the
-    notation of the moves played, kept so that a record is written without replaying the game.
-
-    The board has ``ply`` (its low bit is the side to move), ``status`` (the codes above) and the class attribute
-    ``state_names`` (the name of each status code).
-
-    The text of a move is remembered when :meth:`Game.move_text` writes it just before the move is pushed (as the
-    apps do); the texts of moves pushed without one are written when a record asks for them, by taking back those
-    moves and playing them again (``_repush``: the board plays a move it played before, unchecked, and keeps no
-    text). The board calls :meth:`_init_texts` once, :meth:`_pushed` after each push and :meth:`_popped` after each
-    pop.
-
-    A board pickles and deep-copies as its record and its rule options (:attr:`rule_options`): unpickling replays
-    the record, so a pickle never holds the core's tables (C arrays in the compiled build).
-    """
-
-    state_names: ClassVar[tuple[str, ...]]
-    #: The keyword options of ``from_record`` that the board keeps as attributes of the same names.
-    rule_options: ClassVar[tuple[str, ...]] = ()
-
-    if TYPE_CHECKING:
-        ply: int
-        status: int
-
-        def record(self, headers: Mapping[str, str] | None = None) -> str: ...
-
-        @property
-        def move_stack(self) -> list[M]: ...
-
-        def move_text(self, move: M) -> str: ...
-
-        def pop(self) -> M: ...
-
-        def _repush(self, move: M) -> None: ...
-
-    def __reduce__(self) -> tuple[Callable[..., Any], tuple[Any, ...]]:
-        options = {name: getattr(self, name) for name in self.rule_options}
-        return _rebuilt, (type(self), self.record(), options)
-
-    @property
-    def turn(self) -> int:
-        """The side to move: 0 for the first player (``sides[0]``), 1 for the second."""
-        return self.ply & 1
-
-    @property
-    def state(self) -> str:
-        """The state's name: ``InProgress``, ``Draw``, ``WhiteWins``, ``NorthWins``..."""
-        return self.state_names[self.status]
-
-    def is_game_over(self) -> bool:
-        """Whether the game has ended (see :meth:`Game.outcome` for how)."""
-        return self.status >= DRAW
-
-    def could_win(self, side: int) -> bool:
-        """Whether ``side`` could still win by some series of legal moves of both sides (what a clock asks when
-        the other side's time runs out). ``False`` only where the game proves it; by default, while the game goes
-        on (in Hive every Queen Bee can always still be surrounded by the pieces of both colours)."""
-        return not self.is_game_over()
-
-    def _init_texts(self, texts: list[tuple[M, str]] | None = None) -> None:
-        self._texts: list[tuple[M, str]] = list(texts or [])
-        self._memo: tuple[int, M, str] | None = None
-
-    def _remember(self, played: int, move: M, text: str) -> str:
-        """Note that ``move`` is written ``text`` after ``played`` moves; returns ``text``."""
-        self._memo = (played, move, text)
-        return text
-
-    def _pushed(self, played: int, move: M) -> None:
-        """``move`` was pushed after ``played`` moves: keep its text if it was just written."""
-        memo = self._memo
-        if memo is not None and memo[0] == played == len(self._texts) and memo[1] == move:
-            self._texts.append((move, memo[2]))
-        self._memo = None
-
-    def _popped(self, played: int) -> None:
-        """A move was taken back, leaving ``played`` moves."""
-        del self._texts[played:]
-        self._memo = None
-
-    def move_texts(self) -> list[str]:
-        """The notation of every move played, oldest first, each written in the position it was played in."""
-        moves = self.move_stack
-        texts = self._texts
-        known = 0
-        while known < min(len(texts), len(moves)) and texts[known][0] == moves[known]:
-            known += 1
-        del texts[known:]
-        undone = [self.pop() for _ in range(len(moves) - known)]
-        for move in reversed(undone):
-            text = self.move_text(move)
-            self._repush(move)
-            texts.append((move, text))
-        return [text for _, text in texts]
-
-
-@dataclass(frozen=True)
-class OpeningBalance:
-    """How the arena balances random openings: draw them again until a ``depth`` search scores them within
-    ``margin`` of even, keeping the most balanced of ``tries`` draws if none is."""
-
-    depth: int
-    margin: int
-    tries: int
-
-
-@dataclass(frozen=True)
-class GameAI:
-    """What a game brings for its players: named levels, a searcher and a random mover.
-
-    :ivar levels: the named strength levels (``easy`` ... ``max``) as search limits.
-    :ivar searcher: ``searcher(seed, opening_noise)`` makes a searcher whose ``search(board, limits)`` returns a
-        :class:`~hive.search.SearchResult` of the game's own move type.
-    :ivar random_move: a random legal move (the game's own random mover: uniform for Hive, a random movement
-        then random production steps for HiveQueen).
-    :ivar hint_level: the level that answers hints in the browser.
-    :ivar win_chance: the first player's winning chance (0..1) for a score of the searcher's, from the first
-        player's point of view; ``None`` where the scores are not calibrated (no evaluation bar).
-    :ivar play_noise: plies from the start during which the browser's AI opponent varies its choices.
-    :ivar balanced_openings: how the arena balances random openings, or ``None`` to take them as drawn.
-    """
-
-    levels: Mapping[str, Limits]
-    searcher: Callable[[int | None, int], Any]
-    random_move: Callable[[Any, random.Random], Any]
-    hint_level: str = "medium"
-    win_chance: Callable[[int], float] | None = None
-    play_noise: int = 0
-    balanced_openings: OpeningBalance | None = None
-
-    def search(self, board: Game[M], limits: Limits, seed: int | None = None, noise: int = 0) -> SearchResult[M]:
-        """Search ``board`` with a new searcher of this game."""
-        result: SearchResult[M] = self.searcher(seed, noise).search(board, limits)
-        return result
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    """A game the project plays, as :func:`hive.find_game` returns it: call it for a new board at the start.
-
-    :ivar name: the game's name (``Base+MLP``, ``HiveQueen``).
-    :ivar kind: the rules family (``hive``, ``hivequeen``): the module names of its browser view and page.
-    :ivar title: the game's title for people (``Hive``, ``HiveQueen``).
-    :ivar sides: the two sides' names, first player first.
-    :ivar new: makes a new board at the start, with the rule options it is given (see ``options``).
-    :ivar options: the names of the game's rule options, as keyword arguments of ``new`` (Hive:
-        ``tournament_opening``, ``repetition_draw``).
-    :ivar arena_options: the rule options the arena plays with (Hive: the repetition draw on, as hivegame.com and
-        nokamute play).
-    :ivar ai: the game's players (levels, searcher, random mover).
-    :ivar move_noun: what one entry of the move list is called (``ply``, ``turn``), for reports.
-    :ivar record_noun: what one game's record is called (``GameString``, ``HiveQueen record``).
-    :ivar uhp: whether UHP engines play it.
-    :ivar max_moves: the arena's default move limit, after which :meth:`Game.adjudicate` decides.
-    :ivar help: how to type a move, for the terminal game.
-    """
-
-    name: str
-    kind: str
-    title: str
-    sides: tuple[str, str]
-    new: Callable[..., Game[Any]]
-    ai: GameAI
-    options: tuple[str, ...] = ()
-    arena_options: Mapping[str, Any] = field(default_factory=dict)
-    move_noun: str = "ply"
-    record_noun: str = "record"
-    uhp: bool = False
-    max_moves: int = 200
-    help: str = ""
-
-    def __call__(self, **options: Any) -> Game[Any]:
-        """A new board at the start, with rule ``options`` (keyword arguments among :attr:`options`).
-
-        :raises UnknownGameError: naming an option the game does not have.
-        """
-        self._check_options(options)
-        return self.new(**options)
-
-    def from_position(self, text: str, **options: Any) -> Game[Any]:
-        """A new board at the position ``text`` records (see :meth:`Game.from_position`), with rule ``options``.
-
-        :raises InvalidPositionError: naming the rule the position breaks, or a position of another game.
-        :raises UnknownGameError: naming an option the game does not have.
-        """
-        self._check_options(options)
-        board: Game[Any] = type(self.new(**options)).from_position(text, **options)
-        if board.game_name != self.name:
-            from .positions import quoted  # positions builds on this module
-
-            raise InvalidPositionError(
-                f"Invalid position: {quoted(text)} is a position of {board.game_name}, not of {self.name}."
-            )
-        return board
-
-    def _check_options(self, options: Mapping[str, Any]) -> None:
-        unknown = sorted(set(options) - set(self.options))
-        if unknown:
-            known = ", ".join(self.options) or "none"
-            raise UnknownGameError(f"{self.name} has no rule option {', '.join(unknown)} (its options: {known}).")
-
-
 __all__ = [
     "DRAW",
     "FIRST_WINS",
@@ -492,15 +284,11 @@ __all__ = [
     "SECOND_WINS",
     "Ending",
     "Game",
-    "GameAI",
-    "GameBoard",
-    "GameSpec",
     "IllegalMoveError",
     "InvalidMoveError",
     "InvalidPositionError",
     "InvalidRecordError",
     "Moves",
-    "OpeningBalance",
     "Outcome",
     "Termination",
     "UnknownGameError",

@@ -1,8 +1,8 @@
 """Players for every game: the built-in levels, the random mover and external UHP engines.
 
 One interface serves the arena, the terminal game and the browser: a :class:`Player` chooses a move of the board
-it is given, whatever the game. Everything a game brings (its levels, searcher and random mover, whether UHP
-engines play it) comes from its :class:`~hive.game.GameSpec`.
+it is given, whatever the game. Everything a game brings (its levels, searcher and random mover) comes from its
+:class:`~hive.plugin.GameSpec`, and whether UHP engines play it from its plug-in (:class:`PlayerSettings`).
 
 >>> import hive
 >>> from hive.players import make_player
@@ -21,13 +21,30 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .engine import SimpleEngine
-from .game import Game, GameSpec
+from .game import Game
+from .games import plugin_of
+from .plugin import GameSpec
 from .search import LEVEL_NAMES, Limits
 
 #: The time an external engine gets per move when neither a time nor a depth is given.
 DEFAULT_ENGINE_TIME = 1.0
 #: What a PLAYER argument may be, for help texts and errors.
 PLAYER_CHOICES = f"{', '.join(LEVEL_NAMES)}, random, or uhp:<engine command line>"
+
+
+@dataclass(frozen=True)
+class PlayerSettings:
+    """What a game sets for its players (its plug-in's ``players`` settings).
+
+    :ivar uhp: whether UHP engines play it (``uhp:<engine>`` players).
+    """
+
+    uhp: bool = False
+
+
+def player_settings(game: GameSpec) -> PlayerSettings:
+    """The players' settings for ``game``, from its plug-in."""
+    return plugin_of(game.kind).settings_for("players", PlayerSettings)
 
 
 class InvalidPlayerError(ValueError):
@@ -97,7 +114,7 @@ def check_player(spec: PlayerSpec | str, game: GameSpec) -> PlayerSpec:
     :raises InvalidPlayerError: naming the player when it is not a player, or not one of ``game``'s.
     """
     spec = parse_player(spec) if isinstance(spec, str) else spec
-    if spec.type == "uhp" and not game.uhp:
+    if spec.type == "uhp" and not player_settings(game).uhp:
         raise InvalidPlayerError(
             f"bad player {spec.text!r}: UHP engines play Hive only; {game.title} is played by the levels and 'random'"
         )

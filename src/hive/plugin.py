@@ -1,11 +1,14 @@
-"""What one game package brings to the project: its games, its ways of ending, and its parts for each app.
+"""What one game package brings to the project: its games (:class:`GameSpec`, with its AI: :class:`GameAI`), its
+ways of ending, and its parts and settings for each app (:class:`GamePlugin`).
 
 A game is a plug-in: a package that builds a :class:`GamePlugin` and names it as ``PLUGIN``. The registry
 (:mod:`hive.games`) finds the project's own games, the plug-ins that installed packages declare in the entry-point
 group ``hive.games``, and those given to :func:`hive.games.register`, and every app asks the registry, never the
 package: the browser for the view, the page module and the rules page, ``hive.rl`` for the encoding. The parts an
 app owns (the browser's view, the RL encoding) are named as ``"module:attribute"`` and imported only by that app,
-so a game package never imports an app.
+so a game package never imports an app. What an app may set per game (the arena's move limit, the browser's hint
+level...) is the plug-in's ``settings`` for that app, read by the app into its own settings type
+(:meth:`GamePlugin.settings_for`).
 
 A module of the package is compiled when a ``.pxd`` file beside its ``.py`` gives its C types: the build finds them
 by that file, so a new game adds no list anywhere (:attr:`GamePlugin.compiled`).
@@ -16,11 +19,100 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from .game import Ending, GameSpec
+from .game import Ending, Game, InvalidPositionError, UnknownGameError
+
+if TYPE_CHECKING:
+    import random
+
+    from .search.limits import Limits, SearchResult
+
+M = TypeVar("M")
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class GameAI:
+    """What a game brings for its players: named levels, a searcher and a random mover.
+
+    :ivar levels: the named strength levels (``easy`` ... ``max``) as search limits.
+    :ivar searcher: ``searcher(seed, opening_noise)`` makes a searcher whose ``search(board, limits)`` returns a
+        :class:`~hive.search.SearchResult` of the game's own move type.
+    :ivar random_move: a random legal move (the game's own random mover: uniform for Hive, a random movement
+        then random production steps for HiveQueen).
+    :ivar win_chance: the first player's winning chance (0..1) for a score of the searcher's, from the first
+        player's point of view; ``None`` where the scores are not calibrated.
+    """
+
+    levels: Mapping[str, Limits]
+    searcher: Callable[[int | None, int], Any]
+    random_move: Callable[[Any, random.Random], Any]
+    win_chance: Callable[[int], float] | None = None
+
+    def search(self, board: Game[M], limits: Limits, seed: int | None = None, noise: int = 0) -> SearchResult[M]:
+        """Search ``board`` with a new searcher of this game."""
+        result: SearchResult[M] = self.searcher(seed, noise).search(board, limits)
+        return result
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A game the project plays, as :func:`hive.find_game` returns it: call it for a new board at the start.
+
+    :ivar name: the game's name (``Base+MLP``, ``HiveQueen``).
+    :ivar kind: its package's kind (``hive``, ``hivequeen``): see :class:`GamePlugin`.
+    :ivar title: the game's title for people (``Hive``, ``HiveQueen``).
+    :ivar sides: the two sides' names, first player first.
+    :ivar new: makes a new board at the start, with the rule options it is given (see ``options``).
+    :ivar ai: the game's players (levels, searcher, random mover).
+    :ivar options: the names of the game's rule options, as keyword arguments of ``new`` (Hive:
+        ``tournament_opening``, ``repetition_draw``).
+    :ivar move_noun: what one entry of the move list is called (``ply``, ``turn``).
+    :ivar record_noun: what one game's record is called (``GameString``, ``HiveQueen record``).
+    """
+
+    name: str
+    kind: str
+    title: str
+    sides: tuple[str, str]
+    new: Callable[..., Game[Any]]
+    ai: GameAI
+    options: tuple[str, ...] = ()
+    move_noun: str = "move"
+    record_noun: str = "record"
+
+    def __call__(self, **options: Any) -> Game[Any]:
+        """A new board at the start, with rule ``options`` (keyword arguments among :attr:`options`).
+
+        :raises UnknownGameError: naming an option the game does not have.
+        """
+        self._check_options(options)
+        return self.new(**options)
+
+    def from_position(self, text: str, **options: Any) -> Game[Any]:
+        """A new board at the position ``text`` records (see :meth:`Game.from_position`), with rule ``options``.
+
+        :raises InvalidPositionError: naming the rule the position breaks, or a position of another game.
+        :raises UnknownGameError: naming an option the game does not have.
+        """
+        self._check_options(options)
+        board: Game[Any] = type(self.new(**options)).from_position(text, **options)
+        if board.game_name != self.name:
+            from .positions import quoted  # positions builds on the protocol
+
+            raise InvalidPositionError(
+                f"Invalid position: {quoted(text)} is a position of {board.game_name}, not of {self.name}."
+            )
+        return board
+
+    def _check_options(self, options: Mapping[str, Any]) -> None:
+        unknown = sorted(set(options) - set(self.options))
+        if unknown:
+            known = ", ".join(self.options) or "none"
+            raise UnknownGameError(f"{self.name} has no rule option {', '.join(unknown)} (its options: {known}).")
 
 
 def load(reference: str) -> Any:
@@ -54,6 +146,8 @@ class GamePlugin:
         ``<kind>.<ext>`` or ``<kind>-<name>``); ``None``: the page does not offer it (its view still answers the
         state API).
     :ivar rules: its "How to play" page, in Markdown; ``None``: none.
+    :ivar settings: what it sets for each app, by the app's name (``arena``, ``cli``, ``web``, ``players``): each
+        app reads its part into its own settings type, with defaults for what is not set.
     """
 
     kind: str
@@ -65,6 +159,7 @@ class GamePlugin:
     encoding: str | None = None
     static: Path | None = None
     rules: Path | None = None
+    settings: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.kind.isidentifier() or not self.kind.islower():
@@ -82,6 +177,18 @@ class GamePlugin:
             f"{self.package}.{pxd.stem}" for pxd in sorted(folder.glob("*.pxd")) if pxd.with_suffix(".py").is_file()
         )
 
+    def settings_for(self, app: str, kind: type[T]) -> T:
+        """The plug-in's settings for ``app``, as the app's settings type ``kind`` (a dataclass whose fields have
+        defaults).
+
+        :raises ValueError: naming the plug-in, the app and what its settings got wrong.
+        """
+        given = self.settings.get(app, {})
+        try:
+            return kind(**given)
+        except (TypeError, ValueError) as err:
+            raise ValueError(f"Game package {self.kind!r} has bad {app} settings {dict(given)!r}: {err}") from None
+
     def page_file(self, name: str) -> Path | None:
         """The file of the page module's folder called ``name``, if it is the plug-in's (named after its kind)."""
         if self.static is None or "/" in name or "\\" in name:
@@ -93,4 +200,4 @@ class GamePlugin:
         return path if path.is_file() else None
 
 
-__all__ = ["GamePlugin", "load"]
+__all__ = ["GameAI", "GamePlugin", "GameSpec", "load"]

@@ -20,9 +20,6 @@ from hive.game import (
     FIRST_WINS,
     IN_PROGRESS,
     Ending,
-    GameAI,
-    GameBoard,
-    GameSpec,
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
@@ -31,7 +28,8 @@ from hive.game import (
     Termination,
     text_argument,
 )
-from hive.plugin import GamePlugin
+from hive.gameboard import GameBoard
+from hive.plugin import GameAI, GamePlugin, GameSpec
 from hive.positions import parse_turn, position_fields, quoted, turn_text
 from hive.search import Limits, SearchResult
 
@@ -119,16 +117,16 @@ class Board(GameBoard[Place]):
         return f"Illegal move {move}: the cell is taken; a stone goes on an empty cell."
 
     def move_text(self, move: Place) -> str:
-        return self._remember(len(self.history), move, str(move))
+        return str(move)
 
     def is_legal(self, move: object) -> bool:
         return isinstance(move, Place) and not self.is_game_over() and not self.cells[move.cell]
 
-    def push(self, move: Place) -> None:
+    def push(self, move: Place, text: str | None = None) -> None:
         if not self.is_legal(move):
             raise IllegalMoveError(self._refusal(move))
         self._repush(move)
-        self._pushed(len(self.history) - 1, move)
+        self._pushed(len(self.history) - 1, move, text)
 
     def _repush(self, move: Place) -> None:
         self.cells[move.cell] = 1 + (self.ply & 1)
@@ -148,8 +146,7 @@ class Board(GameBoard[Place]):
 
     def push_text(self, text: str) -> Place:
         move = self.parse_move(text)
-        self.move_text(move)
-        self.push(move)
+        self.push(move, str(move))
         return move
 
     def _status(self) -> int:
@@ -273,12 +270,9 @@ SPEC = GameSpec(
         levels={"easy": Limits(depth=1), "medium": Limits(depth=2), "hard": Limits(depth=3), "max": Limits(depth=4)},
         searcher=Searcher,
         random_move=random_move,
-        hint_level="easy",
     ),
     move_noun="move",
     record_noun="Hexline record",
-    max_moves=19,
-    help="Type a cell, 'q,r', such as '0,0'.",
 )
 
 PLUGIN = GamePlugin(
@@ -288,4 +282,9 @@ PLUGIN = GamePlugin(
     endings=(LINE, FULL),
     package=__name__,
     view="tests.toygame.view:VIEW",
+    settings={
+        "arena": {"max_moves": 19},
+        "cli": {"help": "Type a cell, 'q,r', such as '0,0'."},
+        "web": {"hint_level": "easy"},
+    },
 )

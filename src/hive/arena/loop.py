@@ -8,9 +8,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine import EngineError
-from ..game import Game, GameSpec, Outcome, Termination
+from ..game import Game, Outcome, Termination
 from ..games import find_game
 from ..players import Player
+from ..plugin import GameSpec
+from .settings import arena_settings
 
 
 class Finished:
@@ -49,10 +51,10 @@ def game_spec(game: GameSpec | str) -> GameSpec:
 
 
 def new_board(game: GameSpec | str) -> Game[Any]:
-    """A new board of ``game`` under the arena's rules (the spec's :attr:`~hive.game.GameSpec.arena_options`: for
-    Hive, the repetition draw on)."""
+    """A new board of ``game`` under the arena's rules (its :attr:`~hive.arena.settings.ArenaSettings.options`:
+    for Hive, the repetition draw on)."""
     spec = game_spec(game)
-    return spec(**spec.arena_options)
+    return spec(**arena_settings(spec).options)
 
 
 def forfeit(board: Game[Any], side: int, error: Exception) -> PlayedGame:
@@ -71,12 +73,12 @@ def play_game(
 ) -> PlayedGame:
     """Play one game: the opening's moves (in the game's notation) first, then the players in turn.
 
-    A game still running after ``max_moves`` moves (default: the game's :attr:`~hive.game.GameSpec.max_moves`) is
-    decided by :meth:`~hive.game.Game.adjudicate`: a draw for Hive, units for HiveQueen. A player whose engine
-    fails (:class:`~hive.engine.EngineError`) forfeits the game.
+    A game still running after ``max_moves`` moves (default: the game's
+    :attr:`~hive.arena.settings.ArenaSettings.max_moves`) is decided by :meth:`~hive.game.Game.adjudicate`: a draw
+    for Hive, units for HiveQueen. A player whose engine fails (:class:`~hive.engine.EngineError`) forfeits the game.
     """
     spec = game_spec(game)
-    limit = spec.max_moves if max_moves is None else max_moves
+    limit = arena_settings(spec).max_moves if max_moves is None else max_moves
     board = new_board(spec)
     for text in opening:
         if board.is_game_over():

@@ -8,12 +8,13 @@ import random
 from collections.abc import Callable
 
 from ..engine import EngineError, SimpleEngine
-from ..game import GameSpec
 from ..players import PlayerSpec, check_player
+from ..plugin import GameSpec
 from ..search import Limits
 from .cluster import RayRunner
 from .loop import game_spec
 from .runners import InlineRunner, PoolRunner, Runner, finished_games
+from .settings import arena_settings
 from .sprt import Sprt, SprtError, SprtTracker
 from .stats import GameRecord, MatchResult, plural_noun
 from .tasks import Settings, match_tasks
@@ -105,7 +106,7 @@ def run_match(
     spec = check_settings(game, games=games, time=time, depth=depth, max_moves=max_moves, openings=openings, jobs=jobs)
     if sprt is not None and games < 2:
         raise SprtError(f"an SPRT counts pairs of games: games must be >= 2, not {games}")
-    limit = spec.max_moves if max_moves is None else max_moves
+    limit = arena_settings(spec).max_moves if max_moves is None else max_moves
     specs = [check_player(player, spec) for player in (player1, player2)]
     labels = [_label(number, player, spec, engine_timeout) for number, player in enumerate(specs, start=1)]
     if labels[0] == labels[1]:

@@ -5,20 +5,22 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..game import Game, GameSpec
+from ..game import Game
+from ..plugin import GameSpec
 from ..search import WIN, Limits
 from .loop import game_spec, new_board
+from .settings import arena_settings
 
 
 def random_opening(game: GameSpec | str, moves: int, seed: int | None, *, balanced: bool = True) -> tuple[str, ...]:
     """``moves`` random moves from the start, by the game's random mover, in its notation (fewer if the game ends).
 
-    Where the game asks for balanced openings (:attr:`~hive.game.GameAI.balanced_openings`) and ``balanced`` is
-    true, openings are drawn again until a search scores the position within the game's margin of even, keeping
-    the most balanced of the tries allowed if none is.
+    Where the game asks for balanced openings (:attr:`~hive.arena.settings.ArenaSettings.balanced_openings`) and
+    ``balanced`` is true, openings are drawn again until a search scores the position within the game's margin of
+    even, keeping the most balanced of the tries allowed if none is.
     """
     spec = game_spec(game)
-    balance = spec.ai.balanced_openings if balanced and moves else None
+    balance = arena_settings(spec).balanced_openings if balanced and moves else None
     rng = random.Random(seed)
     best: tuple[str, ...] = ()
     best_score = -1
@@ -28,7 +30,7 @@ def random_opening(game: GameSpec | str, moves: int, seed: int | None, *, balanc
         while len(texts) < moves and not board.is_game_over():
             move = spec.ai.random_move(board, rng)
             texts.append(board.move_text(move))
-            board.push(move)
+            board.push(move, texts[-1])
         if balance is None:
             return tuple(texts)
         score = abs(opening_score(board, spec, balance.depth)) if not board.is_game_over() else WIN

@@ -9,8 +9,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ..engine import EngineError
-from ..game import GameSpec
 from ..players import Player, PlayerSpec, make_player
+from ..plugin import GameSpec
 from .loop import forfeit, game_spec, new_board, play_game
 from .openings import random_opening
 from .stats import GameRecord

@@ -11,10 +11,11 @@ from typing import IO
 
 from ..arena import GameRecord, MatchResult, Sprt, check_settings, plural, plural_noun, progress_line, run_match
 from ..arena.cluster import check_address, import_ray
+from ..arena.settings import arena_settings
 from ..engine import EngineError
-from ..game import GameSpec
 from ..games import GAMES
 from ..players import DEFAULT_ENGINE_TIME, PLAYER_CHOICES, check_player, describe, parse_player
+from ..plugin import GameSpec
 
 DESCRIPTION = (
     "Play games between two players (sides alternate, each pair of games shares a random opening) and report "
@@ -118,7 +119,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _limit(spec: GameSpec) -> str:
-    return plural(spec.max_moves, spec.move_noun)
+    return plural(arena_settings(spec).max_moves, spec.move_noun)
 
 
 def _per_game(text: Callable[[GameSpec], str]) -> str:
@@ -128,7 +129,7 @@ def _per_game(text: Callable[[GameSpec], str]) -> str:
 
 
 def _heading(args: argparse.Namespace, spec: GameSpec, seed: int, jobs: int | None) -> str:
-    balanced = "balanced " if spec.ai.balanced_openings is not None else ""
+    balanced = "balanced " if arena_settings(spec).balanced_openings is not None else ""
     games = plural(args.games, "game")
     if args.ray is True:
         where = f"on a local Ray cluster of {plural(jobs or 1, 'CPU')}"
@@ -195,7 +196,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         for player in specs:
             check_player(player, spec)
         if args.max_moves is None:
-            args.max_moves = spec.max_moves
+            args.max_moves = arena_settings(spec).max_moves
         if args.engine_timeout is not None and not args.engine_timeout > 0:
             raise ValueError(f"engine timeout must be > 0 seconds, not {args.engine_timeout}")
         if args.out is not None:

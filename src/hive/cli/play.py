@@ -5,13 +5,26 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from ..engine import EngineError
-from ..game import Game, GameSpec, IllegalMoveError, InvalidMoveError
-from ..games import GAMES, find_game
+from ..game import Game, IllegalMoveError, InvalidMoveError
+from ..games import GAMES, find_game, plugin_of
 from ..players import PLAYER_CHOICES, Player, make_player
+from ..plugin import GameSpec
 from .server_options import add_server_options, settings_from
+
+
+@dataclass(frozen=True)
+class CliSettings:
+    """What a game sets for the terminal game (its plug-in's ``cli`` settings).
+
+    :ivar help: how to type a move.
+    """
+
+    help: str = ""
+
 
 COMMANDS = (
     "Commands: moves (the legal moves, numbered: type a number to play that move), undo (take back your last move),"
@@ -52,14 +65,15 @@ def play_terminal(
     """
     read = read or input
     spec = find_game(board.game_name)
-    help_text = f"{spec.help}\n{COMMANDS}"
+    help_text = f"{plugin_of(spec.kind).settings_for('cli', CliSettings).help}\n{COMMANDS}"
     write(help_text)
     write(str(board))
     while not board.is_game_over():
         if board.turn != human:
             move = opponent.choose(board)
-            write(f"{opponent.name} plays {board.move_text(move)}")
-            board.push(move)
+            text = board.move_text(move)
+            write(f"{opponent.name} plays {text}")
+            board.push(move, text)
             write(str(board))
             continue
         try:

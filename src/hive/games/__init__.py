@@ -11,8 +11,8 @@ from __future__ import annotations
 import warnings
 from importlib.metadata import entry_points
 
-from ..game import GameSpec, UnknownGameError
-from ..plugin import GamePlugin, load
+from ..game import UnknownGameError
+from ..plugin import GamePlugin, GameSpec, load
 
 #: The project's own games.
 BUILT_IN = ("hive.games.hive:PLUGIN", "hive.games.hivequeen:PLUGIN")

@@ -12,9 +12,9 @@ from typing import Any, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
-from ..game import Game, GameSpec, UnknownGameError
+from ..game import Game, UnknownGameError
 from ..games import plugin_of
-from ..plugin import load
+from ..plugin import GameSpec, load
 
 #: An action mask: 1 for each legal action, as :class:`gymnasium.spaces.Discrete` samples with it.
 Mask = NDArray[np.int8]

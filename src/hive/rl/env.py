@@ -3,7 +3,7 @@
 Two agents, ``player_0`` (the game's first side: White, South) and ``player_1``, act in turn; a Hive move is one
 action, a HiveQueen turn one action per step (see :mod:`hive.rl.games.hivequeen`). Rewards come only with the
 outcome: +1 to the winner, -1 to the loser, 0 to both for a draw. A game longer than ``max_moves`` whole moves
-(the spec's ``max_moves`` unless given: 200 Hive plies, 400 HiveQueen turns) is truncated, both rewards 0, with the
+(the game's ``rl`` setting unless given: 200 Hive plies, 400 HiveQueen turns) is truncated, both rewards 0, with the
 outcome the rules would give it (:meth:`~hive.game.Game.adjudicate`) in the agents' ``info["outcome"]``.
 """
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import warnings
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
@@ -19,8 +20,9 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
-from ..game import Game, GameSpec
-from ..games import find_game
+from ..game import Game
+from ..games import find_game, plugin_of
+from ..plugin import GameSpec
 from .encoding import Encoding, IllegalActionError, Mask, encoding_for
 
 #: The agents' names; ``AGENTS[i]`` plays the game's side ``i`` (``env.game.sides[i]``).
@@ -29,6 +31,16 @@ AGENTS = ("player_0", "player_1")
 RENDER_MODES = ("svg", "rgb_array")
 
 Observation = dict[str, NDArray[Any]]
+
+
+@dataclass(frozen=True)
+class RlSettings:
+    """What a game sets for the environments (its plug-in's ``rl`` settings).
+
+    :ivar max_moves: the whole moves after which a game is truncated.
+    """
+
+    max_moves: int = 200
 
 
 class InvalidOptionError(ValueError):
@@ -61,7 +73,7 @@ class HiveEnv(AECEnv):  # type: ignore[misc]
     :param game: any name :func:`hive.find_game` knows: ``Base`` ... ``Base+MLP``, ``HiveQueen``.
     :param render_mode: ``"svg"`` (:meth:`render` returns an SVG document) or ``"rgb_array"`` (an
         ``(render_size, render_size, 3)`` uint8 array); ``None`` draws nothing.
-    :param max_moves: the whole moves after which a game is truncated (default: the game's ``max_moves``).
+    :param max_moves: the whole moves after which a game is truncated (default: the game's, :class:`RlSettings`).
     :param opening: move texts in the game's notation, played from the start at each reset.
     :param random_opening: random moves (the game's own random mover) played after ``opening`` at each reset, from
         the generator :meth:`reset` seeds; openings that end the game are drawn again.
@@ -73,7 +85,7 @@ class HiveEnv(AECEnv):  # type: ignore[misc]
     :raises UnknownGameError: naming an unknown game or rule option.
     :raises InvalidOptionError: naming any other option out of its range.
 
-    :ivar game: the game's :class:`~hive.game.GameSpec` (its ``sides``, ``ai``, ``max_moves``...).
+    :ivar game: the game's :class:`~hive.plugin.GameSpec` (its ``sides``, ``ai``...).
     :ivar rng: the generator of the random openings, seeded by :meth:`reset`.
     """
 
@@ -104,7 +116,8 @@ class HiveEnv(AECEnv):  # type: ignore[misc]
             raise InvalidOptionError(f"render_mode {render_mode!r} is not one of {', '.join(RENDER_MODES)} or None")
         self.render_mode = render_mode
         self.render_size = _count("render_size", render_size, 16)
-        self.max_moves = self.game.max_moves if max_moves is None else _count("max_moves", max_moves, 1)
+        default = plugin_of(self.game.kind).settings_for("rl", RlSettings).max_moves
+        self.max_moves = default if max_moves is None else _count("max_moves", max_moves, 1)
         self.random_opening = _count("random_opening", random_opening, 0)
         self.opening = self._opening(opening)
         if illegal_reward is not None and not isinstance(illegal_reward, int | float):

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...game import GameAI, GameSpec
 from ...game import InvalidPositionError as InvalidPositionError
-from ...plugin import GamePlugin
+from ...plugin import GameAI, GamePlugin, GameSpec
 from . import ai as ai
 from .board import Board as Board
 from .endings import ENDINGS
@@ -36,14 +35,7 @@ from .search import Searcher as Searcher
 #: How to type a move, for the terminal game.
 HELP = "Type a move in UHP notation, e.g. 'wS1' (first move), 'bG1 -wS1', 'wB1 bG1' (climb on top), or 'pass'."
 
-AI = GameAI(
-    levels=ai.LEVELS,
-    searcher=ai.searcher,
-    random_move=ai.random_move,
-    hint_level="medium",
-    win_chance=ai.win_chance,
-    play_noise=4,
-)
+AI = GameAI(levels=ai.LEVELS, searcher=ai.searcher, random_move=ai.random_move, win_chance=ai.win_chance)
 
 
 def _spec(game_type: GameType) -> GameSpec:
@@ -56,12 +48,8 @@ def _spec(game_type: GameType) -> GameSpec:
         new=lambda **options: Board(name, **options),
         ai=AI,
         options=("tournament_opening", "repetition_draw"),
-        arena_options={"repetition_draw": True},
         move_noun="ply",
         record_noun="GameString",
-        uhp=True,
-        max_moves=200,
-        help=HELP,
     )
 
 
@@ -88,4 +76,12 @@ PLUGIN = GamePlugin(
     encoding="hive.rl.games.hive:ENCODING",
     static=Path(__file__).parent / "page",
     rules=Path(__file__).parent / "rules.md",
+    settings={
+        # the repetition draw on, as hivegame.com and nokamute play
+        "arena": {"options": {"repetition_draw": True}, "max_moves": 200},
+        "cli": {"help": HELP},
+        "web": {"hint_level": "medium", "play_noise": 4},
+        "players": {"uhp": True},
+        "rl": {"max_moves": 200},
+    },
 )

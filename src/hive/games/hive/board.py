@@ -6,7 +6,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import ClassVar
 
-from ...game import DRAW, GameBoard, InvalidPositionError, Outcome, Termination, text_argument
+from ...game import DRAW, InvalidPositionError, Outcome, Termination, text_argument
+from ...gameboard import GameBoard
 from ...positions import is_position_record
 from ...positions import quoted as _quoted
 from . import diagram, endings
@@ -124,8 +125,8 @@ class Board(Position, GameBoard[Move]):
     # ------------------------------------------------------------------
     # push / pop
 
-    def push(self, move: Move) -> None:
-        """Play a legal move.
+    def push(self, move: Move, text: str | None = None) -> None:
+        """Play a legal move; ``text``, its MoveString as :meth:`move_text` wrote it here, is kept for the record.
 
         :raises IllegalMoveError: naming the rule, when the move is not legal here.
         """
@@ -136,8 +137,7 @@ class Board(Position, GameBoard[Move]):
         if not self.has_move(code):
             raise IllegalMoveError(reason(self, code, False))
         self.make(code)
-        if self._memo is not None:
-            self._pushed(len(self.history) - 1, move)
+        self._pushed(len(self.history) - 1, move, text)
 
     def _repush(self, move: Move) -> None:
         self.make(move.code)
@@ -210,11 +210,12 @@ class Board(Position, GameBoard[Move]):
         return Move.from_code(code)
 
     def push_text(self, text: str) -> Move:
-        """Parse a MoveString, play it, and return the move."""
+        """Parse a MoveString, play it, and return the move; the record keeps its MoveString as :meth:`move_text`
+        writes it."""
         move = self.parse_move(text)
+        written = self.move_text(move)
         self.make(move.code)
-        if self._memo is not None:
-            self._pushed(len(self.history) - 1, move)
+        self._pushed(len(self.history) - 1, move, written)
         return move
 
     def move_text(self, move: Move) -> str:
@@ -233,7 +234,7 @@ class Board(Position, GameBoard[Move]):
             text = f"{PIECE_NAMES[code & 31]} {PIECE_NAMES[ref >> 3]}"
         else:
             text = f"{PIECE_NAMES[code & 31]} " + _MARKS[ref & 7].format(PIECE_NAMES[ref >> 3])
-        return self._remember(len(self.history), move, text)
+        return text
 
     def record(self, headers: Mapping[str, str] | None = None) -> str:
         """The UHP GameString of the game so far (a GameString has no headers: ``headers`` are left out); for a

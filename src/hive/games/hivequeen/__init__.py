@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...game import GameAI, GameSpec, IllegalMoveError, InvalidMoveError, OpeningBalance
-from ...plugin import GamePlugin
+from ...game import IllegalMoveError, InvalidMoveError
+from ...plugin import GameAI, GamePlugin, GameSpec
 from . import ai
 from .board import GAME_NAME, Board
 from .endings import ENDINGS
@@ -31,31 +31,15 @@ HELP = (
     "(a promotion), then ';+<piece><cell>' for each piece produced, e.g. 'Wc3-c4;+Sd4'."
 )
 
-#: HiveQueen's random turns can decide a game at once (a random production in reach of an enemy Soldier, a Drone
-#: moved off its Queen), so that the colour, not the player, wins both games of a pair: the arena draws an opening
-#: again until a 3-turn search scores it within 100 (about a Worker).
-OPENING_BALANCE = OpeningBalance(depth=3, margin=100, tries=100)
-
 SPEC = GameSpec(
     name=GAME_NAME,
     kind="hivequeen",
     title="HiveQueen",
     sides=COLOUR_NAMES,
     new=Board,
-    ai=GameAI(
-        levels=ai.LEVELS,
-        searcher=ai.searcher,
-        random_move=ai.random_move,
-        hint_level="easy",  # the deeper levels take seconds a turn
-        win_chance=None,  # its scores are not calibrated as chances
-        play_noise=0,
-        balanced_openings=OPENING_BALANCE,
-    ),
+    ai=GameAI(levels=ai.LEVELS, searcher=ai.searcher, random_move=ai.random_move),  # scores not calibrated as chances
     move_noun="turn",
     record_noun="HiveQueen record",
-    uhp=False,
-    max_moves=400,
-    help=HELP,
 )
 
 #: The game by name.
@@ -78,6 +62,15 @@ PLUGIN = GamePlugin(
     encoding="hive.rl.games.hivequeen:ENCODING",
     static=Path(__file__).parent / "page",
     rules=Path(__file__).parent / "rules.md",
+    settings={
+        # Random turns can decide a game at once (a random production in reach of an enemy Soldier, a Drone moved off
+        # its Queen), so that the colour, not the player, wins both games of a pair: the arena draws an opening
+        # again until a 3-turn search scores it within 100 (about a Worker).
+        "arena": {"max_moves": 400, "balanced_openings": {"depth": 3, "margin": 100, "tries": 100}},
+        "cli": {"help": HELP},
+        "web": {"hint_level": "easy", "play_noise": 0},  # the deeper levels take seconds a turn
+        "rl": {"max_moves": 400},
+    },
 )
 
 __all__ = [

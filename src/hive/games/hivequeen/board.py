@@ -10,7 +10,6 @@ from ...game import (
     DRAW,
     FIRST_WINS,
     IN_PROGRESS,
-    GameBoard,
     IllegalMoveError,
     InvalidMoveError,
     InvalidRecordError,
@@ -18,6 +17,7 @@ from ...game import (
     Termination,
     text_argument,
 )
+from ...gameboard import GameBoard
 from . import diagram, endings
 from .geometry import NAMES, RADIUS, cell_at, parse_cell
 from .move import LegalTurns, Production, Turn, production_of
@@ -301,8 +301,9 @@ class Board(Position, GameBoard[Turn]):
         self._checked = (len(self.history), self.hash, turn)
         return True
 
-    def push(self, turn: Turn) -> None:
-        """Play a whole turn (checked, unless :meth:`parse_move` has just checked it here).
+    def push(self, turn: Turn, text: str | None = None) -> None:
+        """Play a whole turn (checked, unless :meth:`parse_move` has just checked it here); ``text``, its notation as
+        :meth:`move_text` wrote it here, is kept for the record.
 
         :raises ~hive.game.IllegalMoveError: naming the rule the turn breaks.
         """
@@ -315,8 +316,7 @@ class Board(Position, GameBoard[Turn]):
         else:
             self._play_partial(turn)
             self._close_turn(start, ply)
-        if self._memo is not None:
-            self._pushed(len(self._turn_starts) - 1, turn)
+        self._pushed(len(self._turn_starts) - 1, turn, text)
 
     def _repush(self, turn: Turn) -> None:
         start, ply = len(self.history), self.ply
@@ -360,7 +360,7 @@ class Board(Position, GameBoard[Turn]):
 
     def move_text(self, turn: Turn) -> str:
         """The notation of ``turn`` in this position, e.g. ``Ha1xa5``, ``Hb1=Q`` or ``Wc3-c4;+Sd4``."""
-        return self._remember(len(self._turn_starts), turn, self._notation(turn))
+        return self._notation(turn)
 
     def _notation(self, turn: Turn) -> str:
         code = self.board[turn.origin]
@@ -424,9 +424,9 @@ class Board(Position, GameBoard[Turn]):
         return turn
 
     def push_text(self, text: str) -> Turn:
-        """Parse and play a turn; returns it."""
+        """Parse and play a turn, keeping its notation as :meth:`move_text` writes it; returns it."""
         turn = self.parse_move(text)
-        self.push(turn)
+        self.push(turn, self._notation(turn))
         return turn
 
     def record(self, headers: Mapping[str, str] | None = None) -> str:

@@ -1,3 +1,4 @@
-"""Each kind of game's part of the RL environment: one module per ``kind`` of :class:`~hive.game.GameSpec`, each
-holding its :class:`~hive.rl.encoding.Encoding` class as ``ENCODING`` (found by :func:`~hive.rl.encoding.encoding_for`).
+"""The project's games' parts of the RL environment: one module per game package, each holding its
+:class:`~hive.rl.encoding.Encoding` class as ``ENCODING``, which the package's plug-in names (found by
+:func:`~hive.rl.encoding.encoding_for`).
 """

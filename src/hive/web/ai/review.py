@@ -7,9 +7,9 @@ review never holds up a game's AI. A game has one review at a time; asking again
 Each position is stored as soon as it is analysed (:mod:`~hive.web.storage.reviews`): a finished review is shown at once
 after a reload or a restart, and one interrupted by a restart goes on where it stopped the next time anyone looks at it.
 
-The winning chance comes from the game's :attr:`~hive.game.GameAI.win_chance`. A game whose scores are not calibrated as
-chances has only the results its AI sees forced: a won line counts 100 %, a lost one 0 %, anything else 50 %, so that
-its review marks the moves that walked into a forced loss.
+The winning chance comes from the game's :attr:`~hive.plugin.GameAI.win_chance`. A game whose scores are not
+calibrated as chances has only the results its AI sees forced: a won line counts 100 %, a lost one 0 %, anything else
+50 %, so that its review marks the moves that walked into a forced loss.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from ..model import DONE, FAILED, RUNNING, StoredReview
 from ..storage.reviews import ReviewRepository
 from ..views import JSON
 from .scheduler import Scheduler
+from .settings import web_settings
 from .work import evaluate
 
 log = logging.getLogger("hive.web")
@@ -92,8 +93,9 @@ class Reviews:
         if game_id in self._tasks and await self._current(session) is not None:
             return await self.report(session, token)
         self.stop(game_id)  # a review of moves since taken back
-        ai = find_game(session.board.game_name).ai
-        level = data.get("level", ai.hint_level)
+        spec = find_game(session.board.game_name)
+        ai = spec.ai
+        level = data.get("level", web_settings(spec).hint_level)
         if not isinstance(level, str) or level not in ai.levels:
             raise BadRequest(f"'level' must be one of {', '.join(ai.levels)}, not {shown(level)}.")
         if not record.moves:
@@ -121,9 +123,9 @@ class Reviews:
         """
         record = session.record
         access.check_engine(record, self.service.seats(record, token))
-        ai = find_game(session.board.game_name).ai
-        about = {"calibrated": ai.win_chance is not None, "thresholds": dict(THRESHOLDS)}
-        about.update(levels=list(ai.levels), default_level=ai.hint_level)
+        spec = find_game(session.board.game_name)
+        about = {"calibrated": spec.ai.win_chance is not None, "thresholds": dict(THRESHOLDS)}
+        about.update(levels=list(spec.ai.levels), default_level=web_settings(spec).hint_level)
         stored = await self._current(session)
         if stored is None:
             return {"status": "none", **about}

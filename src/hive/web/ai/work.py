@@ -17,6 +17,7 @@ from ...search.timing import ClockReading
 from ..game.newgame import RANDOM
 from ..processes import die_with_parent
 from ..views import JSON, replay, view_for
+from .settings import web_settings
 
 
 def choose_move(
@@ -32,7 +33,8 @@ def choose_move(
     a game started from the position record ``start`` if it has one. In a timed game the AI thinks for its share
     (:meth:`~hive.search.timing.ClockReading.budget`) of what its ``clock`` has left when the search begins."""
     board = replay(view_for(kind), options, moves, start)
-    ai = find_game(board.game_name).ai
+    spec = find_game(board.game_name)
+    ai = spec.ai
     if level == RANDOM:
         move = ai.random_move(board, random.Random(seed))
     else:
@@ -40,7 +42,7 @@ def choose_move(
         if clock is not None:
             budget = clock.budget()
             limits = dataclasses.replace(limits, time=min(budget, limits.time or budget))
-        move = ai.searcher(seed, ai.play_noise).search(board, limits).move
+        move = ai.searcher(seed, web_settings(spec).play_noise).search(board, limits).move
     return board.move_text(move)
 
 
@@ -49,13 +51,14 @@ def analyse(kind: str, options: JSON, moves: list[str], start: str | None = None
     the score, the first player's winning chance (``white``, 0..1) and the depth; ``start`` is the position record
     the game started from, if any."""
     board = replay(view_for(kind), options, moves, start)
-    ai = find_game(board.game_name).ai
-    result = ai.searcher(None, 0).search(board, ai.levels[ai.hint_level])
+    spec = find_game(board.game_name)
+    ai, level = spec.ai, web_settings(spec).hint_level
+    result = ai.searcher(None, 0).search(board, ai.levels[level])
     hint: JSON = {"move": board.move_text(result.move)}
     if ai.win_chance is not None:
         score = result.score if board.turn == 0 else -result.score
         hint.update(score=score, white=round(ai.win_chance(score), 3), depth=result.depth)
-    hint["level"] = ai.hint_level
+    hint["level"] = level
     return hint
 
 

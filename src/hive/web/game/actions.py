@@ -98,8 +98,7 @@ async def _take_back(service: GameService, session: Session, n: int, by: int, cl
 
     def revert() -> None:
         for again in reversed(taken):
-            board.move_text(again)
-            board.push(again)
+            board.push(again, board.move_text(again))
 
     redo_texts = record.moves[keep:] + record.redo
     changes: dict[str, Any] = {"moves": record.moves[:keep], "redo": redo_texts, "result": None, "reason": None}
@@ -123,9 +122,7 @@ async def redo(service: GameService, session: Session, seats: frozenset[int], da
     by = board.turn
     texts = record.redo[:n]
     for text in texts:
-        again = board.parse_move(text)
-        board.move_text(again)
-        board.push(again)
+        board.push(board.parse_move(text), text)
 
     def revert() -> None:
         for _ in texts:

@@ -158,7 +158,7 @@ class Analysis:
                 raise BadRequest(f"{shown(data['move'])} cannot be played here: {err}") from None
             raise
         text = board.move_text(move)
-        board.push(move)
+        board.push(move, text)
         after = [*moves, text]
         if len(after) > MAX_PLIES:
             raise TooMany(f"A line holds at most {MAX_PLIES} moves.")
@@ -251,9 +251,7 @@ class Analysis:
         for _ in range(len(played) - common):
             board.pop()
         for text in moves[common:]:
-            move = board.parse_move(text)
-            board.move_text(move)
-            board.push(move)
+            board.push(board.parse_move(text), text)
         return board
 
     def _shown(self, session: Session, where: Where, board: Board) -> JSON:

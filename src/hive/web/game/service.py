@@ -260,9 +260,7 @@ class GameService:
         for _ in range(len(old) - common):
             board.pop()
         for text in new[common:]:
-            move = board.parse_move(text)
-            board.move_text(move)
-            board.push(move)
+            board.push(board.parse_move(text), text)  # a stored text: the notation move_text wrote
         session.record = record
         session.shown_view = None
 
@@ -378,7 +376,7 @@ class GameService:
         board = session.board
         text = board.move_text(move)
         seat = board.turn
-        board.push(move)
+        board.push(move, text)
         result = ended(board)
         moves = [*session.record.moves, text]
         timed = clock.moved(session.record.clock, seat, len(moves), self.now(), result["result"] is not None)

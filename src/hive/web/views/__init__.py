@@ -17,9 +17,9 @@ import re
 from collections.abc import Iterable
 from typing import Any, Protocol, cast, runtime_checkable
 
-from ...game import Game, GameSpec, IllegalMoveError, InvalidMoveError
+from ...game import Game, IllegalMoveError, InvalidMoveError
 from ...games import PLUGINS
-from ...plugin import GamePlugin, load
+from ...plugin import GamePlugin, GameSpec, load
 from ..errors import BadRequest, shown
 
 JSON = dict[str, Any]
@@ -261,13 +261,11 @@ def pass_note(position: JSON, sides: list[str]) -> str | None:
 
 
 def replay(view: View, options: JSON, texts: Iterable[str], start: str | None = None) -> Board:
-    """The board of a stored game: its moves played again from their texts, each checked, each text remembered,
-    from the position record ``start`` when the game was set up from one."""
+    """The board of a stored game: its moves played again from their texts (as ``move_text`` wrote them), each
+    checked, each text kept, from the position record ``start`` when the game was set up from one."""
     board = view.new_board(options) if start is None else view.from_position(start, options)[1]
     for text in texts:
-        move = board.parse_move(text)
-        board.move_text(move)
-        board.push(move)
+        board.push(board.parse_move(text), text)
     return board
 
 
