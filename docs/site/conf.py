@@ -33,6 +33,6 @@ intersphinx_mapping: dict[str, tuple[str, str | None]] = {}
 # Every example is run by ``sphinx-build -b doctest``; they start from a fresh namespace with hive imported.
 doctest_global_setup = "import hive"
 
-# A property's return annotation reaches autodoc unqualified (``Game``), and the short name matches both the
-# protocol (hive.game.Game) and the record (hive.records.Game); such references go to the first match, the protocol.
+# A property's return annotation reaches autodoc unqualified (``Board``), and the short name matches a class of each
+# game (hive.Board, hive.games.hivequeen.Board); such references go to the first match.
 suppress_warnings = ["ref.python"]

@@ -262,7 +262,7 @@ class Game(Protocol[M]):
 
     def position_text(self) -> str:
         """The current position as a position record: one line, ``Position;<game>;<turn>;...``, the same text for
-        the same position however it was reached or written (see each game's ``diagram`` module)."""
+        the same position however it was reached or written (see each game's ``position_record`` module)."""
         ...
 
     @classmethod

@@ -101,7 +101,7 @@ class GameSpec:
         self._check_options(options)
         board: Game[Any] = type(self.new(**options)).from_position(text, **options)
         if board.game_name != self.name:
-            from .positions import quoted  # positions builds on the protocol
+            from .position_records import quoted  # position_records builds on the protocol
 
             raise InvalidPositionError(
                 f"Invalid position: {quoted(text)} is a position of {board.game_name}, not of {self.name}."

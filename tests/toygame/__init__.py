@@ -30,7 +30,7 @@ from hive.game import (
 )
 from hive.gameboard import GameBoard
 from hive.plugin import GameAI, GamePlugin, GameSpec
-from hive.positions import parse_turn, position_fields, quoted, turn_text
+from hive.position_records import parse_turn, position_fields, quoted, turn_text
 from hive.search import Limits, SearchResult
 
 NAME = "Hexline"

@@ -13,7 +13,7 @@ from ..game import Game
 from ..games import find_game
 from ..games.hive import Board
 from ..games.hive.pieces import GameType
-from ..positions import is_position_record
+from ..position_records import is_position_record
 
 
 def cmd_perft(args: argparse.Namespace) -> int:

@@ -13,9 +13,9 @@ from ..records import (
     EXTENSIONS,
     FORMATS,
     WRITERS,
-    Game,
     HeaderFilter,
     InvalidFilterError,
+    RecordedGame,
     RecordFormatError,
     RecordHeaders,
     Where,
@@ -28,7 +28,7 @@ from ..records.text import printable
 _T = TypeVar("_T")
 
 
-def _named(path: str, games: Iterator[Game]) -> Iterator[tuple[str, Game]]:
+def _named(path: str, games: Iterator[RecordedGame]) -> Iterator[tuple[str, RecordedGame]]:
     """Pair each game with a name: the path, or ``path#n`` when the file holds several games."""
     first = next(games, None)
     if first is None:
@@ -43,7 +43,7 @@ def _named(path: str, games: Iterator[Game]) -> Iterator[tuple[str, Game]]:
         yield f"{path}#{index}", game
 
 
-def _filtered(path: str, fmt: str | None, where: Where | None) -> Iterator[tuple[str, Game]]:
+def _filtered(path: str, fmt: str | None, where: Where | None) -> Iterator[tuple[str, RecordedGame]]:
     """The games of a file with their names; with a filter, the games it accepts, named by their place in the file."""
     if where is None:
         yield from _named(path, iter_games(path, fmt))
@@ -66,7 +66,7 @@ def _say(line: str, stream: TextIO | None = None) -> None:
     print(printable(line), file=stream or sys.stdout, flush=True)
 
 
-def _failure(game: Game) -> str:
+def _failure(game: RecordedGame) -> str:
     """``ILLEGAL move N 'text': rule`` for a bad move, ``INVALID <what>`` for anything else wrong."""
     message = next((e for e in game.errors if e.startswith("move ")), None)
     return f"ILLEGAL {message}" if message else f"INVALID {game.errors[0]}"

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from ..game import Game, IllegalMoveError, InvalidMoveError
 from ..games.hive import Move
-from ..positions import is_position_record
+from ..position_records import is_position_record
 from ..search import Limits
 
 LOGGER = logging.getLogger(__name__)

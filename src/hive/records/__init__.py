@@ -1,7 +1,7 @@
 """Game records: Boardspace SGF, PGN (Mzinga's and hivegame.com's dialects) and UHP GameStrings.
 
 Modelled on python-chess's ``chess.pgn``: readers are generators over an open text file and
-yield one :class:`Game` at a time, so an archive of any size is read in constant memory::
+yield one :class:`RecordedGame` at a time, so an archive of any size is read in constant memory::
 
     import hive.records
 
@@ -35,9 +35,9 @@ filter given as ``where=`` replays only the games it accepts::
 from __future__ import annotations
 
 from .detect import EXTENSIONS, FORMATS, WRITERS, detect_format, iter_games, iter_headers, read_string
-from .game import RESULTS, Game, RecordFormatError, RecordHeaders, Where, write_game_string, write_pgn
 from .gamestring import read_game_string_headers, read_game_strings
 from .pgn import read_pgn, read_pgn_headers
+from .recorded import RESULTS, RecordedGame, RecordFormatError, RecordHeaders, Where, write_game_string, write_pgn
 from .scan import HeaderFilter, InvalidFilterError
 from .sgf_reader import read_sgf, read_sgf_headers
 from .sgf_writer import write_sgf
@@ -47,11 +47,11 @@ __all__ = [
     "FORMATS",
     "RESULTS",
     "WRITERS",
-    "Game",
     "HeaderFilter",
     "InvalidFilterError",
     "RecordFormatError",
     "RecordHeaders",
+    "RecordedGame",
     "Where",
     "detect_format",
     "iter_games",

@@ -14,7 +14,7 @@ from typing import NamedTuple
 from ..games.hive import PIECE_NAMES, Board, IllegalMoveError, InvalidMoveError, Move
 from ..games.hive.geometry import NEIGHBOUR, cell_of
 from ..games.hive.pieces import BUG_COUNT, BUG_FIRST, BUG_LETTERS, KIND, PIECE_IDS, PIECES_PER_COLOUR, QUEEN
-from .game import Game
+from .recorded import RecordedGame
 from .text import quote
 
 _ACTION = re.compile(r"\s*+(\d\S*+)\s++([A-Za-z]++)\b(.*)", re.DOTALL)  # possessive: linear in the value
@@ -145,7 +145,7 @@ class BoardspaceReplay:
     :param swap: the first player (P0) plays Black: colour letters name the other colour.
     """
 
-    def __init__(self, game: Game, swap: bool) -> None:
+    def __init__(self, game: RecordedGame, swap: bool) -> None:
         self.game = game
         self.board: Board = game.board
         self.swap = swap

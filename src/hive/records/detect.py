@@ -9,9 +9,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TextIO
 
-from .game import Game, RecordFormatError, RecordHeaders, Where, write_game_string, write_pgn
 from .gamestring import read_game_string_headers, read_game_strings
 from .pgn import read_pgn, read_pgn_headers
+from .recorded import RecordedGame, RecordFormatError, RecordHeaders, Where, write_game_string, write_pgn
 from .sgf_reader import read_sgf, read_sgf_headers
 from .sgf_writer import write_sgf
 
@@ -22,10 +22,10 @@ EXTENSIONS: Mapping[str, str] = MappingProxyType(
     {".sgf": "sgf", ".pgn": "pgn", ".txt": "gamestring", ".gs": "gamestring", ".gamestring": "gamestring"}
 )
 #: The writer of each format: a game in, its text out.
-WRITERS: Mapping[str, Callable[[Game], str]] = MappingProxyType(
+WRITERS: Mapping[str, Callable[[RecordedGame], str]] = MappingProxyType(
     {"sgf": write_sgf, "pgn": write_pgn, "gamestring": write_game_string}
 )
-_READERS: dict[str, Callable[[TextIO, Where | None], Iterator[Game]]] = {
+_READERS: dict[str, Callable[[TextIO, Where | None], Iterator[RecordedGame]]] = {
     "sgf": read_sgf,
     "pgn": read_pgn,
     "gamestring": read_game_strings,
@@ -61,7 +61,7 @@ def detect_format(path: str | Path, head: str | None = None) -> str:
     raise RecordFormatError(f"{path}: not a game record (expected SGF, PGN or UHP GameStrings)")
 
 
-def iter_games(path: str | Path, fmt: str | None = None, where: Where | None = None) -> Iterator[Game]:
+def iter_games(path: str | Path, fmt: str | None = None, where: Where | None = None) -> Iterator[RecordedGame]:
     """Stream the games of a record file, choosing the reader by ``fmt``, the extension or the content.
 
     :param where: a filter on each game's :class:`RecordHeaders`, read before its moves: only the games it
@@ -88,7 +88,7 @@ def iter_headers(path: str | Path, fmt: str | None = None) -> Iterator[RecordHea
         yield from _HEADER_READERS[fmt](handle)
 
 
-def read_string(text: str, fmt: str, where: Where | None = None) -> list[Game]:
+def read_string(text: str, fmt: str, where: Where | None = None) -> list[RecordedGame]:
     """Read every game of a record held in a string (``fmt`` is ``sgf``, ``pgn`` or ``gamestring``).
 
     :raises RecordFormatError: for an unknown ``fmt``.

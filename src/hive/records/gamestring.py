@@ -1,19 +1,19 @@
 """Reading UHP GameStrings, one game per line; a line may be a position record followed by the moves played from it
-(``Position;Base+MLP;Black[4];...;move;...``, see :mod:`hive.games.hive.diagram`)."""
+(``Position;Base+MLP;Black[4];...;move;...``, see :mod:`hive.games.hive.position_record`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
 from ..game import InvalidPositionError
-from ..games.hive import Board, InvalidGameStringError, InvalidGameTypeError, diagram
-from ..positions import is_position_record
-from .game import FINISHED, Game, RecordHeaders, Where
+from ..games.hive import Board, InvalidGameStringError, InvalidGameTypeError, position_record
+from ..position_records import is_position_record
+from .recorded import FINISHED, RecordedGame, RecordHeaders, Where
 from .replay import _replay, finish, game_from_moves, headers_of, normalise_result, safe_game, safe_headers
 from .text import MAX_WORD, LongLine, bounded_lines, quote
 
 
-def read_game_strings(handle: Iterable[str], where: Where | None = None) -> Iterator[Game]:
+def read_game_strings(handle: Iterable[str], where: Where | None = None) -> Iterator[RecordedGame]:
     """Read UHP GameStrings, one game per line (blank lines and ``#`` comments are skipped).
 
     :param where: a filter on each game's headers, read first (see :func:`hive.records.iter_headers`): only the
@@ -22,7 +22,7 @@ def read_game_strings(handle: Iterable[str], where: Where | None = None) -> Iter
     for number, tokens in enumerate(_lines(handle), start=1):
         if isinstance(tokens, LongLine):
             if where is None or where(_long(number, tokens)):
-                yield Game(headers={"Result": "InProgress"}, errors=[f"GameString {tokens.error()}"])
+                yield RecordedGame(headers={"Result": "InProgress"}, errors=[f"GameString {tokens.error()}"])
             continue
         texts = [t for t in tokens[3:] if t]
         if where is not None and not where(safe_headers(number, _headers, number, tokens, texts)):
@@ -30,27 +30,27 @@ def read_game_strings(handle: Iterable[str], where: Where | None = None) -> Iter
         yield safe_game(_game, tokens, texts)
 
 
-def _position_game(tokens: list[str]) -> Game:
+def _position_game(tokens: list[str]) -> RecordedGame:
     """The game of a position record and the moves after it: the position set up, the moves replayed up to the
     first bad one."""
     line = ";".join(tokens)
     try:
-        found, moves = diagram.read(line)
+        found, moves = position_record.read(line)
     except InvalidPositionError as err:
-        return Game(headers={"Result": "InProgress"}, errors=[str(err)])
+        return RecordedGame(headers={"Result": "InProgress"}, errors=[str(err)])
     board = Board.from_position(";".join(tokens[: len(tokens) - len(moves)]))
     headers = {"GameType": str(found.game_type), "Position": board.position_text()}
-    game = Game(headers, found.game_type, [], "InProgress", board, [])
+    game = RecordedGame(headers, found.game_type, [], "InProgress", board, [])
     return finish(game, None, _replay(game, [t for t in moves if t]))
 
 
-def _game(tokens: list[str], texts: list[str]) -> Game:
+def _game(tokens: list[str], texts: list[str]) -> RecordedGame:
     """The game of one GameString's tokens."""
     if is_position_record(tokens[0]):
         return _position_game(tokens)
     error = _header_error(tokens)
     if error is not None:
-        game = Game(errors=[error])
+        game = RecordedGame(errors=[error])
         game.headers.update({"GameType": str(game.game_type), "Result": "InProgress"})
         return game
     game = game_from_moves({"GameType": tokens[0]}, texts, [])
@@ -101,7 +101,7 @@ def _headers(number: int, tokens: list[str], texts: list[str]) -> RecordHeaders:
     """A GameString's headers: ``GameType`` and its state as ``Result`` (a position record's game type alone)."""
     if is_position_record(tokens[0]):
         try:
-            moves = len([t for t in diagram.read(";".join(tokens))[1] if t])
+            moves = len([t for t in position_record.read(";".join(tokens))[1] if t])
         except InvalidPositionError as err:
             return RecordHeaders(number, {}, 0, [str(err)])
         return RecordHeaders(number, {"GameType": tokens[1]}, moves)

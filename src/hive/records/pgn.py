@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from .game import Game, RecordHeaders, Where
+from .recorded import RecordedGame, RecordHeaders, Where
 from .replay import game_from_moves, headers_of, normalise_result, safe_game, safe_headers
 from .text import LongLine, bounded_lines, quote
 
@@ -17,7 +17,7 @@ _NUMBERED = re.compile(r"^([0-9]+)\s*\.+\s*(.*)$")
 _Record = tuple[dict[str, str], list[str], list[str]]
 
 
-def read_pgn(handle: Iterable[str], where: Where | None = None) -> Iterator[Game]:
+def read_pgn(handle: Iterable[str], where: Where | None = None) -> Iterator[RecordedGame]:
     """Read the games of a PGN file one at a time.
 
     Both dialects are read: Mzinga's (result ``WhiteWins``/``BlackWins``/``Draw`` in the headers and after

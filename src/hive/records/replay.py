@@ -7,8 +7,8 @@ from collections.abc import Callable, Iterable
 from typing import ParamSpec
 
 from ..games.hive import Board, GameType, IllegalMoveError, InvalidGameTypeError, InvalidMoveError
-from .game import FINISHED, RESULTS, Game, RecordHeaders
 from .movestring import CANONICAL, CLIMB, NUMBERED, Rewrites, rewrite
+from .recorded import FINISHED, RESULTS, RecordedGame, RecordHeaders
 from .text import MAX_WORD, quote
 
 _P = ParamSpec("_P")
@@ -36,13 +36,13 @@ def unexpected(err: Exception) -> str:
     return f"the game could not be read ({type(err).__name__}: {quote(str(err))})"
 
 
-def safe_game(read: Callable[_P, Game], *args: _P.args, **kwargs: _P.kwargs) -> Game:
+def safe_game(read: Callable[_P, RecordedGame], *args: _P.args, **kwargs: _P.kwargs) -> RecordedGame:
     """The game ``read(*args)`` makes; any failure on hostile text becomes the game's error, so the next games are
     read."""
     try:
         return read(*args, **kwargs)
     except Exception as err:  # whatever the text does, it spoils its own game only
-        return Game(headers={"Result": "InProgress"}, errors=[unexpected(err)])
+        return RecordedGame(headers={"Result": "InProgress"}, errors=[unexpected(err)])
 
 
 def safe_headers(number: int, read: Callable[_P, RecordHeaders], *args: _P.args, **kwargs: _P.kwargs) -> RecordHeaders:
@@ -68,7 +68,7 @@ def new_board(game_type: GameType, queen_first: bool) -> Board:
     return Board(game_type, tournament_opening=not queen_first, repetition_draw=False)
 
 
-def finish(game: Game, declared: str | None, complete: bool = True) -> Game:
+def finish(game: RecordedGame, declared: str | None, complete: bool = True) -> RecordedGame:
     """Set the game's result: the final position's when it is over, else the record's ``declared`` one.
 
     :param complete: whether every move of the record was replayed; the result a record declares is not kept
@@ -93,7 +93,7 @@ def finish(game: Game, declared: str | None, complete: bool = True) -> Game:
     return game
 
 
-def game_from_moves(headers: dict[str, str], texts: list[str], notes: list[str]) -> Game:
+def game_from_moves(headers: dict[str, str], texts: list[str], notes: list[str]) -> RecordedGame:
     """The game of a record made of headers and MoveStrings, replayed up to its first bad move.
 
     :param notes: errors the reader met already, kept first in :attr:`Game.errors`.
@@ -103,9 +103,11 @@ def game_from_moves(headers: dict[str, str], texts: list[str], notes: list[str])
     try:
         game_type = game_type_of(type_text) if type_text is not None else _infer_game_type(texts)
     except InvalidGameTypeError as err:
-        game = Game(dict(headers), errors=[f"GameType header: {err}", *notes])
+        game = RecordedGame(dict(headers), errors=[f"GameType header: {err}", *notes])
         return finish(game, declared, not texts)
-    game = Game(dict(headers), game_type, [], "InProgress", new_board(game_type, _queen_first(texts[:2])), notes)
+    game = RecordedGame(
+        dict(headers), game_type, [], "InProgress", new_board(game_type, _queen_first(texts[:2])), notes
+    )
     complete = _replay(game, texts)
     game.headers["GameType"] = str(game_type)
     return finish(game, declared, complete)
@@ -137,7 +139,7 @@ def _infer_game_type(texts: list[str]) -> GameType:
     return GameType("M" in letters, "L" in letters, "P" in letters)
 
 
-def _replay(game: Game, texts: list[str]) -> bool:
+def _replay(game: RecordedGame, texts: list[str]) -> bool:
     """Play MoveStrings on ``game.board``, stopping at the first bad one; whether all were played.
 
     A text the board's strict parser refuses is rewritten (see :mod:`hive.records.movestring`) and tried again;

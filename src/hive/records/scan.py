@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 from ..games.hive import GameType, InvalidGameTypeError
-from .game import RESULTS, RecordHeaders
+from .recorded import RESULTS, RecordHeaders
 from .replay import normalise_result
 
 _DATE = re.compile(r"[0-9]{4}(?:\.[0-9]{2}(?:\.[0-9]{2})?)?")
@@ -28,7 +28,7 @@ class InvalidFilterError(ValueError):
 
 @dataclass(frozen=True)
 class HeaderFilter:
-    """A test on a game's :class:`~hive.records.game.RecordHeaders`: called with one, whether the game matches
+    """A test on a game's :class:`~hive.records.recorded.RecordHeaders`: called with one, whether the game matches
     every condition given. Pass it as ``where=`` to a reader to replay only the games it accepts.
 
     :ivar player: a name either player's name contains (letter case aside).

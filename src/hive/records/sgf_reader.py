@@ -8,7 +8,7 @@ from typing import TextIO
 
 from ..games.hive import Board, GameType
 from .boardspace import Action, BoardspaceReplay, black_starts, parse_action, summarise
-from .game import Game, RecordFormatError, RecordHeaders, Where
+from .recorded import RecordedGame, RecordFormatError, RecordHeaders, Where
 from .replay import finish, new_board, safe_game, safe_headers, unexpected
 from .sgf import SgfTree, game_trees
 from .text import quote
@@ -25,7 +25,7 @@ _KNOWN = frozenset({"SU", "DT", "GN", "RE", "P0", "P1", "GM", "VV", "CM", "TC", 
 _PLAYER_INFO = frozenset({"id", "ranking", "time"})
 
 
-def read_sgf(handle: TextIO, where: Where | None = None) -> Iterator[Game]:
+def read_sgf(handle: TextIO, where: Where | None = None) -> Iterator[RecordedGame]:
     """Read the games of a Boardspace SGF file (one or several game trees) one at a time.
 
     Every Boardspace Hive dialect is read: old colourless piece names (``pick w 2 G1`` / ``dropb g1 N 13 .``)
@@ -49,7 +49,7 @@ def read_sgf(handle: TextIO, where: Where | None = None) -> Iterator[Game]:
     for number, tree, error in _numbered(handle):
         if where is not None and not where(safe_headers(number, _summary, number, tree, error)):
             continue
-        game = safe_game(tree.game) if tree is not None else Game(headers={"Result": "InProgress"})
+        game = safe_game(tree.game) if tree is not None else RecordedGame(headers={"Result": "InProgress"})
         if error is not None:
             game.errors.insert(0, error)
         yield game
@@ -91,7 +91,7 @@ def _summary(number: int, tree: _TreeRecord | None, error: str | None) -> Record
     return found
 
 
-def game_of_tree(tree: SgfTree) -> Game:
+def game_of_tree(tree: SgfTree) -> RecordedGame:
     """The game of one SGF game tree, its actions replayed up to the first that fails."""
     return _TreeRecord(tree).game()
 
@@ -145,11 +145,13 @@ class _TreeRecord:
             headers["Result"] = declared
         return RecordHeaders(number, headers, turns, list(self.errors))
 
-    def game(self) -> Game:
+    def game(self) -> RecordedGame:
         """The game, its actions played up to the first that fails."""
         game_type = self.game_type
         board = new_board(game_type, True)
-        game = Game(dict(self.headers), game_type, [], "InProgress", board, list(self.errors), list(self.warnings))
+        game = RecordedGame(
+            dict(self.headers), game_type, [], "InProgress", board, list(self.errors), list(self.warnings)
+        )
         declared = self.declared
         queen_first = False
         complete = not self.errors
@@ -232,7 +234,7 @@ def _date(text: str) -> str:
     return "????.??.??"
 
 
-def _settle_opening(game: Game, queen_first: bool) -> None:
+def _settle_opening(game: RecordedGame, queen_first: bool) -> None:
     """Give the final board the tournament opening unless a Queen was played on a first turn.
 
     The record is replayed without it, since the reader learns the opening only from the moves.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..games.hive.geometry import DIRECTIONS, NEIGHBOUR
 from ..games.hive.pieces import PIECES_PER_COLOUR
 from .boardspace import column_name, piece_name
-from .game import Game
+from .recorded import RecordedGame
 from .sgf import escape
 
 # Boardspace's first piece goes on N 13; the hive may not reach past column A or row 1
@@ -17,7 +17,7 @@ _COLUMNS = 26
 _Placed = tuple[int, int, int, str] | None
 
 
-def write_sgf(game: Game) -> str:
+def write_sgf(game: RecordedGame) -> str:
     """The game as a Boardspace SGF record (current dialect: ``Move`` + ``Done`` per turn, ``PMove`` for
     a piece thrown by the opponent's Pillbug).
 
@@ -61,13 +61,13 @@ def write_sgf(game: Game) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _variant_name(game: Game) -> str:
+def _variant_name(game: RecordedGame) -> str:
     gt = game.game_type
     letters = ("p" if gt.pillbug else "") + ("l" if gt.ladybug else "") + ("m" if gt.mosquito else "")
     return "hive" + ("-" + letters if letters else "")
 
 
-def _placements(game: Game) -> list[_Placed]:
+def _placements(game: RecordedGame) -> list[_Placed]:
     """Where each move puts its piece, in axial coordinates of one frame (the first piece at 0, 0), and the
     reference of its MoveString (``.`` for the first piece and a piece on top of another).
 

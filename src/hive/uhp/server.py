@@ -6,7 +6,7 @@ and ``exit`` prints nothing. Choices where the protocol leaves room:
 - ``newgame`` takes nothing (Base), a GameTypeString or a whole GameString. A GameString is replayed move by
   move; as in the library, the position comes from the moves and the state and turn tokens are checked for
   form only (viewers do not always keep them exact). It takes a position record too (``Position;Base+MLP;...``,
-  see :mod:`hive.games.hive.diagram`), with or without moves after it: the game starts there, and the engine
+  see :mod:`hive.games.hive.position_record`), with or without moves after it: the game starts there, and the engine
   answers with its record in the same form (the position, then the moves played since).
 - ``validmoves`` and ``bestmove`` on a finished game are errors; ``play`` on one is an ``invalidmove``.
 - ``bestmove`` with no argument searches at the ``DefaultLevel`` option; ``bestmove time hh:mm:ss`` (minutes and

@@ -8,9 +8,9 @@ from typing import ClassVar
 
 from ...game import DRAW, InvalidPositionError, Outcome, Termination, text_argument
 from ...gameboard import GameBoard
-from ...positions import is_position_record
-from ...positions import quoted as _quoted
-from . import diagram, endings
+from ...position_records import is_position_record
+from ...position_records import quoted as _quoted
+from . import endings, position_record
 from .errors import IllegalMoveError, InvalidGameStringError, InvalidGameTypeError, InvalidMoveError
 from .geometry import DIRECTIONS, MASK, NEIGHBOUR, SIZE, axial_of
 from .move import LegalMoveGenerator, Move
@@ -35,6 +35,10 @@ _HALF = SIZE // 2
 
 class Board(Position, GameBoard[Move]):
     """A game of Hive: position, rules options, move history and UHP notation.
+
+    Five of the protocol's verbs also answer to UHP's names, and these are the board's only aliases:
+    :meth:`parse_uhp` (``parse_move``), :meth:`push_uhp` (``push_text``), :meth:`uhp` (``move_text``),
+    :meth:`game_string` (``record``) and :meth:`from_game_string` (``from_record``).
 
     :param game_type: ``"Base"`` ... ``"Base+MLP"`` or a :class:`GameType`.
     :param tournament_opening: forbid placing the Queen on a player's first turn.
@@ -244,18 +248,19 @@ class Board(Position, GameBoard[Move]):
         return ";".join([str(self.game_type), self.state, self.turn_string, *self.move_texts()])
 
     def position_text(self) -> str:
-        """The current position as a position record (see :mod:`hive.games.hive.diagram`), e.g.
+        """The current position as a position record (see :mod:`hive.games.hive.position_record`), e.g.
         ``Position;Base;Black[1];wS1@0,0;last=wS1``."""
-        return diagram.write(self)
+        return position_record.write(self)
 
     @classmethod
     def from_position(cls, text: str, *, tournament_opening: bool = True, repetition_draw: bool = False) -> Board:
-        """A new board at the position recorded by ``text`` (see :mod:`hive.games.hive.diagram`), no move played.
+        """A new board at the position recorded by ``text`` (see :mod:`hive.games.hive.position_record`), no move
+        played.
 
         :raises InvalidPositionError: quoting the bad text and naming the rule, also for moves after the position
             (:meth:`from_record` reads those).
         """
-        found, moves = diagram.read(text, tournament_opening)
+        found, moves = position_record.read(text, tournament_opening)
         if any(moves):
             raise InvalidPositionError(
                 f"Invalid position: {_quoted(moves[0])} follows the position; Board.from_record reads moves after it."
@@ -263,9 +268,9 @@ class Board(Position, GameBoard[Move]):
         return cls._set_up(found, tournament_opening, repetition_draw)
 
     @classmethod
-    def _set_up(cls, found: diagram.Diagram, tournament_opening: bool, repetition_draw: bool) -> Board:
+    def _set_up(cls, found: position_record.RecordedPosition, tournament_opening: bool, repetition_draw: bool) -> Board:
         board = cls(found.game_type, tournament_opening=tournament_opening, repetition_draw=repetition_draw)
-        diagram.set_up(board, found)
+        position_record.set_up(board, found)
         board._start = board.position_text()
         return board
 
@@ -282,7 +287,7 @@ class Board(Position, GameBoard[Move]):
         :raises InvalidMoveError, IllegalMoveError: naming the move token that failed.
         """
         if is_position_record(text_argument(text, "a GameString", InvalidGameStringError)):
-            found, moves = diagram.read(text, tournament_opening)
+            found, moves = position_record.read(text, tournament_opening)
             board = cls._set_up(found, tournament_opening, repetition_draw)
             return board._replay(moves, text.count(";") - len(moves) + 2)
         tokens = [t.strip() for t in text.strip().split(";")]
@@ -313,7 +318,7 @@ class Board(Position, GameBoard[Move]):
                 raise type(err)(f"GameString token {index} {_quoted(token)} (move {self.ply + 1}): {err}") from None
         return self
 
-    # UHP's names for the protocol's verbs
+    # UHP's names for the protocol's verbs: the only aliases (see the class's docstring)
     parse_uhp = parse_move
     push_uhp = push_text
     uhp = move_text

@@ -18,7 +18,7 @@ from ...game import (
     text_argument,
 )
 from ...gameboard import GameBoard
-from . import diagram, endings
+from . import endings, position_record
 from .geometry import NAMES, RADIUS, cell_at, parse_cell
 from .move import LegalTurns, Production, Turn, production_of
 from .position import Position
@@ -118,19 +118,19 @@ class Board(Position, GameBoard[Turn]):
         return other
 
     def position_text(self) -> str:
-        """The position as a position record (see :mod:`hive.games.hivequeen.diagram`), e.g.
+        """The position as a position record (see :mod:`hive.games.hivequeen.position_record`), e.g.
         ``Position;HiveQueen;North[12];Qc1 Wa1;Qg9 Wi9;quiet=3``."""
-        return diagram.write(self)
+        return position_record.write(self)
 
     @classmethod
     def from_position(cls, text: str) -> Board:
-        """A new board at the position recorded by ``text`` (see :mod:`hive.games.hivequeen.diagram`), no turn
+        """A new board at the position recorded by ``text`` (see :mod:`hive.games.hivequeen.position_record`), no turn
         played.
 
         :raises InvalidPositionError: quoting the bad text and naming the rule it breaks.
         """
         board = cls(setup=False)
-        diagram.set_up(board, text)
+        position_record.set_up(board, text)
         board._start = board.position_text()
         return board
 
@@ -448,11 +448,7 @@ class Board(Position, GameBoard[Turn]):
         from .records import read_record
 
         text = text_argument(text, "a HiveQueen record", InvalidRecordError)
-        return diagram.read_record(cls, text) or read_record(text)
-
-    # the game's own names for the protocol's verbs
-    move_string = move_text
-    push_move_string = push_text
+        return position_record.read_record(cls, text) or read_record(text)
 
     # ------------------------------------------------------------------
     # pictures

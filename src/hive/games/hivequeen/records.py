@@ -94,7 +94,7 @@ def read_records(lines: Iterable[str]) -> Iterator[QueenGame]:
         if stopped:
             continue
         try:
-            game.board.push_move_string(line)
+            game.board.push_text(line)
         except ValueError as err:
             game.errors.append(f"line {number}, turn {len(game.moves)}: {err}")
             stopped = True

@@ -15,8 +15,7 @@ from ...games import GAMES, find_game
 from ..errors import BadRequest, shown
 from ..model import GameRecord
 from ..views import DEFAULT_KIND, JSON, Board, View, replay, view_for
-from . import clock
-from . import setup as positions
+from . import clock, setup
 
 MODES = ("ai", "local", "online")
 #: The AI level that plays random moves; the others are the game's own.
@@ -118,11 +117,11 @@ def new_game(data: JSON) -> NewGame:
         if not isinstance(text, str) or not text.strip():
             raise BadRequest(f"'game_string' must be {view.record_example}.")
         options, board = view.import_record(text, options)
-        start = positions.start_of(view, board, options)
+        start = setup.start_of(view, board, options)
     if data.get("position") is not None:
         if text is not None:
             raise BadRequest("Give 'position' (a position to start from) or 'game_string' (a game), not both.")
-        options, board, start = positions.set_up(view, data["position"], options)
+        options, board, start = setup.set_up(view, data["position"], options)
     token, other, tokens = _tokens(mode, seat)
     outcome = board.outcome()
     names: list[str | None] = [None, None]

@@ -7,7 +7,7 @@ moves are played from it after a restart, undone back to it, and written after i
 
 from __future__ import annotations
 
-from ...positions import is_position_record
+from ...position_records import is_position_record
 from ..errors import BadRequest, shown
 from ..views import DEFAULT_KIND, JSON, Board, View, view_for
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from ...game import InvalidRecordError
+from ...game import IllegalMoveError, InvalidMoveError, InvalidRecordError
 from ...games import find_game
 from ...games.hive import Board, Move
 from ...games.hive.geometry import CELLS, DIRECTIONS, NEIGHBOUR, NEIGHBOURS
@@ -20,9 +20,9 @@ from ...games.hive.reasons import reason
 from ...games.hive.state import ORIGIN_CELL
 from ...games.hive.svg import GLYPHS, THEMES
 from ...games.hive.svg import board as draw
+from ...records.pasted import read_pasted
 from ..errors import BadRequest, shown
 from . import JSON, View, parse_move
-from .hive_records import read_game
 
 GAME_TYPE_NAMES = [str(t) for t in GAME_TYPES]
 #: The rule options a game is played with, beside its game type.
@@ -68,6 +68,19 @@ def frame(board: Board) -> dict[tuple[int, int], int]:
             for d, (dq, dr) in enumerate(DIRECTIONS):
                 cells.setdefault((q + dq, r + dr), NEIGHBOUR[cell * 6 + d])
     return cells
+
+
+def _read(text: str, options: JSON) -> Board:
+    """The board at the end of a pasted record (see :func:`~hive.records.pasted.read_pasted`), with the rules
+    of ``options``.
+
+    :raises BadRequest: naming the token that failed, or the header that contradicts the moves.
+    """
+    rules = {key: bool(options.get(key, default)) for key, default in zip(RULES, (True, False), strict=True)}
+    try:
+        return read_pasted(text, str(options.get("game_type", "Base+MLP")), **rules)
+    except (InvalidRecordError, InvalidMoveError, IllegalMoveError) as err:
+        raise BadRequest(str(err)) from None
 
 
 def _far(board: Board, near: dict[tuple[int, int], int]) -> int:
@@ -130,7 +143,7 @@ class HiveView:
 
         :raises BadRequest: naming the token that failed, or the header that contradicts the moves.
         """
-        board = read_game(text, options)
+        board = _read(text, options)
         return {**options, "game_type": board.game_name}, board
 
     def from_position(self, text: str, options: JSON) -> tuple[JSON, Board]:
@@ -243,7 +256,7 @@ class HiveView:
         theme = "default"
         if text.strip().startswith("warm-cool "):
             theme, text = "warm-cool", text.strip().removeprefix("warm-cool ")
-        board = read_game(text, {"tournament_opening": False, "repetition_draw": False, "game_type": "Base"})
+        board = _read(text, {"tournament_opening": False, "repetition_draw": False, "game_type": "Base"})
         lit: list[int] = []
         if piece.strip():
             pid = PIECE_IDS.get(piece.strip().lower(), -1)

@@ -1,0 +1,92 @@
+"""A Hive game pasted as text, read liberally: a GameString whose header must agree with its moves, a position record
+followed by the moves played from it, or a bare list of moves (one a line, or separated by ``;``) played with the
+rules given (the browser's Import dialog reads what players paste through it).
+
+>>> from hive.records.pasted import read_pasted
+>>> read_pasted("wS1; bS1 wS1-", game_type="Base").move_texts()
+['wS1', 'bS1 wS1-']
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..game import IllegalMoveError, InvalidMoveError, InvalidRecordError
+from ..games.hive import Board, GameType, InvalidGameStringError, InvalidGameTypeError
+from ..position_records import is_position_record, quoted
+
+#: The first word of a move: a piece (``wS1``, ``bQ``) or ``pass``.
+_MOVE = re.compile(r"(?i)^(?:[wb][QSBGAMLP][1-3]?|pass)(?:\s|$)")
+#: An expansion bug named in a move.
+_EXPANSION = re.compile(r"(?i)(?<![A-Za-z])[wb]([MLP])(?![A-Za-z0-9])")
+
+
+def _game_type(token: str) -> GameType | None:
+    try:
+        return GameType.parse(token)
+    except InvalidGameTypeError:
+        return None
+
+
+def read_pasted(
+    text: str, game_type: str = "Base+MLP", *, tournament_opening: bool = True, repetition_draw: bool = False
+) -> Board:
+    """The board at the end of ``text``, every move checked, with the rules given (a GameString or a position
+    record names its own game type).
+
+    A GameString's state and turn must be what its moves lead to. A list of moves is played with ``game_type``,
+    widened to the expansion bugs the moves name.
+
+    :raises InvalidRecordError: naming the token that failed, or the header that contradicts the moves (the move
+        errors name a move that failed).
+    """
+    tokens = [t.strip() for t in re.split(r"[;\n]", text.strip()) if t.strip()]
+    if not tokens:
+        raise InvalidRecordError("There is nothing to import: paste a GameString or a list of moves.")
+    rules = {"tournament_opening": tournament_opening, "repetition_draw": repetition_draw}
+    if is_position_record(text):  # a game set up from a position: the position, then the moves from it
+        return Board.from_record(";".join(tokens), **rules)
+    if _game_type(tokens[0]) is not None:
+        board = Board.from_record(";".join(tokens), **rules)
+        _check_header(tokens, board)
+        return board
+    if not _MOVE.match(tokens[0]):
+        raise InvalidRecordError(
+            f"Not a GameString or a list of moves: it starts with {quoted(tokens[0])}, which is neither a game type"
+            " such as 'Base+MLP' nor a move such as 'wS1'."
+        )
+    chosen = _game_type(game_type) or GameType.parse("Base+MLP")
+    letters = set(str(chosen).partition("+")[2]) | {m.upper() for m in _EXPANSION.findall(text)}
+    board = Board("Base" + _plus(letters), **rules)
+    for index, token in enumerate(tokens, start=1):
+        try:
+            board.push_text(token)
+        except (InvalidMoveError, IllegalMoveError) as err:
+            raise type(err)(f"Move {index} {quoted(token)}: {err}") from None
+    return board
+
+
+def _plus(letters: set[str]) -> str:
+    found = "".join(b for b in "MLP" if b in letters)
+    return "+" + found if found else ""
+
+
+def _moves(n: int) -> str:
+    return f"{n} move" if n == 1 else f"{n} moves"
+
+
+def _check_header(tokens: list[str], board: Board) -> None:
+    """Refuse a GameString whose state or turn is not where its moves lead."""
+    if len(tokens) > 1 and tokens[1] != board.state:
+        raise InvalidGameStringError(
+            f"The GameString says the game is {tokens[1]}, but its moves leave it {board.state} "
+            f"({board.turn_string}); correct or remove token 2."
+        )
+    if len(tokens) > 2 and tokens[2].lower() != board.turn_string.lower():
+        raise InvalidGameStringError(
+            f"The GameString says {tokens[2]}, but after its {_moves(len(board.history))} it is"
+            f" {board.turn_string}; correct token 3."
+        )
+
+
+__all__ = ["read_pasted"]

@@ -1,0 +1,192 @@
+"""Searching on two processes (``Limits(threads=2)``): the scores of one process at every depth, in both games,
+with its clock, its ``stop``, its table bound and its helpers' lives kept."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+
+import hive
+from hive.games.hive import Searcher
+from hive.games.hivequeen import Board as QueenBoard
+from hive.games.hivequeen import Searcher as QueenSearcher
+from hive.games.hivequeen.search import search_view
+from hive.search import Limits, parallel
+
+from ..processes import children
+from ..shared import POSITIONS, mzinga_rows
+
+MIDGAMES = ("midgame_mlp", "midgame2_mlp", "midgame_base")
+COMPILED = hive.BUILD == "compiled"
+# the plain Python build searches about 50 times slower
+DEEP = 4 if COMPILED else 3
+PUZZLES = [
+    (game_string, int(depth))
+    for name in ("GameAI_BlockWinningMoveIsBestMoveTest.csv", "PuzzleCandidate_IsOneBestMoveToForceWinPuzzleTest.csv")
+    for _, _, (game_string, depth, _) in mzinga_rows(name)
+]
+
+pytestmark = pytest.mark.skipif(not parallel.can_fork(), reason="searches on more than one process need os.fork")
+
+
+def midgame(name: str) -> hive.Board:
+    return hive.Board.from_game_string((POSITIONS / f"{name}.txt").read_text())
+
+
+def self_play(plies: int, seed: int) -> Iterator[hive.Board]:
+    """Every third position of a seeded self-play game of Base+MLP with the repetition draw."""
+    board = hive.Board("Base+MLP", repetition_draw=True)
+    player = Searcher(seed=seed, opening_noise=plies)
+    for ply in range(plies):
+        if board.is_game_over():
+            return
+        board.push(player.search(board, Limits(depth=1)).move)
+        if ply % 3 == 2:
+            yield board.copy()
+
+
+@pytest.fixture(autouse=True)
+def no_helper_left() -> Iterator[None]:
+    before = children()
+    yield
+    assert children() <= before, "a helper process outlived its search"
+
+
+def same_scores(boards: list[tuple[hive.Board, int]]) -> None:
+    for board, depth in boards:
+        before = board.game_string()
+        one = Searcher().search(board, Limits(depth=depth))
+        two = Searcher().search(board, Limits(depth=depth, threads=2))
+        assert board.game_string() == before
+        assert (two.score, two.depth) == (one.score, one.depth), (board.game_string(), depth)
+        assert two.move in board.legal_moves
+
+
+@pytest.mark.parametrize("split", [parallel.SPLIT_DEPTH, 1])
+def test_two_processes_score_every_midgame_depth_as_one(monkeypatch: pytest.MonkeyPatch, split: int) -> None:
+    monkeypatch.setattr(parallel, "SPLIT_DEPTH", split)
+    same_scores([(midgame(name), depth) for name in MIDGAMES for depth in range(1, DEEP + 1)])
+
+
+def test_two_processes_solve_mzinga_puzzles_as_one() -> None:
+    same_scores([(hive.Board.from_game_string(gs), depth) for gs, depth in PUZZLES if depth <= DEEP])
+
+
+@pytest.mark.parametrize("split", [parallel.SPLIT_DEPTH, 1])
+def test_two_processes_score_self_play_positions_as_one(monkeypatch: pytest.MonkeyPatch, split: int) -> None:
+    monkeypatch.setattr(parallel, "SPLIT_DEPTH", split)
+    same_scores([(board, DEEP - 1) for board in self_play(36, seed=7)])
+
+
+@pytest.mark.slow
+def test_two_processes_score_deeper_searches_as_one() -> None:
+    boards = [(midgame(name), 5) for name in MIDGAMES] + [(board, 4) for board in self_play(60, seed=11)]
+    same_scores(boards + [(hive.Board.from_game_string(gs), depth) for gs, depth in PUZZLES])
+
+
+def test_hivequeen_steps_score_as_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "SPLIT_DEPTH", 1)
+    rng = random.Random(3)
+    board = QueenBoard()
+    for turn in range(12):
+        if board.is_game_over():
+            break
+        if turn % 3 == 2:
+            one = QueenSearcher().search_codes(search_view(board), Limits(depth=2))
+            two = QueenSearcher().search_codes(search_view(board), Limits(depth=2, threads=2))
+            assert two.score == one.score, board.record()
+        board.push(rng.choice(list(board.legal_moves)))
+
+
+@pytest.mark.timing
+def test_the_deadline_holds_for_the_team() -> None:
+    board = midgame("midgame2_mlp")
+    start = time.perf_counter()
+    result = Searcher().search(board, Limits(depth=60, time=0.5, threads=2))
+    assert time.perf_counter() - start < 2.0
+    assert result.move in board.legal_moves and 1 <= result.depth < 60
+
+
+@pytest.mark.timing
+def test_stop_ends_the_team_with_the_best_move_so_far() -> None:
+    searcher = Searcher()
+    start = time.perf_counter()
+    searcher.stop = lambda: time.perf_counter() - start > 0.4
+    board = midgame("midgame_mlp")
+    result = searcher.search(board, Limits(depth=60, threads=2))
+    assert time.perf_counter() - start < 2.0
+    assert result.move in board.legal_moves and result.depth < 60
+
+
+def test_the_team_shares_one_table_within_its_bound() -> None:
+    searcher = Searcher()
+    searcher.tt_limit = 1_000
+    board = midgame("midgame2_mlp")
+    result = searcher.search(board, Limits(depth=DEEP, threads=2))
+    assert result.move in board.legal_moves and result.nodes > 3 * searcher.tt_limit  # the table was filled
+    assert searcher.tt_limit == 1_000 and searcher.tt.entries == 1_000
+    assert 0 < len(searcher.tt) <= 1_000
+
+
+def test_helpers_write_into_the_parents_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the parent takes no task: it searches only the first root move of each depth, the helper all the others
+    searcher = Searcher()
+    board = midgame("midgame_base")
+    monkeypatch.setattr(parallel.Team, "_claim", _helpers_only(parallel.Team._claim))
+    result = searcher.search(board, Limits(depth=DEEP, threads=2))
+    assert result.move in board.legal_moves
+    found = 0
+    for move in board.legal_moves:
+        board.push(move)
+        found += searcher.known_move(board.hash) != -1
+        board.pop()
+    assert found >= len(board.legal_moves) - DEEP
+
+
+def _helpers_only(claim: Callable[..., object]) -> Callable[..., object]:
+    def helpers_only(team: parallel.Team, process: int) -> object:
+        return None if process == 0 else claim(team, process)
+
+    return helpers_only
+
+
+def test_a_helper_that_dies_leaves_its_work_to_the_parent() -> None:
+    board = midgame("midgame_base")
+    expected = Searcher().search(board, Limits(depth=DEEP)).score
+    searcher = Searcher()
+    before = children()
+    killed: list[int] = []
+
+    def kill_one() -> bool:
+        for pid in children() - before:
+            if not killed:
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+        return False
+
+    searcher.stop = kill_one
+    assert searcher.search(board, Limits(depth=DEEP, threads=2)).score == expected
+    assert killed
+
+
+def test_the_opening_noise_plies_search_on_one_process() -> None:
+    board = hive.Board("Base+MLP")
+    one = Searcher(seed=4, opening_noise=6).search(board, Limits(depth=2))
+    two = Searcher(seed=4, opening_noise=6).search(board, Limits(depth=2, threads=2))
+    assert (two.move, two.score, two.nodes) == (one.move, one.score, one.nodes)
+
+
+@pytest.mark.parametrize("threads", [0, 17, -1])
+def test_threads_out_of_range_are_refused(threads: int) -> None:
+    with pytest.raises(ValueError, match=f"search threads must be 1 to 16, not {threads}"):
+        Limits(depth=1, threads=threads)
+
+
+def test_limits_describe_their_threads() -> None:
+    assert Limits(depth=7, threads=2).describe() == "depth 7, 2 threads"
+    assert Limits(time=1).describe() == "1 s per move"
