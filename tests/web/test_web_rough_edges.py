@@ -12,6 +12,7 @@ import pytest
 
 from hive.games.hive import Board as HiveBoard
 from hive.games.hive.reasons import AWAY_FROM_HIVE, PLACE_AWAY
+from hive.records import read_string
 from hive.web.errors import BadRequest, Conflict, shown
 from hive.web.game.actions import act
 from hive.web.game.service import GameService
@@ -20,6 +21,9 @@ from hive.web.model import AIJob
 from hive.web.storage import open_store
 
 from ..positions import PASS_ONLY
+from ..shared import TESTDATA
+
+RECORDS = TESTDATA / "records"
 
 BASE = {"game_type": "Base", "tournament_opening": False}
 pytestmark = pytest.mark.anyio
@@ -116,7 +120,7 @@ async def test_a_forced_pass_is_explained_to_both_sides(service: GameService) ->
         ("Base;InProgress;Black[3];wS1;bS1 wS1-", "The GameString says Black[3], but after its 2 moves it is White[2]"),
         ("Base;NotStarted;White[1];wS1", "says the game is NotStarted, but its moves leave it InProgress"),
         ("wS1;bQ", "Move 2 'bQ': Invalid MoveString 'bQ': only the game's first piece"),
-        ("hello world", "Not a GameString or a list of moves: it starts with 'hello world'"),
+        ("hello world", "Not a GameString, a list of moves or a PGN or SGF record: it starts with 'hello world'"),
         ("   \n ", "'game_string' must be"),
     ],
 )
@@ -142,6 +146,33 @@ async def test_a_bare_move_list_imports_with_the_expansions_it_uses(
     for move in moves:
         expected.push_text(move)
     assert session.board.record() == expected.record()
+
+
+@pytest.mark.parametrize(
+    ("name", "length", "result"),
+    [
+        ("HV-Dumbot-Kaur50-2023-01-17-0059.sgf", 88, "BlackWins"),  # Boardspace
+        ("HV-Dumbot-Kaur50-2023-01-17-0059.pgn", 88, "BlackWins"),  # Mzinga's PGN of the same game
+        ("hivegame_valid_plm_draw.pgn", 49, "Draw"),  # hivegame.com
+    ],
+)
+async def test_records_from_other_sites_paste_into_import(
+    service: GameService, name: str, length: int, result: str
+) -> None:
+    text = (RECORDS / name).read_text(encoding="utf-8", errors="replace")
+    session, _ = await service.create({"mode": "local", "game_string": text})
+    outcome = session.board.outcome()
+    assert len(session.record.moves) == length and outcome is not None and outcome.result == result
+    assert session.board.move_stack == read_string(text, name.rpartition(".")[2])[0].board.move_stack
+
+
+async def test_a_pasted_record_from_another_site_names_its_fault(service: GameService) -> None:
+    bad = (RECORDS / "hivegame_invalid_ant_climb.pgn").read_text(encoding="utf-8")
+    with pytest.raises(BadRequest, match=r"^PGN record: move 12 'bA1 bP': .*Soldier Ants can't end a move on top"):
+        await service.create({"mode": "local", "game_string": bad})
+    two = (RECORDS / "hivegame_valid_pass.pgn").read_text(encoding="utf-8") * 2
+    with pytest.raises(BadRequest, match=r"^This PGN record holds 2 games: paste one game\.$"):
+        await service.create({"mode": "local", "game_string": two})
 
 
 async def test_the_warm_cool_set_names_its_sides_everywhere_and_either_may_go_first(service: GameService) -> None:

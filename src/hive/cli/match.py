@@ -13,7 +13,7 @@ from ..arena import GameRecord, MatchResult, Sprt, check_settings, plural, plura
 from ..arena.cluster import check_address, import_ray
 from ..arena.settings import arena_settings
 from ..engine import EngineError
-from ..games import GAMES
+from ..games import games
 from ..players import DEFAULT_ENGINE_TIME, PLAYER_CHOICES, check_player, describe, parse_player
 from ..plugin import GameSpec
 
@@ -58,7 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         dest="game",
         default="Base+MLP",
         metavar="NAME",
-        help=f"the game: {', '.join(GAMES)} (default Base+MLP; UHP engines play Hive's game types only)",
+        help=f"the game: {', '.join(games())} (default Base+MLP; UHP engines play Hive's game types only)",
     )
     parser.add_argument(
         "--max-moves",
@@ -124,7 +124,7 @@ def _limit(spec: GameSpec) -> str:
 
 def _per_game(text: Callable[[GameSpec], str]) -> str:
     """``text`` of each family of games: ``200 plies for Hive, 400 turns for HiveQueen``."""
-    texts = {spec.title: text(spec) for spec in GAMES.values()}
+    texts = {spec.title: text(spec) for spec in games().values()}
     return ", ".join(f"{value} for {title}" for title, value in texts.items())
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..engine import EngineError
 from ..game import Game, IllegalMoveError, InvalidMoveError
-from ..games import GAMES, find_game, plugin_of
+from ..games import find_game, games, plugin_of
 from ..players import PLAYER_CHOICES, Player, make_player
 from ..plugin import GameSpec
 from .server_options import add_server_options, settings_from
@@ -207,9 +207,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         dest="game",
         default="Base+MLP",
         metavar="NAME",
-        help=f"the game: {', '.join(GAMES)} (default Base+MLP)",
+        help=f"the game: {', '.join(games())} (default Base+MLP)",
     )
-    sides = sorted({side.lower() for spec in GAMES.values() for side in spec.sides})
+    sides = sorted({side.lower() for spec in games().values() for side in spec.sides})
     term.add_argument(
         "--colour",
         "--color",

@@ -4,12 +4,16 @@ Each game is a package of the same shape beside the others (:mod:`hive.games.hiv
 that describes itself with a :class:`~hive.plugin.GamePlugin` named ``PLUGIN``. This registry is the one place the
 apps learn of the games: the project's own, those that installed packages declare in the entry-point group
 ``hive.games`` (``name = "package:PLUGIN"``), and those given to :func:`register`.
+
+The installed packages are looked for once, the first time the whole list is asked for (:func:`plugins`,
+:func:`games`) or a name is not among the games known: reading every package's metadata costs more than
+``import hive`` itself.
 """
 
 from __future__ import annotations
 
 import warnings
-from importlib.metadata import entry_points
+from collections.abc import Mapping
 
 from ..game import UnknownGameError
 from ..plugin import GamePlugin, GameSpec, load
@@ -19,10 +23,11 @@ BUILT_IN = ("hive.games.hive:PLUGIN", "hive.games.hivequeen:PLUGIN")
 #: The entry-point group where installed packages declare their games.
 ENTRY_POINT_GROUP = "hive.games"
 
-#: Every game package by its kind, in the order they were found.
+#: The game packages loaded so far, by kind, in the order they were found (all of them: :func:`plugins`).
 PLUGINS: dict[str, GamePlugin] = {}
-#: Every game by name, Hive's game types first.
+#: The games loaded so far, by name, Hive's game types first (all of them: :func:`games`).
 GAMES: dict[str, GameSpec] = {}
+_installed: list[bool] = []  # not empty once the installed packages were looked for
 
 
 def register(plugin: GamePlugin) -> None:
@@ -49,11 +54,25 @@ def unregister(kind: str) -> None:
             GAMES.pop(name, None)
 
 
+def plugins() -> Mapping[str, GamePlugin]:
+    """Every game package, by kind: the project's own, then the installed ones."""
+    _load_installed()
+    return PLUGINS
+
+
+def games() -> Mapping[str, GameSpec]:
+    """Every game, by name: the project's own, then the installed packages'."""
+    _load_installed()
+    return GAMES
+
+
 def plugin_of(kind: object) -> GamePlugin:
     """The game package of ``kind``.
 
     :raises UnknownGameError: naming ``kind`` and the kinds there are.
     """
+    if isinstance(kind, str) and kind not in PLUGINS:
+        _load_installed()
     if isinstance(kind, str) and kind in PLUGINS:
         return PLUGINS[kind]
     raise UnknownGameError(f"Unknown kind of game {kind!r}: expected one of {', '.join(PLUGINS)}.")
@@ -71,16 +90,24 @@ def find_game(name: str) -> GameSpec:
     :raises UnknownGameError: naming ``name`` and the games there are.
     """
     if isinstance(name, str):
-        for plugin in PLUGINS.values():
-            spec = plugin.find(name)
-            if spec is not None:
-                return spec
+        for _ in range(2):
+            for plugin in list(PLUGINS.values()):
+                spec = plugin.find(name)
+                if spec is not None:
+                    return spec
+            if _installed:
+                break
+            _load_installed()
     raise UnknownGameError(f"Unknown game {name!r}: expected one of {', '.join(GAMES)}.")
 
 
-def _discover() -> None:
-    for reference in BUILT_IN:
-        register(load(reference))
+def _load_installed() -> None:
+    """Register the plug-ins that installed packages declare (once)."""
+    if _installed:
+        return
+    _installed.append(True)
+    from importlib.metadata import entry_points  # costly: only when the whole list is asked for
+
     for point in entry_points(group=ENTRY_POINT_GROUP):
         try:
             register(point.load())
@@ -88,7 +115,8 @@ def _discover() -> None:
             warnings.warn(f"Game package {point.value!r} ({point.name}) was not loaded: {err}", stacklevel=2)
 
 
-_discover()
+for _reference in BUILT_IN:
+    register(load(_reference))
 
 __all__ = [
     "BUILT_IN",
@@ -96,7 +124,9 @@ __all__ = [
     "GAMES",
     "PLUGINS",
     "find_game",
+    "games",
     "plugin_of",
+    "plugins",
     "register",
     "unregister",
 ]

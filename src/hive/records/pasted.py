@@ -1,6 +1,7 @@
 """A Hive game pasted as text, read liberally: a GameString whose header must agree with its moves, a position record
-followed by the moves played from it, or a bare list of moves (one a line, or separated by ``;``) played with the
-rules given (the browser's Import dialog reads what players paste through it).
+followed by the moves played from it, a bare list of moves (one a line, or separated by ``;``) played with the rules
+given, or one game of the records other sites write, the same ones ``hive replay`` reads (hivegame.com's and Mzinga's
+PGN, Boardspace's SGF). The browser's Import dialog reads what players paste through it.
 
 >>> from hive.records.pasted import read_pasted
 >>> read_pasted("wS1; bS1 wS1-", game_type="Base").move_texts()
@@ -14,6 +15,7 @@ import re
 from ..game import IllegalMoveError, InvalidMoveError, InvalidRecordError
 from ..games.hive import Board, GameType, InvalidGameStringError, InvalidGameTypeError
 from ..position_records import is_position_record, quoted
+from .detect import read_string
 
 #: The first word of a move: a piece (``wS1``, ``bQ``) or ``pass``.
 _MOVE = re.compile(r"(?i)^(?:[wb][QSBGAMLP][1-3]?|pass)(?:\s|$)")
@@ -42,8 +44,13 @@ def read_pasted(
     """
     tokens = [t.strip() for t in re.split(r"[;\n]", text.strip()) if t.strip()]
     if not tokens:
-        raise InvalidRecordError("There is nothing to import: paste a GameString or a list of moves.")
+        raise InvalidRecordError(
+            "There is nothing to import: paste a GameString, a list of moves or a PGN or SGF record."
+        )
     rules = {"tournament_opening": tournament_opening, "repetition_draw": repetition_draw}
+    start = text.lstrip("\ufeff \t\r\n")
+    if start.startswith(("(", "[")):
+        return _other_site(start, "sgf" if start.startswith("(") else "pgn", repetition_draw)
     if is_position_record(text):  # a game set up from a position: the position, then the moves from it
         return Board.from_record(";".join(tokens), **rules)
     if _game_type(tokens[0]) is not None:
@@ -52,8 +59,8 @@ def read_pasted(
         return board
     if not _MOVE.match(tokens[0]):
         raise InvalidRecordError(
-            f"Not a GameString or a list of moves: it starts with {quoted(tokens[0])}, which is neither a game type"
-            " such as 'Base+MLP' nor a move such as 'wS1'."
+            f"Not a GameString, a list of moves or a PGN or SGF record: it starts with {quoted(tokens[0])}, which is"
+            " neither a game type such as 'Base+MLP', a move such as 'wS1', a PGN tag nor an SGF tree."
         )
     chosen = _game_type(game_type) or GameType.parse("Base+MLP")
     letters = set(str(chosen).partition("+")[2]) | {m.upper() for m in _EXPANSION.findall(text)}
@@ -64,6 +71,21 @@ def read_pasted(
         except (InvalidMoveError, IllegalMoveError) as err:
             raise type(err)(f"Move {index} {quoted(token)}: {err}") from None
     return board
+
+
+def _other_site(text: str, fmt: str, repetition_draw: bool) -> Board:
+    """The board at the end of the one game of an SGF or PGN record, read as ``hive replay`` reads it (its opening
+    rule is the record's); the repetition draw as given."""
+    name = fmt.upper()
+    games = read_string(text, fmt)
+    if len(games) != 1:
+        found = "no game" if not games else f"{len(games)} games"
+        raise InvalidRecordError(f"This {name} record holds {found}: paste one game.")
+    game = games[0]
+    if game.errors:
+        raise InvalidRecordError(f"{name} record: {game.errors[0]}")
+    rules = {"tournament_opening": game.board.tournament_opening, "repetition_draw": repetition_draw}
+    return Board.from_record(game.game_string(), **rules)
 
 
 def _plus(letters: set[str]) -> str:

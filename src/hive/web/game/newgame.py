@@ -11,7 +11,7 @@ import secrets
 import unicodedata
 from dataclasses import dataclass
 
-from ...games import GAMES, find_game
+from ...games import find_game, games
 from ..errors import BadRequest, shown
 from ..model import GameRecord
 from ..views import DEFAULT_KIND, JSON, Board, View, replay, view_for
@@ -20,8 +20,14 @@ from . import clock, setup
 MODES = ("ai", "local", "online")
 #: The AI level that plays random moves; the others are the game's own.
 RANDOM = "random"
+
+
 #: The colour a new game's creator asks for, by any game's side names: the first player's seat or the second's.
-SEATS: dict[str, int] = {side.lower(): seat for spec in GAMES.values() for seat, side in enumerate(spec.sides)}
+def seats() -> dict[str, int]:
+    """The seat each side's name asks for, in any game (``white`` and ``south`` are the first player's)."""
+    return {side.lower(): seat for spec in games().values() for seat, side in enumerate(spec.sides)}
+
+
 #: The longest display name a player may give.
 NAME_LIMIT = 24
 
@@ -34,7 +40,7 @@ def ai_levels(name: str) -> tuple[str, ...]:
 def all_ai_levels() -> list[str]:
     """The AI levels of every game, in order."""
     levels: list[str] = []
-    for spec in GAMES.values():
+    for spec in games().values():
         levels += [level for level in ai_levels(spec.name) if level not in levels]
     return levels
 
@@ -96,9 +102,10 @@ def new_game(data: JSON) -> NewGame:
         raise BadRequest(f"'options' must be an object, not {shown(raw)}.")
     options = view.options(raw)
     colour = data.get("colour", "white")
-    if colour != "random" and (not isinstance(colour, str) or colour not in SEATS):
-        raise BadRequest(f"Unknown colour {shown(colour)}: expected {', '.join(SEATS)} or random.")
-    seat = secrets.randbelow(2) if colour == "random" else SEATS[colour]
+    named = seats()
+    if colour != "random" and (not isinstance(colour, str) or colour not in named):
+        raise BadRequest(f"Unknown colour {shown(colour)}: expected {', '.join(named)} or random.")
+    seat = secrets.randbelow(2) if colour == "random" else named[colour]
     board = view.new_board(options)
     level = data.get("ai_level", "easy")
     levels = ai_levels(board.game_name)
@@ -179,11 +186,11 @@ __all__ = [
     "MODES",
     "NAME_LIMIT",
     "RANDOM",
-    "SEATS",
     "NewGame",
     "ai_levels",
     "all_ai_levels",
     "display_name",
     "new_game",
     "rematch",
+    "seats",
 ]

@@ -18,7 +18,8 @@ from collections.abc import Iterable
 from typing import Any, Protocol, cast, runtime_checkable
 
 from ...game import Game, IllegalMoveError, InvalidMoveError
-from ...games import PLUGINS
+from ...games import plugin_of as registered
+from ...games import plugins
 from ...plugin import GamePlugin, GameSpec, load
 from ..errors import BadRequest, shown
 
@@ -167,29 +168,29 @@ def assets(view: View) -> JSON:
 
 
 def kinds() -> list[str]:
-    """The kinds of game with a view, in the order of the registry (:data:`hive.games.PLUGINS`)."""
-    return [kind for kind, plugin in PLUGINS.items() if plugin.view is not None]
+    """The kinds of game with a view, in the order of the registry (:func:`hive.games.plugins`)."""
+    return [kind for kind, plugin in plugins().items() if plugin.view is not None]
 
 
 def on_page() -> list[str]:
     """The kinds of game the page offers: those with a view and a page module."""
-    return [kind for kind in kinds() if PLUGINS[kind].page_file(f"{kind}.js") is not None]
+    return [kind for kind in kinds() if registered(kind).page_file(f"{kind}.js") is not None]
 
 
 def plugin_of(kind: str) -> GamePlugin:
     """The game package of ``kind``."""
-    return PLUGINS[kind]
+    return registered(kind)
 
 
 def spec_of(kind: str) -> GameSpec:
     """The first game of the package of ``kind`` (its title, sides and record are those of every game of the
     kind)."""
-    return next(iter(PLUGINS[kind].games.values()))
+    return next(iter(registered(kind).games.values()))
 
 
 def rules_page(kind: str) -> str | None:
     """The address of the rules of the games of ``kind``, or ``None`` when the package has none to show."""
-    rules = PLUGINS[kind].rules
+    rules = registered(kind).rules
     return f"/how-to-play/{kind}" if rules is not None and rules.is_file() else None
 
 
@@ -223,7 +224,7 @@ def view_for(kind: object) -> View:
 
 
 def _load(kind: str) -> View:
-    reference = PLUGINS[kind].view
+    reference = registered(kind).view
     assert reference is not None  # kinds() lists only the plug-ins with a view
     return cast(View, load(reference))
 

@@ -97,7 +97,7 @@ class HiveView:
     record_example = "a GameString such as 'Base;InProgress;White[1]', or moves such as 'wS1;bS1 wS1-'"
     summary = "Surround the opposing Queen Bee"
     first_note = "first"
-    import_label = "a GameString or a list of moves"
+    import_label = "a GameString, a list of moves, or a PGN or SGF record"
     import_example = "Base+MLP;InProgress;White[3];wG1;bG1 wG1-;wQ -wG1;bQ bG1-"
     import_empty = "Paste a GameString first, e.g. Base;NotStarted;White[1], or moves such as wS1;bS1 wS1-"
 
