@@ -37,6 +37,12 @@ WORKLOADS: dict[str, str] = {
         "move = next(iter(board.legal_moves))\n"
         "for _ in range(3000):\n    board.push_text(board.move_text(move))\n    board.pop()"
     ),
+    # a record read and written again: the texts are kept as they are pushed, or written by record()
+    "push_text a midgame's moves + record() x30": (
+        "texts = open(r'{positions}/midgame_mlp.txt').read().strip().split(';')[3:]\n"
+        "for _ in range(30):\n    game = hive.Board('Base+MLP')\n"
+        "    for text in texts: game.push_text(text)\n    game.record()"
+    ),
     "30 random games of 60 plies": (
         "import random\nrng = random.Random(1)\nfor _ in range(30):\n    game = hive.Board('Base+MLP')\n"
         "    for _ in range(60):\n        moves = list(game.legal_moves)\n        if not moves: break\n"

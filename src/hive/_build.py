@@ -1,6 +1,6 @@
 """Which build is running: the compiled extension modules or the plain Python sources.
 
-The hot modules (:data:`COMPILED_MODULES`) are plain typed Python that Cython compiles, with C types taken from the
+The hot modules (:func:`compiled_modules`) are plain typed Python that Cython compiles, with C types taken from the
 ``.pxd`` file beside each module: a module is compiled because that file is there. Those modules build their tables
 and state with :func:`table`: C-typed arrays when compiled, plain lists (fastest for CPython) when not.
 Setting the environment variable ``HIVE_PURE=1`` before ``import hive`` runs the plain Python sources
@@ -43,18 +43,16 @@ def filled(code: str, size: int, compiled: bool, value: int = 0) -> MutableSeque
     return array(code, [value]) * size if compiled else [value] * size
 
 
-def compiled_modules(root: Path) -> tuple[str, ...]:
-    """The modules of the packages under ``root`` (a folder on the import path) that the build compiles: each one
-    with a ``.pxd`` beside its ``.py``. ``setup.py`` finds them the same way."""
+def compiled_modules(root: Path | None = None) -> tuple[str, ...]:
+    """The modules of the packages under ``root`` (a folder on the import path; by default the one holding
+    ``hive``) that the build compiles: each one with a ``.pxd`` beside its ``.py``. ``setup.py`` finds them the
+    same way."""
+    root = Path(__file__).parent.parent if root is None else root
     return tuple(
         ".".join(pxd.relative_to(root).with_suffix("").parts)
         for pxd in sorted(root.rglob("*.pxd"))
         if pxd.with_suffix(".py").is_file()
     )
-
-
-#: The project's compiled modules: the search framework, and each game's core, evaluation and search.
-COMPILED_MODULES = compiled_modules(Path(__file__).parent.parent)
 
 
 class _SourceFinder(importlib.abc.MetaPathFinder):
@@ -63,12 +61,12 @@ class _SourceFinder(importlib.abc.MetaPathFinder):
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: types.ModuleType | None = None
     ) -> importlib.machinery.ModuleSpec | None:
-        if fullname not in COMPILED_MODULES or not path:
+        if not fullname.startswith("hive.") or not path:
             return None
-        name = fullname.rpartition(".")[2] + ".py"
+        name = fullname.rpartition(".")[2]
         for entry in path:
-            source = os.path.join(entry, name)
-            if os.path.isfile(source):
+            source = os.path.join(entry, name + ".py")
+            if os.path.isfile(source) and os.path.isfile(os.path.join(entry, name + ".pxd")):
                 return importlib.util.spec_from_file_location(fullname, source)
         return None
 

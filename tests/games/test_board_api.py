@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import warnings
 from collections.abc import Callable
 
 import pytest
@@ -135,7 +137,7 @@ def test_str_draws_the_hive_with_stacks() -> None:
 
 def test_game_over_has_no_moves() -> None:
     board = hive.Board.from_game_string(
-        "Base;InProgress;White[7];wS1;bS1 wS1-;wQ \\wS1;bQ bS1/;wG1 -wQ;bG1 bQ-;wA1 wG1\\;bA1 bQ\\;"
+        "Base;BlackWins;White[7];wS1;bS1 wS1-;wQ \\wS1;bQ bS1/;wG1 -wQ;bG1 bQ-;wA1 wG1\\;bA1 bQ\\;"
         "wA2 \\wQ;bA2 \\bG1;wG2 wQ/;bG1 wG2\\"
     )
     assert board.state == "BlackWins"
@@ -249,7 +251,24 @@ def test_pass_and_game_over_counts() -> None:
     assert board.count_moves() == 1 and list(board.legal_moves) == [hive.Move.PASS]
     assert board.parse_uhp("pass") is hive.Move.PASS
     over = hive.Board.from_game_string(
-        "Base;InProgress;White[7];wS1;bS1 wS1-;wQ \\wS1;bQ bS1/;wG1 -wQ;bG1 bQ-;wA1 wG1\\;bA1 bQ\\;"
+        "Base;BlackWins;White[7];wS1;bS1 wS1-;wQ \\wS1;bQ bS1/;wG1 -wQ;bG1 bQ-;wA1 wG1\\;bA1 bQ\\;"
         "wA2 \\wQ;bA2 \\bG1;wG2 wQ/;bG1 wG2\\"
     )
     assert over.count_moves() == over.legal_count() == 0 and not over.legal_moves
+
+
+def test_a_gamestring_must_agree_with_its_moves_unless_read_leniently() -> None:
+    """A state or turn that contradicts the moves is an error by default; strict=False reads the moves with a
+    warning, as other programs' lagging GameStrings need."""
+    for text, said in (
+        ("Base;WhiteWins;White[2];wS1;bS1 wS1-", "it says the game is WhiteWins, but its moves leave it InProgress"),
+        ("Base;InProgress;Black[9];wS1", "it says Black[9], but after its 1 move it is Black[1]"),
+    ):
+        with pytest.raises(hive.InvalidGameStringError, match=re.escape(said)):
+            hive.Board.from_game_string(text)
+        with pytest.warns(hive.GameStringWarning, match=re.escape(said)):
+            lenient = hive.Board.from_game_string(text, strict=False)
+        assert lenient.move_texts() == text.split(";")[3:]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        hive.Board.from_game_string("Base;InProgress;White[2];wS1;bS1 wS1-")  # agreeing: no warning

@@ -1,4 +1,7 @@
-"""Mzinga's ground truth: perft tables, legal-move lists and illegal moves (testdata/mzinga, MIT, jonthysell/Mzinga)."""
+"""Mzinga's ground truth: perft tables, legal-move lists and illegal moves (testdata/mzinga, MIT, jonthysell/Mzinga).
+
+Mzinga writes some GameStrings with a state or turn that lags behind their moves: they are read with ``strict=False``.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +11,9 @@ import hive
 from hive.games.hive.pieces import GAME_TYPES
 
 from ..shared import mzinga_rows
+
+#: Mzinga's lagging GameStrings are expected here: their warnings are not news.
+pytestmark = pytest.mark.filterwarnings("ignore::hive.GameStringWarning")
 
 PERFT_FILES = {str(gt): f"Board_{str(gt).replace('+', '')}_PerftTest.csv" for gt in GAME_TYPES}
 
@@ -26,7 +32,7 @@ DEFAULT_DEPTH = {str(gt): 5 for gt in GAME_TYPES}
 
 @pytest.mark.parametrize(("game_string", "depth", "count"), perft_cases(DEFAULT_DEPTH))
 def test_perft(game_string: str, depth: int, count: int) -> None:
-    assert hive.perft(hive.Board.from_game_string(game_string), depth) == count
+    assert hive.perft(hive.Board.from_game_string(game_string, strict=False), depth) == count
 
 
 @pytest.mark.slow
@@ -40,7 +46,7 @@ def test_perft(game_string: str, depth: int, count: int) -> None:
     ],
 )
 def test_perft_deep(game_string: str, depth: int, count: int) -> None:
-    assert hive.perft(hive.Board.from_game_string(game_string), depth) == count
+    assert hive.perft(hive.Board.from_game_string(game_string, strict=False), depth) == count
 
 
 def test_perft_files_cover_every_game_type() -> None:
@@ -76,7 +82,7 @@ def expected_moves(board: hive.Board, listed: str) -> set[hive.Move]:
 )
 def test_valid_moves_for_bug(game_string: str, listed: str) -> None:
     """Every listed move is legal, and the listed pieces have no other legal move."""
-    board = hive.Board.from_game_string(game_string)
+    board = hive.Board.from_game_string(game_string, strict=False)
     expected = expected_moves(board, listed)
     pieces = {move.piece for move in expected}
     assert {move for move in board.legal_moves if move.piece in pieces} == expected
@@ -94,7 +100,7 @@ def test_2018_final_has_every_position() -> None:
 @pytest.mark.parametrize(("game_string", "listed"), valid_move_cases(FINAL))
 def test_valid_moves_2018_final(game_string: str, listed: str) -> None:
     """The complete legal-move list of every position of the 2018 final."""
-    board = hive.Board.from_game_string(game_string)
+    board = hive.Board.from_game_string(game_string, strict=False)
     assert set(board.legal_moves) == expected_moves(board, listed)
     assert len(board.legal_moves) == len(expected_moves(board, listed))
 
@@ -108,7 +114,7 @@ INVALID = [
 @pytest.mark.parametrize(("game_string", "move", "rule"), INVALID)
 def test_invalid_moves_by_rule(game_string: str, move: str, rule: str) -> None:
     """Each move is rejected as illegal, with the rule it breaks as the message."""
-    board = hive.Board.from_game_string(game_string)
+    board = hive.Board.from_game_string(game_string, strict=False)
     with pytest.raises(hive.IllegalMoveError) as info:
         board.parse_uhp(move)
     assert str(info.value) == rule

@@ -177,7 +177,7 @@ def test_the_shared_records_hold_climbs() -> None:
 
 def test_a_direction_at_a_taken_cell_for_a_piece_that_cannot_climb_is_rejected() -> None:
     text = (RECORDS / "hivegame_invalid_ant_climb.pgn").read_text()
-    board = Board.from_record("Base+MLP;InProgress;White[1];" + ";".join(_moves(text)[:11]))
+    board = Board.from_record("Base+MLP;InProgress;Black[6];" + ";".join(_moves(text)[:11]))
     ant_to = board.pos[PIECE_NAMES.index("bP")]
     name = _from_a_neighbour(board, "bA1", PIECE_NAMES.index("bA1"), ant_to)
     assert name is not None

@@ -128,7 +128,7 @@ def test_levels() -> None:
 
 def test_search_of_a_finished_game_is_an_error() -> None:
     board = hive.Board.from_game_string(
-        "Base;InProgress;White[7];wS1;bS1 wS1-;wQ \\wS1;bQ bS1/;wG1 -wQ;bG1 bQ-;wA1 wG1\\;bA1 bQ\\;"
+        "Base;BlackWins;White[7];wS1;bS1 wS1-;wQ \\wS1;bQ bS1/;wG1 -wQ;bG1 bQ-;wA1 wG1\\;bA1 bQ\\;"
         "wA2 \\wQ;bA2 \\bG1;wG2 wQ/;bG1 wG2\\"
     )
     with pytest.raises(ValueError, match="game is over"):
@@ -139,7 +139,7 @@ def test_evaluation_prefers_pressure_on_the_enemy_queen() -> None:
     calm = hive.Board.from_game_string("Base;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bQ bS1-")
     assert evaluate(calm) == 0  # symmetric position, white to move
     pressed = hive.Board.from_game_string(
-        "Base;InProgress;White[4];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wA1 /wS1;bA1 bQ/;wA1 bQ\\"
+        "Base;InProgress;Black[4];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wA1 /wS1;bA1 bQ/;wA1 bQ\\"
     )
     assert evaluate(pressed) < 0  # black to move, its queen has one more neighbour
 
@@ -152,9 +152,9 @@ def test_search_is_compiled_with_the_core() -> None:
 def test_every_hot_module_runs_the_build_that_hive_names() -> None:
     import importlib
 
-    from hive._build import COMPILED_MODULES
+    from hive._build import compiled_modules
 
-    for name in COMPILED_MODULES:
+    for name in compiled_modules():
         module = importlib.import_module(name)
         assert getattr(module, "_COMPILED", getattr(module, "COMPILED", None)) is hive.COMPILED, name
 

@@ -337,7 +337,7 @@ def test_hivequeen_explains_illegal_clicks_and_imports_a_record(
     page.select_option("#import-kind", "hivequeen")
     page.fill("#import-text", "Wc3-c4\nWc3-c4")
     page.click("#btn-import")
-    page.wait_for_function("document.getElementById('toast').textContent.includes('line 3, turn 2')")
+    page.wait_for_function("document.getElementById('toast').textContent.includes('line 2, turn 2')")
     rules = httpx.get(f"{server.url}how-to-play/hivequeen", timeout=10)
     assert rules.status_code == 200 and "How to play HiveQueen" in rules.text
     assert page.errors == []

@@ -167,7 +167,11 @@ def test_bad_new_games_and_the_reasons_a_piece_cannot_move() -> None:
             r = await c.post("/api/games", json={"kind": "hivequeen", "options": {"game_type": "Base"}})
             assert r.status_code == 400 and "takes no options" in r.json()["error"]
             r = await c.post("/api/games", json={"kind": "hivequeen", "game_string": "Wc3-c4\nWc3-c4"})
-            assert r.status_code == 400 and "line 3, turn 2" in r.json()["error"]
+            assert r.status_code == 400 and "line 2, turn 2" in r.json()["error"]
+            # the lines are numbered as they were pasted, blank ones and headers included
+            for record, line in (("Wc3-c4;+Sd4\nWg7-g6;+Sf6\nZZ", 3), ("\ngarbage", 2), ('[Game "HiveQueen"]\nZZ', 2)):
+                r = await c.post("/api/games", json={"kind": "hivequeen", "game_string": record})
+                assert r.status_code == 400 and f"line {line}, turn" in r.json()["error"], (record, r.json())
             game = await queen_game(c, mode="local")
             url = f"/api/games/{game['id']}/why"
             soldier = (await c.post(url, json={"piece": "d3"})).json()["reason"]

@@ -326,3 +326,38 @@ def test_the_warm_cool_set_names_its_sides_and_marks_them_apart_from_the_bugs(
     assert page.inner_text("#banner-title") == "Cool wins" and page.inner_text("#banner-reason") == "Warm resigned"
     assert page.errors == []
     context.close()
+
+
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+def test_the_menu_closes_the_header_names_the_game_type_and_the_list_has_no_flip(
+    browser: Any, server: ServerProcess, device: str
+) -> None:
+    """The ☰ menu closes on a tap outside it and on Esc; the moves' header names the whole game type; the game list,
+    which has no board, has no Flip button."""
+    context = browser.new_context(**(PHONE if device == "phone" else DESKTOP))
+    game = create(server, mode="local", options={"game_type": "Base+MLP"})
+    page = seat_page(context, server, game)
+    assert page.inner_text("#game-info").startswith("Base+MLP · tournament opening")
+    if device == "phone":
+        for close in ("tap", "escape"):
+            page.tap("#btn-menu")
+            assert page.evaluate("document.body.classList.contains('menu-open')")
+            assert page.get_attribute("#btn-menu", "aria-expanded") == "true"
+            if close == "tap":
+                page.mouse.click(195, 700)  # on the board, outside the menu
+            else:
+                page.keyboard.press("Escape")
+            assert not page.evaluate("document.body.classList.contains('menu-open')"), close
+            assert page.get_attribute("#btn-menu", "aria-expanded") == "false"
+        page.tap("#btn-menu")
+        assert page.is_visible("#btn-flip")
+        page.tap("#link-games")
+    else:
+        assert page.is_visible("#btn-flip")
+        page.click("#link-games")
+    page.wait_for_selector("body.at-lobby")
+    if device == "phone":
+        page.tap("#btn-menu")
+    assert not page.is_visible("#btn-flip")
+    assert page.errors == []
+    context.close()

@@ -116,8 +116,14 @@ async def test_a_forced_pass_is_explained_to_both_sides(service: GameService) ->
 @pytest.mark.parametrize(
     ("record", "error"),
     [
-        ("Base;WhiteWins;White[1]", "The GameString says the game is WhiteWins, but its moves leave it NotStarted"),
-        ("Base;InProgress;Black[3];wS1;bS1 wS1-", "The GameString says Black[3], but after its 2 moves it is White[2]"),
+        (
+            "Base;WhiteWins;White[1]",
+            "Invalid GameString: it says the game is WhiteWins, but its moves leave it NotStarted",
+        ),
+        (
+            "Base;InProgress;Black[3];wS1;bS1 wS1-",
+            "Invalid GameString: it says Black[3], but after its 2 moves it is White[2]",
+        ),
         ("Base;NotStarted;White[1];wS1", "says the game is NotStarted, but its moves leave it InProgress"),
         ("wS1;bQ", "Move 2 'bQ': Invalid MoveString 'bQ': only the game's first piece"),
         ("hello world", "Not a GameString, a list of moves or a PGN or SGF record: it starts with 'hello world'"),

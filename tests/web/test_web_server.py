@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 import hive
 from hive.games import GAMES
+from hive.games.hivequeen.svg import HIGHLIGHT
 from hive.web import create_app
 from hive.web.http.server import STATIC
 from hive.web.settings import Settings
@@ -388,8 +389,35 @@ def test_the_assets_list_the_games_on_offer_as_their_views_describe_them() -> No
                 assert rules.status_code == 200 and f"<title>How to play {info['title']}</title>" in rules.text
             hive_rules = (await c.get("/how-to-play/hive")).text
             assert hive_rules.count("<figure><svg") == 9 and "White's Spider holds the hive together" in hive_rules
+            queen_rules = (await c.get("/how-to-play/hivequeen")).text
+            assert (
+                queen_rules.count("<figure><svg") == 4
+                and "The Queen swaps places with one of her Highborns" in queen_rules
+            )
+            # the Worker's picture lights its two steps forward, c4 and d4
+            worker = queen_rules.split("<figure>")[2]
+            lit = re.findall(rf'data-cell="(\w+)" points="[^"]*" fill="{HIGHLIGHT}"', worker)
+            assert sorted(lit) == ["c4", "d4"]
             for missing in ("/how-to-play/chess", "/how-to-play/..%2Fserver"):
                 assert (await c.get(missing)).status_code == 404, missing
+        await app.close()
+
+    run(main)
+
+
+def test_every_page_names_an_icon_that_is_served() -> None:
+    """The game page and the rules pages name the icon, and a client that asks for /favicon.ico gets it (no 404)."""
+
+    async def main() -> None:
+        app = create_app(":memory:", workers=0)
+        async with client(app) as c:
+            for page in ("/", "/how-to-play/hive", "/how-to-play/hivequeen"):
+                html = (await c.get(page)).text
+                assert '<link rel="icon" type="image/svg+xml" href="/static/favicon.svg">' in html, page
+            for icon in ("/static/favicon.svg", "/favicon.ico"):
+                r = await c.get(icon)
+                assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml"), icon
+                assert r.text.startswith("<svg")
         await app.close()
 
     run(main)

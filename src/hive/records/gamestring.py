@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable, Iterator
 
 from ..game import InvalidPositionError
-from ..games.hive import Board, InvalidGameStringError, InvalidGameTypeError, position_record
+from ..games.hive import Board, GameStringWarning, InvalidGameStringError, InvalidGameTypeError, position_record
 from ..position_records import is_position_record
 from .recorded import FINISHED, RecordedGame, RecordHeaders, Where
 from .replay import _replay, finish, game_from_moves, headers_of, normalise_result, safe_game, safe_headers
@@ -86,7 +87,10 @@ def _header_error(tokens: list[str]) -> str | None:
         if len(token) > MAX_WORD:
             return f"Invalid GameString: token {place} {quote(token)} is far longer than a game type, state or turn"
     try:
-        Board.from_record(";".join(tokens[:3]))  # the header tokens only: the moves are replayed apart
+        # the header tokens only, for their form: the moves are replayed apart
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", GameStringWarning)
+            Board.from_record(";".join(tokens[:3]), strict=False)
     except (InvalidGameStringError, InvalidGameTypeError) as err:
         return str(err)
     return None

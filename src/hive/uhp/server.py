@@ -41,12 +41,14 @@ import os
 import re
 import select
 import time
+import warnings
 from collections.abc import Callable
 from typing import TextIO
 
 from .. import __version__
 from ..games.hive import (
     Board,
+    GameStringWarning,
     IllegalMoveError,
     InvalidGameStringError,
     InvalidGameTypeError,
@@ -256,7 +258,12 @@ class UHPEngine:
         repetition = self.options["RepetitionDraw"] == "True"
         if ";" in rest:
             try:
-                board = Board.from_record(rest, tournament_opening=tournament, repetition_draw=repetition)
+                # as Mzinga does: the moves make the position, a state or turn that lags behind them is ignored
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", GameStringWarning)
+                    board = Board.from_record(
+                        rest, tournament_opening=tournament, repetition_draw=repetition, strict=False
+                    )
             except (InvalidMoveError, IllegalMoveError) as err:
                 raise UHPError(str(err)) from None
         else:

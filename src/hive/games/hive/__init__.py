@@ -15,6 +15,7 @@ from ...plugin import GameAI, GamePlugin, GameSpec
 from . import ai as ai
 from .board import Board as Board
 from .endings import ENDINGS
+from .errors import GameStringWarning as GameStringWarning
 from .errors import IllegalMoveError as IllegalMoveError
 from .errors import InvalidGameStringError as InvalidGameStringError
 from .errors import InvalidGameTypeError as InvalidGameTypeError

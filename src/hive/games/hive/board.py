@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Iterable, Mapping
 from typing import ClassVar
 
@@ -11,7 +12,13 @@ from ...gameboard import GameBoard
 from ...position_records import is_position_record
 from ...position_records import quoted as _quoted
 from . import endings, position_record
-from .errors import IllegalMoveError, InvalidGameStringError, InvalidGameTypeError, InvalidMoveError
+from .errors import (
+    GameStringWarning,
+    IllegalMoveError,
+    InvalidGameStringError,
+    InvalidGameTypeError,
+    InvalidMoveError,
+)
 from .geometry import DIRECTIONS, MASK, NEIGHBOUR, SIZE, axial_of
 from .move import LegalMoveGenerator, Move
 from .notation import GROUND_TAKEN, move_code, reference
@@ -141,7 +148,8 @@ class Board(Position, GameBoard[Move]):
         if not self.has_move(code):
             raise IllegalMoveError(reason(self, code, False))
         self.make(code)
-        self._pushed(len(self.history) - 1, move, text)
+        if text is not None:
+            self._pushed(len(self.history) - 1, move, text)
 
     def _repush(self, move: Move) -> None:
         self.make(move.code)
@@ -275,14 +283,17 @@ class Board(Position, GameBoard[Move]):
         return board
 
     @classmethod
-    def from_record(cls, text: str, *, tournament_opening: bool = True, repetition_draw: bool = False) -> Board:
+    def from_record(
+        cls, text: str, *, tournament_opening: bool = True, repetition_draw: bool = False, strict: bool = True
+    ) -> Board:
         """Replay a UHP GameString (``GameType;State;Turn;move;...``), checking every move; or a position record
         followed by the moves played from it (``Position;...;move;...``, see :meth:`from_position`).
 
-        A bare game type is accepted too. The position comes from the moves: the state
-        and turn tokens are checked for form only.
+        A bare game type is accepted too. The position comes from the moves, and the state and turn tokens must be
+        where the moves lead; with ``strict=False`` they are checked for form only, and a contradiction is a
+        :class:`GameStringWarning` (as other programs write ``Base;NotStarted;White[1]`` before their moves).
 
-        :raises InvalidGameStringError: naming the header token that failed.
+        :raises InvalidGameStringError: naming the header token that failed, or that contradicts the moves.
         :raises InvalidPositionError: quoting the part of a position record that failed and naming the rule.
         :raises InvalidMoveError, IllegalMoveError: naming the move token that failed.
         """
@@ -305,7 +316,28 @@ class Board(Position, GameBoard[Move]):
                 f"Invalid GameString: token 3 {_quoted(bad)} is not a turn such as 'White[1]'."
             )
         board = cls(game_type, tournament_opening=tournament_opening, repetition_draw=repetition_draw)
-        return board._replay(tokens[3:], 4)
+        board._replay(tokens[3:], 4)
+        contradiction = board._contradiction(tokens)
+        if contradiction is not None:
+            if strict:
+                raise InvalidGameStringError(f"Invalid GameString: {contradiction}")
+            warnings.warn(f"GameString: {contradiction}", GameStringWarning, stacklevel=2)
+        return board
+
+    def _contradiction(self, tokens: list[str]) -> str | None:
+        """How a GameString's state or turn token contradicts where its moves lead, if it does."""
+        if len(tokens) > 1 and tokens[1] != self.state:
+            return (
+                f"it says the game is {tokens[1]}, but its moves leave it {self.state} ({self.turn_string}); "
+                "correct or remove token 2."
+            )
+        if len(tokens) > 2 and tokens[2].lower() != self.turn_string.lower():
+            played = len(self.history)
+            return (
+                f"it says {tokens[2]}, but after its {played} move{'' if played == 1 else 's'} it is "
+                f"{self.turn_string}; correct token 3."
+            )
+        return None
 
     def _replay(self, tokens: list[str], first: int) -> Board:
         """Play the MoveStrings ``tokens`` of a record, the first of them its token number ``first``."""

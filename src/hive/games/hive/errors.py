@@ -13,7 +13,17 @@ class InvalidGameTypeError(UnknownGameError):
 
 
 class InvalidGameStringError(InvalidRecordError):
-    """A GameString's header (game type, state or turn) is malformed."""
+    """A GameString's header (game type, state or turn) is malformed, or contradicts its moves."""
 
 
-__all__ = ["IllegalMoveError", "InvalidGameStringError", "InvalidGameTypeError", "InvalidMoveError"]
+class GameStringWarning(UserWarning):
+    """A GameString read with ``strict=False`` whose state or turn contradicts its moves."""
+
+
+__all__ = [
+    "GameStringWarning",
+    "IllegalMoveError",
+    "InvalidGameStringError",
+    "InvalidGameTypeError",
+    "InvalidMoveError",
+]

@@ -316,7 +316,8 @@ class Board(Position, GameBoard[Turn]):
         else:
             self._play_partial(turn)
             self._close_turn(start, ply)
-        self._pushed(len(self._turn_starts) - 1, turn, text)
+        if text is not None:
+            self._pushed(len(self._turn_starts) - 1, turn, text)
 
     def _repush(self, turn: Turn) -> None:
         start, ply = len(self.history), self.ply

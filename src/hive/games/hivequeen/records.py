@@ -61,11 +61,12 @@ def _finish(game: QueenGame) -> QueenGame:
     return game
 
 
-def read_records(lines: Iterable[str]) -> Iterator[QueenGame]:
-    """Read every record in ``lines`` (a file or a list of lines), one :class:`QueenGame` each."""
+def read_records(lines: Iterable[str], first: int = 1) -> Iterator[QueenGame]:
+    """Read every record in ``lines`` (a file or a list of lines), one :class:`QueenGame` each; messages number the
+    lines from ``first``."""
     game: QueenGame | None = None
     stopped = False
-    for number, raw in enumerate(lines, start=1):
+    for number, raw in enumerate(lines, start=first):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
@@ -102,12 +103,12 @@ def read_records(lines: Iterable[str]) -> Iterator[QueenGame]:
         yield _finish(game)
 
 
-def read_record(text: str) -> Board:
-    """The board at the end of the single record ``text``.
+def read_record(text: str, first: int = 1) -> Board:
+    """The board at the end of the single record ``text`` (its lines numbered from ``first`` in messages).
 
     :raises InvalidRecordError: naming the first problem.
     """
-    games = list(read_records(text.splitlines()))
+    games = list(read_records(text.splitlines(), first))
     if len(games) != 1:
         raise InvalidRecordError(f"expected one HiveQueen record, found {len(games)}")
     if games[0].errors:

@@ -90,5 +90,9 @@ def board_svg(
         f"South {board.units[0]}/{board.capacity(0)} units, North {board.units[1]}/{board.capacity(1)} units; "
         + (f"{board.turn_name} to move" if not board.is_game_over() else board.state)
     )
-    out.append(f'<text x="0" y="{half_h + 18:.1f}" text-anchor="middle" font-size="14">{escape(caption)}</text></svg>')
+    # the caption's size follows the field's, so that it fits its width at any size
+    font = min(14.0, size * 0.5)
+    out.append(
+        f'<text x="0" y="{half_h + 18:.1f}" text-anchor="middle" font-size="{font:.1f}">{escape(caption)}</text></svg>'
+    )
     return "".join(out)

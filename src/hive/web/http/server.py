@@ -201,6 +201,10 @@ class Api:
             raise HTTPException(404)
         return HTMLResponse(how_to_play_page(kind, spec_of(kind).title))
 
+    async def favicon(self, request: Request) -> Response:
+        """The page's icon, for the clients that ask for it where no page names it."""
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
     async def game_file(self, request: Request) -> Response:
         """A file of a game's page module, from its package (see :attr:`~hive.plugin.GamePlugin.static`)."""
         name = request.path_params["name"]
@@ -316,6 +320,7 @@ def routes(app: App) -> list[BaseRoute]:
         Route("/game/{id}", api.page),
         Route("/editor", api.page),
         Route("/how-to-play/{kind}", api.how_to_play),
+        Route("/favicon.ico", api.favicon),
         Route("/healthz", ops.healthz),
         Route("/readyz", ops.readyz),
         Route("/metrics", ops.metrics),

@@ -352,8 +352,17 @@ async function route() {
 
 // ------------------------------------------------------------------ wiring
 
+// Close the phone's ☰ menu; true when it was open.
+function closeMenu() {
+  const open = document.body.classList.contains("menu-open");
+  document.body.classList.remove("menu-open");
+  $("btn-menu").setAttribute("aria-expanded", "false");
+  return open;
+}
+
 function wireKeys() {
   window.addEventListener("keydown", (evt) => {
+    if (evt.key === "Escape" && closeMenu()) return;
     if (evt.target.closest("input, textarea, select, dialog")) return;
     const k = evt.key.toLowerCase();
     if ((evt.ctrlKey || evt.metaKey) && k === "z" && !evt.shiftKey) { evt.preventDefault(); undo(); }
@@ -396,7 +405,9 @@ async function wire() {
     const open = document.body.classList.toggle("menu-open");
     $("btn-menu").setAttribute("aria-expanded", String(open));
   };
-  $("actions").addEventListener("click", (evt) => { if (evt.target.closest("button, a")) document.body.classList.remove("menu-open"); });
+  $("actions").addEventListener("click", (evt) => { if (evt.target.closest("button, a")) closeMenu(); });
+  // a tap anywhere but on the menu closes it, as Esc does
+  document.addEventListener("pointerdown", (evt) => { if (!evt.target.closest("#actions, #btn-menu")) closeMenu(); });
   $("link-games").onclick = (evt) => { evt.preventDefault(); history.pushState(null, "", "/"); route(); };
   $("brand").onclick = (evt) => { evt.preventDefault(); history.pushState(null, "", "/"); route(); };
   $("btn-lobby-new").onclick = () => $("btn-new").click();

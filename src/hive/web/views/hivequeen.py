@@ -16,6 +16,7 @@ from ...games.hivequeen.geometry import COORDS
 from ...games.hivequeen.reasons import movement_reason
 from ...games.hivequeen.records import read_record
 from ...games.hivequeen.rules import FIELD_LIMIT, KIND_NAMES, LETTERS, PRODUCIBLE
+from ...games.hivequeen.svg import board_svg
 from ..errors import BadRequest, shown
 from . import JSON, View, parse_move
 
@@ -56,6 +57,28 @@ class HiveQueenView:
         """South and North, South first."""
         return list(Board.sides)
 
+    def figure(self, spec: str) -> str:
+        """A picture for the rules page: ``start`` or the turns played from the start (``,`` between them), then
+        optionally ``| cell``, whose piece's legal destinations are lit (or, when it has none, its own cell).
+
+        :raises BadRequest: naming the turn or the cell that failed.
+        """
+        text, _, cell_name = spec.partition("|")
+        board = Board()
+        for turn in (t.strip() for t in text.split(",")):
+            if turn and turn != "start":
+                try:
+                    board.push_text(turn)
+                except ValueError as err:
+                    raise BadRequest(f"The picture {shown(spec)}: {err}") from None
+        lit: list[int] = []
+        if cell_name.strip():
+            cell = parse_cell(cell_name.strip())
+            _check_cell(cell_name.strip(), cell)
+            lit = sorted({t.destination for t in board.legal_movements if t.origin == cell}) or [cell]
+        last = board.move_stack[-1] if board.move_stack else None
+        return board_svg(board, size=16, highlight=lit, last_turn=last, labels=False)
+
     def new_board(self, options: JSON) -> Board:
         return cast(Board, find_game(Board.game_name)(**options))
 
@@ -64,11 +87,13 @@ class HiveQueenView:
 
         :raises BadRequest: naming the line and the turn that failed.
         """
-        lines = [line.strip() for line in text.strip().splitlines()]
-        if not any(line.startswith("[") for line in lines):
+        lines = text.splitlines()
+        first = 1  # the messages number the lines as the player pasted them
+        if not any(line.strip().startswith("[") for line in lines):
             lines.insert(0, f'[Game "{Board.game_name}"]')
+            first = 0
         try:
-            return {}, read_record("\n".join(lines))
+            return {}, read_record("\n".join(lines), first)
         except ValueError as err:
             raise BadRequest(f"Not a HiveQueen record: {err}") from None
 

@@ -49,7 +49,7 @@ export function reasonText(reason) { return reason; } // the server names the si
 
 export function info(state) {
   const opts = state.options;
-  const exp = opts.game_type === "Base" ? "no expansions" : opts.game_type.replace("Base+", "+");
+  const exp = opts.game_type === "Base" ? "Base, no expansions" : opts.game_type;
   const set = opts.set === "warm-cool" ? " · Warm/Cool set" : "";
   return `${exp} · ${opts.tournament_opening ? "tournament" : "original"} opening${opts.repetition_draw ? " · repetition draw" : ""}${set}`;
 }
