@@ -333,11 +333,19 @@ def test_the_menu_closes_the_header_names_the_game_type_and_the_list_has_no_flip
     browser: Any, server: ServerProcess, device: str
 ) -> None:
     """The ☰ menu closes on a tap outside it and on Esc; the moves' header names the whole game type; the game list,
-    which has no board, has no Flip button."""
+    which has no board, has no Flip button, and a game's message does not follow the player there."""
     context = browser.new_context(**(PHONE if device == "phone" else DESKTOP))
-    game = create(server, mode="local", options={"game_type": "Base+MLP"})
+    game = create(server, mode="online", options={"game_type": "Base+MLP"})  # no engine help: E says so
     page = seat_page(context, server, game)
     assert page.inner_text("#game-info").startswith("Base+MLP · tournament opening")
+    # a count sits by the tile's top point, clear of the letters along its bottom
+    for piece in page.locator(".hand .hand-piece:has(.count)").all():
+        tile, count = piece.locator("svg").bounding_box(), piece.locator(".count").bounding_box()
+        assert tile is not None and count is not None
+        assert count["y"] + count["height"] <= tile["y"] + tile["height"] * 0.45, (tile, count)
+    page.keyboard.press("e")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert page.inner_text("#toast") == "Engine help is off in this game."
     if device == "phone":
         for close in ("tap", "escape"):
             page.tap("#btn-menu")
@@ -356,8 +364,43 @@ def test_the_menu_closes_the_header_names_the_game_type_and_the_list_has_no_flip
         assert page.is_visible("#btn-flip")
         page.click("#link-games")
     page.wait_for_selector("body.at-lobby")
+    assert not page.is_visible("#toast")  # the game's message stayed with the game
     if device == "phone":
         page.tap("#btn-menu")
     assert not page.is_visible("#btn-flip")
+    assert page.errors == []
+    context.close()
+
+
+@pytest.mark.parametrize("device", sizes("phone", "desktop"))
+def test_the_evaluation_bar_names_the_leading_side_and_the_winner(
+    browser: Any, server: ServerProcess, device: str
+) -> None:
+    """The bar's label is the leading side's winning chance, on that side's colour, its title in words; once the game
+    is over it says who won, not a bare "end"."""
+    context = browser.new_context(bypass_csp=True, **(PHONE if device == "phone" else DESKTOP))
+    game = create(server, mode="local", options={"game_type": "Base"})
+    page = seat_page(context, server, game)
+    for move in ("wS1", "bS1 wS1-", "wQ -wS1"):
+        httpx.post(
+            f"{server.url}api/games/{game['id']}/move",
+            json={"move": move},
+            headers={"x-seat-token": game["token"]},
+            timeout=30,
+        )
+    page.wait_for_function("app.state.moves.length === 3")
+    page.keyboard.press("e")
+    page.wait_for_function("document.getElementById('eval-text').textContent !== ''")
+    label = page.inner_text("#eval-text")
+    title = page.get_attribute("#evalbar", "title") or ""
+    assert re.fullmatch(r"\d{2}%|100|=", label), label
+    assert re.fullmatch(r"(White|Black)'s chance to win: \d+% \(the AI at depth \d+\)", title), title
+    side = page.get_attribute("#eval-text", "data-side")
+    assert (label == "=") == (side == "") and title.startswith(("White", "Black")[int(side or 0)])
+    page.evaluate("document.getElementById('btn-resign').click()")
+    page.wait_for_function("app.state.result && document.getElementById('eval-text').textContent === 'won'")
+    winner = page.evaluate("app.state.winner")
+    assert page.get_attribute("#evalbar", "title") == f"{('White', 'Black')[winner]} won."
+    assert page.get_attribute("#eval-text", "data-side") == str(winner)
     assert page.errors == []
     context.close()

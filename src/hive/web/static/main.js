@@ -183,12 +183,23 @@ async function hint() {
   }
 }
 
+// The bar's label: the leading side's winning chance, on that side's colour ("=" when even); its title in words.
 function setEval(data) {
   const white = data.white;
   $("eval-white").style.height = `${(white * 100).toFixed(1)}%`;
-  const pct = Math.round((white - 0.5) * 200);
-  $("eval-text").textContent = pct > 0 ? `+${pct}` : `${pct}`;
-  $("evalbar").title = `${game.sideName(0)}'s chances ${(white * 100).toFixed(0)}% (AI at depth ${data.depth})`;
+  const lead = white >= 0.5 ? 0 : 1;
+  const chance = Math.round(Math.max(white, 1 - white) * 100);
+  const shown = chance === 50 ? "=" : chance === 100 ? "100" : `${chance}%`; // three characters fit the bar
+  showEval(shown, chance === 50 ? null : lead,
+    `${game.sideName(lead)}'s chance to win: ${chance}% (the AI at depth ${data.depth})`);
+}
+
+function showEval(text, side, title) {
+  const label = $("eval-text");
+  label.textContent = text;
+  label.dataset.side = side === null ? "" : String(side);
+  $("evalbar").title = title;
+  $("evalbar").setAttribute("aria-label", title);
 }
 
 // The evaluation of the position on show: the game's, or the one under review.
@@ -196,7 +207,12 @@ async function refreshEval() {
   if (!app.evalOn || !app.state || !game.evaluation || !engineAllowed()) return;
   if (app.analysis) { await analysis.analysisEval(setEval); return; }
   const ply = app.review ? app.review.ply : app.state.moves.length;
-  if (ply === app.state.moves.length && app.state.result) { $("eval-text").textContent = "end"; return; }
+  const s = app.state;
+  if (ply === s.moves.length && s.result) {
+    const drawn = s.result === "Draw" || s.winner === null;
+    showEval(drawn ? "=" : "won", drawn ? null : s.winner, drawn ? "The game was drawn." : `${game.sideName(s.winner)} won.`);
+    return;
+  }
   try {
     const data = await api("GET", `/api/games/${app.gameId}/hint?ply=${ply}`);
     if ((app.review ? app.review.ply : app.state.moves.length) === ply) setEval(data);
@@ -250,6 +266,7 @@ async function setState(state) {
   }
   const first = !old || old.id !== state.id;
   const grew = old && state.moves.length !== old.moves.length;
+  const ended = old && !old.result && state.result; // a resignation, an agreement, a flag: no move, a new result
   if (game && game !== next) { game.reset(); game.hide(); }
   game = next;
   noticeMove(old, state);
@@ -269,7 +286,7 @@ async function setState(state) {
   analysis.analysisFollows(state, first, grew);
   render();
   followEngineReview();
-  if (grew || first) refreshEval();
+  if (grew || first || ended) refreshEval();
 }
 
 // Tell the player whose offer the opponent declined (the state says what its last change was, and by whom).
@@ -346,6 +363,7 @@ async function route() {
   app.state = null;
   app.gameId = null;
   app.token = null;
+  $("toast").hidden = true; // a game's message does not follow the player to the list or the editor
   if (location.pathname === "/editor") { hideLobby(); await openEditor(editorHooks); return; }
   await showLobby();
 }
