@@ -48,6 +48,8 @@ def test_a_finished_game_is_reviewed_and_a_blunder_shown(
     page.wait_for_selector("#er-graph:not([hidden]) circle.er-dot.blunder", timeout=60_000)
     page.wait_for_selector("#er-progress-row", state="hidden")
     assert page.locator("#er-graph polyline.er-line").get_attribute("points").count(",") == len(MOVES) + 1
+    axes = page.eval_on_selector_all("#er-graph text.er-axis", "labels => labels.map((t) => t.textContent)")
+    assert axes == ["White wins", "even", "Black wins", f"move {(len(MOVES) + 1) // 2}"]  # the axes, in words
     assert page.inner_text("#movelist li[data-ply='14'] .mark.blunder") == "??"
     assert "30 or more, a blunder (??)" in page.inner_text("#er-rules")
     page.locator("#er-graph circle.er-dot[data-ply='14']").dispatch_event("click")

@@ -184,7 +184,15 @@ function drawGraph(r) {
     graph.append(dot);
   }
   const sides = app.state.sides;
-  graph.setAttribute("aria-label", `${sides[0]}'s winning chance after each move`);
+  // the axes, in words: the first side's chance from top to bottom, the moves from left to right
+  const last = Math.ceil((total - 1) / 2);
+  for (const [text, tx, ty, anchor] of [[`${sides[0]} wins`, PAD, 10, "start"], ["even", PAD, HEIGHT / 2 - 2, "start"],
+    [`${sides[1]} wins`, PAD, HEIGHT - 3, "start"], [`move ${last}`, WIDTH - PAD, HEIGHT - 3, "end"]]) {
+    const label = svg("text", { class: "er-axis", x: tx, y: ty, "text-anchor": anchor });
+    label.textContent = text;
+    graph.append(label);
+  }
+  graph.setAttribute("aria-label", `${sides[0]}'s winning chance after each move, from the start to move ${last}`);
 }
 
 // A mark as a button of the list under the graph: "13. wA2 -wB1 ??".
