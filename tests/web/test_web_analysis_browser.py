@@ -84,6 +84,7 @@ def test_a_hive_variation_is_shown_in_the_move_list_and_survives_a_reload(
     page.wait_for_selector("body[data-ready='1']")
     page.wait_for_selector("#movelist .line[data-line='1'] .line[data-line='2'] .lmove")
     assert page.inner_text("#movelist .line[data-line='2'] .lmove") == "bQ bS1\\"
+    assert page.eval_on_selector_all("#movelist > :not(li)", "items => items.length") == 0  # valid HTML in the <ol>
     assert page.is_hidden("#analysis")
     press("#movelist .line[data-line='2'] .lmove")
     page.wait_for_selector("#analysis:not([hidden])")

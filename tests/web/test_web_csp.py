@@ -73,7 +73,7 @@ def test_the_page_plays_under_its_policy_with_no_violation(server: ServerProcess
         (to,) = [move["to"] for move in st["view"]["legal"]["wS1"] if move["move"] == "wS1"]
         page.click('.hand [data-piece="wS1"]')
         page.click(f'#board .dest[data-to="{to[0]},{to[1]}"]')
-        page.wait_for_selector("#movelist li", timeout=20000)
+        page.wait_for_selector("#movelist li[data-ply]", timeout=20000)
         assert state(server, game_id, token)["moves"] == ["wS1"]
         page.click("#btn-new")
         page.wait_for_selector("#dlg-new[open]")

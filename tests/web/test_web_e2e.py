@@ -63,7 +63,7 @@ def start_game(
 
 def wait_moves(page: Page, count: int, *, at_least: bool = False) -> None:
     test = ">=" if at_least else "==="
-    page.wait_for_function(f"document.querySelectorAll('#movelist li').length {test} {count}", timeout=20000)
+    page.wait_for_function(f"document.querySelectorAll('#movelist li[data-ply]').length {test} {count}", timeout=20000)
 
 
 def test_a_whole_game_against_the_ai_played_by_clicks(browser: Any, server: ServerProcess) -> None:
@@ -91,7 +91,8 @@ def test_a_whole_game_against_the_ai_played_by_clicks(browser: Any, server: Serv
     assert st["result"] in ("WhiteWins", "BlackWins", "Draw"), (len(st["moves"]), st["game_string"])
     page.wait_for_selector("#banner:not([hidden])")
     assert page.inner_text("#banner-title") in ("White wins", "Black wins", "Draw")
-    assert page.locator("#movelist li").count() == len(st["moves"])
+    assert page.locator("#movelist li[data-ply]").count() == len(st["moves"])
+    assert page.eval_on_selector_all("#movelist > :not(li)", "items => items.length") == 0  # valid HTML in the <ol>
     assert page.errors == []
 
 
@@ -110,7 +111,7 @@ def test_two_browsers_see_each_others_moves_and_a_spectator_watches(browser: Any
         click_move(mover, state(server, game_id, white_token), text)
         for page in (white, black, spectator):
             wait_moves(page, ply + 1)
-        assert other.inner_text("#movelist li:last-child") == text
+        assert other.inner_text("#movelist li[data-ply]:last-child") == text
     assert "your move" in white.inner_text("#status")
     spectator.click('.hand [data-piece="wB1"]')
     spectator.wait_for_selector("#toast:not([hidden])")
@@ -288,7 +289,7 @@ def test_a_hivequeen_game_against_the_ai_played_by_clicks(browser: Any, server: 
     page.wait_for_selector("#banner:not([hidden])")
     assert page.inner_text("#banner-title") in ("South wins", "North wins", "Draw")
     assert page.inner_text("#banner-reason") == st["reason"]
-    assert [page.inner_text(f"#movelist li >> nth={i}") for i in range(len(st["moves"]))] == st["moves"]
+    assert [page.inner_text(f"#movelist li[data-ply] >> nth={i}") for i in range(len(st["moves"]))] == st["moves"]
     assert page.errors == []
 
 

@@ -124,7 +124,7 @@ def test_a_hive_position_with_a_stack_is_set_up_and_a_game_started_from_it(
     assert state["start"] == text and state["mode"] == "ai" and state["options"]["game_type"] == "Base+MLP"
     page.wait_for_function("app.state.moves.length === 1")  # the AI (Black) answers from the position
     board.push_text(page.evaluate("app.state.moves[0]"))
-    page.wait_for_selector("#movelist li")
+    page.wait_for_selector("#movelist li[data-ply]")
     assert page.eval_on_selector_all("#movelist .num", "els => els.map((e) => e.textContent)") == ["4.", "…"]
     assert page.locator("#board .piece[data-height='2']").count() >= 1
     assert not page.errors, page.errors

@@ -65,7 +65,7 @@ def test_a_resignation_against_the_ai_is_final(browser: Any, server: ServerProce
     game = create(server, mode="ai", ai_level="random")
     page = seat_page(context, server, game, game["token"])
     assert act(server, game, game["token"], "move", move="wS1", ply=0).status_code == 200
-    page.wait_for_function("() => document.querySelectorAll('#movelist li').length >= 2", timeout=30_000)
+    page.wait_for_function("() => document.querySelectorAll('#movelist li[data-ply]').length >= 2", timeout=30_000)
     assert act(server, game, game["token"], "resign").status_code == 200
     page.wait_for_function("() => document.getElementById('btn-undo').disabled", timeout=30_000)
     open_menu(page, size)
@@ -129,7 +129,7 @@ def test_the_chime_goes_to_the_player_to_move_in_a_game_set_up_with_black_first(
     assert act(server, game, game["invite"], "move", move=text, ply=0).status_code == 200
     white.wait_for_function("() => document.title.startsWith('●')", timeout=30_000)
     assert "Your move" in white.title()
-    black.wait_for_function("() => document.querySelectorAll('#movelist li').length >= 1", timeout=30_000)
+    black.wait_for_function("() => document.querySelectorAll('#movelist li[data-ply]').length >= 1", timeout=30_000)
     assert not black.title().startswith("●"), (titles, black.title())
     for context in contexts:
         context.close()

@@ -5,7 +5,7 @@
 
 import { api } from "./net.js";
 import { $, app, h, toast } from "./page.js";
-import { engineAllowed } from "./panel.js";
+import { engineAllowed, moveNumber } from "./panel.js";
 
 let shell = null; // the shell's render(), refreshEval() and the open game's page module, game()
 let allowed = false; // whether the open game's analysis was open to this page at its last state
@@ -206,7 +206,11 @@ export function renderLines(list) {
     const after = ply < played ? list.querySelector(`li[data-ply="${ply + 1}"]`) : null;
     if (!after) { list.append(box); continue; }
     after.after(box);
-    if (ply % 2 === 0 && ply + 1 < played) box.after(h("span", "num", `${ply / 2 + 1}…`), h("span", "lines-gap"));
+    if (ply % 2 === 0 && ply + 1 < played) {
+      const gap = h("li", "lines-gap");
+      gap.setAttribute("aria-hidden", "true");
+      box.after(moveNumber(`${ply / 2 + 1}…`), gap);
+    }
   }
 }
 

@@ -162,6 +162,13 @@ function resultTitle(game, s) {
   return `${game.sideName(s.winner)} wins`;
 }
 
+// A move number of the list: an item of its own (an <ol> holds only <li>s), which the moves' items are read after.
+export function moveNumber(text) {
+  const li = h("li", "num", text);
+  li.setAttribute("aria-hidden", "true");
+  return li;
+}
+
 function renderMoves(showReview) {
   const s = app.state;
   const list = $("movelist");
@@ -169,8 +176,8 @@ function renderMoves(showReview) {
   const reviewed = app.review ? app.review.ply : null;
   s.moves.forEach((move, i) => {
     const at = startPly(s) + i; // a game set up from a position numbers its moves from its turn
-    if (at % 2 === 0 || i === 0) list.append(h("span", "num", `${Math.floor(at / 2) + 1}.`));
-    if (i === 0 && at % 2 === 1) list.append(h("span", "num", "…"));
+    if (at % 2 === 0 || i === 0) list.append(moveNumber(`${Math.floor(at / 2) + 1}.`));
+    if (i === 0 && at % 2 === 1) list.append(moveNumber("…"));
     const li = h("li", "", move);
     const used = usedFor(i);
     if (used) li.append(used);
