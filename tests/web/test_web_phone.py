@@ -404,3 +404,22 @@ def test_the_evaluation_bar_names_the_leading_side_and_the_winner(
     assert page.get_attribute("#eval-text", "data-side") == str(winner)
     assert page.errors == []
     context.close()
+
+
+def test_moves_and_the_result_are_announced_to_screen_readers(browser: Any, server: ServerProcess) -> None:
+    """A polite live region reads out each move as it arrives (by whom) and how the game ended."""
+    context = browser.new_context(bypass_csp=True, **PHONE)
+    game = create(server, mode="local", options={"game_type": "Base"})
+    page = seat_page(context, server, game)
+    assert page.get_attribute("#live", "aria-live") == "polite"
+    url, headers = f"{server.url}api/games/{game['id']}", {"x-seat-token": game["token"]}
+    httpx.post(f"{url}/move", json={"move": "wS1"}, headers=headers, timeout=30)
+    page.wait_for_function("document.getElementById('live').textContent === 'White played wS1.'")
+    httpx.post(f"{url}/move", json={"move": "bS1 wS1-", "ply": 1}, headers=headers, timeout=30)
+    page.wait_for_function("document.getElementById('live').textContent === 'Black played bS1 wS1-.'")
+    httpx.post(f"{url}/resign", json={"ply": 2}, headers=headers, timeout=30)
+    page.wait_for_function("document.getElementById('live').textContent === 'Game over: White resigned.'")
+    box = page.locator("#live").bounding_box()
+    assert box is not None and box["width"] <= 1 and box["height"] <= 1  # heard, not seen
+    assert page.errors == []
+    context.close()

@@ -55,6 +55,19 @@ function unmark() {
   document.title = baseTitle;
 }
 
+// After a new state of the same game: tell screen readers the move just played, by whom, and how the game ended
+// (the live region is polite: it waits for the reader to finish). ``first`` is the ply of the game's first move.
+export function announce(old, state, sideName, first) {
+  if (!old || old.id !== state.id) return;
+  const said = [];
+  if (state.moves.length > old.moves.length) {
+    const ply = first + state.moves.length - 1;
+    said.push(`${sideName(ply % 2)} played ${state.moves[state.moves.length - 1]}.`);
+  }
+  if (state.result && !old.result) said.push(`Game over: ${state.reason || state.result}.`);
+  if (said.length) document.getElementById("live").textContent = said.join(" ");
+}
+
 // After a new state: chime and mark the title when the other side (a person or the AI) has just moved and the
 // player holds one seat. The server says who made the change (a game set up from a position may start with either
 // side, so the number of moves does not tell).

@@ -23,7 +23,7 @@ import { api, connect, disconnect } from "./net.js";
 import { $, app, h, toast } from "./page.js";
 import { newGameFrom, wireDialogs } from "./dialogs.js";
 import { LEVEL_NAMES, cardHead, engineAllowed, renderControls, renderSide } from "./panel.js";
-import { noticeMove, setTitle, wireSound } from "./alerts.js";
+import { announce, noticeMove, setTitle, wireSound } from "./alerts.js";
 import { hideLobby, rematch, showLobby, wireLobby } from "./lobby.js";
 import { keepToken, resolveSeat, takeLinkToken } from "./seats.js";
 import { closeEditor, editorBoard, openEditor, renderEditor, startPly } from "./editor.js";
@@ -272,6 +272,7 @@ async function setState(state) {
   noticeMove(old, state);
   noticeAnswer(old, state);
   app.state = state;
+  announce(old, state, (seat) => game.sideName(seat), startPly(state));
   if (first || grew) {
     app.selected = null;
     app.hint = null;
