@@ -42,6 +42,8 @@ function paletteOf(colour) { return warmCool() && app.state.options.first === "c
 export function kindOf(name) { return BUGS.indexOf(name[1]); }
 export function key(q, r) { return `${q},${r}`; }
 function describe(p) { return `${sideName(colourOf(p))} ${BUG_NAMES[kindOf(p)]}`; }
+// A piece's accessible name: "White Soldier Ant 1" (the number where the piece has one).
+function spoken(p) { return p.length > 2 ? `${describe(p)} ${p.slice(2)}` : describe(p); }
 
 export function sideName(seat) { return app.state ? app.state.sides[seat] : SIDES[seat]; }
 export function phase() { return " to move"; }
@@ -195,6 +197,8 @@ export function renderBoard() {
     }
     const tip = el("title", {}, g);
     tip.textContent = c.stack.slice().reverse().map((p) => `${describe(p)} (${p})`).join("\n on ");
+    g.setAttribute("role", "img");
+    g.setAttribute("aria-label", spoken(top) + (c.stack.length > 1 ? `, on top of a stack of ${c.stack.length}` : ""));
   }
 
   // Queen pressure: six pips on the Queen's tile, filled for each occupied neighbour
@@ -277,6 +281,8 @@ export function renderCard(card, seat) {
     const item = h("div", "hand-piece");
     item.dataset.piece = first;
     item.title = `${BUG_NAMES[kindOf(first)]} (${group.length} in hand)`;
+    item.setAttribute("role", "img");
+    item.setAttribute("aria-label", `${describe(first)}: ${group.length} in hand`);
     if (app.selected === first && !app.review) item.classList.add("selected");
     if (moving && moving.piece === first) item.style.opacity = ".35";
     item.append(miniTile(first));

@@ -130,6 +130,8 @@ export function drawField(view, producing) {
     if (selected) g.classList.add("selected");
     const tip = el("title", {}, g);
     tip.textContent = `${SIDES[c.piece.side]} ${KINDS[c.piece.kind]} on ${c.cell}`;
+    g.setAttribute("role", "img");
+    g.setAttribute("aria-label", tip.textContent);
   }
 
   drawMovements(root, legal, at);
