@@ -90,15 +90,18 @@ def find_game(name: str) -> GameSpec:
     :raises UnknownGameError: naming ``name`` and the games there are.
     """
     if isinstance(name, str):
-        for _ in range(2):
-            for plugin in list(PLUGINS.values()):
-                spec = plugin.find(name)
-                if spec is not None:
-                    return spec
-            if _installed:
-                break
+        spec = _known(name)
+        if spec is None and not _installed:  # perhaps an installed package's game
             _load_installed()
+            spec = _known(name)
+        if spec is not None:
+            return spec
     raise UnknownGameError(f"Unknown game {name!r}: expected one of {', '.join(GAMES)}.")
+
+
+def _known(name: str) -> GameSpec | None:
+    """The game of the packages loaded so far that ``name`` means, or ``None``."""
+    return next((spec for plugin in PLUGINS.values() if (spec := plugin.find(name)) is not None), None)
 
 
 def _load_installed() -> None:
