@@ -29,6 +29,11 @@ for server in postgres redis; do
     echo "!! until then the tests that need $server are skipped (or fail where CI or HIVE_REQUIRE_SERVERS=1 is set)." >&2
   fi
 done
+# The accessibility test runs axe-core (the npm package, its version pinned in scripts/axe.sh) in the browser:
+# installed with the machine's npm into .venv/axe when missing.
+if ! bash scripts/axe.sh install; then
+  echo "!! until then the accessibility test (tests/web/test_accessibility.py) is skipped." >&2
+fi
 echo "== ruff"
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .

@@ -426,20 +426,22 @@ def test_moves_and_the_result_are_announced_to_screen_readers(browser: Any, serv
 
 
 def test_pieces_have_accessible_names(browser: Any, server: ServerProcess) -> None:
-    """Each piece on the board and each kind in a hand has a name a screen reader reads: side, bug, number, stack."""
+    """Each piece on the board, each kind in a hand and each cell of HiveQueen's field is a control with a name a
+    screen reader reads: side, bug, number, stack; the cell and what stands on it."""
     context = browser.new_context(bypass_csp=True, **PHONE)
     moves = ["wS1", "bS1 wS1-", "wQ -wS1", "bQ bS1-", "wB1 /wS1", "bB1 bQ/", "wB1 wS1"]
     game = create(
         server, mode="local", options={"game_type": "Base"}, game_string="Base;InProgress;Black[4];" + ";".join(moves)
     )
     page = seat_page(context, server, game)
-    labels = page.eval_on_selector_all("#board g.piece[role=img]", "gs => gs.map((g) => g.getAttribute('aria-label'))")
+    names = "ns => ns.map((n) => n.getAttribute('aria-label'))"
+    labels = page.eval_on_selector_all("#board .piece [role=button]", names)
     assert "White Beetle 1, on top of a stack of 2" in labels and "Black Queen Bee" in labels, labels
-    hands = page.eval_on_selector_all(".hand-piece[role=img]", "ps => ps.map((p) => p.getAttribute('aria-label'))")
+    assert len(labels) == 5, labels  # one a cell: the Beetle on the Spider is one
+    hands = page.eval_on_selector_all(".hand-piece [role=button]", names)
     assert "White Soldier Ant: 3 in hand" in hands and "Black Grasshopper: 3 in hand" in hands, hands
     queen = seat_page(context, server, create(server, kind="hivequeen", mode="local"))
-    labels = queen.eval_on_selector_all(
-        "#board g.qpiece[role=img]", "gs => gs.map((g) => g.getAttribute('aria-label'))"
-    )
-    assert "South Queen on c1" in labels and "North Soldier on d7" in labels and len(labels) == 30, labels
+    labels = queen.eval_on_selector_all("#board .qcell[role=button]", names)
+    assert "c1: South Queen" in labels and "d7: North Soldier" in labels and "e5: empty" in labels, labels
+    assert len(labels) == 61, labels  # every cell of the field, a piece on it or not
     context.close()

@@ -176,4 +176,162 @@ export function wireBoard(currentGame, redraw) {
   $("btn-zoom-out").onclick = () => zoom(1.25);
   $("btn-fit").onclick = () => { frame.userMoved = false; redraw(); };
   window.addEventListener("resize", () => { if (!frame.userMoved) redraw(); });
+  wireKeys(currentGame);
+}
+
+// ------------------------------------------------------------------ the keyboard
+
+// One node a cell takes focus, with one tab stop for the whole board (a roving tabindex). The game module marks them
+// with keyTarget while it draws; arrows go to the nearest in their direction on the screen, Enter or Space presses
+// the one in focus as a click on it would, Esc is the shell's. When a pick lights destinations ("leads"), or lights
+// others, the focus goes to the nearest of them; Esc gives it back to what was picked.
+// at: the focused cell's key; x, y: where it is; inBoard: the keyboard is on the board; viaKeys: the last input was a
+// key (the ring shows); origin: what lit the leads (a cell's key, or the data-keep name of an element outside the
+// board, such as a piece in a hand); leads: the keys of those lit; back: where Esc sends the focus after drawing.
+const keys = { at: null, x: 0, y: 0, inBoard: false, viaKeys: false, origin: null, leads: "", back: null };
+
+// Make node the focus of the cell at (its key) at [x, y], named label; lead: a destination of what was picked.
+export function keyTarget(node, at, label, [x, y], lead = false) {
+  node.dataset.focus = at;
+  node.dataset.x = x.toFixed(1);
+  node.dataset.y = y.toFixed(1);
+  if (lead) node.dataset.lead = "1";
+  node.setAttribute("tabindex", "-1");
+  node.setAttribute("role", "button");
+  node.setAttribute("aria-label", label);
+}
+
+function targets() { return [...$("board").querySelectorAll("[data-focus]")]; }
+function spot(node) { return [Number(node.dataset.x), Number(node.dataset.y)]; }
+function lost() { return !document.activeElement || document.activeElement === document.body; }
+
+function nearest(nodes, x, y) {
+  let best = null, bestD = Infinity;
+  for (const n of nodes) {
+    const [nx, ny] = spot(n);
+    const d = Math.hypot(nx - x, ny - y);
+    if (d < bestD) { best = n; bestD = d; }
+  }
+  return best;
+}
+
+function focusNode(node) {
+  for (const n of targets()) n.setAttribute("tabindex", n === node ? "0" : "-1");
+  keys.inBoard = true;
+  node.focus({ preventScroll: true });
+}
+
+function showRing(node) {
+  for (const old of $("board").querySelectorAll(".key-focus")) old.remove();
+  if (!node || !keys.viaKeys) return;
+  const [x, y] = spot(node);
+  ring($("viewport") || $("board"), x, y, R * 1.02, "#0b2e59", R * 0.13, "none", "key-focus");
+}
+
+// Draw the page again (draw) without losing the keyboard's place: an element outside the board named by a data-keep
+// attribute gets the focus back; on the board, the tab stop stays on its cell (or the nearest), follows a pick's
+// destinations, and takes the focus back where drawing the board again took it away.
+export function keepingFocus(draw) {
+  const kept = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.keep : null;
+  draw();
+  const back = keys.back;
+  keys.back = null;
+  if (back) keys.inBoard = false;
+  settle();
+  const again = back || kept;
+  if (again && lost()) {
+    const node = document.querySelector(`[data-keep="${CSS.escape(again)}"]`);
+    if (node) node.focus();
+  }
+}
+
+function settle() {
+  const nodes = targets();
+  const leads = nodes.filter((n) => n.dataset.lead);
+  let node = nodes.find((n) => n.dataset.focus === keys.at) || null;
+  const lit = leads.map((n) => n.dataset.focus).join(" ");
+  if (!leads.length) keys.origin = null;
+  else if (lit !== keys.leads && !(node && node.dataset.lead)) {
+    if (!keys.leads) keys.origin ??= keys.at;
+    node = nearest(leads, keys.x, keys.y);
+  }
+  keys.leads = lit;
+  if (!node && nodes.length) node = nearest(nodes, keys.x, keys.y);
+  for (const n of nodes) n.setAttribute("tabindex", n === node ? "0" : "-1");
+  if (node && keys.inBoard && lost()) focusNode(node);
+  else if (node && document.activeElement === node) showRing(node);
+}
+
+// A pick made outside the board (an element named by its data-keep attribute): its destinations take the focus, and
+// Esc gives it back.
+export function pickedFrom(keep) {
+  keys.origin = keep;
+  keys.inBoard = true;
+  keys.viaKeys = true;
+  keys.leads = "";
+}
+
+// Esc dropped the pick: after the next drawing the focus goes back to what was picked.
+export function dropPick() {
+  const origin = keys.origin;
+  if (!origin || !keys.inBoard) return;
+  if (targets().some((n) => n.dataset.focus === origin)) keys.at = origin;
+  else keys.back = origin;
+}
+
+// The keyboard goes back to the board at its next drawing (a chooser beside it was answered).
+export function backToBoard() { keys.inBoard = true; keys.viaKeys = true; }
+
+const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+// The nearest cell in the arrow's direction, by the distance along it plus the distance aside (up and down go to a
+// row's neighbour, a slant away, before the cell straight above or below, two rows away).
+function step(from, [dx, dy]) {
+  const [x, y] = spot(from);
+  let best = null, bestScore = Infinity;
+  for (const n of targets()) {
+    if (n === from) continue;
+    const [nx, ny] = spot(n);
+    const along = (nx - x) * dx + (ny - y) * dy;
+    const aside = Math.abs((nx - x) * dy - (ny - y) * dx);
+    if (along <= R * 0.3 || aside > along * 2.5) continue;
+    const score = along + aside;
+    if (score < bestScore) { best = n; bestScore = score; }
+  }
+  return best;
+}
+
+function wireKeys(currentGame) {
+  const board = $("board");
+  board.addEventListener("focusin", (evt) => {
+    const node = evt.target.closest("[data-focus]");
+    if (!node) return;
+    keys.inBoard = true;
+    keys.at = node.dataset.focus;
+    [keys.x, keys.y] = spot(node);
+    for (const n of targets()) n.setAttribute("tabindex", n === node ? "0" : "-1");
+    showRing(node);
+  });
+  board.addEventListener("focusout", (evt) => {
+    if (evt.relatedTarget && !board.contains(evt.relatedTarget)) { keys.inBoard = false; showRing(null); }
+  });
+  window.addEventListener("keydown", (evt) => { if (evt.key === "Tab" || ARROWS[evt.key]) keys.viaKeys = true; }, true);
+  window.addEventListener("pointerdown", () => { keys.viaKeys = false; showRing(null); }, true);
+  board.addEventListener("keydown", (evt) => {
+    const node = evt.target.closest("[data-focus]");
+    const game = currentGame();
+    if (!node || !game || evt.ctrlKey || evt.metaKey || evt.altKey) return;
+    keys.viaKeys = true;
+    if (ARROWS[evt.key]) {
+      evt.preventDefault();
+      evt.stopPropagation();
+      const next = step(node, ARROWS[evt.key]);
+      if (next) focusNode(next);
+    } else if (evt.key === "Enter" || evt.key === " ") {
+      evt.preventDefault();
+      evt.stopPropagation();
+      const box = node.getBoundingClientRect();
+      game.click({ target: node, clientX: box.x + box.width / 2, clientY: box.y + box.height / 2, keyboard: true });
+    }
+  });
 }

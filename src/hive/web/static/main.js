@@ -18,7 +18,7 @@
 //   editorSelect(cells, cell) (what app.selected names to show a piece's legal moves), editorLeast(cells, seat)
 //   (the least turn number the pieces in play need).
 
-import { frame, wireBoard } from "./hexboard.js";
+import { dropPick, frame, keepingFocus, wireBoard } from "./hexboard.js";
 import { api, connect, disconnect } from "./net.js";
 import { $, app, h, toast } from "./page.js";
 import { newGameFrom, wireDialogs } from "./dialogs.js";
@@ -72,7 +72,9 @@ async function explain(piece, fallback) {
 
 // ------------------------------------------------------------------ drawing
 
-function render() {
+function render() { keepingFocus(draw); }
+
+function draw() {
   const theme = app.state && app.state.options.set === "warm-cool" ? "warm-cool" : "default";
   document.body.classList.remove("theme-default", "theme-warm-cool");
   document.body.classList.add(`theme-${theme}`);
@@ -335,6 +337,11 @@ async function createGame(body) {
     app.selected = null;
     app.hint = null;
     await openGame(data.id);
+    // what the reader of an imported record accepted with a warning, as the command line's replay prints it
+    if (data.warnings && data.warnings.length) {
+      const more = data.warnings.length > 1 ? ` (and ${data.warnings.length - 1} more)` : "";
+      toast(`Imported with a warning: ${data.warnings[0]}${more}`, false);
+    }
     return true;
   } catch (err) {
     toast(err.message);
@@ -393,7 +400,7 @@ function wireKeys() {
     else if (k === "h") hint();
     else if (k === "e") toggleEval();
     else if (k === "a") $("btn-analyse").click();
-    else if (k === "escape") { app.selected = null; app.review = null; if (game) game.escape(); render(); }
+    else if (k === "escape") { dropPick(); app.selected = null; app.review = null; if (game) game.escape(); render(); }
     else if (k === "arrowleft") reviewStep(-1);
     else if (k === "arrowright" && (app.review || app.analysis)) reviewStep(1);
   });

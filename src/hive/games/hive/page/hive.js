@@ -2,7 +2,7 @@
 // from a hand or the board onto a lit cell; a pop-up shows a stack. Same interface as every game module (see main.js).
 
 import { $, app, h, stylesheet, toast } from "../page.js";
-import { R, beginDrag, centre, dragged, el, fit, frame, hexAt, hexPoints, ring } from "../hexboard.js";
+import { R, beginDrag, centre, dragged, el, fit, frame, hexAt, hexPoints, keyTarget, pickedFrom, ring } from "../hexboard.js";
 export * from "./hive-editor.js"; // the board editor's verbs
 
 export const intro = "Click a piece, then one of the lit cells — or drag it there.";
@@ -197,8 +197,13 @@ export function renderBoard() {
     }
     const tip = el("title", {}, g);
     tip.textContent = c.stack.slice().reverse().map((p) => `${describe(p)} (${p})`).join("\n on ");
-    g.setAttribute("role", "img");
-    g.setAttribute("aria-label", spoken(top) + (c.stack.length > 1 ? `, on top of a stack of ${c.stack.length}` : ""));
+    // The cell takes the focus through a clear hexagon over the piece (a control named by its label alone, apart from
+    // the letters and numbers drawn on the tile); a cell a picked piece may go to is that destination's to focus.
+    const name = spoken(top) + (c.stack.length > 1 ? `, on top of a stack of ${c.stack.length}` : "");
+    if (!legal.some((d) => d.to[0] === c.q && d.to[1] === c.r)) {
+      const cover = el("polygon", { class: "piece-cover", points: hexPoints(x, y, R * 0.93), fill: "transparent" }, g);
+      keyTarget(cover, key(c.q, c.r), name, [x, y]);
+    }
   }
 
   // Queen pressure: six pips on the Queen's tile, filled for each occupied neighbour
@@ -243,9 +248,32 @@ export function renderBoard() {
     el("circle", { cx: x, cy: y, r: R * 0.13, fill: th.highlight, "fill-opacity": 0.7 }, g);
     const tip = el("title", {}, g);
     tip.textContent = d.move;
+    keyTarget(g, key(d.to[0], d.to[1]), destination(view, d), [x, y], true);
   }
   for (const k of slots) bounds.push(centre(...k.split(",").map(Number)));
   fit(bounds);
+}
+
+const SIDES_OF = ["right of", "lower right of", "lower left of", "left of", "upper left of", "upper right of"];
+
+// A destination's accessible name, in words and in the notation: "Place White Soldier Ant 1 left of Black Spider 1
+// (wA1 -bS1)", "Move White Beetle 1 on top of Black Queen Bee (wB1 bQ)".
+function destination(view, d) {
+  const piece = d.move.split(" ")[0];
+  const verb = view.hands.some((hand) => hand.includes(piece)) ? "Place" : "Move";
+  const ref = d.move.split(" ")[1];
+  let where = "to start the hive";
+  if (ref) {
+    const name = ref.replace(/[-/\\]/g, "");
+    const cell = view.cells.find((c) => c.stack.includes(name));
+    if (name === ref) where = `on top of ${spoken(name)}`;
+    else if (cell) {
+      const [x0, y0] = centre(cell.q, cell.r), [x1, y1] = centre(d.to[0], d.to[1]);
+      const sixth = Math.round(Math.atan2(y1 - y0, x1 - x0) / (Math.PI / 3) + 6) % 6; // 0: right, clockwise
+      where = `${SIDES_OF[sixth]} ${spoken(name)}`;
+    }
+  }
+  return `${verb} ${spoken(piece)} ${where} (${d.move})`;
 }
 
 // Hive has no turn panel.
@@ -281,13 +309,32 @@ export function renderCard(card, seat) {
     const item = h("div", "hand-piece");
     item.dataset.piece = first;
     item.title = `${BUG_NAMES[kindOf(first)]} (${group.length} in hand)`;
-    item.setAttribute("role", "img");
-    item.setAttribute("aria-label", `${describe(first)}: ${group.length} in hand`);
     if (app.selected === first && !app.review) item.classList.add("selected");
     if (moving && moving.piece === first) item.style.opacity = ".35";
     item.append(miniTile(first));
     if (group.length > 1) item.append(h("span", "count", `×${group.length}`));
+    // the control a keyboard reaches: a clear cover named by its label alone, apart from the letters on the tile
+    const cover = h("span", "hand-cover");
+    cover.setAttribute("role", "button");
+    cover.setAttribute("tabindex", "0");
+    cover.dataset.keep = `hand:${first}`;
+    cover.setAttribute("aria-label", `${describe(first)}: ${group.length} in hand`);
+    cover.setAttribute("aria-pressed", String(app.selected === first && !app.review));
+    item.append(cover);
     item.addEventListener("pointerdown", (evt) => beginDrag(evt, carry(first, !evt.target.closest("#board"))));
+    item.addEventListener("keydown", (evt) => {
+      if (evt.key === "ArrowLeft" || evt.key === "ArrowRight") { // along the hand
+        evt.preventDefault();
+        evt.stopPropagation();
+        const next = evt.key === "ArrowLeft" ? item.previousElementSibling : item.nextElementSibling;
+        if (next && next.querySelector(".hand-cover")) next.querySelector(".hand-cover").focus();
+        return;
+      }
+      if (evt.key !== "Enter" && evt.key !== " ") return;
+      evt.preventDefault();
+      pickedFrom(cover.dataset.keep); // its destinations take the focus; Esc gives it back
+      selectPiece(first);
+    });
     hand.append(item);
   }
   if (!pieces.length) hand.append(h("span", "hand-empty", "All pieces in play"));

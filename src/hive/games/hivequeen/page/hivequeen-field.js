@@ -1,7 +1,7 @@
 // HiveQueen's field and pieces as SVG: the 61 cells with their files and ranks, the last turn, the movements and
 // productions on offer; a piece is a disc in its side's colours with the kind's glyph and letter.
 
-import { R, centre, el, fit, hexPoints, ring } from "../hexboard.js";
+import { R, centre, el, fit, hexPoints, keyTarget, ring } from "../hexboard.js";
 import { $, app } from "../page.js";
 
 export const SIDES = ["South", "North"];
@@ -104,6 +104,7 @@ export function drawField(view, producing) {
       t.textContent = c.cell;
     }
     poly.dataset.empty = c.piece ? "0" : "1";
+    keyTarget(poly, c.cell, cellName(c, legal, producing), [x, y], lit.has(c.cell));
   }
 
   // the last turn (or the turn being built): origin dashed, destination solid, new pieces dotted
@@ -130,8 +131,7 @@ export function drawField(view, producing) {
     if (selected) g.classList.add("selected");
     const tip = el("title", {}, g);
     tip.textContent = `${SIDES[c.piece.side]} ${KINDS[c.piece.kind]} on ${c.cell}`;
-    g.setAttribute("role", "img");
-    g.setAttribute("aria-label", tip.textContent);
+    g.setAttribute("aria-hidden", "true"); // its cell bears its name
   }
 
   drawMovements(root, legal, at);
@@ -141,6 +141,20 @@ export function drawField(view, producing) {
   }
   drawCoordinates(root, view);
   fit(bounds, false, 1.25);
+}
+
+// A cell's accessible name: where it is, what stands there, and what a click there does now ("e4: South Worker,
+// picked", "d5: empty, move here: Wd4-d5", "c3: empty, produce here: Worker or Soldier").
+function cellName(c, legal, producing) {
+  const said = [c.cell + ": " + (c.piece ? `${SIDES[c.piece.side]} ${KINDS[c.piece.kind]}` : "empty")];
+  if (app.selected === c.cell && !app.review) said.push("picked");
+  const moves = legal.filter((m) => m.to === c.cell).map((m) => m.move);
+  if (moves.length) said.push(`move here: ${moves.join(" or ")}`);
+  if (producing) {
+    const kinds = producing.preview.productions.filter((p) => p.cell === c.cell && (!producing.kind || p.kind === producing.kind));
+    if (kinds.length) said.push(`produce here: ${kinds.map((p) => KINDS[p.kind]).join(" or ")}`);
+  }
+  return said.join(", ");
 }
 
 // Movements of the selected piece: one marker a cell (a slide with or without promotion shares it).

@@ -5,7 +5,7 @@
 import { api } from "../net.js";
 import { $, app, h, stylesheet, toast } from "../page.js";
 import { KINDS, SIDES, STYLE, drawField, miniPiece } from "./hivequeen-field.js";
-import { hexAt } from "../hexboard.js";
+import { backToBoard, hexAt } from "../hexboard.js";
 import { startPly } from "../editor.js";
 
 export const intro = "Click a piece, then one of the lit cells; then bring in new pieces on the green cells.";
@@ -57,7 +57,10 @@ export function options() { return {}; }
 
 export function reset() { turn = null; hidePick(); }
 export function cancelTurn() { if (!turn) return false; reset(); return true; }
-export function escape() { hidePick(); }
+export function escape() {
+  if (!pick.hidden && pick.contains(document.activeElement)) backToBoard(); // the keyboard was in the chooser
+  hidePick();
+}
 
 function fieldView() {
   if (app.review) return app.review.view;
@@ -200,12 +203,12 @@ function showPick(evt, choices) {
     b.dataset.move = choice.move;
     if (choice.kind) b.prepend(miniPiece(shell.currentView().turn, choice.kind, 22));
     b.append(document.createTextNode(choice.label));
-    b.onclick = () => (choice.production ? produce(choice.move) : chooseMovement(choice.move));
+    b.onclick = () => { backToBoard(); return choice.production ? produce(choice.move) : chooseMovement(choice.move); };
     pick.append(b);
   }
   const cancel = h("button", "qpick-cancel", "Cancel");
   cancel.type = "button";
-  cancel.onclick = hidePick;
+  cancel.onclick = () => { backToBoard(); hidePick(); shell.render(); };
   pick.append(cancel);
   const area = $("board-area").getBoundingClientRect();
   pick.hidden = false;
@@ -213,6 +216,7 @@ function showPick(evt, choices) {
   const y = Math.min(evt.clientY - area.top + 12, area.height - pick.offsetHeight - 10);
   pick.style.left = `${Math.max(10, x)}px`;
   pick.style.top = `${Math.max(10, y)}px`;
+  if (evt.keyboard) pick.querySelector("button").focus();
 }
 
 function hidePick() { pick.hidden = true; }
@@ -287,7 +291,12 @@ function renderProduction(text, side) {
     const label = h("span", "qkind-label");
     label.innerHTML = `<b>${KINDS[kind]}</b><small>${p.view.counts[kind][side]}${limit} on field</small>`;
     b.append(miniPiece(side, kind, 30), label);
-    b.onclick = () => { t.kind = kind; shell.render(); };
+    b.dataset.keep = `qkind:${kind}`;
+    b.onclick = (evt) => {
+      t.kind = kind;
+      if (evt.detail === 0) backToBoard(); // chosen by the keyboard: on to the cells where it can enter
+      shell.render();
+    };
     kinds.append(b);
   }
   panel.append(kinds);
@@ -295,11 +304,12 @@ function renderProduction(text, side) {
   const back = h("button", "", t.prods.length ? "Take back the last piece" : "Take back the movement");
   back.type = "button";
   back.id = "qbtn-back";
-  back.onclick = takeBackPiece;
+  back.dataset.keep = "qbtn-back";
+  back.onclick = (evt) => { if (evt.detail === 0) backToBoard(); takeBackPiece(); };
   const end = h("button", "primary", t.prods.length ? "End turn" : "End turn without producing");
   end.type = "button";
   end.id = "qbtn-end";
-  end.onclick = endTurn;
+  end.onclick = (evt) => { if (evt.detail === 0) backToBoard(); endTurn(); };
   buttons.append(back, end);
   panel.append(buttons);
 }

@@ -1,0 +1,188 @@
+"""Accessibility of the page by axe-core (Deque's rules: WCAG 2.0 and 2.1 at levels A and AA, and the best
+practices), run in Chromium by Playwright against ``hive play``, at phone (360 px, touch) and desktop sizes: the game
+list, a Hive game in progress against the AI (a piece picked up, its destinations lit), a HiveQueen game, the
+analysis board with a variation, and the board editor. No rule is broken at the serious or critical level.
+
+axe-core is the npm package, its version pinned in scripts/axe.sh, which bash scripts/test.sh runs to install it into
+.venv/axe; the test is skipped while it is missing. Each check writes axe's whole answer (every violation, and what
+it could not decide) to a JSON file, named in the failure message.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ..web_support import (
+    DESKTOP,
+    JSON,
+    PHONE,
+    QUEEN_GAME,
+    ROOT,
+    WON,
+    ServerProcess,
+    browser,
+    click_move,
+    create,
+    open_page,
+    seat_page,
+    server,
+    sizes,
+)
+
+Page = Any
+__all__ = ["browser", "server"]  # the fixtures
+pytestmark = pytest.mark.once  # the page's test: the compiled build's pass runs it (tests/conftest.py's ONCE by name)
+
+#: axe.min.js as scripts/axe.sh installs it (or HIVE_AXE, the path of another copy).
+AXE = Path(os.environ.get("HIVE_AXE", ROOT / ".venv" / "axe" / "node_modules" / "axe-core" / "axe.min.js"))
+#: The rules run: those of WCAG 2.0 and 2.1, levels A and AA, and Deque's best practices.
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
+#: The impacts that fail the test (axe's others: moderate, minor).
+FAILING = ("serious", "critical")
+SIZES: dict[str, dict[str, Any]] = {"phone": {**PHONE, "viewport": {"width": 360, "height": 740}}, "desktop": DESKTOP}
+OPENING = "wS1;bS1 wS1-;wQ -wS1;bQ bS1-"
+BASE = {"game_type": "Base"}
+#: A Base game against the random mover, four moves in, White (ours) to move.
+AGAINST_THE_AI: JSON = {"mode": "ai", "ai_level": "random", "colour": "white", "game_string": OPENING, "options": BASE}
+#: How many of a rule's elements the failure message names.
+SHOWN = 3
+
+
+def press(page: Page, device: str, selector: str) -> None:
+    (page.tap if device == "phone" else page.click)(selector)
+
+
+def game_list(context: Any, server: ServerProcess, device: str) -> Page:
+    """The home page with a game in progress and a finished one, both this browser's (their seats in its storage)."""
+    for game in (create(server, **AGAINST_THE_AI), create(server, mode="local", game_string=WON, options=BASE)):
+        seat_page(context, server, game).close()
+    page = open_page(context, server.url)
+    page.wait_for_selector("#game-list li.game-row.finished .game-buttons button")
+    return page
+
+
+def hive_against_the_ai(context: Any, server: ServerProcess, device: str) -> Page:
+    """A Base game against the AI, White (ours) to move, a piece in hand picked up and its destinations lit."""
+    game = create(server, **AGAINST_THE_AI)
+    page = seat_page(context, server, game)
+    page.wait_for_selector("#movelist li[data-ply='4']")
+    page.wait_for_function("app.state && app.state.moves.length === 4 && !app.state.thinking")
+    st: JSON = page.evaluate("app.state")
+    on_board = {piece for cell in st["view"]["cells"] for piece in cell["stack"]}
+    in_hand = [piece for piece in st["view"]["legal"] if piece not in on_board]
+    assert in_hand, st["view"]["legal"]
+    press(page, device, f'.hand [data-piece="{in_hand[0]}"]')
+    page.wait_for_selector("#board .dest")
+    return page
+
+
+def hivequeen_game(context: Any, server: ServerProcess, device: str) -> Page:
+    """A HiveQueen game on one screen, two moves in."""
+    game = create(server, kind="hivequeen", mode="local", game_string="\n".join(QUEEN_GAME[:2]))
+    page = seat_page(context, server, game)
+    page.wait_for_selector("#movelist li[data-ply='2']")
+    return page
+
+
+def analysis_board(context: Any, server: ServerProcess, device: str) -> Page:
+    """The analysis board of a Base game, from its second move, with a variation of one move played."""
+    game = create(server, mode="local", game_string=OPENING, options=BASE)
+    page = seat_page(context, server, game)
+    page.wait_for_selector("#movelist li[data-ply='4']")
+    press(page, device, "#movelist li[data-ply='2']")
+    page.wait_for_selector("#review:not([hidden])")
+    press(page, device, "#btn-analyse")
+    page.wait_for_selector("#analysis:not([hidden])")
+    page.wait_for_function("app.analysis && app.analysis.ply === 2 && app.lines")
+    st = page.evaluate("({moves: app.state.moves, view: app.analysis.view})")
+    click_move(page, st, "wG1 -wS1", touch=device == "phone")
+    page.wait_for_function("app.analysis.ply === 3")
+    page.wait_for_selector("#movelist .line .lmove")
+    return page
+
+
+def board_editor(context: Any, server: ServerProcess, device: str) -> Page:
+    """The board editor, as the game list's button opens it."""
+    page = open_page(context, server.url + "editor")
+    page.wait_for_selector("#ed-status.legal")
+    return page
+
+
+VIEWS: dict[str, Callable[[Any, ServerProcess, str], Page]] = {
+    "game-list": game_list,
+    "hive-against-the-ai": hive_against_the_ai,
+    "hivequeen-game": hivequeen_game,
+    "analysis-board": analysis_board,
+    "board-editor": board_editor,
+}
+
+
+@pytest.fixture(scope="module")
+def axe() -> Path:
+    """axe.min.js; the module's tests are skipped while it is missing."""
+    if not AXE.exists():
+        pytest.skip(f"{AXE} is missing: bash scripts/test.sh (or bash scripts/axe.sh install) installs axe-core")
+    return AXE
+
+
+def settle(page: Page) -> None:
+    """Wait for the fonts and for the page's finite animations and transitions to end (a colour caught halfway
+    would be judged by its contrast)."""
+    page.evaluate("document.fonts.ready.then(() => true)")
+    page.wait_for_function(
+        """() => document.getAnimations().every(
+            (a) => a.playState !== "running" || a.effect.getComputedTiming().iterations === Infinity)"""
+    )
+
+
+def audit(page: Page, axe: Path) -> JSON:
+    """axe-core's answer for the page as it stands: its violations and what it could not decide (``incomplete``)."""
+    page.add_script_tag(path=str(axe))
+    result: JSON = page.evaluate(
+        """async (tags) => {
+            const r = await axe.run(document, {runOnly: {type: "tag", values: tags}});
+            return {version: r.testEngine.version, url: r.url, violations: r.violations, incomplete: r.incomplete};
+        }""",
+        TAGS,
+    )
+    return result
+
+
+def report(violations: list[JSON], where: str, version: str, saved: Path) -> str:
+    """The failure message: each rule broken, its impact, what it asks for and the first of its elements."""
+    lines = [
+        f"{len(violations)} serious or critical accessibility violation(s) on the {where} (axe-core {version};"
+        f" axe's whole answer in {saved}):"
+    ]
+    for rule in violations:
+        targets = [" ".join(map(str, node["target"])) for node in rule["nodes"]]
+        more = f" and {len(targets) - SHOWN} more" if len(targets) > SHOWN else ""
+        lines.append(f"- {rule['id']} ({rule['impact']}): {rule['help']} [{rule['helpUrl']}]")
+        lines.append(f"    {len(targets)} element(s): {', '.join(targets[:SHOWN])}{more}")
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("device", sizes(*SIZES))
+@pytest.mark.parametrize("view", VIEWS)
+def test_no_serious_or_critical_accessibility_violation(
+    axe: Path, browser: Any, server: ServerProcess, view: str, device: str, tmp_path: Path
+) -> None:
+    context = browser.new_context(bypass_csp=True, **SIZES[device])  # axe's script is injected, and evaluated
+    try:
+        page = VIEWS[view](context, server, device)
+        settle(page)
+        result = audit(page, axe)
+        saved = tmp_path / f"axe-{view}-{device}.json"
+        saved.write_text(json.dumps(result, indent=1))
+        failing = [rule for rule in result["violations"] if rule["impact"] in FAILING]
+        if failing:
+            pytest.fail(report(failing, f"{view} page at {device} size", result["version"], saved), pytrace=False)
+        assert page.errors == []
+    finally:
+        context.close()
