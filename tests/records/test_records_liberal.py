@@ -257,9 +257,9 @@ def test_a_pasted_game_is_read_as_a_gamestring_a_position_or_a_list_of_moves() -
     from hive.game import IllegalMoveError, InvalidRecordError
     from hive.records.pasted import read_pasted
 
-    assert read_pasted("wS1; bS1 wS1-", game_type="Base").move_texts() == ["wS1", "bS1 wS1-"]
-    assert read_pasted("wS1\nbM wS1-", game_type="Base").game_name == "Base+M"  # widened to the bugs named
-    assert read_pasted("Base;InProgress;White[2];wS1;bS1 wS1-").game_name == "Base"
+    assert read_pasted("wS1; bS1 wS1-", game_type="Base").board.move_texts() == ["wS1", "bS1 wS1-"]
+    assert read_pasted("wS1\nbM wS1-", game_type="Base").board.game_name == "Base+M"  # widened to the bugs named
+    assert read_pasted("Base;InProgress;White[2];wS1;bS1 wS1-").board.game_name == "Base"
     with pytest.raises(InvalidRecordError, match="says the game is Draw, but its moves leave it InProgress"):
         read_pasted("Base;Draw;White[2];wS1;bS1 wS1-")
     with pytest.raises(IllegalMoveError, match=r"^Move 2 'wQ -wS1'"):

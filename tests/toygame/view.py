@@ -7,7 +7,7 @@ from typing import Any, cast
 from hive.game import IllegalMoveError, InvalidMoveError, InvalidRecordError
 from hive.games import find_game
 from hive.web.errors import BadRequest, shown
-from hive.web.views import JSON, Board, View, parse_move
+from hive.web.views import JSON, Board, Imported, View, parse_move
 
 from . import CELLS, NAME, NAMES
 
@@ -34,9 +34,9 @@ class HexlineView:
     def new_board(self, options: JSON) -> Board:
         return cast(Board, find_game(NAME)(**options))
 
-    def import_record(self, text: str, options: JSON) -> tuple[JSON, Board]:
+    def import_record(self, text: str, options: JSON) -> Imported:
         try:
-            return {}, type(self.new_board({})).from_record(text)
+            return Imported({}, type(self.new_board({})).from_record(text))
         except (InvalidRecordError, InvalidMoveError, IllegalMoveError) as err:
             raise BadRequest(str(err)) from None
 

@@ -16,7 +16,7 @@ import hive
 from hive.games.hive import Searcher
 from hive.games.hive.ai import LEVELS
 
-from ..shared import POSITIONS
+from ..shared import POSITIONS, TESTDATA
 from ..web_support import ROOT, ServerProcess, browser, click_move, game_of, serving, state
 
 Page = Any
@@ -206,6 +206,31 @@ def test_importing_a_game_string_shows_that_position(browser: Any, server: Serve
     page.click("#btn-import")
     page.wait_for_selector("#toast:not([hidden])")
     assert "bQ wS1-" in page.inner_text("#toast") and "first turn" in page.inner_text("#toast")
+    assert page.errors == []
+
+
+def test_records_of_other_sites_pasted_into_import_open_as_games(browser: Any, server: ServerProcess) -> None:
+    """A hivegame.com PGN and a Boardspace SGF pasted into the Import dialog open as games; what the record's reader
+    accepted with a warning (here a Boardspace event that changes nothing) is shown, as hive replay prints it."""
+    page = new_page(browser, server.url)
+    records = TESTDATA / "records"
+    pgn = (records / "hivegame_valid_plm_draw.pgn").read_text(encoding="utf-8")
+    page.click("#btn-io")
+    page.fill("#import-text", pgn)
+    page.select_option("#import-mode", "local")
+    page.click("#btn-import")
+    wait_moves(page, 49)
+    assert page.evaluate("app.state.result") == "Draw"
+    sgf = (records / "HV-Dumbot-Kaur50-2023-01-17-0059.sgf").read_text(encoding="utf-8", errors="replace")
+    sgf = sgf.replace("; P0[2 Done ]", "; P0[2 Done ]\n; P1[2 DontUndo ]", 1)
+    page.click("#btn-io")
+    page.fill("#import-text", sgf)
+    page.click("#btn-import")
+    wait_moves(page, 88)
+    assert page.evaluate("app.state.result") == "BlackWins"
+    page.wait_for_selector("#toast:not([hidden])")
+    toast = page.inner_text("#toast")
+    assert toast.startswith("Imported with a warning: move ") and "ignored the Boardspace event 'DontUndo'" in toast
     assert page.errors == []
 
 

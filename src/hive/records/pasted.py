@@ -4,13 +4,14 @@ given, or one game of the records other sites write, the same ones ``hive replay
 PGN, Boardspace's SGF). The browser's Import dialog reads what players paste through it.
 
 >>> from hive.records.pasted import read_pasted
->>> read_pasted("wS1; bS1 wS1-", game_type="Base").move_texts()
+>>> read_pasted("wS1; bS1 wS1-", game_type="Base").board.move_texts()
 ['wS1', 'bS1 wS1-']
 """
 
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from ..game import IllegalMoveError, InvalidMoveError, InvalidRecordError
 from ..games.hive import Board, GameType, InvalidGameTypeError
@@ -30,11 +31,20 @@ def _game_type(token: str) -> GameType | None:
         return None
 
 
+class Pasted(NamedTuple):
+    """What a pasted record holds: the board at its end, and what its reader accepted with a warning (as
+    :attr:`~hive.records.recorded.RecordedGame.warnings` says, for the records of other sites)."""
+
+    board: Board
+    warnings: tuple[str, ...] = ()
+
+
 def read_pasted(
     text: str, game_type: str = "Base+MLP", *, tournament_opening: bool = True, repetition_draw: bool = False
-) -> Board:
+) -> Pasted:
     """The board at the end of ``text``, every move checked, with the rules given (a GameString or a position
-    record names its own game type).
+    record names its own game type), and what the reader of a PGN or SGF record warned of (as ``hive replay``
+    prints it).
 
     A GameString's state and turn must be what its moves lead to. A list of moves is played with ``game_type``,
     widened to the expansion bugs the moves name.
@@ -52,9 +62,9 @@ def read_pasted(
     if start.startswith(("(", "[")):
         return _other_site(start, "sgf" if start.startswith("(") else "pgn", repetition_draw)
     if is_position_record(text):  # a game set up from a position: the position, then the moves from it
-        return Board.from_record(";".join(tokens), **rules)
+        return Pasted(Board.from_record(";".join(tokens), **rules))
     if _game_type(tokens[0]) is not None:  # a GameString: its state and turn must be where its moves lead
-        return Board.from_record(";".join(tokens), **rules)
+        return Pasted(Board.from_record(";".join(tokens), **rules))
     if not _MOVE.match(tokens[0]):
         raise InvalidRecordError(
             f"Not a GameString, a list of moves or a PGN or SGF record: it starts with {quoted(tokens[0])}, which is"
@@ -68,10 +78,10 @@ def read_pasted(
             board.push_text(token)
         except (InvalidMoveError, IllegalMoveError) as err:
             raise type(err)(f"Move {index} {quoted(token)}: {err}") from None
-    return board
+    return Pasted(board)
 
 
-def _other_site(text: str, fmt: str, repetition_draw: bool) -> Board:
+def _other_site(text: str, fmt: str, repetition_draw: bool) -> Pasted:
     """The board at the end of the one game of an SGF or PGN record, read as ``hive replay`` reads it (its opening
     rule is the record's); the repetition draw as given."""
     name = fmt.upper()
@@ -83,7 +93,7 @@ def _other_site(text: str, fmt: str, repetition_draw: bool) -> Board:
     if game.errors:
         raise InvalidRecordError(f"{name} record: {game.errors[0]}")
     rules = {"tournament_opening": game.board.tournament_opening, "repetition_draw": repetition_draw}
-    return Board.from_record(game.game_string(), **rules)
+    return Pasted(Board.from_record(game.game_string(), **rules), tuple(game.warnings))
 
 
 def _plus(letters: set[str]) -> str:
@@ -91,4 +101,4 @@ def _plus(letters: set[str]) -> str:
     return "+" + found if found else ""
 
 
-__all__ = ["read_pasted"]
+__all__ = ["Pasted", "read_pasted"]

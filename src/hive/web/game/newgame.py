@@ -64,14 +64,15 @@ def display_name(value: object) -> str | None:
 
 @dataclass(frozen=True)
 class NewGame:
-    """A game to start: its record (moves and result included), view and board, the creator's seat token, and the
-    other seat's token for an online game."""
+    """A game to start: its record (moves and result included), view and board, the creator's seat token, the
+    other seat's token for an online game, and what the reader of an imported record warned of."""
 
     record: GameRecord
     view: View
     board: Board
     token: str
     invite: str | None
+    warnings: tuple[str, ...] = ()
 
 
 def _tokens(mode: str, seat: int) -> tuple[str, str, tuple[str | None, str | None]]:
@@ -120,10 +121,11 @@ def new_game(data: JSON) -> NewGame:
         raise BadRequest("'time_control' is for games against the AI or between two browsers, not on one screen.")
     text = data.get("game_string")
     start = None
+    warnings: tuple[str, ...] = ()
     if text is not None:
         if not isinstance(text, str) or not text.strip():
             raise BadRequest(f"'game_string' must be {view.record_example}.")
-        options, board = view.import_record(text, options)
+        options, board, warnings = view.import_record(text, options)
         start = setup.start_of(view, board, options)
     if data.get("position") is not None:
         if text is not None:
@@ -154,7 +156,7 @@ def new_game(data: JSON) -> NewGame:
         clock=clock.new(timing),
         start=start,
     )
-    return NewGame(record, view, board, token, other if mode == "online" else None)
+    return NewGame(record, view, board, token, other if mode == "online" else None, warnings)
 
 
 def rematch(old: GameRecord, seat: int) -> NewGame:

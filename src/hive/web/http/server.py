@@ -227,7 +227,7 @@ class Api:
         data = await self.body(request)
         self.app.rates.charge("games", self.client(request))
         session, game = await self.service.create(data, self.client(request))
-        return await self.started(session, game.token, game.invite)
+        return {**await self.started(session, game.token, game.invite), "warnings": list(game.warnings)}
 
     async def started(self, session: Session, token: str, invite: str | None) -> JSON:
         """A new game's answer: its id, the asker's token, the other seat's (online) and the state."""

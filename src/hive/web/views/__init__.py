@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any, Protocol, cast, runtime_checkable
+from typing import Any, NamedTuple, Protocol, cast, runtime_checkable
 
 from ...game import Game, IllegalMoveError, InvalidMoveError
 from ...games import plugin_of as registered
@@ -35,6 +35,15 @@ class Board(Game[Any], Protocol):
     def move_texts(self) -> list[str]:
         """The notation of every move played, oldest first."""
         ...
+
+
+class Imported(NamedTuple):
+    """A record a view read: the game's options, the board at the record's end (every move checked), and what the
+    record's reader accepted with a warning."""
+
+    options: JSON
+    board: Board
+    warnings: tuple[str, ...] = ()
 
 
 class View(Protocol):
@@ -73,8 +82,9 @@ class View(Protocol):
         """A board at the start of a game with ``options``."""
         ...
 
-    def import_record(self, text: str, options: JSON) -> tuple[JSON, Board]:
-        """Read a record into the game's options and the board at its end (every move checked).
+    def import_record(self, text: str, options: JSON) -> Imported:
+        """Read a record into the game's options and the board at its end (every move checked), with the reader's
+        warnings.
 
         :raises BadRequest: naming the part of the record that failed.
         """
@@ -277,6 +287,7 @@ __all__ = [
     "Board",
     "Explains",
     "Figures",
+    "Imported",
     "Previews",
     "View",
     "assets",

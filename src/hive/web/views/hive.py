@@ -20,9 +20,9 @@ from ...games.hive.reasons import reason
 from ...games.hive.state import ORIGIN_CELL
 from ...games.hive.svg import GLYPHS, THEMES
 from ...games.hive.svg import board as draw
-from ...records.pasted import read_pasted
+from ...records.pasted import Pasted, read_pasted
 from ..errors import BadRequest, shown
-from . import JSON, View, parse_move
+from . import JSON, Imported, View, parse_move
 
 GAME_TYPE_NAMES = [str(t) for t in GAME_TYPES]
 #: The rule options a game is played with, beside its game type.
@@ -70,7 +70,7 @@ def frame(board: Board) -> dict[tuple[int, int], int]:
     return cells
 
 
-def _read(text: str, options: JSON) -> Board:
+def _read(text: str, options: JSON) -> Pasted:
     """The board at the end of a pasted record (see :func:`~hive.records.pasted.read_pasted`), with the rules
     of ``options``.
 
@@ -137,14 +137,14 @@ class HiveView:
         rules = {key: options[key] for key in RULES}
         return cast(Board, find_game(options["game_type"])(**rules))
 
-    def import_record(self, text: str, options: JSON) -> tuple[JSON, Board]:
+    def import_record(self, text: str, options: JSON) -> Imported:
         """Read a GameString (its game type; the other rules from ``options``), or a bare list of moves played with
         ``options`` (widened to the expansions the moves use).
 
         :raises BadRequest: naming the token that failed, or the header that contradicts the moves.
         """
-        board = _read(text, options)
-        return {**options, "game_type": board.game_name}, board
+        board, warnings = _read(text, options)
+        return Imported({**options, "game_type": board.game_name}, board, warnings)
 
     def from_position(self, text: str, options: JSON) -> tuple[JSON, Board]:
         """Read a position record (its game type; the opening rule and the repetition draw from ``options``).
@@ -256,7 +256,7 @@ class HiveView:
         theme = "default"
         if text.strip().startswith("warm-cool "):
             theme, text = "warm-cool", text.strip().removeprefix("warm-cool ")
-        board = _read(text, {"tournament_opening": False, "repetition_draw": False, "game_type": "Base"})
+        board = _read(text, {"tournament_opening": False, "repetition_draw": False, "game_type": "Base"}).board
         lit: list[int] = []
         if piece.strip():
             pid = PIECE_IDS.get(piece.strip().lower(), -1)

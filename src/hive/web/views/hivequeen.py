@@ -18,7 +18,7 @@ from ...games.hivequeen.records import read_record
 from ...games.hivequeen.rules import FIELD_LIMIT, KIND_NAMES, LETTERS, PRODUCIBLE
 from ...games.hivequeen.svg import board_svg
 from ..errors import BadRequest, shown
-from . import JSON, View, parse_move
+from . import JSON, Imported, View, parse_move
 
 
 def _cell(request: JSON, key: str) -> int:
@@ -82,7 +82,7 @@ class HiveQueenView:
     def new_board(self, options: JSON) -> Board:
         return cast(Board, find_game(Board.game_name)(**options))
 
-    def import_record(self, text: str, options: JSON) -> tuple[JSON, Board]:
+    def import_record(self, text: str, options: JSON) -> Imported:
         """Read a HiveQueen record (headers optional: bare turns one per line will do).
 
         :raises BadRequest: naming the line and the turn that failed.
@@ -93,7 +93,7 @@ class HiveQueenView:
             lines.insert(0, f'[Game "{Board.game_name}"]')
             first = 0
         try:
-            return {}, read_record("\n".join(lines), first)
+            return Imported({}, read_record("\n".join(lines), first))
         except ValueError as err:
             raise BadRequest(f"Not a HiveQueen record: {err}") from None
 
