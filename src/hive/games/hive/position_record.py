@@ -14,8 +14,8 @@ Its fields, separated by ``;``:
    and the cell as axial coordinates ``q,r``: east of ``q,r`` is ``q+1,r``, south-east ``q,r+1``, north-east
    ``q+1,r-1``;
 5. ``last=`` and the piece the last move moved or placed, when there is one (not after a pass or at the start):
-   the Pillbug may not move it, and when a Pillbug threw it, it may not move itself. The hash of the position
-   counts it, as a game's does.
+   the Pillbug may not move it, and when a Pillbug threw it, it may not move itself. The position's hash counts
+   it, and its key (what the repetition draw compares) where it changes the legal moves, as a game's do.
 
 Written by :meth:`hive.Board.position_text`, the record is canonical: the stacks are listed row by row (``r``,
 then ``q``) and the hive is moved so that its smallest ``q`` and ``r`` are 0, so the same position has one text
@@ -313,7 +313,8 @@ def set_up(board: Board, diagram: RecordedPosition) -> None:
     board.history = []
     board.last = diagram.last
     board.hash = board.compute_hash()
-    board.seen = {board.hash: 1}
+    board.reset_key()
+    board.seen = {board.key: 1}
     board.status = _status(board) if diagram.ply else NOT_STARTED
 
 

@@ -52,7 +52,7 @@ class Searcher(SearchBase):
         only pass, it would otherwise go back and forth for ever)."""
         previous = position.cut_cache
         position.cut_cache = self._cuts
-        self._earlier = set() if position.repetition_draw else position.earlier_hashes()
+        self._earlier = set() if position.repetition_draw else position.earlier_keys()
         try:
             return SearchBase.search_codes(self, position, limits)
         finally:
@@ -70,7 +70,7 @@ class Searcher(SearchBase):
         return evaluate_position(p)
 
     def repeated(self, p: Position, ply: int) -> bool:  # type: ignore[override]
-        return bool(p.repetition_draw and p.seen.get(p.hash, 0) >= 2) or (ply == 1 and p.hash in self._earlier)
+        return bool(p.repetition_draw and p.seen.get(p.key, 0) >= 2) or (ply == 1 and p.key in self._earlier)
 
     def _root_move(self, p: Position, move: int, depth: int, alpha: int) -> int:  # type: ignore[override]
         position = p
@@ -96,11 +96,12 @@ class Searcher(SearchBase):
         status = p.status
         if status >= DRAW:
             return self._ended(status, p.ply, ply)
+        # the table's key (every piece apart); the repetitions count what is on the table (see Position.key)
         key = p.hash
-        if p.repetition_draw and p.seen.get(key, 0) >= 2:
+        if p.repetition_draw and p.seen.get(p.key, 0) >= 2:
             # a repeated position can be repeated again: score it as the draw it leads to
             return self._draw(p.ply)
-        if ply == 1 and key in self._earlier:
+        if ply == 1 and p.key in self._earlier:
             return self._draw(p.ply)
         if depth <= 0:
             return evaluate_position(p)

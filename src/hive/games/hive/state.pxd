@@ -11,6 +11,8 @@ cdef signed char[::1] _KIND
 cdef signed char[::1] _OCC_N, _OCC_D
 cdef unsigned long long[::1] _ZCELL, _ZLEVEL, _ZLAST
 cdef unsigned long long _ZBLACK
+cdef unsigned long long[::1] _TCELL, _TLEVEL, _TCELL_LEVEL, _TLAST
+cdef int _PILLBUG_PID, _MOSQUITO_PID
 cdef unsigned char[::1] _OPP_BIT
 cdef unsigned long long[::1] _ZOCC
 
@@ -40,11 +42,15 @@ cdef class State:
     cdef public int ply
     cdef public int last
     cdef public unsigned long long hash
+    cdef public unsigned long long key
+    cdef unsigned long long _bugs
     cdef public int status
     cdef public list history
     cdef public dict seen
     cdef signed char[::1] _undo_last
     cdef unsigned long long[::1] _undo_hash
+    cdef unsigned long long[::1] _undo_key
+    cdef unsigned long long[::1] _undo_bugs
     cdef unsigned char[::1] _undo_status
     cdef public long long[::1] cut_mark
     cdef long long[::1] _disc
@@ -62,12 +68,19 @@ cdef class State:
     @cython.locals(base=int, d=int)
     cdef void _remask(self, int cell) noexcept
     @cython.locals(size=int, undo_last="signed char[::1]", undo_hash="unsigned long long[::1]",
+                   undo_key="unsigned long long[::1]", undo_bugs="unsigned long long[::1]",
                    undo_status="unsigned char[::1]")
     cdef void _grow_undo(self) except *
     @cython.locals(pid=int, src=int, dst=int)
     cdef bint _fits(self, int move) noexcept
-    @cython.locals(h="unsigned long long", ply=int, last=int, pid=int, src=int, dst=int, count=int)
+    @cython.locals(h="unsigned long long", bugs="unsigned long long", key="unsigned long long", ply=int, last=int,
+                   pid=int, src=int, dst=int, bug=int, count=int)
     cpdef void make(self, int move)
+    cdef unsigned long long _bug_key(self, int bug, int cell, int level) noexcept
+    @cython.locals(last=int, mover=int, cell=int, own=int, mosquito=int)
+    cdef bint _last_matters(self) noexcept
+    @cython.locals(base=int, d=int)
+    cdef bint _beside(self, int a, int b) noexcept
     @cython.locals(move=int, ply=int, pid=int, src=int, dst=int, count=int)
     cpdef int unmake(self)
     @cython.locals(wq=int, bq=int, white_lost=bint, black_lost=bint)

@@ -1,5 +1,13 @@
 """The hot core, first half: the pieces on the grid, make/unmake, Zobrist hashing and the hive's cut points.
 
+Two keys follow the position. :attr:`State.hash` tells every piece apart (``wA1`` from ``wA2``) and the piece
+moved last: the search's table and the move caches, whose moves name pieces, use it. :attr:`State.key` is the
+position as it stands on the table, which the repetition draw counts: the kinds and colours of the pieces on their
+cells and stacks, the side to move, and the cell of the piece moved last only where that changes the legal moves
+(the Pillbug's rule); piece numbers play no part, so two Soldier Ants that swapped cells leave the same key.
+Without the repetition draw nothing counts repetitions exactly (the search only shuns a return to one of the game's
+earlier positions), and the key leaves the piece moved last out rather than ask at every move whether it counts.
+
 Move generation is the second half (:class:`hive.games.hive.position.Position`, a subclass). Everything here is
 written in a plain typed subset of Python (ints, lists, small methods) that runs as it is and that Cython compiles
 with the C types declared in ``state.pxd``. State and tables are built with :func:`hive._build.table`: C-typed
@@ -12,6 +20,8 @@ A move is an ``int``: ``piece | origin << 5 | destination << 16`` where ``origin
 from __future__ import annotations
 
 import random
+import sys
+from array import array
 from collections.abc import MutableSequence
 
 from ..._build import filled, flattened, is_compiled, table
@@ -20,8 +30,10 @@ from .geometry import CELLS, NEIGHBOUR, OCCUPIED_DIRS, OPPOSITE
 from .pieces import (
     KIND,
     KINDS,
+    MOSQUITO,
     PIECES,
     PIECES_PER_COLOUR,
+    PILLBUG,
     GameType,
 )
 
@@ -68,6 +80,30 @@ def _zobrist_tables() -> tuple[list[int], list[int], list[int], int]:
 
 ZOBRIST_CELL, ZOBRIST_LEVEL, ZOBRIST_LAST, ZOBRIST_BLACK = _zobrist_tables()
 
+
+def _table_keys() -> tuple[list[int], list[int], list[int], list[int]]:
+    """The keys of :attr:`State.key`: a bug (colour and kind) on a cell; a bug at a level above the ground, and a
+    level on a cell (their sum with the cell's key sets apart which bug tops a stack, and two bugs of one kind at
+    different heights); the cell of the piece moved last, where it matters."""
+    rng = random.Random(0x5441424C)
+
+    def keys(count: int) -> list[int]:  # drawn as bytes at once: a call a key would cost import time
+        drawn = array("Q", rng.randbytes(8 * count))
+        if sys.byteorder == "big":
+            drawn.byteswap()  # the same keys on every machine
+        return drawn.tolist()
+
+    bugs = 2 * KINDS
+    bug_levels = keys(bugs * MAX_LEVEL)
+    cell_levels = keys(MAX_LEVEL * CELLS)
+    for i in range(0, bugs * MAX_LEVEL, MAX_LEVEL):
+        bug_levels[i] = 0  # the ground: the cell's key alone
+    cell_levels[:CELLS] = [0] * CELLS
+    return keys(bugs * CELLS), bug_levels, cell_levels, keys(CELLS)
+
+
+TABLE_CELL, TABLE_LEVEL, TABLE_CELL_LEVEL, TABLE_LAST = _table_keys()
+
 #: Whether this module runs compiled (its ``.pxd`` types apply) or as plain Python.
 COMPILED: bool = is_compiled(encode)
 
@@ -79,6 +115,13 @@ _ZCELL = table("Q", ZOBRIST_CELL, COMPILED)
 _ZLEVEL = table("Q", ZOBRIST_LEVEL, COMPILED)
 _ZLAST = table("Q", ZOBRIST_LAST, COMPILED)
 _ZBLACK = ZOBRIST_BLACK
+_TCELL = table("Q", TABLE_CELL, COMPILED)
+_TLEVEL = table("Q", TABLE_LEVEL, COMPILED)
+_TCELL_LEVEL = table("Q", TABLE_CELL_LEVEL, COMPILED)
+_TLAST = table("Q", TABLE_LAST, COMPILED)
+#: White's Pillbug and Mosquito (Black's are PIECES_PER_COLOUR further).
+_PILLBUG_PID = KIND.index(PILLBUG)
+_MOSQUITO_PID = KIND.index(MOSQUITO)
 #: ``_OPP_BIT[d]``: the neighbour-mask bit, seen from the neighbour in direction d, of the cell itself.
 _OPP_BIT = table("B", [1 << OPPOSITE[d] for d in range(6)], COMPILED)
 # OCCUPIED_DIRS flattened: row ``m`` holds ``_OCC_N[m]`` directions from ``_OCC_D[6 * m]``.
@@ -135,12 +178,18 @@ class State:
         self.ply = 0
         self.last = -1
         self.hash = 0
+        # the position as it stands on the table (see the module's notes), and its part that the bugs make
+        self.key = 0
+        self._bugs = 0
         self.status = NOT_STARTED
         self.history: list[int] = []
+        #: How many times each :attr:`key` has been reached in the game (the repetition draw counts these).
         self.seen: dict[int, int] = {0: 1}
-        # What make() overwrites, indexed by the ply of the move: last piece moved, hash, status.
+        # What make() overwrites, indexed by the ply of the move: last piece moved, hash, key, bugs' key, status.
         self._undo_last = _ints("b", 64)
         self._undo_hash = _ints("Q", 64)
+        self._undo_key = _ints("Q", 64)
+        self._undo_bugs = _ints("Q", 64)
         self._undo_status = _ints("B", 64)
         # Scratch arrays of the articulation-point pass, stamped so that they never need clearing: discovery
         # numbers and cut marks.
@@ -190,12 +239,18 @@ class State:
         size = len(self._undo_hash)
         undo_last = _ints("b", 2 * size)
         undo_hash = _ints("Q", 2 * size)
+        undo_key = _ints("Q", 2 * size)
+        undo_bugs = _ints("Q", 2 * size)
         undo_status = _ints("B", 2 * size)
         undo_last[:size] = self._undo_last
         undo_hash[:size] = self._undo_hash
+        undo_key[:size] = self._undo_key
+        undo_bugs[:size] = self._undo_bugs
         undo_status[:size] = self._undo_status
         self._undo_last = undo_last
         self._undo_hash = undo_hash
+        self._undo_key = undo_key
+        self._undo_bugs = undo_bugs
         self._undo_status = undo_status
 
     def _fits(self, move: int) -> bool:
@@ -223,8 +278,11 @@ class State:
         if ply == len(self._undo_hash):
             self._grow_undo()
         last = self.last
+        bugs = self._bugs
         self._undo_last[ply] = last
         self._undo_hash[ply] = h
+        self._undo_key[ply] = self.key
+        self._undo_bugs[ply] = bugs
         self._undo_status[ply] = self.status
         self.history.append(move)
         if last >= 0:
@@ -235,42 +293,92 @@ class State:
             pid = move & 31
             src = move >> 5 & 2047
             dst = move >> 16
+            bug = (pid >= PIECES_PER_COLOUR) * KINDS + _KIND[pid]
             if src == _HAND:
-                self.placed[(pid >= PIECES_PER_COLOUR) * KINDS + _KIND[pid]] += 1
+                self.placed[bug] += 1
             else:
                 h ^= _ZCELL[pid * CELLS + src] ^ _ZLEVEL[pid * _MAX_LEVEL + self.height[src] - 1]
+                bugs ^= self._bug_key(bug, src, self.height[src] - 1)
                 self._lift(pid, src)
             h ^= _ZCELL[pid * CELLS + dst] ^ _ZLEVEL[pid * _MAX_LEVEL + self.height[dst]]
+            bugs ^= self._bug_key(bug, dst, self.height[dst])
             self._drop(pid, dst)
             self.last = pid
             h ^= _ZLAST[pid]
         self.ply = ply + 1
         h ^= _ZBLACK
         self.hash = h
+        self._bugs = bugs
+        key = bugs ^ _ZBLACK if self.ply & 1 else bugs
+        if self.repetition_draw and self.last >= 0 and self._last_matters():
+            key ^= _TLAST[self.pos[self.last]]
+        self.key = key
         self.status = self._outcome()
         if self.repetition_draw:
-            count = self.seen.get(h, 0) + 1
-            self.seen[h] = count
+            count = self.seen.get(key, 0) + 1
+            self.seen[key] = count
             if count >= 3 and self.status == IN_PROGRESS:
                 self.status = DRAW
 
-    def earlier_hashes(self) -> set[int]:
-        """The hashes of the positions the game had before this one (since its start)."""
-        return {self._undo_hash[ply] for ply in range(self.ply - len(self.history), self.ply)}
+    def _bug_key(self, bug: int, cell: int, level: int) -> int:
+        """The key of ``bug`` (colour and kind) on ``cell`` at ``level`` (0 on the ground)."""
+        if level == 0:
+            return _TCELL[bug * CELLS + cell]
+        return _TCELL[bug * CELLS + cell] ^ _TLEVEL[bug * _MAX_LEVEL + level] ^ _TCELL_LEVEL[level * CELLS + cell]
+
+    def _last_matters(self) -> bool:
+        """Whether the piece moved last changes the legal moves of the side to move: it is that side's own (a
+        Pillbug threw it, and it may not move this turn), or it stands alone beside that side's Pillbug, or
+        beside that side's Mosquito alone on the ground touching a Pillbug (which may not throw it)."""
+        last = self.last
+        mover = self.ply & 1
+        if (last >= PIECES_PER_COLOUR) == mover:
+            return True
+        cell = self.pos[last]
+        if self.height[cell] != 1:
+            return False
+        own = mover * PIECES_PER_COLOUR
+        if self._beside(self.pos[own + _PILLBUG_PID], cell):
+            return True
+        mosquito = self.pos[own + _MOSQUITO_PID]
+        return (
+            self._beside(mosquito, cell)
+            and self.height[mosquito] == 1
+            and (
+                self._beside(self.pos[_PILLBUG_PID], mosquito)
+                or self._beside(self.pos[PIECES_PER_COLOUR + _PILLBUG_PID], mosquito)
+            )
+        )
+
+    def _beside(self, a: int, b: int) -> bool:
+        """Whether cells ``a`` (-1: a piece in hand) and ``b`` are neighbours."""
+        if a < 0:
+            return False
+        base = a * 6
+        for d in range(6):  # noqa: SIM110 (a C loop compiled; any() would build a generator)
+            if _NB[base + d] == b:
+                return True
+        return False
+
+    def earlier_keys(self) -> set[int]:
+        """The :attr:`key` of each position the game had before this one (since its start)."""
+        return {self._undo_key[ply] for ply in range(self.ply - len(self.history), self.ply)}
 
     def unmake(self) -> int:
         """Take back the last move and return it."""
         move = self.history.pop()
         if self.repetition_draw:
-            count = self.seen[self.hash] - 1
+            count = self.seen[self.key] - 1
             if count:
-                self.seen[self.hash] = count
+                self.seen[self.key] = count
             else:
-                del self.seen[self.hash]
+                del self.seen[self.key]
         ply = self.ply - 1
         self.ply = ply
         self.last = self._undo_last[ply]
         self.hash = self._undo_hash[ply]
+        self.key = self._undo_key[ply]
+        self._bugs = self._undo_bugs[ply]
         self.status = self._undo_status[ply]
         if move != _PASS:
             pid = move & 31
@@ -295,6 +403,15 @@ class State:
             return _WHITE_WINS
         return IN_PROGRESS
 
+    def _level(self, pid: int) -> int:
+        """How many pieces lie under ``pid`` (0 on the ground)."""
+        level = 0
+        under = self.below[pid]
+        while under >= 0:
+            level += 1
+            under = self.below[under]
+        return level
+
     def compute_hash(self) -> int:
         """Compute the Zobrist hash from scratch (the incremental one must equal it)."""
         h = 0
@@ -302,17 +419,32 @@ class State:
             cell = self.pos[pid]
             if cell < 0:
                 continue
-            level = 0
-            under = self.below[pid]
-            while under >= 0:
-                level += 1
-                under = self.below[under]
-            h ^= ZOBRIST_CELL[pid * CELLS + cell] ^ ZOBRIST_LEVEL[pid * _MAX_LEVEL + level]
+            h ^= ZOBRIST_CELL[pid * CELLS + cell] ^ ZOBRIST_LEVEL[pid * _MAX_LEVEL + self._level(pid)]
         if self.last >= 0:
             h ^= ZOBRIST_LAST[self.last]
         if self.ply & 1:
             h ^= ZOBRIST_BLACK
         return h
+
+    def compute_key(self) -> int:
+        """Compute :attr:`key` from scratch (the incremental one must equal it)."""
+        return self._scratch_key()[0]
+
+    def reset_key(self) -> None:
+        """Set :attr:`key` from scratch (a position set up without its moves)."""
+        self.key, self._bugs = self._scratch_key()
+
+    def _scratch_key(self) -> tuple[int, int]:
+        bugs = 0
+        for pid in range(PIECES):
+            cell = self.pos[pid]
+            if cell < 0:
+                continue
+            bugs ^= self._bug_key((pid >= PIECES_PER_COLOUR) * KINDS + KIND[pid], cell, self._level(pid))
+        key = bugs ^ ZOBRIST_BLACK if self.ply & 1 else bugs
+        if self.repetition_draw and self.last >= 0 and self._last_matters():
+            key ^= TABLE_LAST[self.pos[self.last]]
+        return key, bugs
 
     # ------------------------------------------------------------------
     # the hive's cut points
