@@ -27,6 +27,11 @@ WORKLOADS: dict[str, str] = {
     "list(legal_moves) x3000, midgame_mlp": (
         "for _ in range(3000):\n    board._kept_ply = -1\n    list(board.legal_moves)"
     ),
+    # python-chess's loop over the children: a new position a list, each pushed and popped by the public API
+    "push + list(legal_moves) + pop, each child x20, midgame_mlp": (
+        "for _ in range(20):\n    for move in board.legal_moves:\n        board.push(move)\n"
+        "        list(board.legal_moves)\n        board.pop()"
+    ),
     "push + pop x3000, midgame_mlp": (
         "move = next(iter(board.legal_moves))\nfor _ in range(3000):\n    board.push(move)\n    board.pop()"
     ),

@@ -197,6 +197,34 @@ def test_legal_moves_follow_the_position() -> None:
     assert list(board.legal_moves) == before and all(board.has_move(m.code) for m in before)
 
 
+@pytest.mark.skipif(hive.COMPILED, reason="counts the plain build's generate(); the compiled one fills a C buffer")
+def test_a_loop_over_the_children_lists_each_position_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """python-chess's loop (push, list the child's moves, pop) generates the parent's moves once, not again for
+    every push's check: the board keeps the moves of the position before the last one too."""
+    from hive.games.hive.position import Position
+
+    board = _midgame()
+    fresh = [list(hive.Board.from_game_string(board.game_string()).legal_moves)]
+    calls = 0
+    generate = Position.generate
+
+    def counted(self: Position) -> list[int]:
+        nonlocal calls
+        calls += 1
+        return generate(self)
+
+    monkeypatch.setattr(Position, "generate", counted)
+    children = []
+    for move in board.legal_moves:
+        board.push(move)
+        children.append(list(board.legal_moves))
+        board.pop()
+    assert calls == 1 + len(children) == 65
+    assert list(board.legal_moves) == fresh[0] and calls == 65  # the parent's, still kept
+    board.push(fresh[0][5])
+    assert list(board.legal_moves) == children[5] and calls == 66  # a new position: listed again
+
+
 def test_iterating_legal_moves_survives_a_push() -> None:
     board = _midgame()
     expected = board.generate()

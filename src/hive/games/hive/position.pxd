@@ -26,9 +26,16 @@ cdef class Position(Movers):
     cdef unsigned long long _kept_hash
     cdef public int _kept_ply
     cdef int _kept_status
+    cdef int[::1] _spare
+    cdef int _spare_n
+    cdef unsigned long long _spare_hash
+    cdef public int _spare_ply
+    cdef int _spare_status
 
     @cython.locals(n=int, i=int)
     cdef int _keep(self) noexcept
+    @cython.locals(moves="int[::1]", n=int, key="unsigned long long", ply=int, status=int)
+    cdef void _swap_kept(self) noexcept
     cpdef int legal_count(self)
     @cython.locals(n=int, i=int, found=bint)
     cpdef bint has_move(self, long long code)

@@ -70,18 +70,27 @@ class Position(Movers):
         self._move_mark = _ints("q", PIECES * CELLS)
         self._cells = _ints("h", CELLS)
         self._movebuf = _ints("i", MOVE_BUFFER)
-        # The legal moves of one position, kept for the board's checks and lists, and that position's key.
+        # The legal moves of one position, kept for the board's checks and lists, and that position's key; and
+        # those of the position kept before it, to which a loop over the children returns after each pop.
         self._kept = _ints("i", MOVE_BUFFER)
         self._kept_n = 0
         self._kept_hash = 0
         self._kept_ply = -1
         self._kept_status = 0
+        self._spare = _ints("i", MOVE_BUFFER)
+        self._spare_n = 0
+        self._spare_hash = 0
+        self._spare_ply = -1
+        self._spare_status = 0
 
     # ------------------------------------------------------------------
     # the kept legal moves: generated once per position for every check and list of the board
 
     def _keep(self) -> int:
-        """Generate the legal moves into ``_kept`` unless it holds this position's already; return how many."""
+        """Generate the legal moves into ``_kept`` unless it holds this position's already, or the spare does (then
+        the two change places); return how many."""
+        if self.ply != self._kept_ply or self.hash != self._kept_hash or self.status != self._kept_status:
+            self._swap_kept()
         if self.ply != self._kept_ply or self.hash != self._kept_hash or self.status != self._kept_status:
             if _COMPILED:
                 n = self._fill()
@@ -95,6 +104,24 @@ class Position(Movers):
             self._kept_ply = self.ply
             self._kept_status = self.status
         return self._kept_n
+
+    def _swap_kept(self) -> None:
+        """Exchange the kept moves with the spare ones, each with its position's key."""
+        moves = self._kept
+        self._kept = self._spare
+        self._spare = moves
+        n = self._kept_n
+        self._kept_n = self._spare_n
+        self._spare_n = n
+        key = self._kept_hash
+        self._kept_hash = self._spare_hash
+        self._spare_hash = key
+        ply = self._kept_ply
+        self._kept_ply = self._spare_ply
+        self._spare_ply = ply
+        status = self._kept_status
+        self._kept_status = self._spare_status
+        self._spare_status = status
 
     def legal_count(self) -> int:
         """The number of legal moves here (1 for a pass, 0 when the game is over), kept for this position."""
