@@ -62,8 +62,9 @@ def arrow_to(page: Any, focus: str, most: int = 60) -> None:
                 tried.add((where["at"], key))
                 page.keyboard.press(key)
                 break
-        else:
-            break
+        else:  # every arrow tried from here: start again from the first cell (Home), as a player would
+            tried.clear()
+            page.keyboard.press("Home")
     raise AssertionError(f"the arrows never reached {focus}")
 
 
@@ -224,6 +225,10 @@ def test_keys_pick_name_drop_and_cancel(browser: Any, server: ServerProcess, siz
     assert active(page, "aria-label") == "Black Spider 1"
     page.keyboard.press("ArrowLeft")  # a review step only where the focus is not on the board
     assert page.evaluate("app.review") is None and active(page, "aria-label") == "White Spider 1"
+    page.keyboard.press("End")  # the last cell in reading order, then the first
+    assert active(page, "aria-label") == "Black Spider 1"
+    page.keyboard.press("Home")
+    assert active(page, "aria-label") == "White Queen Bee"
     assert page.errors == []
     context.close()
 

@@ -285,20 +285,27 @@ export function backToBoard() { keys.inBoard = true; keys.viaKeys = true; }
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
 // The nearest cell in the arrow's direction, by the distance along it plus the distance aside (up and down go to a
-// row's neighbour, a slant away, before the cell straight above or below, two rows away).
+// row's neighbour, a slant away, before the cell straight above or below, two rows away); where no cell lies within
+// that slant, the nearest anywhere on that side, so that every cell can be reached.
 function step(from, [dx, dy]) {
   const [x, y] = spot(from);
-  let best = null, bestScore = Infinity;
+  let best = null, bestScore = Infinity, wide = null, wideScore = Infinity;
   for (const n of targets()) {
     if (n === from) continue;
     const [nx, ny] = spot(n);
     const along = (nx - x) * dx + (ny - y) * dy;
     const aside = Math.abs((nx - x) * dy - (ny - y) * dx);
-    if (along <= R * 0.3 || aside > along * 2.5) continue;
+    if (along <= R * 0.3) continue;
     const score = along + aside;
-    if (score < bestScore) { best = n; bestScore = score; }
+    if (aside <= along * 2.5 && score < bestScore) { best = n; bestScore = score; }
+    if (score < wideScore) { wide = n; wideScore = score; }
   }
-  return best;
+  return best || wide;
+}
+
+// The cells in reading order: rows from the top, each from the left (Home and End go to the first and the last).
+function reading() {
+  return targets().sort((a, b) => spot(a)[1] - spot(b)[1] || spot(a)[0] - spot(b)[0]);
 }
 
 function wireKeys(currentGame) {
@@ -327,6 +334,10 @@ function wireKeys(currentGame) {
       evt.stopPropagation();
       const next = step(node, ARROWS[evt.key]);
       if (next) focusNode(next);
+    } else if (evt.key === "Home" || evt.key === "End") {
+      evt.preventDefault();
+      const cells = reading();
+      focusNode(evt.key === "Home" ? cells[0] : cells[cells.length - 1]);
     } else if (evt.key === "Enter" || evt.key === " ") {
       evt.preventDefault();
       evt.stopPropagation();
