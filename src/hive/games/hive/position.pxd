@@ -34,6 +34,7 @@ cdef class Position(Movers):
 
     @cython.locals(n=int, i=int)
     cdef int _keep(self) noexcept
+    cdef bint _kept_here(self) noexcept
     @cython.locals(moves="int[::1]", n=int, key="unsigned long long", ply=int, status=int)
     cdef void _swap_kept(self) noexcept
     cpdef int legal_count(self)

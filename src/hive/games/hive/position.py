@@ -89,9 +89,9 @@ class Position(Movers):
     def _keep(self) -> int:
         """Generate the legal moves into ``_kept`` unless it holds this position's already, or the spare does (then
         the two change places); return how many."""
-        if self.ply != self._kept_ply or self.hash != self._kept_hash or self.status != self._kept_status:
+        if not self._kept_here():
             self._swap_kept()
-        if self.ply != self._kept_ply or self.hash != self._kept_hash or self.status != self._kept_status:
+        if not self._kept_here():
             if _COMPILED:
                 n = self._fill()
                 for i in range(n):
@@ -104,6 +104,10 @@ class Position(Movers):
             self._kept_ply = self.ply
             self._kept_status = self.status
         return self._kept_n
+
+    def _kept_here(self) -> bool:
+        """Whether ``_kept`` holds this position's legal moves."""
+        return self.ply == self._kept_ply and self.hash == self._kept_hash and self.status == self._kept_status
 
     def _swap_kept(self) -> None:
         """Exchange the kept moves with the spare ones, each with its position's key."""
