@@ -133,12 +133,16 @@ def test_a_reload_and_a_server_restart_resume_the_game(browser: Any, server: Ser
     page.reload()
     wait_moves(page, 3)
     assert page.locator("#board .piece").count() == 3
-    # the page takes one undo or redo at a time: wait for the undo's own answer, not only its broadcast
-    with page.expect_response(lambda response: response.url.endswith("/undo")):
+    page.keyboard.press("Control+z")
+    wait_moves(page, 2)
+    # a redo pressed before the undo's answer arrived waits for it, and is not lost
+    with page.expect_response(lambda response: response.url.endswith("/redo")):
         page.keyboard.press("Control+z")
+        page.keyboard.press("Control+y")
     wait_moves(page, 2)
     page.keyboard.press("Control+y")
     wait_moves(page, 3)
+    assert state(server, game_id, token)["moves"] == ["wG1", "bG1 wG1-", "wQ -wG1"]
     server.stop()
     page.wait_for_selector("#conn.down")
     server.start()

@@ -130,8 +130,6 @@ async function play(body) {
   }
 }
 
-let busy = false; // an undo or redo on its way: a second click waits for its answer
-
 async function action(name, body = {}) {
   if (!app.state) { toast("Start or open a game first."); return; }
   try {
@@ -141,25 +139,41 @@ async function action(name, body = {}) {
   }
 }
 
-// Undo and redo name the position they were asked on, so that a click sent before the last one's answer is refused.
-async function step(name) {
-  if (busy) return;
-  busy = true;
-  try { await action(name, { ply: app.state.moves.length }); } finally { busy = false; }
+function forgetPick() {
+  app.selected = null; app.hint = null; app.review = null;
 }
 
+// Undo and redo run one at a time in the order asked, each checked against the position the last one left: a key
+// pressed before the last answer arrived waits for it instead of being lost. Each names the position it was asked
+// on, so that the server refuses one that another tab overtook.
+let stepping = Promise.resolve();
+
+function step(name, allowed) {
+  stepping = stepping.then(async () => {
+    if (!app.state || !allowed()) return;
+    forgetPick();
+    await action(name, { ply: app.state.moves.length });
+  });
+}
+
+const canUndo = () => app.state.seats.length > 0 && !$("btn-undo").disabled;
+const canRedo = () => app.state.seats.length > 0 && !$("btn-redo").disabled && !$("btn-redo").hidden;
+
 function undo() {
-  if (!app.state || !app.state.seats.length || $("btn-undo").disabled) return;
-  app.selected = null; app.hint = null; app.review = null;
-  if (game.cancelTurn()) { render(); return; } // first drop the turn being built
-  if (app.state.mode === "online") action("undo");
-  else step("undo");
+  if (!app.state) return;
+  if (app.state.mode === "online") {
+    if (!canUndo()) return;
+    forgetPick();
+    if (game.cancelTurn()) render(); // first drop the turn being built
+    else action("undo");
+    return;
+  }
+  if (canUndo() && game.cancelTurn()) { forgetPick(); render(); return; }
+  step("undo", canUndo);
 }
 
 function redo() {
-  if (!app.state || !app.state.seats.length || $("btn-redo").disabled || $("btn-redo").hidden) return;
-  app.selected = null; app.hint = null; app.review = null;
-  step("redo");
+  if (app.state) step("redo", canRedo);
 }
 
 function flip() {
