@@ -113,11 +113,13 @@ def test_a_record_is_written_without_replaying_the_game(name: str) -> None:
 
 
 def test_push_text_keeps_the_games_own_notation() -> None:
-    """A MoveString read liberally (any case, another reference piece) is kept as the game writes it."""
+    """A MoveString written as the notation writes one is kept as it was given, whichever piece it names as the
+    reference; one read liberally (any case, more spaces) is kept as the game writes it."""
     board = hive.Board("Base")
-    for text in ("ws1", "BS1 WS1-", "wq -ws1", "BQ bs1-", "wA1 wQ/"):
+    for text in ("ws1", "BS1 WS1-", "wq  -ws1", " BQ bs1-", "wA1 wQ/", "bA1 \\bQ", "wG1 -wQ"):
         board.push_text(text)
-    assert board.move_texts() == ["wS1", "bS1 wS1-", "wQ -wS1", "bQ bS1-", "wA1 \\wS1"]
+    assert board.move_texts() == ["wS1", "bS1 wS1-", "wQ -wS1", "bQ bS1-", "wA1 wQ/", "bA1 \\bQ", "wG1 -wQ"]
+    assert hive.Board.from_game_string(board.record()).move_texts() == board.move_texts()
     assert board.record() == hive.Board.from_game_string(board.record()).record()
 
 

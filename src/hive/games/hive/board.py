@@ -36,6 +36,9 @@ from .state import (
 _MARKS = ("{}/", "{}-", "{}\\", "/{}", "-{}", "\\{}")
 _AFTER = {"/": 0, "-": 1, "\\": 2}
 _BEFORE = {"/": 3, "-": 4, "\\": 5}
+_NAMES = frozenset(PIECE_NAMES)
+# a reference as the notation writes one: a piece's name, with a mark on the side of the cell
+_REFERENCES = _NAMES | {mark.format(name) for mark in _MARKS for name in PIECE_NAMES}
 _TURN = re.compile(r"^(White|Black)\[(\d+)\]$", re.IGNORECASE)
 _HALF = SIZE // 2
 
@@ -222,10 +225,13 @@ class Board(Position, GameBoard[Move]):
         return Move.from_code(code)
 
     def push_text(self, text: str) -> Move:
-        """Parse a MoveString, play it, and return the move; the record keeps its MoveString as :meth:`move_text`
-        writes it."""
+        """Parse a MoveString, play it, and return the move. The record keeps the MoveString as it was given where
+        it is written as the notation writes one (whichever piece it names as the reference), or else as
+        :meth:`move_text` writes it (``bs1  ws1-`` is kept as ``bS1 wS1-``)."""
         move = self.parse_move(text)
-        written = self.move_text(move)
+        piece, space, ref = text.partition(" ")
+        as_written = (piece in _NAMES and (not space or ref in _REFERENCES)) or text == "pass"
+        written = text if as_written else self.move_text(move)
         self.make(move.code)
         self._pushed(len(self.history) - 1, move, written)
         return move
