@@ -23,7 +23,7 @@ from hive.web import create_app
 from hive.web.views import kinds, on_page
 
 from .protocol_checks import random_games_keep_the_protocol
-from .toygame import FULL, LINE, NAME, PLUGIN
+from .toygame import FULL, LINE, NAME, NAMES, PLUGIN
 from .web_support import client, new_game, play
 
 
@@ -67,15 +67,18 @@ def test_the_command_line_plays_the_third_game() -> None:
 
 
 def test_the_browser_state_api_plays_the_third_game() -> None:
-    """The game is played over HTTP against the AI, taken back, imported and set up, like the others; the page does
-    not offer it, having no page module for it."""
-    assert "toygame" in kinds() and "toygame" not in on_page()
+    """The game is played over HTTP against the AI, taken back, imported and set up, like the others; the page offers
+    it, by the page module its package brings, while it is registered."""
+    assert "toygame" in kinds() and on_page()[-1] == "toygame"
+    assert PLUGIN.page_file("toygame.js") is not None and PLUGIN.page_file("hive.js") is None
 
     async def main() -> None:
         app = create_app(":memory:", workers=0)
         async with client(app) as c:
             assets = (await c.get("/api/assets")).json()
-            assert [info["kind"] for info in assets["games"]] == ["hive", "hivequeen"]
+            assert [info["kind"] for info in assets["games"]] == ["hive", "hivequeen", "toygame"]
+            for name in ("toygame.js", "toygame.css"):
+                assert (await c.get(f"/static/games/{name}")).status_code == 200, name
             game = await new_game(c, kind="toygame", mode="ai", ai_level="easy", colour="white")
             token, state = game["token"], game["state"]
             assert state["kind"] == "toygame" and len(state["view"]["legal"]) == 19
@@ -121,3 +124,41 @@ def test_an_installed_package_declares_its_game_by_entry_point(tmp_path: Path) -
     done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert "Hexline" in done.stdout and "2 games" in done.stdout
+
+
+def test_the_rl_environment_plays_the_third_game() -> None:
+    """PettingZoo's and Gymnasium's own checks pass on the toy's encoding; a game ends in the rules' rewards, and the
+    pictures draw its stones."""
+    pytest.importorskip("pettingzoo")
+    import gymnasium
+    import numpy as np
+    from gymnasium.utils.env_checker import check_env
+    from pettingzoo.test import api_test, seed_test  # type: ignore[import-untyped]
+
+    import hive.rl
+
+    api_test(hive.rl.env(NAME), num_cycles=100)
+    seed_test(lambda: hive.rl.env(NAME, random_opening=2), num_cycles=50)
+    check_env(gymnasium.make(hive.rl.GYM_ID, game=NAME, opponent="random", side=0).unwrapped)
+
+    env = hive.rl.env(NAME, render_mode="rgb_array", render_size=120)
+    env.reset(seed=1)
+    for cell in ["0,0", "1,0", "0,1", "1,1", "0,2"]:  # X: three in a row down the r axis
+        observation, *_ = env.last()
+        assert observation["observation"].shape == (4, 5, 5)
+        env.step(NAMES.index(cell))
+    assert env.rewards == {"player_0": 1.0, "player_1": -1.0}
+    assert all(env.terminations.values()) and env.infos["player_0"]["outcome"].ending == LINE
+    picture = env.render()
+    assert isinstance(picture, np.ndarray)
+    assert picture.shape == (120, 120, 3) and len(np.unique(picture.reshape(-1, 3), axis=0)) >= 4
+    with pytest.raises(hive.rl.IllegalActionError, match="Action 0: Illegal move -2,0: the game is over"):
+        env.encoding.decode(0)
+
+    fresh = hive.rl.env(NAME)
+    fresh.reset(seed=2)
+    fresh.step(NAMES.index("0,0"))
+    with pytest.raises(hive.rl.IllegalActionError, match=r"the cell is taken"):
+        fresh.encoding.decode(NAMES.index("0,0"))
+    observation, *_ = fresh.last()
+    assert observation["observation"][1, 2, 2] == 1 and observation["action_mask"].sum() == 18

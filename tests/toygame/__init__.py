@@ -13,6 +13,7 @@ import random
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
 from hive.game import (
@@ -282,6 +283,8 @@ PLUGIN = GamePlugin(
     endings=(LINE, FULL),
     package=__name__,
     view="tests.toygame.view:VIEW",
+    static=Path(__file__).parent / "page",
+    encoding="tests.toygame.rl:ENCODING",
     settings={
         "arena": {"max_moves": 19},
         "cli": {"help": "Type a cell, 'q,r', such as '0,0'."},
