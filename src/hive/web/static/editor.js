@@ -261,6 +261,11 @@ function left(ed, key, count = undefined) {
 
 export function renderEditor() { if (app.editor) render(); }
 
+// A view's legal moves are a list, or lists by the piece that makes them.
+function moveCount(legal) {
+  return Array.isArray(legal) ? legal.length : Object.values(legal).reduce((n, list) => n + list.length, 0);
+}
+
 function render() {
   const ed = app.editor;
   const info = app.games[ed.kind];
@@ -270,7 +275,7 @@ function render() {
   const answer = ed.answer || {};
   const status = $("ed-status");
   status.className = "ed-status" + (answer.valid ? " legal" : answer.valid === false ? " illegal" : "");
-  const moves = answer.valid && answer.view ? Object.values(answer.view.legal).reduce((n, list) => n + list.length, 0) : 0;
+  const moves = answer.valid && answer.view ? moveCount(answer.view.legal) : 0;
   const mover = info.sides[ed.turn];
   status.textContent = answer.valid === null || answer.valid === undefined
     ? "Checking…"
