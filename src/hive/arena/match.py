@@ -48,7 +48,7 @@ def check_settings(
     return spec
 
 
-def _runner(ray: bool | str, jobs: int | None, games: int) -> Runner:
+def make_runner(ray: bool | str, jobs: int | None, games: int) -> Runner:
     """The runner asked for; ``jobs`` defaults to one per core, except on a Ray cluster (all of its CPUs)."""
     local = min(jobs if jobs is not None else os.cpu_count() or 1, games)
     if ray is not False:
@@ -56,7 +56,7 @@ def _runner(ray: bool | str, jobs: int | None, games: int) -> Runner:
     return PoolRunner(local) if local > 1 else InlineRunner()
 
 
-def _label(number: int, spec: PlayerSpec, game: GameSpec, timeout: float | None) -> str:
+def player_label(number: int, spec: PlayerSpec, game: GameSpec, timeout: float | None) -> str:
     """A player's name in reports; an engine is started once to learn its name and check that it plays ``game``."""
     if spec.type != "uhp":
         return spec.label
@@ -108,7 +108,7 @@ def run_match(
         raise SprtError(f"an SPRT counts pairs of games: games must be >= 2, not {games}")
     limit = arena_settings(spec).max_moves if max_moves is None else max_moves
     specs = [check_player(player, spec) for player in (player1, player2)]
-    labels = [_label(number, player, spec, engine_timeout) for number, player in enumerate(specs, start=1)]
+    labels = [player_label(number, player, spec, engine_timeout) for number, player in enumerate(specs, start=1)]
     if labels[0] == labels[1]:
         labels = [f"{labels[0]}#1", f"{labels[1]}#2"]
     if seed is None:
@@ -117,7 +117,7 @@ def run_match(
     tasks = match_tasks(spec, specs, labels, settings, games=games, openings=openings, seed=seed)
     result = MatchResult(labels[0], labels[1], seed)
     tracker = SprtTracker(sprt) if sprt is not None else None
-    runner = _runner(ray, jobs, games)
+    runner = make_runner(ray, jobs, games)
     try:
         for record in finished_games(tasks, runner):
             result.games.append(record)

@@ -42,6 +42,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-n", "--games", type=int, default=None, help=f"number of games (default 2; with --sprt, at most {SPRT_GAMES})"
     )
+    add_game_options(parser)
+    parser.add_argument(
+        "--sprt",
+        nargs=2,
+        type=float,
+        default=None,
+        metavar=("ELO0", "ELO1"),
+        help="stop as soon as a sequential probability ratio test accepts H0 (PLAYER1 is ELO0 stronger) or H1 "
+        "(ELO1 stronger), logistic Elo, over pairs of games",
+    )
+    for name, meaning in (("alpha", "accepting H1 when H0 holds"), ("beta", "accepting H0 when H1 holds")):
+        parser.add_argument(
+            f"--{name}", type=float, default=None, help=f"the SPRT's chance of {meaning} (default 0.05)"
+        )
+    parser.set_defaults(func=cmd_match)
+
+
+def add_game_options(parser: argparse.ArgumentParser) -> None:
+    """The options of the games that ``hive match`` and ``hive tournament`` share: limits, game, openings, seed,
+    where they are played, records, engines' timeout."""
     limit = parser.add_mutually_exclusive_group()
     limit.add_argument(
         "--time",
@@ -90,19 +110,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "auto); the same games as without it (needs pip install 'hive-game[cluster]')",
     )
     parser.add_argument(
-        "--sprt",
-        nargs=2,
-        type=float,
-        default=None,
-        metavar=("ELO0", "ELO1"),
-        help="stop as soon as a sequential probability ratio test accepts H0 (PLAYER1 is ELO0 stronger) or H1 "
-        "(ELO1 stronger), logistic Elo, over pairs of games",
-    )
-    for name, meaning in (("alpha", "accepting H1 when H0 holds"), ("beta", "accepting H0 when H1 holds")):
-        parser.add_argument(
-            f"--{name}", type=float, default=None, help=f"the SPRT's chance of {meaning} (default 0.05)"
-        )
-    parser.add_argument(
         "--out",
         default=None,
         metavar="FILE",
@@ -115,7 +122,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="seconds a UHP engine may take beyond its move time before it forfeits (default 60)",
     )
-    parser.set_defaults(func=cmd_match)
 
 
 def _limit(spec: GameSpec) -> str:
