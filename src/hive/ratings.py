@@ -7,6 +7,7 @@ Glickman's worked example: a player rated 1500 (deviation 200) beats a 1400 and 
 paper's steps give, on Glicko-2's scale, mu' = -0.2069 and phi' = 0.8722, so 1464.06 and 151.52 (it rounds mu'
 first; unrounded, 1464.05), and a volatility of 0.05999:
 
+>>> from hive.ratings import SCALE, Rating, rate
 >>> player = Rating(1500, 200, 0.06)
 >>> after = rate(player, [(Rating(1400, 30), 1.0), (Rating(1550, 100), 0.0), (Rating(1700, 300), 0.0)])
 >>> round((after.rating - 1500) / SCALE, 4), round(after.deviation / SCALE, 4), f"{after.volatility:.6f}"

@@ -5,8 +5,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from .server_options import add_server_options, settings_from
+
+if TYPE_CHECKING:
+    from ..web.storage.database import Database
 
 #: The environment variables standing for ``--database`` and ``--redis`` (keeping passwords off command lines).
 DATABASE_VARIABLE = "HIVE_DATABASE_URL"
@@ -44,7 +49,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             ai_workers=args.ai_workers,
             redis=args.redis or os.environ.get(REDIS_VARIABLE) or None,
             log_format=args.log_format,
-            settings=settings_from(args),
+            settings=replace(settings_from(args), accounts=True),
         )
         serve_club(options)
     except (OSError, ValueError) as err:
@@ -54,16 +59,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_db(args: argparse.Namespace) -> int:
-    """``hive db upgrade`` brings the schema up to date; ``hive db current`` says where it is."""
+    """``hive db upgrade`` brings the schema up to date; ``hive db current`` says where it is; ``hive db admin NAME``
+    makes an account an admin (``--revoke``: no longer)."""
     from ..web.storage.database import Database, DatabaseError
     from ..web.storage.migrations import head
 
     try:
-        database = Database(_database(args) or _default(), upgrade=args.action == "upgrade", check=False)
+        database = Database(
+            _database(args) or _default(), upgrade=args.action == "upgrade", check=args.action == "admin"
+        )
     except DatabaseError as err:
         print(f"hive db {args.action}: {err}", file=sys.stderr)
         return 2
     try:
+        if args.action == "admin":
+            return _admin(database, args.name, not args.revoke)
         found = database.revision()
         newest = head()
         if args.action == "upgrade":
@@ -74,6 +84,23 @@ def cmd_db(args: argparse.Namespace) -> int:
         return 0 if found == newest else 1
     finally:
         database.close()
+
+
+def _admin(database: Database, name: str, admin: bool) -> int:
+    """Make the account ``name`` an admin, or no longer."""
+    import asyncio
+
+    from ..web.accounts import Accounts
+    from ..web.errors import NotFound
+    from ..web.storage.accounts import AccountRepository
+
+    try:
+        account = asyncio.run(Accounts(AccountRepository(database)).set_admin(name, admin))
+    except NotFound as err:
+        print(f"hive db admin: {err}", file=sys.stderr)
+        return 2
+    print(f"{account.name} is {'now an admin' if admin else 'no longer an admin'}.")
+    return 0
 
 
 def _default() -> str:
@@ -138,6 +165,19 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
             " of hive play)",
         )
         sub.set_defaults(func=cmd_db)
+    admin = actions.add_parser(
+        "admin", help="make an account an admin (one who may reset passwords, ban and delete accounts)"
+    )
+    admin.add_argument("name", metavar="NAME", help="the account's name")
+    admin.add_argument("--revoke", action="store_true", help="make it an admin no longer")
+    admin.add_argument(
+        "--database",
+        default=None,
+        metavar="URL",
+        help=f"postgresql://USER@HOST/DB or sqlite:///PATH (default: ${DATABASE_VARIABLE}, else the SQLite file"
+        " of hive play)",
+    )
+    admin.set_defaults(func=cmd_db)
 
 
 __all__ = ["add_parsers", "cmd_db", "cmd_serve"]

@@ -17,6 +17,10 @@ class BadRequest(GameError, ValueError):
     """Malformed, or against the rules of the game."""
 
 
+class Unauthorized(GameError):
+    """Not signed in, or the name and password do not match."""
+
+
 class Forbidden(GameError):
     """The seat token is missing, belongs to another game, or may not do this (engine help in a fair game)."""
 
@@ -67,6 +71,7 @@ __all__ = [
     "GameError",
     "NotFound",
     "TooMany",
+    "Unauthorized",
     "Unavailable",
     "shown",
 ]

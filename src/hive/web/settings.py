@@ -16,6 +16,7 @@ class Settings:
         ``X-Forwarded-Proto`` are trusted; ``None``: no proxy, a client is the peer.
     :ivar ai_lease: seconds a process holds an AI move it took from the shared queue without saying it still works on
         it; a process that dies gives its moves to another after at most this long.
+    :ivar accounts: whether players may make accounts and sign in (``hive serve``; ``hive play`` has none).
     """
 
     hosts: tuple[str, ...] | None = None
@@ -34,6 +35,7 @@ class Settings:
     send_queue: int = 32
     send_timeout: float = 5.0
     ai_lease: float = 15.0
+    accounts: bool = False
 
     def __post_init__(self) -> None:
         for name in ("games_per_minute", "hints_per_minute", "ai_per_minute"):

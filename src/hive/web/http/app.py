@@ -27,6 +27,7 @@ from typing import Any
 import sqlalchemy as sa
 from starlette.applications import Starlette
 
+from ..accounts import Accounts
 from ..ai.player import AIPlayer
 from ..ai.pool import Workers
 from ..ai.review import Reviews
@@ -41,6 +42,7 @@ from ..realtime.flags import Flags
 from ..realtime.presence import Watching
 from ..settings import Settings
 from ..storage import open_store
+from .accounts import AccountApi
 from .guard import Guard
 from .limits import RateLimits
 from .ops import Metrics, Observed
@@ -112,6 +114,8 @@ class App:
         self._loops: list[asyncio.Task[None]] = []
         self._stopped = False
         self.api = Api(self)
+        self.accounts = Accounts(self.store.accounts)
+        self.account_api = AccountApi(self, self.accounts)
         self.asgi = Starlette(routes=routes(self), exception_handlers=self.api.handlers(), lifespan=self._lifespan)
         self.asgi.state.hive = self
         self.app = Observed(Guard(self.asgi, settings), self.metrics, settings)

@@ -81,7 +81,17 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from ..errors import BadRequest, Conflict, Damaged, Forbidden, GameError, NotFound, TooMany, Unavailable
+from ..errors import (
+    BadRequest,
+    Conflict,
+    Damaged,
+    Forbidden,
+    GameError,
+    NotFound,
+    TooMany,
+    Unauthorized,
+    Unavailable,
+)
 from ..game import setup
 from ..game.actions import act
 from ..game.session import Session
@@ -102,6 +112,7 @@ STATIC = Path(__file__).parent.parent / "static"
 #: The status code of each kind of refusal.
 STATUS: dict[type[GameError], int] = {
     BadRequest: 400,
+    Unauthorized: 401,
     Forbidden: 403,
     NotFound: 404,
     Conflict: 409,
@@ -215,7 +226,8 @@ class Api:
         raise HTTPException(404)
 
     async def assets(self, request: Request) -> Response:
-        return JSONResponse({**self.service.assets(), "network": reach(*self.app.listening)})
+        network = reach(*self.app.listening)
+        return JSONResponse({**self.service.assets(), "network": network, "accounts": self.app.settings.accounts})
 
     # ------------------------------------------------------------------
     # the API
@@ -314,7 +326,7 @@ class Api:
 
 def routes(app: App) -> list[BaseRoute]:
     """The routes of a server process."""
-    api = app.api
+    api, accounts = app.api, app.account_api
     return [
         Route("/", api.page),
         Route("/game/{id}", api.page),
@@ -338,6 +350,14 @@ def routes(app: App) -> list[BaseRoute]:
         Route("/api/games/{id}/lines", api.api(api.explore), methods=["POST"]),
         Route("/api/games/{id}/lines/{line}", api.api(api.unexplore), methods=["DELETE"]),
         Route("/api/games/{id}/{action}", api.api(api.action), methods=["POST"]),
+        Route("/api/accounts", api.api(accounts.sign_up), methods=["POST"]),
+        Route("/api/session", api.api(accounts.session), methods=["GET"]),
+        Route("/api/session", api.api(accounts.sign_in), methods=["POST"]),
+        Route("/api/session", api.api(accounts.sign_out), methods=["DELETE"]),
+        Route("/api/session/password", api.api(accounts.password), methods=["POST"]),
+        Route("/api/players/{name}", api.api(accounts.player), methods=["GET"]),
+        Route("/api/admin/accounts/{name}", api.api(accounts.admin), methods=["DELETE"]),
+        Route("/api/admin/accounts/{name}/{action}", api.api(accounts.admin), methods=["POST"]),
         WebSocketRoute("/ws/games/{id}", websocket(app)),
         Route("/static/games/{name}", api.game_file),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

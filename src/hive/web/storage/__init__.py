@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .accounts import AccountRepository
 from .database import Database, DatabaseError, default_path
 from .games import Effects, GameRepository, StaleError
 from .jobs import AIJobs
@@ -28,6 +29,7 @@ class Store:
     reviews: ReviewRepository
     jobs: AIJobs
     presence: Presence
+    accounts: AccountRepository
 
     def close(self) -> None:
         """Close the database."""
@@ -54,6 +56,7 @@ def open_store(
         ReviewRepository(db, now),
         AIJobs(db, now),
         Presence(db, process, now),
+        AccountRepository(db, now),
     )
 
 

@@ -111,4 +111,53 @@ watchers = sa.Table(
     sa.Column("sockets", sa.Integer, nullable=False),
 )
 
-__all__ = ["ai_jobs", "games", "lines", "metadata", "moves", "processes", "reviews", "watchers"]
+#: The players' accounts (``hive serve``). ``key`` is the name as compared for uniqueness (see
+#: :func:`hive.web.accounts.names.name_key`); ``password`` an argon2id hash.
+accounts = sa.Table(
+    "accounts",
+    metadata,
+    sa.Column("id", sa.Text, primary_key=True),
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("key", sa.Text, nullable=False, unique=True),
+    sa.Column("password", sa.Text, nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("admin", sa.Boolean, nullable=False),
+    sa.Column("banned", sa.Boolean, nullable=False),
+)
+
+#: Signed-in sessions: the SHA-256 of the cookie's token (the token itself is never stored), the CSRF token that
+#: every change made with the cookie must carry, and when the session lapses unless used.
+sessions = sa.Table(
+    "sessions",
+    metadata,
+    sa.Column("token", sa.Text, primary_key=True),
+    sa.Column("account_id", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True),
+    sa.Column("csrf", sa.Text, nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("seen", sa.Float, nullable=False),
+    sa.Column("expires", sa.Float, nullable=False),
+)
+
+#: Failed sign-ins, by address (``address:...``) and by account name (``name:<key>``), for the throttle that every
+#: server process shares.
+sign_in_failures = sa.Table(
+    "sign_in_failures",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("key", sa.Text, nullable=False, index=True),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+__all__ = [
+    "accounts",
+    "ai_jobs",
+    "games",
+    "lines",
+    "metadata",
+    "moves",
+    "processes",
+    "reviews",
+    "sessions",
+    "sign_in_failures",
+    "watchers",
+]

@@ -1,0 +1,54 @@
+"""Passwords: hashed with argon2id (argon2-cffi's defaults, RFC 9106's second recommended set), never stored or logged
+as given; hashing runs off the event loop, as it takes tens of milliseconds by design."""
+
+from __future__ import annotations
+
+import asyncio
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from ..errors import BadRequest
+
+LENGTH = (8, 256)
+
+
+def check_password(value: object, name: str) -> str:
+    """The password ``value`` gives, checked.
+
+    :raises BadRequest: saying what a password must be (never quoting it).
+    """
+    low, high = LENGTH
+    if not isinstance(value, str) or not low <= len(value) <= high:
+        raise BadRequest(f"A password is {low} to {high} characters.")
+    if value.casefold() == name.casefold():
+        raise BadRequest("A password is not the account's name.")
+    return value
+
+
+class Passwords:
+    """Hashing and checking, with argon2id."""
+
+    def __init__(self, hasher: PasswordHasher | None = None) -> None:
+        self.hasher = hasher or PasswordHasher()
+        self._decoy: str | None = None
+
+    async def hash(self, password: str) -> str:
+        """The hash to store."""
+        return await asyncio.to_thread(self.hasher.hash, password)
+
+    async def verify(self, stored: str | None, password: str) -> bool:
+        """Whether ``password`` is the one ``stored`` was made from (``None``: no account; always false, as slowly)."""
+        return await asyncio.to_thread(self._verify, stored, password)
+
+    def _verify(self, stored: str | None, password: str) -> bool:
+        if self._decoy is None:
+            # checked against when a name is unknown, so that a wrong name takes as long as a wrong password
+            self._decoy = self.hasher.hash("a password no account has")
+        try:
+            return self.hasher.verify(stored or self._decoy, password) and stored is not None
+        except (VerificationError, InvalidHashError):
+            return False
+
+
+__all__ = ["LENGTH", "Passwords", "check_password"]

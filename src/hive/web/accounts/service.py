@@ -1,0 +1,251 @@
+"""Accounts on a club's server: signing up, in and out, passwords, sessions and what an admin may do.
+
+A session is a random token in an ``HttpOnly`` cookie; the server keeps only its SHA-256, so that a copy of the
+database signs nobody in. Each session has a CSRF token as well, which every change made with the cookie must carry
+in ``X-CSRF-Token``. Signing in always opens a new session (a token planted before it is never adopted), and a new
+password ends every other session. Failed sign-ins are counted in the database, so that every server process
+throttles alike, by address and by name; a wrong name and a wrong password are answered alike and as slowly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import BadRequest, Conflict, Forbidden, NotFound, TooMany, Unauthorized, shown
+from ..storage.accounts import AccountRepository, NameTaken, StoredAccount
+from .names import check_name, name_key
+from .passwords import Passwords, check_password
+
+#: How long a session lasts unused (each use extends it, at most once an hour).
+SESSION_SECONDS = 30 * 24 * 3600
+#: The window the sign-in throttle counts failures in, and what it allows in it.
+WINDOW = 15 * 60
+FAILURES_PER_NAME = 5
+FAILURES_PER_ADDRESS = 20
+#: Accounts one address may make in an hour.
+SIGN_UPS_PER_HOUR = 5
+WRONG = "Wrong name or password."
+
+
+def token_hash(token: str) -> str:
+    """What the database keeps of a session's token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    """A session just opened: the cookie's token (given to the browser once, never stored) and the CSRF token."""
+
+    account: StoredAccount
+    token: str
+    csrf: str
+
+    def answer(self) -> dict[str, Any]:
+        """What the API answers about it (the token goes in the cookie, not here)."""
+        return {"name": self.account.name, "admin": self.account.admin, "csrf": self.csrf}
+
+
+@dataclass(frozen=True)
+class Signed:
+    """A request's live session."""
+
+    account: StoredAccount
+    token_hash: str
+    csrf: str
+
+    def answer(self) -> dict[str, Any]:
+        return {"name": self.account.name, "admin": self.account.admin, "csrf": self.csrf}
+
+
+def _text(data: dict[str, Any], field: str) -> object:
+    if field not in data:
+        raise BadRequest(f"Missing {field!r}.")
+    return data[field]
+
+
+class Accounts:
+    """The accounts of a server.
+
+    :param repository: where they are kept.
+    :param passwords: how passwords are hashed (argon2id).
+    :param now: the time source, seconds since the epoch.
+    """
+
+    def __init__(
+        self, repository: AccountRepository, passwords: Passwords | None = None, now: Callable[[], float] = time.time
+    ) -> None:
+        self.repository = repository
+        self.passwords = passwords or Passwords()
+        self.now = now
+
+    async def _open(self, account: StoredAccount) -> SignedIn:
+        token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)
+        await self.repository.open_session(token_hash(token), account.id, csrf, self.now() + SESSION_SECONDS)
+        return SignedIn(account, token, csrf)
+
+    async def _throttle(self, keys: dict[str, int], what: str, window: float = WINDOW) -> None:
+        """Refuse when any key has its allowance of failures in the window."""
+        found = await self.repository.failures(list(keys), self.now() - window)
+        for key, allowed in keys.items():
+            times = found[key]
+            if len(times) >= allowed:
+                wait = max(1, round((times[0] + window - self.now()) / 60))
+                raise TooMany(f"Too many {what}; try again in {wait} min.")
+
+    async def sign_up(self, data: dict[str, Any], address: str) -> SignedIn:
+        """Make an account (``name``, ``password``) and sign it in.
+
+        :raises BadRequest: naming what is wrong with the name or the password.
+        :raises Conflict: when the name, or one too like it, is taken.
+        :raises TooMany: past the accounts an address may make in an hour.
+        """
+        name = check_name(_text(data, "name"))
+        password = check_password(_text(data, "password"), name)
+        signups = f"signup:{address}"
+        await self._throttle({signups: SIGN_UPS_PER_HOUR}, "new accounts from this address", 3600)
+        hashed = await self.passwords.hash(password)
+        try:
+            account = await self.repository.create(secrets.token_hex(8), name, name_key(name), hashed)
+        except NameTaken:
+            raise Conflict(f"The name {shown(name)} is taken, or too like one that is: choose another.") from None
+        await self.repository.fail([signups], self.now() - 3600)  # counted as made, for the hour's allowance
+        return await self._open(account)
+
+    async def sign_in(self, data: dict[str, Any], address: str) -> SignedIn:
+        """Open a new session for ``name`` and ``password``.
+
+        :raises Unauthorized: ``Wrong name or password.``, whichever was wrong.
+        :raises TooMany: after too many failures for the name, or from the address.
+        :raises Forbidden: for a banned account (with the right password only).
+        """
+        raw_name, password = _text(data, "name"), _text(data, "password")
+        if not isinstance(raw_name, str) or not isinstance(password, str) or len(raw_name) > 200:
+            raise Unauthorized(WRONG)
+        key = name_key(raw_name.strip())
+        keys = {f"name:{key}": FAILURES_PER_NAME, f"address:{address}": FAILURES_PER_ADDRESS}
+        await self._throttle(keys, "failed sign-ins")
+        account = await self.repository.find(key)
+        if not await self.passwords.verify(account.password if account else None, password[:256]) or not account:
+            await self.repository.fail(list(keys), self.now() - WINDOW)
+            raise Unauthorized(WRONG)
+        if account.banned:
+            raise Forbidden("This account is banned.")
+        await self.repository.forgive(f"name:{key}")
+        return await self._open(account)
+
+    async def signed(self, token: str | None) -> Signed | None:
+        """The live session of a cookie's token (``None``: none, unknown, lapsed, or its account banned)."""
+        if not token or len(token) > 100:
+            return None
+        hashed = token_hash(token)
+        stored = await self.repository.session(hashed)
+        if stored is None or stored.account.banned:
+            return None
+        if self.now() - stored.seen > 3600:
+            await self.repository.touch(hashed, self.now() + SESSION_SECONDS)
+        return Signed(stored.account, hashed, stored.csrf)
+
+    @staticmethod
+    def check_csrf(signed: Signed, header: str | None) -> None:
+        """Make sure a change made with the cookie carries the session's CSRF token.
+
+        :raises Forbidden: when it does not.
+        """
+        if not header or not hmac.compare_digest(header, signed.csrf):
+            raise Forbidden("This change needs the session's CSRF token in X-CSRF-Token (sign in again).")
+
+    async def sign_out(self, signed: Signed) -> None:
+        """End the session."""
+        await self.repository.close_sessions(signed.account.id, token=signed.token_hash)
+
+    async def change_password(self, signed: Signed, data: dict[str, Any]) -> SignedIn:
+        """Set a new password (``old``, ``new``); every session of the account ends, and a new one opens.
+
+        :raises Unauthorized: when ``old`` is wrong.
+        :raises BadRequest: naming what is wrong with ``new``.
+        """
+        account = signed.account
+        old, new = _text(data, "old"), check_password(_text(data, "new"), account.name)
+        if not isinstance(old, str) or not await self.passwords.verify(account.password, old[:256]):
+            raise Unauthorized("Wrong password.")
+        hashed = await self.passwords.hash(new)
+        await self.repository.update(account.id, password=hashed)
+        await self.repository.close_sessions(account.id)
+        return await self._open(StoredAccount(**{**account.__dict__, "password": hashed}))
+
+    # ------------------------------------------------------------------ what an admin may do
+
+    async def _target(self, admin: Signed, name: str) -> StoredAccount:
+        if not admin.account.admin:
+            raise Forbidden("Only an admin may do this.")
+        account = await self.repository.find(name_key(name))
+        if account is None:
+            raise NotFound(f"No account is named {shown(name)}.")
+        return account
+
+    async def reset_password(self, admin: Signed, name: str) -> str:
+        """Give the account a new random password (returned, to pass on) and end its sessions.
+
+        :raises Forbidden: unless ``admin`` is one.
+        :raises NotFound: for an unknown name.
+        """
+        account = await self._target(admin, name)
+        password = secrets.token_urlsafe(12)
+        await self.repository.update(account.id, password=await self.passwords.hash(password))
+        await self.repository.close_sessions(account.id)
+        return password
+
+    async def set_banned(self, admin: Signed, name: str, banned: bool) -> StoredAccount:
+        """Ban (ending its sessions) or lift the ban of an account.
+
+        :raises Forbidden: unless ``admin`` is one, or for the admin's own account.
+        :raises NotFound: for an unknown name.
+        """
+        account = await self._target(admin, name)
+        if account.id == admin.account.id:
+            raise Forbidden("An admin does not ban their own account.")
+        await self.repository.update(account.id, banned=banned)
+        if banned:
+            await self.repository.close_sessions(account.id)
+        return StoredAccount(**{**account.__dict__, "banned": banned})
+
+    async def delete(self, admin: Signed, name: str) -> None:
+        """Delete an account (spam) and its sessions; its name is free again.
+
+        :raises Forbidden: unless ``admin`` is one, or for the admin's own account.
+        :raises NotFound: for an unknown name.
+        """
+        account = await self._target(admin, name)
+        if account.id == admin.account.id:
+            raise Forbidden("An admin does not delete their own account.")
+        await self.repository.delete(account.id)
+
+    async def set_admin(self, name: str, admin: bool) -> StoredAccount:
+        """Make an account an admin, or no longer (``hive db admin``, on the server's own machine).
+
+        :raises NotFound: for an unknown name.
+        """
+        account = await self.repository.find(name_key(name))
+        if account is None:
+            raise NotFound(f"No account is named {shown(name)}.")
+        await self.repository.update(account.id, admin=admin)
+        return StoredAccount(**{**account.__dict__, "admin": admin})
+
+    async def profile(self, name: str) -> dict[str, Any]:
+        """What anyone may see of an account.
+
+        :raises NotFound: for an unknown name.
+        """
+        account = await self.repository.find(name_key(name))
+        if account is None:
+            raise NotFound(f"No account is named {shown(name)}.")
+        return {"name": account.name, "created": account.created, "banned": account.banned}
+
+
+__all__ = ["SESSION_SECONDS", "Accounts", "Signed", "SignedIn", "token_hash"]

@@ -1,0 +1,130 @@
+"""The accounts' API (``hive serve``; a server without accounts answers 404):
+
+- ``POST /api/accounts`` (``name``, ``password``): make an account and sign it in; 201 with ``name``, ``admin`` and
+  ``csrf``, and the session's cookie.
+- ``POST /api/session`` (``name``, ``password``): sign in: a new session, its cookie, and ``csrf``. A wrong name and
+  a wrong password are both ``401 Wrong name or password.``; too many failures for a name or from an address, 429.
+- ``GET /api/session``: who is signed in (``name``, ``admin``, ``csrf``), or ``{"name": null}``.
+- ``DELETE /api/session``: sign out. ``POST /api/session/password`` (``old``, ``new``): a new password; every other
+  session ends, and the answer carries the new session's cookie and ``csrf``.
+- ``GET /api/players/{name}``: what anyone may see of an account.
+- An admin's: ``POST /api/admin/accounts/{name}/password`` (answers a new random ``password`` to pass on),
+  ``POST /api/admin/accounts/{name}/ban`` (``banned``: true or false), ``DELETE /api/admin/accounts/{name}``.
+
+Every change made with the cookie (sign-out, password, an admin's) carries the session's CSRF token in
+``X-CSRF-Token``. The cookie is ``HttpOnly``, ``SameSite=Lax``, and ``Secure`` when the page came over HTTPS (behind
+a trusted proxy, as its ``X-Forwarded-Proto`` says).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from ..accounts import Accounts, Signed, SignedIn
+from ..accounts.service import SESSION_SECONDS
+from ..errors import BadRequest, NotFound, Unauthorized
+
+if TYPE_CHECKING:
+    from .app import App
+
+COOKIE = "hive_session"
+
+
+class AccountApi:
+    """The accounts' endpoints of a server process."""
+
+    def __init__(self, app: App, accounts: Accounts) -> None:
+        self.app = app
+        self.accounts = accounts
+
+    def _check_enabled(self) -> None:
+        if not self.app.settings.accounts:
+            raise NotFound("This server keeps no accounts (hive play): anyone plays as a guest.")
+
+    async def _body(self, request: Request) -> dict[str, Any]:
+        return await self.app.api.body(request)
+
+    async def signed(self, request: Request) -> Signed | None:
+        """The request's session, from its cookie (``None`` without accounts or a live session)."""
+        if not self.app.settings.accounts:
+            return None
+        return await self.accounts.signed(request.cookies.get(COOKIE))
+
+    async def _changing(self, request: Request) -> Signed:
+        """The session of a change made with the cookie, its CSRF token checked.
+
+        :raises Unauthorized: when nobody is signed in.
+        :raises Forbidden: without the session's CSRF token.
+        """
+        self._check_enabled()
+        signed = await self.signed(request)
+        if signed is None:
+            raise Unauthorized("Sign in first.")
+        self.accounts.check_csrf(signed, request.headers.get("x-csrf-token"))
+        return signed
+
+    def _with_cookie(self, request: Request, opened: SignedIn, status: int = 200) -> Response:
+        response = JSONResponse(opened.answer(), status_code=status)
+        response.set_cookie(
+            COOKIE,
+            opened.token,
+            max_age=SESSION_SECONDS,
+            httponly=True,
+            samesite="lax",
+            secure=request.url.scheme == "https",
+            path="/",
+        )
+        return response
+
+    async def sign_up(self, request: Request) -> Response:
+        self._check_enabled()
+        opened = await self.accounts.sign_up(await self._body(request), self.app.api.client(request))
+        return self._with_cookie(request, opened, 201)
+
+    async def sign_in(self, request: Request) -> Response:
+        self._check_enabled()
+        opened = await self.accounts.sign_in(await self._body(request), self.app.api.client(request))
+        return self._with_cookie(request, opened)
+
+    async def session(self, request: Request) -> Any:
+        self._check_enabled()
+        signed = await self.signed(request)
+        return {"name": None} if signed is None else signed.answer()
+
+    async def sign_out(self, request: Request) -> Response:
+        signed = await self._changing(request)
+        await self.accounts.sign_out(signed)
+        response = JSONResponse({"name": None})
+        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
+        return response
+
+    async def password(self, request: Request) -> Response:
+        signed = await self._changing(request)
+        opened = await self.accounts.change_password(signed, await self._body(request))
+        return self._with_cookie(request, opened)
+
+    async def player(self, request: Request) -> Any:
+        self._check_enabled()
+        return await self.accounts.profile(request.path_params["name"])
+
+    async def admin(self, request: Request) -> Any:
+        signed = await self._changing(request)
+        name, action = request.path_params["name"], request.path_params.get("action")
+        if request.method == "DELETE" and action is None:
+            await self.accounts.delete(signed, name)
+            return {"deleted": name}
+        if action == "password":
+            return {"name": name, "password": await self.accounts.reset_password(signed, name)}
+        if action == "ban":
+            banned = (await self._body(request)).get("banned", True)
+            if not isinstance(banned, bool):
+                raise BadRequest("'banned' is true or false.")
+            account = await self.accounts.set_banned(signed, name, banned)
+            return {"name": account.name, "banned": account.banned}
+        raise NotFound(f"No admin action {action!r}.")
+
+
+__all__ = ["COOKIE", "AccountApi"]

@@ -1,0 +1,190 @@
+"""The players' accounts, their sessions, and the failed sign-ins, as every server process shares them."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import exc
+
+from .database import Database
+from .schema import accounts, sessions, sign_in_failures
+
+
+@dataclass(frozen=True)
+class StoredAccount:
+    """An account as stored (``password``: its argon2id hash)."""
+
+    id: str
+    name: str
+    key: str
+    password: str
+    created: float
+    admin: bool
+    banned: bool
+
+
+@dataclass(frozen=True)
+class StoredSession:
+    """A signed-in session: its account, the CSRF token its changes carry, and when it lapses unless used."""
+
+    account: StoredAccount
+    csrf: str
+    seen: float
+    expires: float
+
+
+class NameTaken(Exception):
+    """Another account has the name's key already."""
+
+
+def _account(row: sa.Row[Any]) -> StoredAccount:
+    return StoredAccount(row.id, row.name, row.key, row.password, float(row.created), bool(row.admin), bool(row.banned))
+
+
+class AccountRepository:
+    """The accounts of a server.
+
+    :param database: where they are kept.
+    :param now: the time source, seconds since the epoch.
+    """
+
+    def __init__(self, database: Database, now: Callable[[], float] = time.time) -> None:
+        self.database = database
+        self.now = now
+
+    async def create(self, account_id: str, name: str, key: str, password: str) -> StoredAccount:
+        """Store a new account (neither admin nor banned).
+
+        :raises NameTaken: when an account has ``key`` already.
+        """
+        return await self.database.run(self._create, account_id, name, key, password)
+
+    def _create(self, account_id: str, name: str, key: str, password: str) -> StoredAccount:
+        account = StoredAccount(account_id, name, key, password, self.now(), False, False)
+        try:
+            with self.database.engine.begin() as connection:
+                connection.execute(accounts.insert().values(**account.__dict__))
+        except exc.IntegrityError:
+            raise NameTaken(key) from None
+        return account
+
+    async def find(self, key: str) -> StoredAccount | None:
+        """The account whose name has ``key``."""
+        return await self.database.run(self._find, key)
+
+    def _find(self, key: str) -> StoredAccount | None:
+        with self.database.single() as connection:
+            row = connection.execute(sa.select(accounts).where(accounts.c.key == key)).first()
+        return None if row is None else _account(row)
+
+    async def update(self, account_id: str, **values: object) -> None:
+        """Change an account's ``password``, ``admin`` or ``banned``."""
+        await self.database.run(self._update, account_id, values)
+
+    def _update(self, account_id: str, values: dict[str, object]) -> None:
+        with self.database.engine.begin() as connection:
+            connection.execute(accounts.update().where(accounts.c.id == account_id).values(**values))
+
+    async def delete(self, account_id: str) -> None:
+        """Delete an account and its sessions."""
+        await self.database.run(self._delete, account_id)
+
+    def _delete(self, account_id: str) -> None:
+        with self.database.engine.begin() as connection:
+            connection.execute(sessions.delete().where(sessions.c.account_id == account_id))
+            connection.execute(accounts.delete().where(accounts.c.id == account_id))
+
+    # ------------------------------------------------------------------ sessions
+
+    async def open_session(self, token_hash: str, account_id: str, csrf: str, expires: float) -> None:
+        """Store a new session."""
+        await self.database.run(self._open_session, token_hash, account_id, csrf, expires)
+
+    def _open_session(self, token_hash: str, account_id: str, csrf: str, expires: float) -> None:
+        now = self.now()
+        row = {"token": token_hash, "account_id": account_id, "csrf": csrf, "created": now, "seen": now}
+        with self.database.engine.begin() as connection:
+            connection.execute(sessions.insert().values(**row, expires=expires))
+
+    async def session(self, token_hash: str) -> StoredSession | None:
+        """The live session of ``token_hash`` with its account (``None``: unknown or lapsed)."""
+        return await self.database.run(self._session, token_hash)
+
+    def _session(self, token_hash: str) -> StoredSession | None:
+        query = (
+            sa.select(accounts, sessions.c.csrf, sessions.c.seen, sessions.c.expires)
+            .join(sessions, sessions.c.account_id == accounts.c.id)
+            .where(sessions.c.token == token_hash, sessions.c.expires > self.now())
+        )
+        with self.database.single() as connection:
+            row = connection.execute(query).first()
+        if row is None:
+            return None
+        return StoredSession(_account(row), str(row.csrf), float(row.seen), float(row.expires))
+
+    async def touch(self, token_hash: str, expires: float) -> None:
+        """Say a session was used now, and when it lapses from now."""
+        await self.database.run(self._touch, token_hash, expires)
+
+    def _touch(self, token_hash: str, expires: float) -> None:
+        with self.database.engine.begin() as connection:
+            connection.execute(
+                sessions.update().where(sessions.c.token == token_hash).values(seen=self.now(), expires=expires)
+            )
+
+    async def close_sessions(self, account_id: str, *, but: str | None = None, token: str | None = None) -> None:
+        """End the session ``token`` (a hash), or every session of the account but ``but``."""
+        await self.database.run(self._close_sessions, account_id, but, token)
+
+    def _close_sessions(self, account_id: str, but: str | None, token: str | None) -> None:
+        query = sessions.delete().where(sessions.c.account_id == account_id)
+        if token is not None:
+            query = query.where(sessions.c.token == token)
+        if but is not None:
+            query = query.where(sessions.c.token != but)
+        with self.database.engine.begin() as connection:
+            connection.execute(query)
+            connection.execute(sessions.delete().where(sessions.c.expires <= self.now()))
+
+    # ------------------------------------------------------------------ failed sign-ins
+
+    async def failures(self, keys: list[str], since: float) -> dict[str, list[float]]:
+        """The times of the failed sign-ins of each key since ``since``, oldest first."""
+        return await self.database.run(self._failures, keys, since)
+
+    def _failures(self, keys: list[str], since: float) -> dict[str, list[float]]:
+        found: dict[str, list[float]] = {key: [] for key in keys}
+        query = (
+            sa.select(sign_in_failures.c.key, sign_in_failures.c.at)
+            .where(sign_in_failures.c.key.in_(keys), sign_in_failures.c.at > since)
+            .order_by(sign_in_failures.c.at)
+        )
+        with self.database.single() as connection:
+            for key, at in connection.execute(query):
+                found[key].append(float(at))
+        return found
+
+    async def fail(self, keys: list[str], older: float) -> None:
+        """Count a failed sign-in against each key now, and forget the failures before ``older``."""
+        await self.database.run(self._fail, keys, older)
+
+    def _fail(self, keys: list[str], older: float) -> None:
+        now = self.now()
+        with self.database.engine.begin() as connection:
+            connection.execute(sign_in_failures.insert(), [{"key": key, "at": now} for key in keys])
+            connection.execute(sign_in_failures.delete().where(sign_in_failures.c.at < older))
+
+    async def forgive(self, key: str) -> None:
+        """Forget the failed sign-ins of ``key`` (after a sign-in that succeeded)."""
+        await self.database.run(self._forgive, key)
+
+    def _forgive(self, key: str) -> None:
+        with self.database.engine.begin() as connection:
+            connection.execute(sign_in_failures.delete().where(sign_in_failures.c.key == key))
+
+
+__all__ = ["AccountRepository", "NameTaken", "StoredAccount", "StoredSession"]
