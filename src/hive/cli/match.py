@@ -14,7 +14,7 @@ from ..arena.cluster import check_address, import_ray
 from ..arena.settings import arena_settings
 from ..engine import EngineError
 from ..games import games
-from ..players import DEFAULT_ENGINE_TIME, PLAYER_CHOICES, check_player, describe, parse_player
+from ..players import DEFAULT_ENGINE_TIME, PLAYER_CHOICES, PlayerSpec, check_player, describe, parse_player
 from ..plugin import GameSpec
 
 DESCRIPTION = (
@@ -163,6 +163,27 @@ def _jobs(args: argparse.Namespace) -> int | None:
     return min(jobs if jobs is not None else os.cpu_count() or 1, games)
 
 
+def checked_game(args: argparse.Namespace, players: list[PlayerSpec]) -> GameSpec:
+    """The game the options of :func:`add_game_options` name, once they and the players are known to be good.
+
+    :raises ValueError: naming the bad option or player.
+    """
+    spec = check_settings(
+        args.game,
+        games=args.games,
+        time=args.time,
+        depth=args.depth,
+        max_moves=args.max_moves,
+        openings=args.openings,
+        jobs=args.jobs,
+    )
+    for player in players:
+        check_player(player, spec)
+    if args.engine_timeout is not None and not args.engine_timeout > 0:
+        raise ValueError(f"engine timeout must be > 0 seconds, not {args.engine_timeout}")
+    return spec
+
+
 def _sprt(args: argparse.Namespace) -> Sprt | None:
     """The test asked for by --sprt, --alpha and --beta."""
     if args.sprt is None:
@@ -190,21 +211,9 @@ def cmd_match(args: argparse.Namespace) -> int:
         sprt = _sprt(args)
         if args.games is None:
             args.games = SPRT_GAMES if sprt is not None else 2
-        spec = check_settings(
-            args.game,
-            games=args.games,
-            time=args.time,
-            depth=args.depth,
-            max_moves=args.max_moves,
-            openings=args.openings,
-            jobs=args.jobs,
-        )
-        for player in specs:
-            check_player(player, spec)
+        spec = checked_game(args, specs)
         if args.max_moves is None:
             args.max_moves = arena_settings(spec).max_moves
-        if args.engine_timeout is not None and not args.engine_timeout > 0:
-            raise ValueError(f"engine timeout must be > 0 seconds, not {args.engine_timeout}")
         if args.out is not None:
             try:
                 out = open(args.out, "w", encoding="utf-8")  # noqa: SIM115
@@ -264,4 +273,4 @@ def main(argv: Sequence[str] | None = None) -> int:
     return cmd_match(parser.parse_args(argv))
 
 
-__all__ = ["add_arguments", "add_parser", "cmd_match", "main"]
+__all__ = ["add_arguments", "add_game_options", "add_parser", "checked_game", "cmd_match", "main"]

@@ -155,8 +155,12 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     for action, text in (
         ("upgrade", "bring the schema up to the newest this release knows (safe to run twice, or at once)"),
         ("current", "say which schema the database is at (exit 1 when it is behind)"),
+        ("admin", "make an account an admin (one who may reset passwords, ban and delete accounts)"),
     ):
         sub = actions.add_parser(action, help=text, description=text[0].upper() + text[1:] + ".")
+        if action == "admin":
+            sub.add_argument("name", metavar="NAME", help="the account's name")
+            sub.add_argument("--revoke", action="store_true", help="make it an admin no longer")
         sub.add_argument(
             "--database",
             default=None,
@@ -165,19 +169,6 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
             " of hive play)",
         )
         sub.set_defaults(func=cmd_db)
-    admin = actions.add_parser(
-        "admin", help="make an account an admin (one who may reset passwords, ban and delete accounts)"
-    )
-    admin.add_argument("name", metavar="NAME", help="the account's name")
-    admin.add_argument("--revoke", action="store_true", help="make it an admin no longer")
-    admin.add_argument(
-        "--database",
-        default=None,
-        metavar="URL",
-        help=f"postgresql://USER@HOST/DB or sqlite:///PATH (default: ${DATABASE_VARIABLE}, else the SQLite file"
-        " of hive play)",
-    )
-    admin.set_defaults(func=cmd_db)
 
 
 __all__ = ["add_parsers", "cmd_db", "cmd_serve"]

@@ -10,14 +10,14 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..arena import GameRecord, check_settings, plural, plural_noun
+from ..arena import GameRecord, plural, plural_noun
 from ..arena.cluster import check_address, import_ray
 from ..arena.settings import arena_settings
 from ..arena.tournament import FORMATS, GAUNTLET, ROUND_ROBIN, TournamentResult, run_tournament, schedule
 from ..engine import EngineError
 from ..games import find_game
-from ..players import PLAYER_CHOICES, check_player, describe, parse_player
-from .match import add_game_options
+from ..players import PLAYER_CHOICES, describe, parse_player
+from .match import add_game_options, checked_game
 
 DESCRIPTION = (
     "Play a round robin (every pair of players meets) or a gauntlet (the first player meets each other one) of any "
@@ -93,21 +93,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     """Run ``hive tournament`` from parsed arguments; returns the exit code."""
     try:
         specs = [parse_player(text) for text in args.players]
-        spec = check_settings(
-            args.game,
-            games=args.games,
-            time=args.time,
-            depth=args.depth,
-            max_moves=args.max_moves,
-            openings=args.openings,
-            jobs=args.jobs,
-        )
-        for player in specs:
-            check_player(player, spec)
+        spec = checked_game(args, specs)
         cycles = 2 if args.double else 1
         pairings = schedule([f"{i}" for i in range(len(specs))], args.format, cycles)
-        if args.engine_timeout is not None and not args.engine_timeout > 0:
-            raise ValueError(f"engine timeout must be > 0 seconds, not {args.engine_timeout}")
         _check_out(args.out)
         total = len(pairings) * args.games
         jobs: int | None = args.jobs

@@ -23,6 +23,8 @@ class GameRecord:
     :ivar version: how many changes the game has had since it was stored: every change is stored only over the version
         it was made from, so that two changes made from the same version cannot both be stored.
     :ivar ai_error: why the AI could not make its move, until the game changes again.
+    :ivar accounts: the accounts playing each seat (``hive serve``: a game from a seek), ``None`` for a guest.
+    :ivar rated: whether the game's end moves its players' ratings (a game between two accounts from a rated seek).
     """
 
     id: str
@@ -47,6 +49,8 @@ class GameRecord:
     start: str | None = None
     version: int = 0
     ai_error: str | None = None
+    accounts: tuple[str | None, str | None] = (None, None)
+    rated: bool = False
 
 
 @dataclass(frozen=True)

@@ -39,28 +39,23 @@ def token_hash(token: str) -> str:
 
 
 @dataclass(frozen=True)
-class SignedIn:
-    """A session just opened: the cookie's token (given to the browser once, never stored) and the CSRF token."""
-
-    account: StoredAccount
-    token: str
-    csrf: str
-
-    def answer(self) -> dict[str, Any]:
-        """What the API answers about it (the token goes in the cookie, not here)."""
-        return {"name": self.account.name, "admin": self.account.admin, "csrf": self.csrf}
-
-
-@dataclass(frozen=True)
 class Signed:
-    """A request's live session."""
+    """A request's live session: its account, the hash of its token, and its CSRF token."""
 
     account: StoredAccount
     token_hash: str
     csrf: str
 
     def answer(self) -> dict[str, Any]:
+        """What the API answers about it (never the token, which the cookie holds)."""
         return {"name": self.account.name, "admin": self.account.admin, "csrf": self.csrf}
+
+
+@dataclass(frozen=True)
+class SignedIn(Signed):
+    """A session just opened, with the cookie's token (given to the browser once, never stored)."""
+
+    token: str = ""
 
 
 def _text(data: dict[str, Any], field: str) -> object:
@@ -86,8 +81,9 @@ class Accounts:
 
     async def _open(self, account: StoredAccount) -> SignedIn:
         token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)
-        await self.repository.open_session(token_hash(token), account.id, csrf, self.now() + SESSION_SECONDS)
-        return SignedIn(account, token, csrf)
+        hashed = token_hash(token)
+        await self.repository.open_session(hashed, account.id, csrf, self.now() + SESSION_SECONDS)
+        return SignedIn(account, hashed, csrf, token)
 
     async def _throttle(self, keys: dict[str, int], what: str, window: float = WINDOW) -> None:
         """Refuse when any key has its allowance of failures in the window."""
@@ -237,15 +233,15 @@ class Accounts:
         await self.repository.update(account.id, admin=admin)
         return StoredAccount(**{**account.__dict__, "admin": admin})
 
-    async def profile(self, name: str) -> dict[str, Any]:
-        """What anyone may see of an account.
+    async def find(self, name: str) -> StoredAccount:
+        """The account named ``name`` (or a name too like it).
 
         :raises NotFound: for an unknown name.
         """
         account = await self.repository.find(name_key(name))
         if account is None:
             raise NotFound(f"No account is named {shown(name)}.")
-        return {"name": account.name, "created": account.created, "banned": account.banned}
+        return account
 
 
 __all__ = ["SESSION_SECONDS", "Accounts", "Signed", "SignedIn", "token_hash"]

@@ -13,6 +13,7 @@ import json
 import math
 from typing import Any
 
+from ...ratings import speed
 from ...search.timing import ClockReading
 from ..errors import BadRequest, shown
 
@@ -218,6 +219,14 @@ def reading(clock: JSON | None, seat: int, now: float) -> ClockReading | None:
     return ClockReading(left(clock, seat, now) / 1000, float(clock["control"]["increment"]) / 1000)
 
 
+def speed_of(stored: JSON | None) -> str:
+    """The speed a game with this clock is rated in (see :func:`hive.ratings.speed`)."""
+    tc = None if stored is None else stored.get("control")
+    if tc is None or "days" in tc:
+        return "correspondence"
+    return speed(tc["initial"] / 1000, tc["increment"] / 1000)
+
+
 __all__ = [
     "DAYS",
     "PRESETS",
@@ -233,5 +242,6 @@ __all__ = [
     "reading",
     "report",
     "resume",
+    "speed_of",
     "stopped",
 ]

@@ -30,11 +30,13 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+import sqlalchemy as sa
+
 from ...game import Outcome, Termination
 from ..errors import BadRequest, Conflict, Damaged, Forbidden, NotFound, shown
 from ..model import AIJob, GameRecord
 from ..storage import Effects, Store
-from ..storage.games import StaleError
+from ..storage.games import StaleError, Within
 from ..views import (
     JSON,
     Board,
@@ -79,7 +81,7 @@ def ended(board: Board, outcome: Outcome | None = None) -> dict[str, Any]:
 def summary(record: GameRecord, view: View, length: int) -> JSON:
     """A game as the game list and the page describe it: kind, mode, options, the sides' names, the players' names,
     the number of moves, the result (``winner``: the winner's seat), the position record it started from (``start``,
-    ``None`` for the start of a game), the time control's label and the dates."""
+    ``None`` for the start of a game), the time control's label, whether it is rated, and the dates."""
     sides = view.sides(record.options)
     notation = spec_of(record.kind).sides
     winner = next((seat for seat, side in enumerate(notation) if record.result == f"{side}Wins"), None)
@@ -98,6 +100,7 @@ def summary(record: GameRecord, view: View, length: int) -> JSON:
         "rematch": record.rematch,
         "start": record.start,
         "time_control": clock.label(record.clock["control"] if record.clock else None),
+        "rated": record.rated,
         "created": record.created,
         "updated": record.updated,
     }
@@ -502,7 +505,8 @@ class GameService:
         previous, session.record = record, updated  # what the event is worked out from
         event = self._event(session, what, by, detail)
         try:
-            await self.store.games.save(updated, previous, self._effects(session, event, client))
+            rating = self._rating(session, previous, updated)
+            await self.store.games.save(updated, previous, self._effects(session, event, client, rating))
         except BaseException:
             session.record = previous
             if revert is not None:
@@ -528,14 +532,30 @@ class GameService:
             detail,
         )
 
-    def _effects(self, session: Session, event: GameChanged, client: str) -> Effects:
+    def _effects(self, session: Session, event: GameChanged, client: str, rating: Within | None = None) -> Effects:
         announcer = self.announcer
-        return Effects(
-            ai_due=event.ai_due,
-            client=client or "server",
-            deadline=event.deadline,
-            within=lambda connection: announcer.stored(connection, event),
-        )
+
+        def within(connection: sa.Connection) -> None:
+            announcer.stored(connection, event)
+            if rating is not None:
+                rating(connection)
+
+        return Effects(ai_due=event.ai_due, client=client or "server", deadline=event.deadline, within=within)
+
+    def _rating(self, session: Session, previous: GameRecord, updated: GameRecord) -> Within | None:
+        """What rates a rated game in the transaction that ends it: only a game between two accounts that both moved
+        (one aborted before is not rated)."""
+        first, second = updated.accounts
+        if not updated.rated or updated.result is None or previous.result is not None:
+            return None
+        if first is None or second is None or len(updated.moves) < 2:
+            return None
+        board = session.board
+        wins = [f"{side}Wins" for side in board.sides]
+        score0 = 0.5 if updated.result not in wins else 1.0 - wins.index(updated.result)
+        game, speed = board.game_name, clock.speed_of(updated.clock)
+        ratings = self.store.ratings
+        return lambda connection: ratings.rate_within(connection, updated.id, game, speed, (first, second), score0)
 
 
 __all__ = ["GameService", "Session", "damage", "ended", "summary"]

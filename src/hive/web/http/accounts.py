@@ -7,7 +7,16 @@
 - ``GET /api/session``: who is signed in (``name``, ``admin``, ``csrf``), or ``{"name": null}``.
 - ``DELETE /api/session``: sign out. ``POST /api/session/password`` (``old``, ``new``): a new password; every other
   session ends, and the answer carries the new session's cookie and ``csrf``.
-- ``GET /api/players/{name}``: what anyone may see of an account.
+- ``GET /api/players/{name}``: what anyone may see of an account, with its ``ratings`` by game and speed (each
+  ``rating``, ``deviation``, ``provisional``, ``games``, ``wins``, ``draws``, ``losses``).
+- The lobby's seeks: ``GET /api/seeks`` (the open ones, newest first); ``POST /api/seeks`` (``game``: a name such
+  as ``Base+MLP`` or ``HiveQueen``, or ``kind`` and ``options`` as for a new game; ``time_control`` as for a new
+  game, which a rated seek needs; ``rated``, default true; ``colour``, the seeker's side or ``random``;
+  ``rating_range``, ``[low, high]``); ``GET /api/seeks/{id}`` (its ``game_id`` once accepted);
+  ``POST /api/seeks/{id}/accept`` (the game starts: answers its ``id``, the accepting player's seat ``token`` and its
+  ``state``); ``DELETE /api/seeks/{id}`` (the seeker's own). A game from a seek is played with the game API as any
+  other, the session's cookie standing for the seat's token (its changes carrying the CSRF token). A rated game that
+  ends after both players moved moves both ratings (Glicko-2), in the transaction that stores its end.
 - An admin's: ``POST /api/admin/accounts/{name}/password`` (answers a new random ``password`` to pass on),
   ``POST /api/admin/accounts/{name}/ban`` (``banned``: true or false), ``DELETE /api/admin/accounts/{name}``.
 
@@ -24,6 +33,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from ..accounts import Accounts, Signed, SignedIn
+from ..accounts.seeks import Seeks
 from ..accounts.service import SESSION_SECONDS
 from ..errors import BadRequest, NotFound, Unauthorized
 
@@ -36,9 +46,10 @@ COOKIE = "hive_session"
 class AccountApi:
     """The accounts' endpoints of a server process."""
 
-    def __init__(self, app: App, accounts: Accounts) -> None:
+    def __init__(self, app: App, accounts: Accounts, seeks: Seeks) -> None:
         self.app = app
         self.accounts = accounts
+        self.seeks = seeks
 
     def _check_enabled(self) -> None:
         if not self.app.settings.accounts:
@@ -108,7 +119,53 @@ class AccountApi:
 
     async def player(self, request: Request) -> Any:
         self._check_enabled()
-        return await self.accounts.profile(request.path_params["name"])
+        account = await self.accounts.find(request.path_params["name"])
+        ratings: dict[str, dict[str, Any]] = {}
+        for rating in await self.app.store.ratings.of(account.id):
+            ratings.setdefault(rating.game, {})[rating.speed] = rating.answer()
+        return {"name": account.name, "created": account.created, "banned": account.banned, "ratings": ratings}
+
+    async def seat_token(self, request: Request, game_id: str) -> str | None:
+        """The seat token a signed-in player's session stands for in a game from a seek (``None``: no session, or
+        not a player of it); a change made so carries the CSRF token.
+
+        :raises Forbidden: for a change without the session's CSRF token.
+        """
+        if not self.app.settings.accounts or COOKIE not in request.cookies:
+            return None
+        signed = await self.signed(request)
+        if signed is None:
+            return None
+        service = self.app.service
+        record = (service.sessions.get(game_id) or await service.session(game_id)).record
+        if signed.account.id not in record.accounts:
+            return None
+        if request.method not in ("GET", "HEAD"):
+            self.accounts.check_csrf(signed, request.headers.get("x-csrf-token"))
+        return record.tokens[record.accounts.index(signed.account.id)]
+
+    # ------------------------------------------------------------------ the lobby's seeks
+
+    async def list_seeks(self, request: Request) -> Any:
+        self._check_enabled()
+        return await self.seeks.listed()
+
+    async def open_seek(self, request: Request) -> Any:
+        signed = await self._changing(request)
+        return await self.seeks.open(signed, await self._body(request))
+
+    async def seek(self, request: Request) -> Any:
+        self._check_enabled()
+        return await self.seeks.get(request.path_params["id"])
+
+    async def accept_seek(self, request: Request) -> Any:
+        signed = await self._changing(request)
+        session, game = await self.seeks.accept(signed, request.path_params["id"])
+        return await self.app.api.started(session, game.token, None)
+
+    async def cancel_seek(self, request: Request) -> Any:
+        signed = await self._changing(request)
+        return await self.seeks.cancel(signed, request.path_params["id"])
 
     async def admin(self, request: Request) -> Any:
         signed = await self._changing(request)

@@ -28,6 +28,7 @@ import sqlalchemy as sa
 from starlette.applications import Starlette
 
 from ..accounts import Accounts
+from ..accounts.seeks import Seeks
 from ..ai.player import AIPlayer
 from ..ai.pool import Workers
 from ..ai.review import Reviews
@@ -115,7 +116,8 @@ class App:
         self._stopped = False
         self.api = Api(self)
         self.accounts = Accounts(self.store.accounts)
-        self.account_api = AccountApi(self, self.accounts)
+        self.seeks = Seeks(self.store.seeks, self.store.ratings, self.service)
+        self.account_api = AccountApi(self, self.accounts, self.seeks)
         self.asgi = Starlette(routes=routes(self), exception_handlers=self.api.handlers(), lifespan=self._lifespan)
         self.asgi.state.hive = self
         self.app = Observed(Guard(self.asgi, settings), self.metrics, settings)

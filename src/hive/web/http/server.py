@@ -259,10 +259,20 @@ class Api:
         invite = following.record.tokens[1 - following.record.tokens.index(token)]
         return await self.started(following, token, invite if following.record.mode == "online" else None)
 
+    async def seat_token(self, request: Request, game_id: str) -> str | None:
+        """The request's seat token: its ``X-Seat-Token``, or what a signed-in player's session stands for."""
+        return self.token(request) or await self.app.account_api.seat_token(request, game_id)
+
     async def get(self, request: Request) -> JSON:
         game_id = request.path_params["id"]
         await self.service.check_clock(game_id)
-        return await self.state(await self.service.session(game_id), self.token(request))
+        session = await self.service.session(game_id)
+        state = await self.state(session, await self.seat_token(request, game_id))
+        if session.record.rated and session.record.result is not None:
+            rated = await self.app.store.ratings.rated(game_id)
+            if rated is not None:
+                state["ratings"] = {"speed": rated.speed, "before": list(rated.before), "after": list(rated.after)}
+        return state
 
     async def position(self, request: Request) -> JSON:
         session = await self.service.session(request.path_params["id"])
@@ -305,7 +315,7 @@ class Api:
     async def action(self, request: Request) -> JSON | Response:
         game_id, action = request.path_params["id"], request.path_params["action"]
         data = await self.body(request)
-        token = self.token(request)
+        token = await self.seat_token(request, game_id)
         if "line" in data:  # a query about a position of the analysis board
             analysed = await self.app.analysis.query(await self.service.session(game_id), action, token, data)
             if analysed is not None:
@@ -356,6 +366,11 @@ def routes(app: App) -> list[BaseRoute]:
         Route("/api/session", api.api(accounts.sign_out), methods=["DELETE"]),
         Route("/api/session/password", api.api(accounts.password), methods=["POST"]),
         Route("/api/players/{name}", api.api(accounts.player), methods=["GET"]),
+        Route("/api/seeks", api.api(accounts.list_seeks), methods=["GET"]),
+        Route("/api/seeks", api.api(accounts.open_seek), methods=["POST"]),
+        Route("/api/seeks/{id}", api.api(accounts.seek), methods=["GET"]),
+        Route("/api/seeks/{id}", api.api(accounts.cancel_seek), methods=["DELETE"]),
+        Route("/api/seeks/{id}/accept", api.api(accounts.accept_seek), methods=["POST"]),
         Route("/api/admin/accounts/{name}", api.api(accounts.admin), methods=["DELETE"]),
         Route("/api/admin/accounts/{name}/{action}", api.api(accounts.admin), methods=["POST"]),
         WebSocketRoute("/ws/games/{id}", websocket(app)),

@@ -16,7 +16,9 @@ from .games import Effects, GameRepository, StaleError
 from .jobs import AIJobs
 from .lines import LineRepository
 from .presence import Presence
+from .ratings import RatingRepository
 from .reviews import ReviewRepository
+from .seeks import SeekRepository
 
 
 @dataclass
@@ -30,6 +32,8 @@ class Store:
     jobs: AIJobs
     presence: Presence
     accounts: AccountRepository
+    ratings: RatingRepository
+    seeks: SeekRepository
 
     def close(self) -> None:
         """Close the database."""
@@ -57,6 +61,8 @@ def open_store(
         AIJobs(db, now),
         Presence(db, process, now),
         AccountRepository(db, now),
+        RatingRepository(db, now),
+        SeekRepository(db, now),
     )
 
 

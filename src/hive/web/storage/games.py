@@ -158,6 +158,8 @@ def read_record(row: sa.Row[Any], stored: list[str]) -> GameRecord:
         start=row.start,
         version=row.version,
         ai_error=row.ai_error,
+        accounts=(row.account0, row.account1),
+        rated=bool(row.rated),
     )
 
 
@@ -279,6 +281,9 @@ class GameRepository:
             "token1": record.tokens[1],
             "created": now,
             "start": record.start,
+            "account0": record.accounts[0],
+            "account1": record.accounts[1],
+            "rated": record.rated,
             **_row(record, now, effects.deadline),
         }
         with self.database.engine.begin() as connection:

@@ -42,6 +42,10 @@ games = sa.Table(
     #: when the running clock's flag falls, while the game is on
     sa.Column("deadline", sa.Float),
     sa.Column("ai_error", sa.Text),
+    #: the accounts playing each seat, and whether the game is rated (a game from a seek on ``hive serve``)
+    sa.Column("account0", sa.Text),
+    sa.Column("account1", sa.Text),
+    sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 moves = sa.Table(
@@ -148,6 +152,59 @@ sign_in_failures = sa.Table(
     sa.Column("at", sa.Float, nullable=False),
 )
 
+#: Each account's rating in each game and speed (Glicko-2), with its record there.
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("account_id", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("game", sa.Text, primary_key=True),
+    sa.Column("speed", sa.Text, primary_key=True),
+    sa.Column("rating", sa.Float, nullable=False),
+    sa.Column("deviation", sa.Float, nullable=False),
+    sa.Column("volatility", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("wins", sa.Integer, nullable=False),
+    sa.Column("draws", sa.Integer, nullable=False),
+    sa.Column("losses", sa.Integer, nullable=False),
+    sa.Column("updated", sa.Float, nullable=False),
+)
+
+#: Every rated game's effect on its players' ratings, stored in the transaction that ends the game (so exactly once):
+#: the rating history of a profile, and the change shown at a game's end.
+rated_games = sa.Table(
+    "rated_games",
+    metadata,
+    sa.Column("game_id", sa.Text, primary_key=True),
+    sa.Column("game", sa.Text, nullable=False),
+    sa.Column("speed", sa.Text, nullable=False),
+    sa.Column("account0", sa.Text, nullable=False, index=True),
+    sa.Column("account1", sa.Text, nullable=False, index=True),
+    sa.Column("score0", sa.Float, nullable=False),
+    sa.Column("before0", sa.Float, nullable=False),
+    sa.Column("after0", sa.Float, nullable=False),
+    sa.Column("before1", sa.Float, nullable=False),
+    sa.Column("after1", sa.Float, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+#: Open seeks of the lobby: a game one account offers, which another accepts.
+seeks = sa.Table(
+    "seeks",
+    metadata,
+    sa.Column("id", sa.Text, primary_key=True),
+    sa.Column("account_id", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("kind", sa.Text, nullable=False),
+    sa.Column("options", sa.Text, nullable=False),
+    sa.Column("time_control", sa.Text),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("colour", sa.Text, nullable=False),
+    sa.Column("low", sa.Float),
+    sa.Column("high", sa.Float),
+    sa.Column("created", sa.Float, nullable=False),
+    #: the game that accepting it started (``None`` while it is open)
+    sa.Column("game_id", sa.Text),
+)
+
 __all__ = [
     "accounts",
     "ai_jobs",
@@ -156,7 +213,10 @@ __all__ = [
     "metadata",
     "moves",
     "processes",
+    "rated_games",
+    "ratings",
     "reviews",
+    "seeks",
     "sessions",
     "sign_in_failures",
     "watchers",

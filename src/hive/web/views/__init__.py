@@ -17,9 +17,9 @@ import re
 from collections.abc import Iterable
 from typing import Any, NamedTuple, Protocol, cast, runtime_checkable
 
-from ...game import Game, IllegalMoveError, InvalidMoveError
+from ...game import Game, IllegalMoveError, InvalidMoveError, UnknownGameError
+from ...games import find_game, plugins
 from ...games import plugin_of as registered
-from ...games import plugins
 from ...plugin import GamePlugin, GameSpec, load
 from ..errors import BadRequest, shown
 
@@ -152,6 +152,34 @@ class Assets(Protocol):
     def assets(self) -> JSON:
         """What the page draws the game with (pictures, themes)."""
         ...
+
+
+@runtime_checkable
+class Named(Protocol):
+    """A view of a kind with several games, told apart by its options (Hive's game types)."""
+
+    def options_of(self, game: str) -> JSON:
+        """The options of a game of this kind named ``game`` (a name :func:`hive.find_game` knows)."""
+        ...
+
+
+def game_options(name: object) -> tuple[View, JSON]:
+    """The view and the options (checked and completed) of the game named ``name``, for a request that names a
+    game rather than a kind and options (a seek's ``game``).
+
+    :raises BadRequest: naming the unknown game.
+    """
+    if not isinstance(name, str):
+        raise BadRequest(f"'game' is a game's name, not {shown(name)}.")
+    try:
+        spec = find_game(name)
+    except UnknownGameError as err:
+        raise BadRequest(str(err)) from None
+    if spec.kind not in kinds():
+        raise BadRequest(f"{spec.name} is not played on this server.")
+    view = view_for(spec.kind)
+    options = view.options(view.options_of(spec.name) if isinstance(view, Named) else {})
+    return view, options
 
 
 def preview(view: View, board: Any, request: JSON) -> JSON:
@@ -288,10 +316,12 @@ __all__ = [
     "Explains",
     "Figures",
     "Imported",
+    "Named",
     "Previews",
     "View",
     "assets",
     "description",
+    "game_options",
     "in_sides",
     "kinds",
     "on_page",

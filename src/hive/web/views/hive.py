@@ -126,6 +126,10 @@ class HiveView:
             raise BadRequest("Option 'first' is for the Warm/Cool set, where either side may go first.")
         return options
 
+    def options_of(self, game: str) -> JSON:
+        """A game type's options: ``{"game_type": game}``."""
+        return {"game_type": game}
+
     def sides(self, options: JSON) -> list[str]:
         """White and Black; with the Warm/Cool set, Warm and Cool, the one that goes first in White's place."""
         if options.get("set") != "warm-cool":

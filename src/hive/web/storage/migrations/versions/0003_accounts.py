@@ -1,5 +1,6 @@
-"""Accounts for the club's server: the players' accounts, their signed-in sessions, and the failed sign-ins that
-every process's throttle counts.
+"""Accounts for the club's server: the players' accounts, their signed-in sessions, the failed sign-ins that every
+process's throttle counts; the lobby's seeks; the accounts playing a game, the ratings, and each rated game's effect
+on them.
 
 Revision ID: 0003
 Revises: 0002
@@ -45,9 +46,64 @@ def upgrade() -> None:
         sa.Column("at", sa.Float, nullable=False),
     )
     op.create_index("ix_sign_in_failures_key", "sign_in_failures", ["key"])
+    # plain ALTER TABLE on both databases: a batch copy of the games table on SQLite would drop the old one, and
+    # with it, by their foreign key's cascade, every game's moves
+    op.add_column("games", sa.Column("account0", sa.Text))
+    op.add_column("games", sa.Column("account1", sa.Text))
+    op.add_column("games", sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()))
+    op.create_table(
+        "ratings",
+        sa.Column("account_id", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column("game", sa.Text, primary_key=True),
+        sa.Column("speed", sa.Text, primary_key=True),
+        sa.Column("rating", sa.Float, nullable=False),
+        sa.Column("deviation", sa.Float, nullable=False),
+        sa.Column("volatility", sa.Float, nullable=False),
+        sa.Column("games", sa.Integer, nullable=False),
+        sa.Column("wins", sa.Integer, nullable=False),
+        sa.Column("draws", sa.Integer, nullable=False),
+        sa.Column("losses", sa.Integer, nullable=False),
+        sa.Column("updated", sa.Float, nullable=False),
+    )
+    op.create_table(
+        "rated_games",
+        sa.Column("game_id", sa.Text, primary_key=True),
+        sa.Column("game", sa.Text, nullable=False),
+        sa.Column("speed", sa.Text, nullable=False),
+        sa.Column("account0", sa.Text, nullable=False),
+        sa.Column("account1", sa.Text, nullable=False),
+        sa.Column("score0", sa.Float, nullable=False),
+        sa.Column("before0", sa.Float, nullable=False),
+        sa.Column("after0", sa.Float, nullable=False),
+        sa.Column("before1", sa.Float, nullable=False),
+        sa.Column("after1", sa.Float, nullable=False),
+        sa.Column("at", sa.Float, nullable=False),
+    )
+    op.create_index("ix_rated_games_account0", "rated_games", ["account0"])
+    op.create_index("ix_rated_games_account1", "rated_games", ["account1"])
+    op.create_table(
+        "seeks",
+        sa.Column("id", sa.Text, primary_key=True),
+        sa.Column("account_id", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+        sa.Column("kind", sa.Text, nullable=False),
+        sa.Column("options", sa.Text, nullable=False),
+        sa.Column("time_control", sa.Text),
+        sa.Column("rated", sa.Boolean, nullable=False),
+        sa.Column("colour", sa.Text, nullable=False),
+        sa.Column("low", sa.Float),
+        sa.Column("high", sa.Float),
+        sa.Column("created", sa.Float, nullable=False),
+        sa.Column("game_id", sa.Text),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("seeks")
+    op.drop_table("rated_games")
+    op.drop_table("ratings")
+    op.drop_column("games", "rated")
+    op.drop_column("games", "account1")
+    op.drop_column("games", "account0")
     op.drop_table("sign_in_failures")
     op.drop_table("sessions")
     op.drop_table("accounts")

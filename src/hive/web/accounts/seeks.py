@@ -1,0 +1,179 @@
+"""The lobby's seeks: a signed-in player offers a game (any game the server plays, its time control, rated or
+casual, a colour, the ratings an opponent may have); another accepts it, and the game starts for both, each account
+holding its seat."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import secrets
+from typing import Any
+
+from ...ratings import Rating
+from ..errors import BadRequest, Conflict, Forbidden, NotFound, shown
+from ..game import clock
+from ..game.newgame import new_game, seats
+from ..game.service import GameService
+from ..storage.ratings import RatingRepository
+from ..storage.seeks import SeekRepository, StoredSeek
+from ..views import JSON, game_options
+from .service import Signed
+
+#: Seeks one account may have open at once.
+OPEN_SEEKS = 5
+
+
+def _bound(value: object) -> bool:
+    return value is None or (isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value))
+
+
+def _range(value: object) -> tuple[float | None, float | None]:
+    if value is None:
+        return None, None
+    if not isinstance(value, list) or len(value) != 2 or not all(_bound(v) for v in value):
+        raise BadRequest(f"'rating_range' is [lowest, highest] (either may be null), not {shown(value)}.")
+    low, high = value
+    if low is not None and high is not None and low > high:
+        raise BadRequest(f"'rating_range' goes from the lowest to the highest, not {shown(value)}.")
+    return low, high
+
+
+class Seeks:
+    """The open seeks, and the games they start.
+
+    :param repository: where the seeks are kept.
+    :param ratings: the players' ratings (a seek's range is checked against the accepting player's).
+    :param service: the games.
+    """
+
+    def __init__(self, repository: SeekRepository, ratings: RatingRepository, service: GameService) -> None:
+        self.repository = repository
+        self.ratings = ratings
+        self.service = service
+
+    def _game(self, seek: StoredSeek, colour: str) -> Any:
+        """The game a seek asks for, checked as a new game is (``colour``: the seeker's)."""
+        data = {"kind": seek.kind, "options": seek.options, "mode": "online", "time_control": seek.time_control}
+        return new_game({**data, "colour": colour})
+
+    async def _rating(self, account: str, seek: StoredSeek, game: Any) -> Rating:
+        return await self.ratings.rating(account, game.board.game_name, clock.speed_of(game.record.clock))
+
+    async def open(self, signed: Signed, data: JSON) -> JSON:
+        """Open a seek: ``game`` (a name, e.g. ``Base+MLP`` or ``HiveQueen``; or ``kind`` and ``options`` as for a
+        new game), ``time_control`` (as for a new game; a rated game needs a clock), ``rated`` (default true),
+        ``colour`` (the seeker's side, or ``random``, the default) and ``rating_range`` (``[low, high]``).
+
+        :raises BadRequest: naming the field at fault.
+        :raises Conflict: when the account has too many seeks open.
+        """
+        if "game" in data:
+            view, options = game_options(data["game"])
+            kind: object = view.kind
+        else:
+            kind, options = data.get("kind"), data.get("options", {})
+        rated = data.get("rated", True)
+        if not isinstance(rated, bool):
+            raise BadRequest(f"'rated' is true or false, not {shown(rated)}.")
+        colour = data.get("colour", "random")
+        low, high = _range(data.get("rating_range"))
+        # checked as a new game is: the kind, options, time control and colour
+        request = {"kind": kind, "options": options, "mode": "online", "time_control": data.get("time_control")}
+        game = new_game({**request, "colour": colour})
+        assert isinstance(colour, str)
+        seek = StoredSeek(
+            secrets.token_urlsafe(9), signed.account.id, signed.account.name, game.record.kind, game.record.options,
+            data.get("time_control"), rated, colour, low, high, 0.0,
+        )  # fmt: skip
+        if rated and game.record.clock is None:
+            raise BadRequest("A rated game needs a time control (bullet, blitz, rapid, classical, or days per move).")
+        if await self.repository.count(signed.account.id) >= OPEN_SEEKS:
+            raise Conflict(f"You have {OPEN_SEEKS} seeks open already: cancel one first.")
+        return await self.describe(await self.repository.open(seek))
+
+    async def describe(self, seek: StoredSeek) -> JSON:
+        """A seek as the lobby shows it, with the seeker's rating in its game and speed."""
+        game = self._game(seek, seek.colour)
+        rating = await self._rating(seek.account_id, seek, game)
+        return {
+            "id": seek.id,
+            "player": seek.name,
+            "rating": round(rating.rating),
+            "provisional": rating.provisional,
+            "game": game.board.game_name,
+            "kind": seek.kind,
+            "options": seek.options,
+            "time_control": clock.label(clock.control(seek.time_control)),
+            "speed": clock.speed_of(game.record.clock),
+            "rated": seek.rated,
+            "colour": seek.colour,
+            "rating_range": [seek.low, seek.high],
+            "created": seek.created,
+            "game_id": seek.game_id,
+        }
+
+    async def listed(self) -> JSON:
+        """The open seeks, newest first."""
+        return {"seeks": [await self.describe(seek) for seek in await self.repository.listed()]}
+
+    async def get(self, seek_id: str) -> JSON:
+        """One seek (``game_id``: the game it started, once accepted).
+
+        :raises NotFound: for an unknown seek.
+        """
+        seek = await self.repository.find(seek_id)
+        if seek is None:
+            raise NotFound(f"No seek {shown(seek_id)}: it was cancelled, or never was.")
+        return await self.describe(seek)
+
+    async def accept(self, signed: Signed, seek_id: str) -> tuple[Any, Any]:
+        """Accept a seek: the game starts, each account holding its seat. Returns the game in memory and what was
+        dealt (the accepting player's token is ``token``).
+
+        :raises NotFound: for a seek that is gone.
+        :raises Forbidden: for one's own seek, or a rating out of the seek's range.
+        :raises Conflict: when another player accepted it first.
+        """
+        seek = await self.repository.find(seek_id)
+        if seek is None or seek.game_id is not None:
+            raise NotFound(f"No open seek {shown(seek_id)}: it was accepted, cancelled, or never was.")
+        if seek.account_id == signed.account.id:
+            raise Forbidden("This is your own seek: another player accepts it.")
+        named = seats()
+        seeker = named[seek.colour] if seek.colour in named else secrets.randbelow(2)
+        # the acceptor creates the game, in the seat the seeker left
+        game = self._game(seek, next(name for name, seat in named.items() if seat == 1 - seeker))
+        rating = await self._rating(signed.account.id, seek, game)
+        if (seek.low is not None and rating.rating < seek.low) or (seek.high is not None and rating.rating > seek.high):
+            raise Forbidden(
+                f"Your rating {rating} is out of this seek's range ({seek.low or '-'} to {seek.high or '-'})."
+            )
+        if not await self.repository.take(seek_id, game.record.id):
+            raise Conflict("Another player accepted this seek first.")
+        accounts: list[str | None] = [None, None]
+        names: list[str | None] = [None, None]
+        accounts[seeker], accounts[1 - seeker] = seek.account_id, signed.account.id
+        names[seeker], names[1 - seeker] = seek.name, signed.account.name
+        record = dataclasses.replace(
+            game.record, accounts=(accounts[0], accounts[1]), names=(names[0], names[1]), rated=seek.rated
+        )
+        game = dataclasses.replace(game, record=record)
+        session = await self.service.start(game)
+        return session, game
+
+    async def cancel(self, signed: Signed, seek_id: str) -> JSON:
+        """Withdraw one's own open seek.
+
+        :raises NotFound: for a seek that is not open.
+        :raises Forbidden: for another player's.
+        """
+        seek = await self.repository.find(seek_id)
+        if seek is None or seek.game_id is not None:
+            raise NotFound(f"No open seek {shown(seek_id)}.")
+        if seek.account_id != signed.account.id:
+            raise Forbidden("Only the player who opened a seek cancels it.")
+        await self.repository.cancel(seek_id)
+        return {"cancelled": seek_id}
+
+
+__all__ = ["OPEN_SEEKS", "Seeks"]

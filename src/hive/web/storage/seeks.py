@@ -1,0 +1,125 @@
+"""The lobby's open seeks, as every server process shares them: one taken is gone for every other."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+
+from .database import Database
+from .schema import accounts, seeks
+
+
+@dataclass(frozen=True)
+class StoredSeek:
+    """A game an account offers: its kind and options, time control, rated or not, the colour the seeker plays
+    (``random``, or a side's name), and the ratings an opponent may have (``None``: any)."""
+
+    id: str
+    account_id: str
+    name: str
+    kind: str
+    options: dict[str, Any]
+    time_control: Any
+    rated: bool
+    colour: str
+    low: float | None
+    high: float | None
+    created: float
+    game_id: str | None = None
+
+
+def _seek(row: sa.Row[Any]) -> StoredSeek:
+    control = json.loads(row.time_control) if row.time_control is not None else None
+    return StoredSeek(
+        row.id, row.account_id, row.name, row.kind, json.loads(row.options), control, bool(row.rated), row.colour,
+        row.low, row.high, float(row.created), row.game_id,
+    )  # fmt: skip
+
+
+_LISTED = sa.select(seeks, accounts.c.name).join(accounts, accounts.c.id == seeks.c.account_id)
+
+
+class SeekRepository:
+    """The open seeks of a server.
+
+    :param database: where they are kept.
+    :param now: the time source, seconds since the epoch.
+    """
+
+    def __init__(self, database: Database, now: Callable[[], float] = time.time) -> None:
+        self.database = database
+        self.now = now
+
+    async def open(self, seek: StoredSeek) -> StoredSeek:
+        """Store a new seek (its ``created`` set now)."""
+        return await self.database.run(self._open, seek)
+
+    def _open(self, seek: StoredSeek) -> StoredSeek:
+        row = {
+            "id": seek.id, "account_id": seek.account_id, "kind": seek.kind, "options": json.dumps(seek.options),
+            "time_control": None if seek.time_control is None else json.dumps(seek.time_control),
+            "rated": seek.rated, "colour": seek.colour, "low": seek.low, "high": seek.high, "created": self.now(),
+            "game_id": None,
+        }  # fmt: skip
+        with self.database.engine.begin() as connection:
+            connection.execute(seeks.insert().values(row))
+        return StoredSeek(**{**seek.__dict__, "created": row["created"]})
+
+    async def listed(self, limit: int = 200) -> list[StoredSeek]:
+        """The open seeks, newest first."""
+        return await self.database.run(self._listed, limit)
+
+    def _listed(self, limit: int) -> list[StoredSeek]:
+        with self.database.single() as connection:
+            query = _LISTED.where(seeks.c.game_id.is_(None)).order_by(seeks.c.created.desc()).limit(limit)
+            rows = connection.execute(query).all()
+        return [_seek(row) for row in rows]
+
+    async def find(self, seek_id: str) -> StoredSeek | None:
+        """The open seek ``seek_id``."""
+        return await self.database.run(self._find, seek_id)
+
+    def _find(self, seek_id: str) -> StoredSeek | None:
+        with self.database.single() as connection:
+            row = connection.execute(_LISTED.where(seeks.c.id == seek_id)).first()
+        return None if row is None else _seek(row)
+
+    async def take(self, seek_id: str, game_id: str) -> bool:
+        """Take the seek off the lobby for the game ``game_id``: whether this call took it (of two at once, one
+        does). Seeks accepted a day ago are forgotten."""
+        return await self.database.run(self._take, seek_id, game_id)
+
+    def _take(self, seek_id: str, game_id: str) -> bool:
+        open_seek = sa.and_(seeks.c.id == seek_id, seeks.c.game_id.is_(None))
+        with self.database.engine.begin() as connection:
+            taken = connection.execute(seeks.update().where(open_seek).values(game_id=game_id)).rowcount == 1
+            old = sa.and_(seeks.c.game_id.is_not(None), seeks.c.created < self.now() - 86400)
+            connection.execute(seeks.delete().where(old))
+        return taken
+
+    async def cancel(self, seek_id: str) -> bool:
+        """Withdraw an open seek: whether it was open."""
+        return await self.database.run(self._cancel, seek_id)
+
+    def _cancel(self, seek_id: str) -> bool:
+        with self.database.engine.begin() as connection:
+            query = seeks.delete().where(seeks.c.id == seek_id, seeks.c.game_id.is_(None))
+            return connection.execute(query).rowcount == 1
+
+    async def count(self, account_id: str) -> int:
+        """How many seeks the account has open."""
+        return await self.database.run(self._count, account_id)
+
+    def _count(self, account_id: str) -> int:
+        mine = sa.and_(seeks.c.account_id == account_id, seeks.c.game_id.is_(None))
+        query = sa.select(sa.func.count()).select_from(seeks).where(mine)
+        with self.database.single() as connection:
+            return int(connection.execute(query).scalar_one())
+
+
+__all__ = ["SeekRepository", "StoredSeek"]
