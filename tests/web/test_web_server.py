@@ -424,19 +424,8 @@ def test_every_page_names_an_icon_that_is_served() -> None:
 
 
 #: The page's shell: it lists the games from the assets and leaves everything about one game to its module.
-SHELL = (
-    "index.html",
-    "main.js",
-    "panel.js",
-    "dialogs.js",
-    "net.js",
-    "hexboard.js",
-    "page.js",
-    "style.css",
-    "lobby.js",
-    "seats.js",
-    "alerts.js",
-)
+#: Every file of the page's shell: what a game brings is its page module's, served from its package.
+SHELL = tuple(sorted(path.name for path in STATIC.iterdir() if path.suffix in (".html", ".js", ".css")))
 #: A game's name or title, or what only one game has; ``hive.`` keys name the page's storage, ``hive play`` the command.
 GAME_WORDS = re.compile(
     r"(?m)"

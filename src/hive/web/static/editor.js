@@ -121,7 +121,7 @@ function wire() {
   };
 }
 
-// The plies played before a game's first move: those of the position it was set up from ("Position;Hive;Black[4]").
+// The plies played before a game's first move: those of the position it was set up from ("Position;<game>;<side>[4]").
 export function startPly(state) {
   const turn = state.start ? /^\s*(\w+)\[(\d+)\]/.exec(state.start.split(";")[2] || "") : null;
   if (!turn) return 0;

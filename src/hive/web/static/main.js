@@ -29,6 +29,7 @@ import { keepToken, resolveSeat, takeLinkToken } from "./seats.js";
 import { closeEditor, editorBoard, openEditor, renderEditor, startPly } from "./editor.js";
 import * as analysis from "./analysis.js";
 import { followEngineReview, renderEngineReview, wireEngineReview } from "./engine_review.js";
+import { wireAccount } from "./account.js";
 
 const modules = {};
 let game = null;
@@ -456,10 +457,11 @@ async function wire() {
   analysis.wireAnalysis({ render, refreshEval, game: () => game });
   wireLobby((id, opts) => { history.pushState(null, "", `/game/${id}`); return openGame(id, opts); });
   const dialogs = wireDialogs(app.assets.games, { loadModule: gameFor, createGame });
+  const account = wireAccount();
   wireSound();
   wireKeys();
   window.addEventListener("popstate", route);
-  await dialogs;
+  await Promise.all([dialogs, account]);
 }
 
 // What the board editor asks of the shell: a game's page module, a new game, the New game dialog for a position,

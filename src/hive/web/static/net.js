@@ -2,9 +2,10 @@
 
 import { $, app } from "./page.js";
 
-// A call of the JSON API with the open game's seat token, or with another (token: a text, or null for none).
-export async function api(method, path, body, token = undefined) {
-  const headers = { "content-type": "application/json" };
+// A call of the JSON API with the open game's seat token, or with another (token: a text, or null for none);
+// extra: more headers (an account's CSRF token).
+export async function api(method, path, body, token = undefined, extra = {}) {
+  const headers = { "content-type": "application/json", ...extra };
   const seat = token === undefined ? app.token : token;
   if (seat) headers["x-seat-token"] = seat;
   let response;
