@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 import shlex
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from .engine import SimpleEngine
 from .game import Game
@@ -63,6 +63,13 @@ class Player(Protocol):
     def close(self) -> None:
         """Release what the player holds (an engine's process); harmless when called twice."""
         ...
+
+
+@runtime_checkable
+class Timed(Protocol):
+    """A player whose limits may be set before each move (a search or an engine playing on a clock)."""
+
+    limits: Limits
 
 
 @dataclass(frozen=True)
@@ -249,6 +256,7 @@ __all__ = [
     "PlayerSpec",
     "RandomPlayer",
     "SearchPlayer",
+    "Timed",
     "check_player",
     "describe",
     "engine_limits",

@@ -14,9 +14,11 @@ from ..errors import BadRequest, Conflict, Forbidden, NotFound, shown
 from ..game import clock
 from ..game.newgame import new_game, seats
 from ..game.service import GameService
+from ..storage.accounts import AccountRepository
 from ..storage.ratings import RatingRepository
 from ..storage.seeks import SeekRepository, StoredSeek
 from ..views import JSON, game_options
+from .names import name_key
 from .service import Signed
 
 #: Seeks one account may have open at once.
@@ -46,10 +48,13 @@ class Seeks:
     :param service: the games.
     """
 
-    def __init__(self, repository: SeekRepository, ratings: RatingRepository, service: GameService) -> None:
+    def __init__(
+        self, repository: SeekRepository, ratings: RatingRepository, service: GameService, accounts: AccountRepository
+    ) -> None:
         self.repository = repository
         self.ratings = ratings
         self.service = service
+        self.accounts = accounts
 
     def _game(self, seek: StoredSeek, colour: str) -> Any:
         """The game a seek asks for, checked as a new game is (``colour``: the seeker's)."""
@@ -59,7 +64,25 @@ class Seeks:
     async def _rating(self, account: str, seek: StoredSeek, game: Any) -> Rating:
         return await self.ratings.rating(account, game.board.game_name, clock.speed_of(game.record.clock))
 
-    async def open(self, signed: Signed, data: JSON) -> JSON:
+    async def challenge(self, signed: Signed, data: JSON) -> JSON:
+        """Challenge the player named ``to`` to the game a seek would offer (see :meth:`open`; no rating range).
+
+        :raises NotFound: for an unknown player.
+        :raises BadRequest: for oneself, or a banned player.
+        """
+        to = data.get("to")
+        if not isinstance(to, str):
+            raise BadRequest(f"'to' is the challenged player's name, not {shown(to)}.")
+        target = await self.accounts.find(name_key(to))
+        if target is None:
+            raise NotFound(f"No account is named {shown(to)}.")
+        if target.id == signed.account.id:
+            raise BadRequest("A player does not challenge themselves.")
+        if target.banned:
+            raise BadRequest(f"{target.name} cannot be challenged.")
+        return await self.open(signed, {key: value for key, value in data.items() if key != "to"}, target.id)
+
+    async def open(self, signed: Signed, data: JSON, target: str | None = None) -> JSON:
         """Open a seek: ``game`` (a name, e.g. ``Base+MLP`` or ``HiveQueen``; or ``kind`` and ``options`` as for a
         new game), ``time_control`` (as for a new game; a rated game needs a clock), ``rated`` (default true),
         ``colour`` (the seeker's side, or ``random``, the default) and ``rating_range`` (``[low, high]``).
@@ -83,7 +106,7 @@ class Seeks:
         assert isinstance(colour, str)
         seek = StoredSeek(
             secrets.token_urlsafe(9), signed.account.id, signed.account.name, game.record.kind, game.record.options,
-            data.get("time_control"), rated, colour, low, high, 0.0,
+            data.get("time_control"), rated, colour, low, high, 0.0, None, target,
         )  # fmt: skip
         if rated and game.record.clock is None:
             raise BadRequest("A rated game needs a time control (bullet, blitz, rapid, classical, or days per move).")
@@ -92,12 +115,17 @@ class Seeks:
         return await self.describe(await self.repository.open(seek))
 
     async def describe(self, seek: StoredSeek) -> JSON:
-        """A seek as the lobby shows it, with the seeker's rating in its game and speed."""
+        """A seek as the lobby shows it, with the seeker's rating in its game and speed (and, for a challenge, the
+        challenged player's name in ``to``)."""
         game = self._game(seek, seek.colour)
         rating = await self._rating(seek.account_id, seek, game)
+        seeker = await self.accounts.by_id(seek.account_id)
+        target = await self.accounts.by_id(seek.target) if seek.target is not None else None
         return {
             "id": seek.id,
             "player": seek.name,
+            "bot": bool(seeker and seeker.bot),
+            "to": target.name if target is not None else None,
             "rating": round(rating.rating),
             "provisional": rating.provisional,
             "game": game.board.game_name,
@@ -139,6 +167,8 @@ class Seeks:
             raise NotFound(f"No open seek {shown(seek_id)}: it was accepted, cancelled, or never was.")
         if seek.account_id == signed.account.id:
             raise Forbidden("This is your own seek: another player accepts it.")
+        if seek.target is not None and seek.target != signed.account.id:
+            raise Forbidden("This challenge is for another player.")
         named = seats()
         seeker = named[seek.colour] if seek.colour in named else secrets.randbelow(2)
         # the acceptor creates the game, in the seat the seeker left
@@ -161,8 +191,15 @@ class Seeks:
         session = await self.service.start(game)
         return session, game
 
+    async def challenges(self, signed: Signed) -> JSON:
+        """The open challenges to the account (``incoming``) and from it (``outgoing``)."""
+        found = await self.repository.challenges(signed.account.id)
+        incoming = [await self.describe(s) for s in found if s.target == signed.account.id]
+        outgoing = [await self.describe(s) for s in found if s.account_id == signed.account.id]
+        return {"incoming": incoming, "outgoing": outgoing}
+
     async def cancel(self, signed: Signed, seek_id: str) -> JSON:
-        """Withdraw one's own open seek.
+        """Withdraw one's own open seek or challenge, or decline a challenge to oneself.
 
         :raises NotFound: for a seek that is not open.
         :raises Forbidden: for another player's.
@@ -170,7 +207,7 @@ class Seeks:
         seek = await self.repository.find(seek_id)
         if seek is None or seek.game_id is not None:
             raise NotFound(f"No open seek {shown(seek_id)}.")
-        if seek.account_id != signed.account.id:
+        if signed.account.id not in (seek.account_id, seek.target):
             raise Forbidden("Only the player who opened a seek cancels it.")
         await self.repository.cancel(seek_id)
         return {"cancelled": seek_id}

@@ -40,11 +40,13 @@ def token_hash(token: str) -> str:
 
 @dataclass(frozen=True)
 class Signed:
-    """A request's live session: its account, the hash of its token, and its CSRF token."""
+    """A request's live session: its account, the hash of its token, and its CSRF token; or an API token's
+    (``bearer``), which no other site can make a browser send, so its changes need no CSRF token."""
 
     account: StoredAccount
     token_hash: str
     csrf: str
+    bearer: bool = False
 
     def answer(self) -> dict[str, Any]:
         """What the API answers about it (never the token, which the cookie holds)."""
@@ -83,7 +85,7 @@ class Accounts:
         token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)
         hashed = token_hash(token)
         await self.repository.open_session(hashed, account.id, csrf, self.now() + SESSION_SECONDS)
-        return SignedIn(account, hashed, csrf, token)
+        return SignedIn(account, hashed, csrf, token=token)
 
     async def _throttle(self, keys: dict[str, int], what: str, window: float = WINDOW) -> None:
         """Refuse when any key has its allowance of failures in the window."""
@@ -147,12 +149,46 @@ class Accounts:
             await self.repository.touch(hashed, self.now() + SESSION_SECONDS)
         return Signed(stored.account, hashed, stored.csrf)
 
+    async def by_bearer(self, header: str) -> Signed:
+        """The account an ``Authorization: Bearer <token>`` header acts as.
+
+        :raises Unauthorized: for a malformed header, or a token unknown, revoked or of a banned account.
+        """
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() != "bearer" or not token.strip() or len(token) > 100:
+            raise Unauthorized("The Authorization header is 'Bearer <API token>'.")
+        account = await self.repository.by_token(token_hash(token.strip()))
+        if account is None or account.banned:
+            raise Unauthorized("This API token is unknown, revoked, or its account banned.")
+        return Signed(account, token_hash(token.strip()), "", bearer=True)
+
+    async def make_token(self, signed: Signed) -> str:
+        """A new API token for the account (returned once: only its hash is kept), in place of any it had."""
+        token = "hive_" + secrets.token_urlsafe(32)
+        await self.repository.set_token(signed.account.id, token_hash(token))
+        return token
+
+    async def become_bot(self, signed: Signed) -> StoredAccount:
+        """Make the account a bot's, for good (its games are then played by an engine, through the bot API).
+
+        :raises Conflict: when it has played rated games already, or is a bot's already.
+        """
+        account = signed.account
+        if account.bot:
+            raise Conflict(f"{account.name} is a bot's account already.")
+        if await self.repository.rated_games(account.id):
+            raise Conflict("An account that has played rated games stays a player's: make a new one for the bot.")
+        await self.repository.update(account.id, bot=True)
+        return StoredAccount(**{**account.__dict__, "bot": True})
+
     @staticmethod
     def check_csrf(signed: Signed, header: str | None) -> None:
-        """Make sure a change made with the cookie carries the session's CSRF token.
+        """Make sure a change made with the cookie carries the session's CSRF token (an API token's needs none).
 
         :raises Forbidden: when it does not.
         """
+        if signed.bearer:
+            return
         if not header or not hmac.compare_digest(header, signed.csrf):
             raise Forbidden("This change needs the session's CSRF token in X-CSRF-Token (sign in again).")
 

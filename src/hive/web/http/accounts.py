@@ -20,17 +20,28 @@
 - An admin's: ``POST /api/admin/accounts/{name}/password`` (answers a new random ``password`` to pass on),
   ``POST /api/admin/accounts/{name}/ban`` (``banned``: true or false), ``DELETE /api/admin/accounts/{name}``.
 
+- Challenges: ``POST /api/challenges`` (``to``: a player's name, and a seek's fields), ``GET /api/challenges``
+  (``incoming`` and ``outgoing``), ``POST /api/challenges/{id}/accept`` (as a seek's), ``POST
+  /api/challenges/{id}/decline`` (the challenged player's; the challenger withdraws it the same way).
+- API tokens and bots: ``POST /api/account/token`` answers a new API token (once; it replaces any other), which acts
+  as the account in ``Authorization: Bearer <token>``; ``POST /api/account/bot`` makes the account a bot's for good
+  (one without rated games). ``GET /api/bot/stream`` streams the account's events, one JSON object a line
+  (``challenge``, ``gameStart``); ``GET /api/bot/games`` lists its games in progress with its seat tokens.
+
 Every change made with the cookie (sign-out, password, an admin's) carries the session's CSRF token in
-``X-CSRF-Token``. The cookie is ``HttpOnly``, ``SameSite=Lax``, and ``Secure`` when the page came over HTTPS (behind
-a trusted proxy, as its ``X-Forwarded-Proto`` says).
+``X-CSRF-Token``; one made with an API token needs none. The cookie is ``HttpOnly``, ``SameSite=Lax``, and
+``Secure`` when the page came over HTTPS (behind a trusted proxy, as its ``X-Forwarded-Proto`` says).
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from ..accounts import Accounts, Signed, SignedIn
 from ..accounts.seeks import Seeks
@@ -41,6 +52,8 @@ if TYPE_CHECKING:
     from .app import App
 
 COOKIE = "hive_session"
+#: How often the bot stream looks for new events, in seconds.
+STREAM_POLL = 0.5
 
 
 class AccountApi:
@@ -59,9 +72,16 @@ class AccountApi:
         return await self.app.api.body(request)
 
     async def signed(self, request: Request) -> Signed | None:
-        """The request's session, from its cookie (``None`` without accounts or a live session)."""
+        """The request's session, from its API token (``Authorization: Bearer``) or its cookie (``None`` without
+        accounts or a live session).
+
+        :raises Unauthorized: for an API token that is unknown or revoked.
+        """
         if not self.app.settings.accounts:
             return None
+        header = request.headers.get("authorization")
+        if header is not None:
+            return await self.accounts.by_bearer(header)
         return await self.accounts.signed(request.cookies.get(COOKIE))
 
     async def _changing(self, request: Request) -> Signed:
@@ -123,7 +143,13 @@ class AccountApi:
         ratings: dict[str, dict[str, Any]] = {}
         for rating in await self.app.store.ratings.of(account.id):
             ratings.setdefault(rating.game, {})[rating.speed] = rating.answer()
-        return {"name": account.name, "created": account.created, "banned": account.banned, "ratings": ratings}
+        return {
+            "name": account.name,
+            "created": account.created,
+            "banned": account.banned,
+            "bot": account.bot,
+            "ratings": ratings,
+        }
 
     async def seat_token(self, request: Request, game_id: str) -> str | None:
         """The seat token a signed-in player's session stands for in a game from a seek (``None``: no session, or
@@ -131,7 +157,7 @@ class AccountApi:
 
         :raises Forbidden: for a change without the session's CSRF token.
         """
-        if not self.app.settings.accounts or COOKIE not in request.cookies:
+        if not self.app.settings.accounts or (COOKIE not in request.cookies and "authorization" not in request.headers):
             return None
         signed = await self.signed(request)
         if signed is None:
@@ -166,6 +192,67 @@ class AccountApi:
     async def cancel_seek(self, request: Request) -> Any:
         signed = await self._changing(request)
         return await self.seeks.cancel(signed, request.path_params["id"])
+
+    # ------------------------------------------------------------------ challenges, API tokens and bots
+
+    async def challenge(self, request: Request) -> Any:
+        signed = await self._changing(request)
+        return await self.seeks.challenge(signed, await self._body(request))
+
+    async def challenges(self, request: Request) -> Any:
+        signed = await self._reading(request)
+        return await self.seeks.challenges(signed)
+
+    async def api_token(self, request: Request) -> Any:
+        signed = await self._changing(request)
+        return {"name": signed.account.name, "token": await self.accounts.make_token(signed)}
+
+    async def become_bot(self, request: Request) -> Any:
+        signed = await self._changing(request)
+        account = await self.accounts.become_bot(signed)
+        return {"name": account.name, "bot": account.bot}
+
+    async def bot_games(self, request: Request) -> Any:
+        signed = await self._reading(request)
+        games = await self.app.store.accounts.ongoing(signed.account.id)
+        return {"games": [{"id": game_id, "seat": seat, "token": token} for game_id, seat, token in games]}
+
+    async def bot_stream(self, request: Request) -> Response:
+        """The account's events as they come, one JSON object a line: ``challenge`` (a challenge to it, open) and
+        ``gameStart`` (a game of its in progress: its ``id``, ``seat`` and seat ``token``), each once a stream; an
+        empty line every 10 s keeps the connection open."""
+        signed = await self._reading(request)
+        return StreamingResponse(self._events(request, signed), media_type="application/x-ndjson")
+
+    async def _events(self, request: Request, signed: Signed) -> AsyncIterator[str]:
+        told: set[str] = set()
+        quiet = 0.0
+        while not await request.is_disconnected():
+            lines = []
+            for seek in (await self.seeks.challenges(signed))["incoming"]:
+                if seek["id"] not in told:
+                    told.add(seek["id"])
+                    lines.append(json.dumps({"type": "challenge", "challenge": seek}))
+            for game_id, seat, token in await self.app.store.accounts.ongoing(signed.account.id):
+                if game_id not in told:
+                    told.add(game_id)
+                    game = {"id": game_id, "seat": seat, "token": token}
+                    lines.append(json.dumps({"type": "gameStart", "game": game}))
+            if lines:
+                quiet = 0.0
+                yield "\n".join(lines) + "\n"
+            elif quiet >= 10:
+                quiet = 0.0
+                yield "\n"
+            await asyncio.sleep(STREAM_POLL)
+            quiet += STREAM_POLL
+
+    async def _reading(self, request: Request) -> Signed:
+        self._check_enabled()
+        signed = await self.signed(request)
+        if signed is None:
+            raise Unauthorized("Sign in first, or send an API token.")
+        return signed
 
     async def admin(self, request: Request) -> Any:
         signed = await self._changing(request)

@@ -116,7 +116,7 @@ class App:
         self._stopped = False
         self.api = Api(self)
         self.accounts = Accounts(self.store.accounts)
-        self.seeks = Seeks(self.store.seeks, self.store.ratings, self.service)
+        self.seeks = Seeks(self.store.seeks, self.store.ratings, self.service, self.store.accounts)
         self.account_api = AccountApi(self, self.accounts, self.seeks)
         self.asgi = Starlette(routes=routes(self), exception_handlers=self.api.handlers(), lifespan=self._lifespan)
         self.asgi.state.hive = self

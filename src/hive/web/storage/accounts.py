@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from sqlalchemy import exc
 
 from .database import Database
-from .schema import accounts, sessions, sign_in_failures
+from .schema import accounts, api_tokens, games, rated_games, sessions, sign_in_failures
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,7 @@ class StoredAccount:
     created: float
     admin: bool
     banned: bool
+    bot: bool = False
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,9 @@ class NameTaken(Exception):
 
 
 def _account(row: sa.Row[Any]) -> StoredAccount:
-    return StoredAccount(row.id, row.name, row.key, row.password, float(row.created), bool(row.admin), bool(row.banned))
+    return StoredAccount(
+        row.id, row.name, row.key, row.password, float(row.created), bool(row.admin), bool(row.banned), bool(row.bot)
+    )
 
 
 class AccountRepository:
@@ -81,8 +84,17 @@ class AccountRepository:
             row = connection.execute(sa.select(accounts).where(accounts.c.key == key)).first()
         return None if row is None else _account(row)
 
+    async def by_id(self, account_id: str) -> StoredAccount | None:
+        """The account ``account_id``."""
+        return await self.database.run(self._by_id, account_id)
+
+    def _by_id(self, account_id: str) -> StoredAccount | None:
+        with self.database.single() as connection:
+            row = connection.execute(sa.select(accounts).where(accounts.c.id == account_id)).first()
+        return None if row is None else _account(row)
+
     async def update(self, account_id: str, **values: object) -> None:
-        """Change an account's ``password``, ``admin`` or ``banned``."""
+        """Change an account's ``password``, ``admin``, ``banned`` or ``bot``."""
         await self.database.run(self._update, account_id, values)
 
     def _update(self, account_id: str, values: dict[str, object]) -> None:
@@ -149,6 +161,53 @@ class AccountRepository:
         with self.database.engine.begin() as connection:
             connection.execute(query)
             connection.execute(sessions.delete().where(sessions.c.expires <= self.now()))
+
+    # ------------------------------------------------------------------ API tokens
+
+    async def set_token(self, account_id: str, token_hash: str) -> None:
+        """Give the account a new API token (its hash), in place of any it had."""
+        await self.database.run(self._set_token, account_id, token_hash)
+
+    def _set_token(self, account_id: str, token_hash: str) -> None:
+        with self.database.engine.begin() as connection:
+            connection.execute(api_tokens.delete().where(api_tokens.c.account_id == account_id))
+            connection.execute(api_tokens.insert().values(token=token_hash, account_id=account_id, created=self.now()))
+
+    async def by_token(self, token_hash: str) -> StoredAccount | None:
+        """The account an API token (its hash) acts as."""
+        return await self.database.run(self._by_token, token_hash)
+
+    def _by_token(self, token_hash: str) -> StoredAccount | None:
+        query = sa.select(accounts).join(api_tokens, api_tokens.c.account_id == accounts.c.id)
+        with self.database.single() as connection:
+            row = connection.execute(query.where(api_tokens.c.token == token_hash)).first()
+        return None if row is None else _account(row)
+
+    async def rated_games(self, account_id: str) -> int:
+        """How many rated games the account has finished."""
+        return await self.database.run(self._rated_games, account_id)
+
+    def _rated_games(self, account_id: str) -> int:
+        played = sa.or_(rated_games.c.account0 == account_id, rated_games.c.account1 == account_id)
+        with self.database.single() as connection:
+            return int(connection.execute(sa.select(sa.func.count()).where(played)).scalar_one())
+
+    async def ongoing(self, account_id: str) -> list[tuple[str, int, str]]:
+        """The account's games in progress: each one's id, the account's seat and that seat's token."""
+        return await self.database.run(self._ongoing, account_id)
+
+    def _ongoing(self, account_id: str) -> list[tuple[str, int, str]]:
+        mine = sa.or_(games.c.account0 == account_id, games.c.account1 == account_id)
+        query = sa.select(games.c.id, games.c.account0, games.c.token0, games.c.token1).where(
+            mine, games.c.result.is_(None)
+        )
+        with self.database.single() as connection:
+            rows = connection.execute(query.order_by(games.c.created)).all()
+        found = []
+        for row in rows:
+            seat = 0 if row.account0 == account_id else 1
+            found.append((row.id, seat, row.token0 if seat == 0 else row.token1))
+        return found
 
     # ------------------------------------------------------------------ failed sign-ins
 

@@ -127,6 +127,17 @@ accounts = sa.Table(
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("admin", sa.Boolean, nullable=False),
     sa.Column("banned", sa.Boolean, nullable=False),
+    #: a bot's account: an engine plays it, through the bot API (marked BOT wherever its name shows)
+    sa.Column("bot", sa.Boolean, nullable=False, server_default=sa.false()),
+)
+
+#: API tokens (the SHA-256 of each): ``Authorization: Bearer <token>`` acts as the account (a bot's engine).
+api_tokens = sa.Table(
+    "api_tokens",
+    metadata,
+    sa.Column("token", sa.Text, primary_key=True),
+    sa.Column("account_id", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True),
+    sa.Column("created", sa.Float, nullable=False),
 )
 
 #: Signed-in sessions: the SHA-256 of the cookie's token (the token itself is never stored), the CSRF token that
@@ -203,11 +214,14 @@ seeks = sa.Table(
     sa.Column("created", sa.Float, nullable=False),
     #: the game that accepting it started (``None`` while it is open)
     sa.Column("game_id", sa.Text),
+    #: a challenge's one possible opponent (``None``: a seek anyone may accept)
+    sa.Column("target", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE")),
 )
 
 __all__ = [
     "accounts",
     "ai_jobs",
+    "api_tokens",
     "games",
     "lines",
     "metadata",

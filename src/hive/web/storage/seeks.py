@@ -31,13 +31,14 @@ class StoredSeek:
     high: float | None
     created: float
     game_id: str | None = None
+    target: str | None = None
 
 
 def _seek(row: sa.Row[Any]) -> StoredSeek:
     control = json.loads(row.time_control) if row.time_control is not None else None
     return StoredSeek(
         row.id, row.account_id, row.name, row.kind, json.loads(row.options), control, bool(row.rated), row.colour,
-        row.low, row.high, float(row.created), row.game_id,
+        row.low, row.high, float(row.created), row.game_id, row.target,
     )  # fmt: skip
 
 
@@ -64,7 +65,7 @@ class SeekRepository:
             "id": seek.id, "account_id": seek.account_id, "kind": seek.kind, "options": json.dumps(seek.options),
             "time_control": None if seek.time_control is None else json.dumps(seek.time_control),
             "rated": seek.rated, "colour": seek.colour, "low": seek.low, "high": seek.high, "created": self.now(),
-            "game_id": None,
+            "game_id": None, "target": seek.target,
         }  # fmt: skip
         with self.database.engine.begin() as connection:
             connection.execute(seeks.insert().values(row))
@@ -76,8 +77,20 @@ class SeekRepository:
 
     def _listed(self, limit: int) -> list[StoredSeek]:
         with self.database.single() as connection:
-            query = _LISTED.where(seeks.c.game_id.is_(None)).order_by(seeks.c.created.desc()).limit(limit)
+            public = sa.and_(seeks.c.game_id.is_(None), seeks.c.target.is_(None))
+            query = _LISTED.where(public).order_by(seeks.c.created.desc()).limit(limit)
             rows = connection.execute(query).all()
+        return [_seek(row) for row in rows]
+
+    async def challenges(self, account_id: str) -> list[StoredSeek]:
+        """The open challenges to or from the account, oldest first."""
+        return await self.database.run(self._challenges, account_id)
+
+    def _challenges(self, account_id: str) -> list[StoredSeek]:
+        involved = sa.or_(seeks.c.target == account_id, seeks.c.account_id == account_id)
+        query = _LISTED.where(seeks.c.game_id.is_(None), seeks.c.target.is_not(None), involved)
+        with self.database.single() as connection:
+            rows = connection.execute(query.order_by(seeks.c.created)).all()
         return [_seek(row) for row in rows]
 
     async def find(self, seek_id: str) -> StoredSeek | None:

@@ -1,6 +1,6 @@
 """Accounts for the club's server: the players' accounts, their signed-in sessions, the failed sign-ins that every
-process's throttle counts; the lobby's seeks; the accounts playing a game, the ratings, and each rated game's effect
-on them.
+process's throttle counts, bots' API tokens; the lobby's seeks and challenges; the accounts playing a game, the
+ratings, and each rated game's effect on them.
 
 Revision ID: 0003
 Revises: 0002
@@ -28,7 +28,15 @@ def upgrade() -> None:
         sa.Column("created", sa.Float, nullable=False),
         sa.Column("admin", sa.Boolean, nullable=False),
         sa.Column("banned", sa.Boolean, nullable=False),
+        sa.Column("bot", sa.Boolean, nullable=False, server_default=sa.false()),
     )
+    op.create_table(
+        "api_tokens",
+        sa.Column("token", sa.Text, primary_key=True),
+        sa.Column("account_id", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+        sa.Column("created", sa.Float, nullable=False),
+    )
+    op.create_index("ix_api_tokens_account_id", "api_tokens", ["account_id"])
     op.create_table(
         "sessions",
         sa.Column("token", sa.Text, primary_key=True),
@@ -94,6 +102,7 @@ def upgrade() -> None:
         sa.Column("high", sa.Float),
         sa.Column("created", sa.Float, nullable=False),
         sa.Column("game_id", sa.Text),
+        sa.Column("target", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE")),
     )
 
 
@@ -105,5 +114,6 @@ def downgrade() -> None:
     op.drop_column("games", "account1")
     op.drop_column("games", "account0")
     op.drop_table("sign_in_failures")
+    op.drop_table("api_tokens")
     op.drop_table("sessions")
     op.drop_table("accounts")
