@@ -63,6 +63,9 @@ def test_a_rated_blitz_game_from_a_seek_moves_both_ratings_as_glicko2_says(datab
             state = (await c.get(f"/api/games/{game_id}")).json()
             assert state["rated"] and sorted(state["names"]) == ["ann", "bob"] and state["time_control"] == "Blitz 5+3"
             assert len(state["seats"]) == 1  # the session stands for ann's seat alone
+            mine = (await c.get(f"/api/games/{game_id}/seat")).json()
+            assert mine["seat"] == state["seats"][0] and len(mine["token"]) > 10
+            assert (await other(c).get(f"/api/games/{game_id}/seat")).status_code == 401
             first = c if state["names"][0] == "ann" else bo
             second = bo if first is c else c
             csrf = {c: ann["csrf"], bo: bob["csrf"]}

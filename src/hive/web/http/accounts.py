@@ -7,6 +7,7 @@
 - ``GET /api/session``: who is signed in (``name``, ``admin``, ``csrf``), or ``{"name": null}``.
 - ``DELETE /api/session``: sign out. ``POST /api/session/password`` (``old``, ``new``): a new password; every other
   session ends, and the answer carries the new session's cookie and ``csrf``.
+- ``GET /api/games/{id}/seat``: the signed-in player's ``seat`` and its ``token`` in a game from a seek.
 - ``GET /api/players/{name}``: what anyone may see of an account, with its ``ratings`` by game and speed (each
   ``rating``, ``deviation``, ``provisional``, ``games``, ``wins``, ``draws``, ``losses``).
 - The lobby's seeks: ``GET /api/seeks`` (the open ones, newest first); ``POST /api/seeks`` (``game``: a name such
@@ -46,7 +47,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from ..accounts import Accounts, Signed, SignedIn
 from ..accounts.seeks import Seeks
 from ..accounts.service import SESSION_SECONDS
-from ..errors import BadRequest, NotFound, Unauthorized
+from ..errors import BadRequest, Forbidden, NotFound, Unauthorized
 
 if TYPE_CHECKING:
     from .app import App
@@ -169,6 +170,22 @@ class AccountApi:
         if request.method not in ("GET", "HEAD"):
             self.accounts.check_csrf(signed, request.headers.get("x-csrf-token"))
         return record.tokens[record.accounts.index(signed.account.id)]
+
+    async def seat(self, request: Request) -> Any:
+        """The signed-in player's seat and its token in a game from a seek or a challenge, for a page to keep as it
+        keeps the tokens of the games it creates.
+
+        :raises Unauthorized: when nobody is signed in.
+        :raises Forbidden: when the account holds no seat of the game.
+        """
+        signed = await self._reading(request)
+        game_id = request.path_params["id"]
+        service = self.app.service
+        record = (service.sessions.get(game_id) or await service.session(game_id)).record
+        if signed.account.id not in record.accounts:
+            raise Forbidden(f"{signed.account.name} plays no seat of this game.")
+        seat = record.accounts.index(signed.account.id)
+        return {"id": game_id, "seat": seat, "token": record.tokens[seat]}
 
     # ------------------------------------------------------------------ the lobby's seeks
 

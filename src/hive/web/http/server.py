@@ -359,6 +359,7 @@ def routes(app: App) -> list[BaseRoute]:
         Route("/api/games/{id}/lines", api.api(api.lines), methods=["GET"]),
         Route("/api/games/{id}/lines", api.api(api.explore), methods=["POST"]),
         Route("/api/games/{id}/lines/{line}", api.api(api.unexplore), methods=["DELETE"]),
+        Route("/api/games/{id}/seat", api.api(app.account_api.seat), methods=["GET"]),
         Route("/api/games/{id}/{action}", api.api(api.action), methods=["POST"]),
         Route("/api/accounts", api.api(accounts.sign_up), methods=["POST"]),
         Route("/api/session", api.api(accounts.session), methods=["GET"]),
