@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 
-from ..errors import Conflict, GameError
+from ..errors import Conflict, Forbidden, GameError
 from ..model import Summary
 from ..views import JSON, view_for
 from .newgame import rematch
@@ -79,13 +79,16 @@ class Lobby:
         return session, following, mine
 
     async def delete(self, game_id: str, token: str | None) -> Session:
-        """Delete the game, for one of its players; returns it as it was.
+        """Delete the game, for one of its players; returns it as it was. A game between accounts stays: it is
+        part of both players' records (and their ratings).
 
-        :raises Forbidden: when the token holds no seat of the game.
+        :raises Forbidden: when the token holds no seat of the game, or the game is between accounts.
         """
         async with self.service.lock(game_id):
             session = await self.service.fresh(game_id)
             held = await self.service.holder(session, token)
+            if any(session.record.accounts):
+                raise Forbidden("A game between accounts stays: it is part of both players' records.")
             await self.service.forget(session, min(held))
             return session
 

@@ -1,0 +1,187 @@
+"""The authorization matrix of ``hive serve``: every account, lobby, bot, admin and game endpoint asked by a guest,
+an account playing no part, each of a game's two players, a bot (by its API token) and an admin, each with the
+credentials and CSRF token they would have. Each answer's status is checked against the table below."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+import hive
+
+from ..web_support import in_process
+from .test_accounts import PASSWORD, SERVER, other
+
+ACTORS = ("guest", "account", "player", "opponent", "bot", "admin")
+
+
+class Actor:
+    """Someone asking: their client (cookies kept) and the headers they send with a change."""
+
+    def __init__(self, name: str, client: httpx.AsyncClient, headers: dict[str, str]) -> None:
+        self.name = name
+        self.client = client
+        self.headers = headers
+
+    async def ask(self, method: str, path: str, body: Any = None) -> int:
+        r = await self.client.request(method, path, json=body, headers=self.headers)
+        if path == "/api/account/token" and r.status_code == 200 and "authorization" in self.headers:
+            self.headers = {"authorization": f"Bearer {r.json()['token']}"}  # the new token replaced the old
+        return r.status_code
+
+
+# (method, path, body, {actor: status}), asked in the order of the row's actors; "{game}", "{seek}" and "{victim}"
+# are filled in per ask: a fresh seek of the player's, a fresh account
+MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
+    ("GET", "/api/session", None, dict.fromkeys(ACTORS, 200)),
+    ("GET", "/api/players/player", None, dict.fromkeys(ACTORS, 200)),
+    ("GET", "/api/seeks", None, dict.fromkeys(ACTORS, 200)),
+    ("GET", "/api/challenges", None, {"guest": 401} | dict.fromkeys(ACTORS[1:], 200)),
+    ("GET", "/api/bot/games", None, {"guest": 401} | dict.fromkeys(ACTORS[1:], 200)),
+    ("GET", "/api/games/{game}", None, dict.fromkeys(ACTORS, 200)),
+    (
+        "GET",
+        "/api/games/{game}/seat",
+        None,
+        {"guest": 401, "account": 403, "player": 200, "opponent": 200, "bot": 403, "admin": 403},
+    ),
+    (
+        "POST",
+        "/api/seeks",
+        {"game": "Base", "time_control": "blitz", "rated": False},
+        {"guest": 401} | dict.fromkeys(ACTORS[1:], 200),
+    ),
+    (
+        "POST",
+        "/api/seeks/{seek}/accept",
+        None,
+        {"guest": 401, "account": 200, "player": 403, "opponent": 200, "bot": 200, "admin": 200},
+    ),
+    (
+        "DELETE",
+        "/api/seeks/{seek}",
+        None,
+        {"guest": 401, "account": 403, "player": 200, "opponent": 403, "bot": 403, "admin": 403},
+    ),
+    (
+        "POST",
+        "/api/challenges",
+        {"to": "player", "game": "Base", "rated": False},
+        {"guest": 401, "account": 200, "player": 400, "opponent": 200, "bot": 200, "admin": 200},
+    ),
+    ("POST", "/api/account/token", None, {"guest": 401} | dict.fromkeys(ACTORS[1:], 200)),
+    (
+        "POST",
+        "/api/session/password",
+        {"old": "not the password", "new": "whatever it is"},
+        {"guest": 401} | dict.fromkeys(ACTORS[1:], 401),
+    ),
+    (
+        "POST",
+        "/api/admin/accounts/{victim}/ban",
+        {"banned": True},
+        {"guest": 401, "account": 403, "player": 403, "opponent": 403, "bot": 403, "admin": 200},
+    ),
+    (
+        "POST",
+        "/api/admin/accounts/{victim}/password",
+        None,
+        {"guest": 401, "account": 403, "player": 403, "opponent": 403, "bot": 403, "admin": 200},
+    ),
+    (
+        "DELETE",
+        "/api/admin/accounts/{victim}",
+        None,
+        {"guest": 401, "account": 403, "player": 403, "opponent": 403, "bot": 403, "admin": 200},
+    ),
+    # the game's actions: only its players, by their sessions; the opponent is not to move
+    (
+        "POST",
+        "/api/games/{game}/move",
+        "MOVE",
+        {"guest": 403, "account": 403, "opponent": 409, "bot": 403, "admin": 403, "player": 200},
+    ),
+    (
+        "POST",
+        "/api/games/{game}/offer",
+        {"what": "draw"},
+        {"guest": 403, "account": 403, "bot": 403, "admin": 403, "player": 200},
+    ),
+    (
+        "POST",
+        "/api/games/{game}/answer",
+        {"accept": False},
+        {"guest": 403, "account": 403, "bot": 403, "admin": 403, "player": 409, "opponent": 200},
+    ),
+    ("DELETE", "/api/games/{game}", None, dict.fromkeys(ACTORS, 403)),
+    ("POST", "/api/games/{game}/resign", {}, {"guest": 403, "account": 403, "bot": 403, "admin": 403, "player": 200}),
+]
+
+
+def test_the_authorization_matrix(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with in_process(tmp_path / "db.sqlite3", settings=SERVER) as (app, c):
+            actors: dict[str, Actor] = {"guest": Actor("guest", other(c), {})}
+            made_from = 0
+
+            async def make(name: str) -> None:
+                nonlocal made_from
+                made_from += 1  # an address makes few accounts an hour: each from its own
+                await app.accounts.sign_up({"name": name, "password": PASSWORD}, f"10.1.0.{made_from}")
+
+            for name in ("account", "player", "opponent", "admin", "bot"):
+                client = other(c)
+                login = {"admin": "chief", "bot": "robo"}.get(name, name)
+                await make(login)
+                signed = (await client.post("/api/session", json={"name": login, "password": PASSWORD})).json()
+                actors[name] = Actor(name, client, {"x-csrf-token": signed["csrf"]})
+            await app.accounts.set_admin("chief", True)
+            bot = actors["bot"]
+            assert (await bot.client.post("/api/account/bot", headers=bot.headers)).status_code == 200
+            token = (await bot.client.post("/api/account/token", headers=bot.headers)).json()["token"]
+            actors["bot"] = Actor("bot", other(c), {"authorization": f"Bearer {token}"})
+            player, opponent = actors["player"], actors["opponent"]
+            offer = {"game": "Base", "time_control": "blitz", "colour": "white"}
+            seek = (await player.client.post("/api/seeks", json=offer, headers=player.headers)).json()
+            game = (await opponent.client.post(f"/api/seeks/{seek['id']}/accept", headers=opponent.headers)).json()
+            game_id = game["id"]
+            victims = 0
+            failures = []
+            for method, path, body, expected in MATRIX:
+                for actor_name in expected:  # in the row's order: who acts last changes the game
+                    actor = actors[actor_name]
+                    filled = path.replace("{game}", game_id)
+                    seek_id = None
+                    if "{seek}" in filled:
+                        fresh = await player.client.post(
+                            "/api/seeks", json={"game": "Base", "rated": False}, headers=player.headers
+                        )
+                        seek_id = fresh.json()["id"]
+                        filled = filled.replace("{seek}", seek_id)
+                    if "{victim}" in filled:
+                        victims += 1
+                        await make(f"victim{victims}")
+                        filled = filled.replace("{victim}", f"victim{victims}")
+                    sent = body
+                    if body == "MOVE":
+                        state = (await c.get(f"/api/games/{game_id}")).json()
+                        board = hive.Board("Base")
+                        for text in state["moves"]:
+                            board.push_text(text)
+                        sent = {"move": board.move_text(next(iter(board.legal_moves)))}
+                    status = await actor.ask(method, filled, sent)
+                    if seek_id is not None:  # the player's seeks open stay few
+                        await player.ask("DELETE", f"/api/seeks/{seek_id}")
+                    if status != expected[actor_name]:
+                        failures.append(f"{actor_name} {method} {path}: {status}, expected {expected[actor_name]}")
+            assert failures == [], "\n".join(failures)
+            # without the CSRF token, a session changes nothing
+            for actor_name in ("account", "player", "admin"):
+                bare = Actor(actor_name, actors[actor_name].client, {})
+                assert await bare.ask("POST", "/api/seeks", {"game": "Base", "rated": False}) == 403
+                assert await bare.ask("DELETE", "/api/session") == 403
+
+    asyncio.run(main())
