@@ -78,6 +78,12 @@ def ended(board: Board, outcome: Outcome | None = None) -> dict[str, Any]:
     return {"result": outcome.result if outcome else None, "reason": outcome.reason if outcome else None}
 
 
+def first_score(sides: tuple[str, str], result: str) -> float:
+    """The first player's points for a game's result (``WhiteWins``, ``Draw``...)."""
+    wins = [f"{side}Wins" for side in sides]
+    return 0.5 if result not in wins else 1.0 - wins.index(result)
+
+
 def summary(record: GameRecord, view: View, length: int) -> JSON:
     """A game as the game list and the page describe it: kind, mode, options, the sides' names, the players' names,
     the number of moves, the result (``winner``: the winner's seat), the position record it started from (``start``,
@@ -551,11 +557,10 @@ class GameService:
         if first is None or second is None or len(updated.moves) < 2:
             return None
         board = session.board
-        wins = [f"{side}Wins" for side in board.sides]
-        score0 = 0.5 if updated.result not in wins else 1.0 - wins.index(updated.result)
+        score0 = first_score(board.sides, updated.result)
         game, speed = board.game_name, clock.speed_of(updated.clock)
         ratings = self.store.ratings
         return lambda connection: ratings.rate_within(connection, updated.id, game, speed, (first, second), score0)
 
 
-__all__ = ["GameService", "Session", "damage", "ended", "summary"]
+__all__ = ["GameService", "Session", "damage", "ended", "first_score", "summary"]

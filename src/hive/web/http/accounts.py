@@ -29,6 +29,12 @@
   (one without rated games). ``GET /api/bot/stream`` streams the account's events, one JSON object a line
   (``challenge``, ``gameStart``); ``GET /api/bot/games`` lists its games in progress with its seat tokens.
 
+- Tournaments: ``GET /api/tournaments``; ``POST /api/tournaments`` (``name``, ``format`` ``swiss`` or
+  ``round-robin``, ``rounds``, ``double``, ``game``, ``time_control``, ``rated``); ``GET /api/tournaments/{id}`` (its
+  players, every round's games and results, the standings with tie-breaks); ``POST /api/tournaments/{id}/join``,
+  ``/leave``, ``/start`` (the organiser's); ``GET /api/tournaments/{id}/records`` (every game's record, one file).
+  The server pairs each round when the last one's games have ended, and starts its games.
+
 Every change made with the cookie (sign-out, password, an admin's) carries the session's CSRF token in
 ``X-CSRF-Token``; one made with an API token needs none. The cookie is ``HttpOnly``, ``SameSite=Lax``, and
 ``Secure`` when the page came over HTTPS (behind a trusted proxy, as its ``X-Forwarded-Proto`` says).
@@ -42,7 +48,7 @@ from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 
 from ..accounts import Accounts, Signed, SignedIn
 from ..accounts.seeks import Seeks
@@ -263,6 +269,36 @@ class AccountApi:
                 yield "\n"
             await asyncio.sleep(STREAM_POLL)
             quiet += STREAM_POLL
+
+    # ------------------------------------------------------------------ tournaments
+
+    async def list_tournaments(self, request: Request) -> Any:
+        self._check_enabled()
+        return await self.app.tournaments.listed()
+
+    async def create_tournament(self, request: Request) -> Any:
+        signed = await self._changing(request)
+        return await self.app.tournaments.create(signed, await self._body(request))
+
+    async def tournament(self, request: Request) -> Any:
+        self._check_enabled()
+        return await self.app.tournaments.get(request.path_params["id"])
+
+    async def tournament_action(self, request: Request) -> Any:
+        signed = await self._changing(request)
+        tournament_id, action = request.path_params["id"], request.path_params["action"]
+        tournaments = self.app.tournaments
+        if action == "join":
+            return await tournaments.join(signed, tournament_id)
+        if action == "leave":
+            return await tournaments.leave(signed, tournament_id)
+        if action == "start":
+            return await tournaments.start(signed, tournament_id)
+        raise NotFound(f"No tournament action {action!r}: join, leave or start.")
+
+    async def tournament_records(self, request: Request) -> Response:
+        self._check_enabled()
+        return PlainTextResponse(await self.app.tournaments.records(request.path_params["id"]))
 
     async def _reading(self, request: Request) -> Signed:
         self._check_enabled()

@@ -29,6 +29,7 @@ from starlette.applications import Starlette
 
 from ..accounts import Accounts
 from ..accounts.seeks import Seeks
+from ..accounts.tournaments import Tournaments
 from ..ai.player import AIPlayer
 from ..ai.pool import Workers
 from ..ai.review import Reviews
@@ -117,6 +118,8 @@ class App:
         self.api = Api(self)
         self.accounts = Accounts(self.store.accounts)
         self.seeks = Seeks(self.store.seeks, self.store.ratings, self.service, self.store.accounts)
+        self.tournaments = Tournaments(self.store.tournaments, self.service, self.store.accounts)
+        self._tasks: set[asyncio.Task[None]] = set()
         self.account_api = AccountApi(self, self.accounts, self.seeks)
         self.asgi = Starlette(routes=routes(self), exception_handlers=self.api.handlers(), lifespan=self._lifespan)
         self.asgi.state.hive = self
@@ -169,6 +172,7 @@ class App:
             return
         self._stopped = True
         await self.drain()
+        await asyncio.gather(*self._tasks, return_exceptions=True)  # a tournament's round being paired
         for task in self._loops:
             task.cancel()
         await asyncio.gather(*self._loops, return_exceptions=True)
@@ -209,6 +213,18 @@ class App:
         elif event.what in (MOVE, AI_MOVE):
             self.metrics.moves.inc()
         await self.follow(event)
+        session = self.service.sessions.get(event.game_id)
+        if event.what != DELETED and session is not None and session.record.result and any(session.record.accounts):
+            # a tournament's game ended: its round may be over; looked at once the change's own lock is let go
+            task = asyncio.create_task(self._game_over(event.game_id))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _game_over(self, game_id: str) -> None:
+        try:
+            await self.tournaments.game_over(game_id)
+        except Exception:
+            logging.getLogger("hive.web").exception("pairing the tournament of game %s", game_id)
 
     async def heard(self, event: GameChanged) -> None:
         """Another process's change: bring the game in memory up to date, and follow it here."""

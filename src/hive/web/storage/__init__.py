@@ -19,6 +19,7 @@ from .presence import Presence
 from .ratings import RatingRepository
 from .reviews import ReviewRepository
 from .seeks import SeekRepository
+from .tournaments import TournamentRepository
 
 
 @dataclass
@@ -34,6 +35,7 @@ class Store:
     accounts: AccountRepository
     ratings: RatingRepository
     seeks: SeekRepository
+    tournaments: TournamentRepository
 
     def close(self) -> None:
         """Close the database."""
@@ -63,6 +65,7 @@ def open_store(
         AccountRepository(db, now),
         RatingRepository(db, now),
         SeekRepository(db, now),
+        TournamentRepository(db, now),
     )
 
 

@@ -1,6 +1,6 @@
 """Accounts for the club's server: the players' accounts, their signed-in sessions, the failed sign-ins that every
 process's throttle counts, bots' API tokens; the lobby's seeks and challenges; the accounts playing a game, the
-ratings, and each rated game's effect on them.
+ratings, and each rated game's effect on them; tournaments and their games.
 
 Revision ID: 0003
 Revises: 0002
@@ -105,8 +105,33 @@ def upgrade() -> None:
         sa.Column("target", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE")),
     )
 
+    op.create_table(
+        "tournaments",
+        sa.Column("id", sa.Text, primary_key=True),
+        sa.Column("name", sa.Text, nullable=False),
+        sa.Column("organiser", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+        sa.Column("kind", sa.Text, nullable=False),
+        sa.Column("options", sa.Text, nullable=False),
+        sa.Column("time_control", sa.Text),
+        sa.Column("rated", sa.Boolean, nullable=False),
+        sa.Column("state", sa.Text, nullable=False),
+        sa.Column("status", sa.Text, nullable=False),
+        sa.Column("created", sa.Float, nullable=False),
+        sa.Column("version", sa.Integer, nullable=False),
+    )
+    op.create_table(
+        "tournament_games",
+        sa.Column("tournament_id", sa.Text, sa.ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column("round", sa.Integer, primary_key=True),
+        sa.Column("board", sa.Integer, primary_key=True),
+        sa.Column("game_id", sa.Text, nullable=False),
+    )
+    op.create_index("ix_tournament_games_game_id", "tournament_games", ["game_id"])
+
 
 def downgrade() -> None:
+    op.drop_table("tournament_games")
+    op.drop_table("tournaments")
     op.drop_table("seeks")
     op.drop_table("rated_games")
     op.drop_table("ratings")

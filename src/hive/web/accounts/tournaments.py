@@ -1,0 +1,288 @@
+"""Tournaments on a club's server: an organiser creates one, players join, and the server pairs each round with
+:mod:`hive.tournament` and starts its games; when a round's last game ends, the next is paired, until the final
+standings.
+
+A tournament's state is :class:`hive.tournament.Tournament`'s JSON, its players named by account id, stored only over
+the version it was read at: of two processes seeing a round's last game end, one pairs the next round. The games of a
+round are stored with the tournament before they are started, so a process stopping between the two leaves games
+that the next look at the tournament starts.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+from typing import Any
+
+from ...tournament import Game, Tournament, TournamentError
+from ..errors import BadRequest, Conflict, Forbidden, NotFound, shown
+from ..game.newgame import NewGame, new_game, seats
+from ..game.service import GameService, first_score
+from ..storage.accounts import AccountRepository
+from ..storage.tournaments import StoredTournament, TournamentRepository
+from ..views import JSON, game_options, view_for
+from .service import Signed
+
+#: The longest tournament name.
+NAME_LIMIT = 80
+#: Tries at a change whose tournament another process changed first.
+TRIES = 5
+
+
+class Tournaments:
+    """The tournaments of a server.
+
+    :param repository: where they are kept.
+    :param service: the games.
+    :param accounts: the players' accounts.
+    """
+
+    def __init__(self, repository: TournamentRepository, service: GameService, accounts: AccountRepository) -> None:
+        self.repository = repository
+        self.service = service
+        self.accounts = accounts
+
+    async def _load(self, tournament_id: str) -> tuple[StoredTournament, Tournament]:
+        stored = await self.repository.find(tournament_id)
+        if stored is None:
+            raise NotFound(f"No tournament {shown(tournament_id)}.")
+        return stored, Tournament.from_json(stored.state)
+
+    async def create(self, signed: Signed, data: JSON) -> JSON:
+        """Create a tournament: ``name``, ``format`` (``swiss``, default, or ``round-robin``), ``rounds`` (a Swiss
+        tournament's), ``double`` (a double round robin), ``game`` (a name), ``time_control`` and ``rated`` (as a
+        seek's; a rated tournament needs a clock).
+
+        :raises BadRequest: naming the field at fault.
+        """
+        name = data.get("name")
+        if not isinstance(name, str) or not name.strip() or len(name) > NAME_LIMIT:
+            raise BadRequest(f"A tournament's name is 1 to {NAME_LIMIT} characters, not {shown(name)}.")
+        view, options = game_options(data.get("game", "Base+MLP"))
+        rated = data.get("rated", True)
+        if not isinstance(rated, bool):
+            raise BadRequest(f"'rated' is true or false, not {shown(rated)}.")
+        timing = data.get("time_control")
+        probe = new_game({"kind": view.kind, "options": options, "mode": "online", "time_control": timing})
+        if rated and probe.record.clock is None:
+            raise BadRequest("A rated tournament needs a time control.")
+        rounds, double = data.get("rounds", 0), data.get("double", False)
+        if isinstance(rounds, bool) or not isinstance(rounds, int) or not isinstance(double, bool):
+            raise BadRequest(f"'rounds' is a whole number and 'double' true or false, not {shown(rounds)}.")
+        try:
+            state = Tournament(str(data.get("format", "swiss")), rounds=rounds, cycles=2 if double else 1)
+        except TournamentError as err:
+            raise BadRequest(str(err)) from None
+        stored = StoredTournament(
+            secrets.token_urlsafe(9), name.strip(), signed.account.id, view.kind, probe.record.options,
+            data.get("time_control"), rated, state.to_json(), "open", 0.0, 0, {},
+        )  # fmt: skip
+        return await self.describe(await self.repository.create(stored))
+
+    async def _change(self, tournament_id: str, change: Any) -> StoredTournament:
+        """Apply ``change(stored, tournament)`` (which returns the new status and the round's new games) and store it,
+        again from the stored state when another process changed it first; then start the new games."""
+        for _ in range(TRIES):
+            stored, tournament = await self._load(tournament_id)
+            try:
+                status, games = await change(stored, tournament)
+            except TournamentError as err:
+                raise Conflict(str(err)) from None
+            ids = {place: game.record.id for place, game in games.items()}
+            if await self.repository.save(tournament_id, stored.version, tournament.to_json(), status, ids):
+                for game in games.values():
+                    await self.service.start(game)
+                return (await self.repository.find(tournament_id)) or stored
+        raise Conflict("The tournament is changing too fast; try again.")
+
+    async def join(self, signed: Signed, tournament_id: str) -> JSON:
+        """Enter the tournament (a Swiss one also after its start).
+
+        :raises Conflict: when it cannot be joined now.
+        """
+
+        async def change(stored: StoredTournament, tournament: Tournament) -> tuple[str, dict[Any, NewGame]]:
+            if stored.status == "finished":
+                raise TournamentError("The tournament is over.")
+            tournament.join(signed.account.id)
+            return stored.status, {}
+
+        return await self.describe(await self._change(tournament_id, change))
+
+    async def leave(self, signed: Signed, tournament_id: str) -> JSON:
+        """Leave the tournament: before the start, off the list; after, no more pairings (a round robin's games to
+        come lost by forfeit)."""
+
+        async def change(stored: StoredTournament, tournament: Tournament) -> tuple[str, dict[Any, NewGame]]:
+            tournament.withdraw(signed.account.id)
+            return stored.status, {}
+
+        return await self.describe(await self._change(tournament_id, change))
+
+    async def start(self, signed: Signed, tournament_id: str) -> JSON:
+        """Start the tournament (its organiser): the first round is paired and its games begin.
+
+        :raises Forbidden: for anyone but the organiser.
+        :raises Conflict: when it started already, or has fewer than two players.
+        """
+
+        async def change(stored: StoredTournament, tournament: Tournament) -> tuple[str, dict[Any, NewGame]]:
+            if stored.organiser != signed.account.id:
+                raise Forbidden("Only the tournament's organiser starts it.")
+            if stored.status != "open":
+                raise TournamentError("The tournament has started already.")
+            return "running", await self._pair(stored, tournament)
+
+        return await self.describe(await self._change(tournament_id, change))
+
+    async def game_over(self, game_id: str) -> None:
+        """A game ended: if it is a tournament's, record its result, and pair the next round once it was the round's
+        last."""
+        tournament_id = await self.repository.of_game(game_id)
+        if tournament_id is not None:
+            await self.advance(tournament_id)
+
+    async def advance(self, tournament_id: str) -> None:
+        """Record the results of the round's games that ended; pair the next round when the round is over, or finish
+        the tournament after its last."""
+
+        async def change(stored: StoredTournament, tournament: Tournament) -> tuple[str, dict[Any, NewGame]]:
+            if stored.status != "running":
+                return stored.status, {}
+            number = len(tournament.paired)
+            for board, game in enumerate(tournament.paired[-1], start=1):
+                if game.bye or game.result is not None:
+                    continue
+                session = await self.service.session(stored.games[(number, board)])
+                if session.record.result is not None:
+                    tournament.report(number, board, first_score(session.board.sides, session.record.result))
+            if not tournament.round_done():
+                return "running", {}
+            if len(tournament.paired) >= tournament.total_rounds:
+                return "finished", {}
+            return "running", await self._pair(stored, tournament)
+
+        stored = await self.repository.find(tournament_id)
+        if stored is None or stored.status != "running":
+            return
+        await self._start_missing(stored)
+        await self._change(tournament_id, change)
+
+    async def _start_missing(self, stored: StoredTournament) -> None:
+        """Start the games of a round stored with the tournament but never started (a process stopped between)."""
+        missing = set(await self.repository.missing(list(stored.games.values())))
+        if not missing:
+            return
+        tournament = Tournament.from_json(stored.state)
+        names = await self._names(tournament.players)
+        for (number, board), game_id in stored.games.items():
+            if game_id in missing:
+                game = self._game(stored, tournament.paired[number - 1][board - 1], game_id, names)
+                await self.service.start(game)
+
+    async def _pair(self, stored: StoredTournament, tournament: Tournament) -> dict[tuple[int, int], NewGame]:
+        """Pair the next round; its games, made but not stored, by round and board."""
+        games = tournament.pair_round()
+        number = len(tournament.paired)
+        names = await self._names(tournament.players)
+        made = {}
+        for board, game in enumerate(games, start=1):
+            if not game.bye:
+                made[(number, board)] = self._game(stored, game, None, names)
+        return made
+
+    def _game(self, stored: StoredTournament, pairing: Game, game_id: str | None, names: dict[str, str]) -> NewGame:
+        """The game of a pairing: its first player in the first seat, both seats held by their accounts."""
+        first_seat = next(name for name, seat in seats().items() if seat == 0)
+        data = {"kind": stored.kind, "options": stored.options, "mode": "online", "time_control": stored.time_control}
+        game = new_game({**data, "colour": first_seat})
+        second = pairing.second or ""
+        record = dataclasses.replace(
+            game.record,
+            id=game_id or game.record.id,
+            accounts=(pairing.first, second),
+            names=(names.get(pairing.first), names.get(second)),
+            rated=stored.rated,
+        )
+        return dataclasses.replace(game, record=record)
+
+    async def _names(self, ids: list[str]) -> dict[str, str]:
+        names = {}
+        for account_id in ids:
+            account = await self.accounts.by_id(account_id)
+            names[account_id] = account.name if account is not None else "(deleted)"
+        return names
+
+    async def describe(self, stored: StoredTournament) -> JSON:
+        """The tournament as its page shows it: settings, players, every round's games with their results, and the
+        standings with their tie-breaks."""
+        tournament = Tournament.from_json(stored.state)
+        names = await self._names([stored.organiser, *tournament.players])
+        rounds = []
+        for number, games in enumerate(tournament.paired, start=1):
+            rounds.append([
+                {
+                    "board": board,
+                    "first": names[game.first],
+                    "second": names[game.second] if game.second is not None else None,
+                    "result": game.result,
+                    "forfeit": game.forfeit,
+                    "game_id": stored.games.get((number, board)),
+                }
+                for board, game in enumerate(games, start=1)
+            ])  # fmt: skip
+        standings = [
+            {
+                "rank": line.rank, "player": names[line.player], "points": line.points, "games": line.games,
+                "wins": line.wins, "draws": line.draws, "losses": line.losses, "tiebreaks": line.tiebreaks,
+            }
+            for line in tournament.standings()
+        ]  # fmt: skip
+        return {
+            "id": stored.id,
+            "name": stored.name,
+            "organiser": names[stored.organiser],
+            "status": stored.status,
+            "format": tournament.format,
+            "rounds": tournament.total_rounds,
+            "game": view_for(stored.kind).new_board(stored.options).game_name,
+            "time_control": stored.time_control,
+            "rated": stored.rated,
+            "players": [names[p] for p in tournament.active],
+            "withdrawn": [names[p] for p in tournament.withdrawn],
+            "paired": rounds,
+            "standings": standings,
+            "tiebreaks": list(tournament.tiebreaks),
+        }
+
+    async def get(self, tournament_id: str) -> JSON:
+        """One tournament (see :meth:`describe`). A running one is brought up to date first: a round left unstarted,
+        or a round over but not paired, by a process that stopped in between, is started or paired now.
+
+        :raises NotFound: for an unknown tournament.
+        """
+        stored, _ = await self._load(tournament_id)
+        if stored.status == "running":
+            await self.advance(tournament_id)
+            stored, _ = await self._load(tournament_id)
+        return await self.describe(stored)
+
+    async def listed(self) -> JSON:
+        """The tournaments, newest first."""
+        return {"tournaments": await self.repository.listed()}
+
+    async def records(self, tournament_id: str) -> str:
+        """Every game of the tournament, in its game's record format, one after another in round order.
+
+        :raises NotFound: for an unknown tournament.
+        """
+        stored, _ = await self._load(tournament_id)
+        texts = []
+        for place in sorted(stored.games):
+            board = (await self.service.session(stored.games[place])).board
+            texts.append(board.record().rstrip("\n"))
+        separator = "\n\n" if any("\n" in text for text in texts) else "\n"
+        return separator.join(texts) + ("\n" if texts else "")
+
+
+__all__ = ["Tournaments"]

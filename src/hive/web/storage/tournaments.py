@@ -1,0 +1,139 @@
+"""Tournaments on the server, as every process shares them: a tournament's state is stored only over the version it
+was read at, so of two processes pairing the same round, one does."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+
+from .database import Database
+from .schema import games, tournament_games, tournaments
+
+
+@dataclass(frozen=True)
+class StoredTournament:
+    """A tournament's row: its settings, its state (JSON of :class:`hive.tournament.Tournament`, players by account
+    id), its status (``open``, ``running``, ``finished``), the version its state was read at, and its games by round
+    and board."""
+
+    id: str
+    name: str
+    organiser: str
+    kind: str
+    options: dict[str, Any]
+    time_control: Any
+    rated: bool
+    state: str
+    status: str
+    created: float
+    version: int
+    games: dict[tuple[int, int], str]
+
+
+class TournamentRepository:
+    """The tournaments of a server.
+
+    :param database: where they are kept.
+    :param now: the time source, seconds since the epoch.
+    """
+
+    def __init__(self, database: Database, now: Callable[[], float] = time.time) -> None:
+        self.database = database
+        self.now = now
+
+    async def create(self, tournament: StoredTournament) -> StoredTournament:
+        """Store a new tournament (its ``created`` set now, version 0)."""
+        return await self.database.run(self._create, tournament)
+
+    def _create(self, t: StoredTournament) -> StoredTournament:
+        row = {
+            "id": t.id, "name": t.name, "organiser": t.organiser, "kind": t.kind, "options": json.dumps(t.options),
+            "time_control": None if t.time_control is None else json.dumps(t.time_control), "rated": t.rated,
+            "state": t.state, "status": t.status, "created": self.now(), "version": 0,
+        }  # fmt: skip
+        with self.database.engine.begin() as connection:
+            connection.execute(tournaments.insert().values(row))
+        return StoredTournament(**{**t.__dict__, "created": row["created"], "version": 0})
+
+    async def find(self, tournament_id: str) -> StoredTournament | None:
+        """The tournament ``tournament_id`` as stored now."""
+        return await self.database.run(self._find, tournament_id)
+
+    def _find(self, tournament_id: str) -> StoredTournament | None:
+        with self.database.reading() as connection:
+            row = connection.execute(sa.select(tournaments).where(tournaments.c.id == tournament_id)).first()
+            if row is None:
+                return None
+            played = connection.execute(
+                sa.select(tournament_games).where(tournament_games.c.tournament_id == tournament_id)
+            ).all()
+        return StoredTournament(
+            row.id, row.name, row.organiser, row.kind, json.loads(row.options),
+            None if row.time_control is None else json.loads(row.time_control), bool(row.rated), row.state,
+            row.status, float(row.created), int(row.version), {(g.round, g.board): g.game_id for g in played},
+        )  # fmt: skip
+
+    async def listed(self, limit: int = 100) -> list[dict[str, Any]]:
+        """The tournaments, newest first: id, name, status, created."""
+        return await self.database.run(self._listed, limit)
+
+    def _listed(self, limit: int) -> list[dict[str, Any]]:
+        query = sa.select(tournaments.c.id, tournaments.c.name, tournaments.c.status, tournaments.c.created)
+        with self.database.single() as connection:
+            rows = connection.execute(query.order_by(tournaments.c.created.desc()).limit(limit)).all()
+        return [{"id": r.id, "name": r.name, "status": r.status, "created": r.created} for r in rows]
+
+    async def save(
+        self, tournament_id: str, version: int, state: str, status: str, new_games: dict[tuple[int, int], str]
+    ) -> bool:
+        """Store a tournament's new state and status, and the games of a round paired, if it is still at
+        ``version``: whether it was (``False``: another change came first, and nothing is stored)."""
+        return await self.database.run(self._save, tournament_id, version, state, status, new_games)
+
+    def _save(
+        self, tournament_id: str, version: int, state: str, status: str, new_games: dict[tuple[int, int], str]
+    ) -> bool:
+        with self.database.engine.begin() as connection:
+            done = connection.execute(
+                tournaments.update()
+                .where(tournaments.c.id == tournament_id, tournaments.c.version == version)
+                .values(state=state, status=status, version=version + 1)
+            ).rowcount
+            if done != 1:
+                return False
+            if new_games:
+                connection.execute(
+                    tournament_games.insert(),
+                    [
+                        {"tournament_id": tournament_id, "round": r, "board": b, "game_id": g}
+                        for (r, b), g in new_games.items()
+                    ],
+                )
+        return True
+
+    async def of_game(self, game_id: str) -> str | None:
+        """The tournament a game belongs to."""
+        return await self.database.run(self._of_game, game_id)
+
+    def _of_game(self, game_id: str) -> str | None:
+        query = sa.select(tournament_games.c.tournament_id).where(tournament_games.c.game_id == game_id)
+        with self.database.single() as connection:
+            found = connection.execute(query).first()
+        return None if found is None else str(found[0])
+
+    async def missing(self, game_ids: list[str]) -> list[str]:
+        """Those of ``game_ids`` with no game stored (a process stopped between pairing a round and starting it)."""
+        return await self.database.run(self._missing, game_ids)
+
+    def _missing(self, game_ids: list[str]) -> list[str]:
+        with self.database.single() as connection:
+            found = {row[0] for row in connection.execute(sa.select(games.c.id).where(games.c.id.in_(game_ids)))}
+        return [g for g in game_ids if g not in found]
+
+
+__all__ = ["StoredTournament", "TournamentRepository"]

@@ -1,0 +1,125 @@
+"""Tournaments on ``hive serve``: a 4-account Swiss tournament of 3 rounds runs through the API from its creation
+to its final standings, the server pairing each round when the last one's games end; on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import Counter
+from pathlib import Path
+
+import httpx
+
+import hive
+
+from ..web_support import JSON, database, in_process
+from .test_accounts import PASSWORD, SERVER, other
+
+__all__ = ["database"]
+
+
+async def finish(game_id: str, players: dict[str, tuple[httpx.AsyncClient, dict[str, str]]], how: int) -> None:
+    """Play two moves, then end the game: ``how`` 0, the first player resigns; 1, the second; 2, a draw agreed."""
+    state: JSON = (await next(iter(players.values()))[0].get(f"/api/games/{game_id}")).json()
+    first, second = (players[name] for name in state["names"])
+    board = hive.Board("Base")
+    rng = random.Random(game_id)
+    for mover in (first, second):
+        text = board.move_text(rng.choice(list(board.legal_moves)))
+        board.push_text(text)
+        r = await mover[0].post(f"/api/games/{game_id}/move", json={"move": text}, headers=mover[1])
+        assert r.status_code == 200, r.text
+    if how == 2:
+        offered = await first[0].post(f"/api/games/{game_id}/offer", json={"what": "draw"}, headers=first[1])
+        agreed = await second[0].post(f"/api/games/{game_id}/answer", json={"accept": True}, headers=second[1])
+        assert offered.is_success and agreed.is_success
+    else:
+        loser = (first, second)[how]
+        assert (await loser[0].post(f"/api/games/{game_id}/resign", json={}, headers=loser[1])).is_success
+
+
+def test_a_swiss_tournament_of_four_accounts_runs_to_its_final_standings(database: str) -> None:
+    async def main() -> None:
+        async with in_process(database, settings=SERVER) as (app, c):
+            players: dict[str, tuple[httpx.AsyncClient, dict[str, str]]] = {}
+            for number, name in enumerate(["ada", "ben", "cyd", "dee"], start=1):
+                await app.accounts.sign_up({"name": name, "password": PASSWORD}, f"10.2.0.{number}")
+                client = other(c)
+                signed = (await client.post("/api/session", json={"name": name, "password": PASSWORD})).json()
+                players[name] = (client, {"x-csrf-token": signed["csrf"]})
+            ada, ada_csrf = players["ada"]
+            body = {"name": "Friday Swiss", "format": "swiss", "rounds": 3, "game": "Base", "time_control": "blitz"}
+            made = await ada.post("/api/tournaments", json=body, headers=ada_csrf)
+            assert made.status_code == 200, made.text
+            tournament = made.json()
+            tid = tournament["id"]
+            assert (tournament["status"], tournament["rounds"], tournament["game"]) == ("open", 3, "Base")
+            for client, csrf in players.values():
+                joined = await client.post(f"/api/tournaments/{tid}/join", headers=csrf)
+                assert joined.status_code == 200, joined.text
+            again = await ada.post(f"/api/tournaments/{tid}/join", headers=ada_csrf)
+            assert again.status_code == 409 and "already" in again.json()["error"]
+            ben, ben_csrf = players["ben"]
+            assert (await ben.post(f"/api/tournaments/{tid}/start", headers=ben_csrf)).status_code == 403
+            started = (await ada.post(f"/api/tournaments/{tid}/start", headers=ada_csrf)).json()
+            assert started["status"] == "running" and len(started["paired"]) == 1
+
+            async def settled(rounds: int, status: str = "running") -> JSON:
+                """The tournament once its rounds are paired (each pairing follows the last game's end)."""
+                for _ in range(200):
+                    shown: JSON = (await c.get(f"/api/tournaments/{tid}")).json()
+                    if len(shown["paired"]) == rounds and shown["status"] == status:
+                        return shown
+                    await asyncio.sleep(0.05)
+                raise AssertionError(shown)
+
+            for number in range(1, 4):
+                shown = await settled(number)
+                games = shown["paired"][-1]
+                assert len(games) == 2 and all(g["game_id"] and g["result"] is None for g in games)
+                for board, game in enumerate(games):
+                    state = (await c.get(f"/api/games/{game['game_id']}")).json()
+                    assert state["names"] == [game["first"], game["second"]] and state["rated"]
+                    await finish(game["game_id"], players, (number + board) % 3)
+            final = await settled(3, "finished")
+            assert final["status"] == "finished" and len(final["paired"]) == 3
+            met = Counter(frozenset((g["first"], g["second"])) for r in final["paired"] for g in r)
+            assert max(met.values()) == 1  # nobody met twice
+            table = final["standings"]
+            assert [line["rank"] for line in table] == sorted(line["rank"] for line in table)
+            assert sum(line["points"] for line in table) == 6 and {line["games"] for line in table} == {3}
+            assert set(table[0]["tiebreaks"]) == {"buchholz-cut1", "buchholz", "sonneborn-berger", "head-to-head"}
+            records = (await c.get(f"/api/tournaments/{tid}/records")).text
+            assert len(records.strip().splitlines()) == 6 and records.startswith("Base;")
+            assert len((await c.get("/api/players/ada")).json()["ratings"]["Base"]["blitz"]) > 0
+            listed = (await c.get("/api/tournaments")).json()["tournaments"]
+            assert [(t["id"], t["status"]) for t in listed] == [(tid, "finished")]
+
+    asyncio.run(main())
+
+
+def test_tournaments_refuse_what_they_should(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with in_process(tmp_path / "db.sqlite3", settings=SERVER) as (app, c):
+            await app.accounts.sign_up({"name": "ada", "password": PASSWORD}, "10.3.0.1")
+            signed = (await c.post("/api/session", json={"name": "ada", "password": PASSWORD})).json()
+            csrf = {"x-csrf-token": signed["csrf"]}
+            for body, message in [
+                ({"name": ""}, "1 to 80 characters"),
+                ({"name": "x", "format": "knockout", "time_control": "blitz"}, "Unknown format 'knockout'"),
+                ({"name": "x", "rounds": 0, "time_control": "blitz"}, "at least 1 round"),
+                ({"name": "x", "rounds": 3}, "needs a time control"),
+                ({"name": "x", "rounds": 3, "game": "Chess", "time_control": "blitz"}, "Chess"),
+            ]:
+                r = await c.post("/api/tournaments", json=body, headers=csrf)
+                assert r.status_code == 400 and message in r.json()["error"], (body, r.text)
+            assert (await other(c).post("/api/tournaments", json={"name": "x"})).status_code == 401
+            made = await c.post("/api/tournaments", json={"name": "x", "rounds": 2, "rated": False}, headers=csrf)
+            tid = made.json()["id"]
+            await c.post(f"/api/tournaments/{tid}/join", headers=csrf)
+            alone = await c.post(f"/api/tournaments/{tid}/start", headers=csrf)
+            assert alone.status_code == 409 and "at least 2 players" in alone.json()["error"]
+            assert (await c.get("/api/tournaments/nope")).status_code == 404
+            assert (await c.post(f"/api/tournaments/{tid}/dance", headers=csrf)).status_code == 404
+
+    asyncio.run(main())
