@@ -7,6 +7,14 @@ import { api } from "./net.js";
 import { $, app, toast } from "./page.js";
 
 const session = { name: null, csrf: null };
+const listeners = []; // called when who is signed in changes (the lobby's seeks)
+
+// Who is signed in (null: a guest), and the headers of a change made with the session's cookie.
+export function signedIn() { return session.name; }
+export function csrfHeaders() { return { "x-csrf-token": session.csrf }; }
+export function onAccountChange(listener) { listeners.push(listener); }
+// The sign-in dialog (a guest's "Sign in to play").
+export function askSignIn() { openSign(); }
 
 // The header's button: "Sign in", or the name signed in (opening the account's dialog).
 function show() {
@@ -19,9 +27,11 @@ function show() {
 
 // Keep what an answer of the API says of the session ({name, csrf}, or {name: null}).
 function keep(data) {
+  const before = session.name;
   session.name = (data && data.name) || null;
   session.csrf = session.name ? data.csrf : null;
   show();
+  if (session.name !== before) for (const listener of listeners) listener(session.name);
 }
 
 const creating = () => new FormData($("form-sign")).get("account-mode") === "create";

@@ -1,10 +1,12 @@
 // The home page: the stored games, in progress first, then finished, each with its players, kind, result and date;
-// resume, review, rematch (colours swapped) and delete (with confirmation, for a seat this browser holds).
+// resume, review, rematch (colours swapped) and delete (with confirmation, for a seat this browser holds). Above
+// them, on a server with accounts, the seeks and challenges (seeks.js).
 
 import { api } from "./net.js";
 import { $, app, h, toast } from "./page.js";
 import { forgetGame, keepToken, storedToken } from "./seats.js";
 import { LEVEL_NAMES } from "./panel.js";
+import { hideSeeks, showSeeks } from "./seeks.js";
 
 let open = null; // the shell's openGame(id, {review}): shows a game
 
@@ -90,6 +92,7 @@ export async function showLobby() {
   $("layout").hidden = true;
   $("lobby").hidden = false;
   document.body.classList.add("at-lobby");
+  showSeeks(); // on a server with accounts: the seeks and challenges, kept fresh while the list shows
   const list = $("game-list");
   try {
     const { games } = await api("GET", "/api/games", undefined, null);
@@ -109,6 +112,7 @@ export async function showLobby() {
 }
 
 export function hideLobby() {
+  hideSeeks();
   $("lobby").hidden = true;
   $("layout").hidden = false;
   document.body.classList.remove("at-lobby");

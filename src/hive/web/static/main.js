@@ -30,6 +30,7 @@ import { closeEditor, editorBoard, openEditor, renderEditor, startPly } from "./
 import * as analysis from "./analysis.js";
 import { followEngineReview, renderEngineReview, wireEngineReview } from "./engine_review.js";
 import { wireAccount } from "./account.js";
+import { wireSeeks } from "./seeks.js";
 
 const modules = {};
 let game = null;
@@ -458,10 +459,11 @@ async function wire() {
   wireLobby((id, opts) => { history.pushState(null, "", `/game/${id}`); return openGame(id, opts); });
   const dialogs = wireDialogs(app.assets.games, { loadModule: gameFor, createGame });
   const account = wireAccount();
+  const seeks = wireSeeks((id) => { history.pushState(null, "", `/game/${id}`); return openGame(id); }, gameFor);
   wireSound();
   wireKeys();
   window.addEventListener("popstate", route);
-  await Promise.all([dialogs, account]);
+  await Promise.all([dialogs, account, seeks]);
 }
 
 // What the board editor asks of the shell: a game's page module, a new game, the New game dialog for a position,
