@@ -121,5 +121,30 @@ def test_tournaments_refuse_what_they_should(tmp_path: Path) -> None:
             assert alone.status_code == 409 and "at least 2 players" in alone.json()["error"]
             assert (await c.get("/api/tournaments/nope")).status_code == 404
             assert (await c.post(f"/api/tournaments/{tid}/dance", headers=csrf)).status_code == 404
+            # by invitation, and without bots
+            guests = {}
+            for number, name in enumerate(["ben", "robo"], start=2):
+                await app.accounts.sign_up({"name": name, "password": PASSWORD}, f"10.3.0.{number}")
+                client = other(c)
+                made = (await client.post("/api/session", json={"name": name, "password": PASSWORD})).json()
+                guests[name] = (client, {"x-csrf-token": made["csrf"]})
+            robo, robo_csrf = guests["robo"]
+            assert (await robo.post("/api/account/bot", headers=robo_csrf)).status_code == 200
+            body = {"name": "Club night", "rated": False, "rounds": 2, "invite_only": True, "bots": False}
+            closed = (await c.post("/api/tournaments", json=body, headers=csrf)).json()
+            assert closed["invite_only"] and not closed["bots"]
+            ben, ben_csrf = guests["ben"]
+            shut = await ben.post(f"/api/tournaments/{closed['id']}/join", headers=ben_csrf)
+            assert shut.status_code == 403 and "by invitation" in shut.json()["error"]
+            stranger = await ben.post(f"/api/tournaments/{closed['id']}/invite", json={"name": "ben"}, headers=ben_csrf)
+            assert stranger.status_code == 403
+            missing = await c.post(f"/api/tournaments/{closed['id']}/invite", json={"name": "zed"}, headers=csrf)
+            assert missing.status_code == 404
+            for name in ("ben", "robo"):
+                invited = await c.post(f"/api/tournaments/{closed['id']}/invite", json={"name": name}, headers=csrf)
+                assert invited.status_code == 200
+            assert (await ben.post(f"/api/tournaments/{closed['id']}/join", headers=ben_csrf)).status_code == 200
+            bot = await robo.post(f"/api/tournaments/{closed['id']}/join", headers=robo_csrf)
+            assert bot.status_code == 403 and "allows no bots" in bot.json()["error"]
 
     asyncio.run(main())

@@ -21,6 +21,7 @@ from ..game.service import GameService, first_score
 from ..storage.accounts import AccountRepository
 from ..storage.tournaments import StoredTournament, TournamentRepository
 from ..views import JSON, game_options, view_for
+from .names import name_key
 from .service import Signed
 
 #: The longest tournament name.
@@ -51,7 +52,8 @@ class Tournaments:
     async def create(self, signed: Signed, data: JSON) -> JSON:
         """Create a tournament: ``name``, ``format`` (``swiss``, default, or ``round-robin``), ``rounds`` (a Swiss
         tournament's), ``double`` (a double round robin), ``game`` (a name), ``time_control`` and ``rated`` (as a
-        seek's; a rated tournament needs a clock).
+        seek's; a rated tournament needs a clock), ``bots`` (whether bots may join; default true) and
+        ``invite_only`` (only the players the organiser invites may join; default false).
 
         :raises BadRequest: naming the field at fault.
         """
@@ -66,6 +68,9 @@ class Tournaments:
         probe = new_game({"kind": view.kind, "options": options, "mode": "online", "time_control": timing})
         if rated and probe.record.clock is None:
             raise BadRequest("A rated tournament needs a time control.")
+        bots, invite_only = data.get("bots", True), data.get("invite_only", False)
+        if not isinstance(bots, bool) or not isinstance(invite_only, bool):
+            raise BadRequest("'bots' and 'invite_only' are true or false.")
         rounds, double = data.get("rounds", 0), data.get("double", False)
         if isinstance(rounds, bool) or not isinstance(rounds, int) or not isinstance(double, bool):
             raise BadRequest(f"'rounds' is a whole number and 'double' true or false, not {shown(rounds)}.")
@@ -75,7 +80,8 @@ class Tournaments:
             raise BadRequest(str(err)) from None
         stored = StoredTournament(
             secrets.token_urlsafe(9), name.strip(), signed.account.id, view.kind, probe.record.options,
-            data.get("time_control"), rated, state.to_json(), "open", 0.0, 0, {},
+            data.get("time_control"), rated, state.to_json(), "open", 0.0, 0, {}, bots,
+            (signed.account.id,) if invite_only else None,
         )  # fmt: skip
         return await self.describe(await self.repository.create(stored))
 
@@ -104,10 +110,30 @@ class Tournaments:
         async def change(stored: StoredTournament, tournament: Tournament) -> tuple[str, dict[Any, NewGame]]:
             if stored.status == "finished":
                 raise TournamentError("The tournament is over.")
+            if stored.invited is not None and signed.account.id not in stored.invited:
+                raise Forbidden("This tournament is by invitation: its organiser invites its players.")
+            if signed.account.bot and not stored.bots:
+                raise Forbidden("This tournament is for players only: its organiser allows no bots.")
             tournament.join(signed.account.id)
             return stored.status, {}
 
         return await self.describe(await self._change(tournament_id, change))
+
+    async def invite(self, signed: Signed, tournament_id: str, data: JSON) -> JSON:
+        """Invite the player named ``name`` to an invite-only tournament (its organiser).
+
+        :raises Forbidden: for anyone but the organiser.
+        :raises NotFound: for an unknown player.
+        """
+        stored, _ = await self._load(tournament_id)
+        if stored.organiser != signed.account.id:
+            raise Forbidden("Only the tournament's organiser invites its players.")
+        name = data.get("name")
+        account = await self.accounts.find(name_key(name)) if isinstance(name, str) else None
+        if account is None:
+            raise NotFound(f"No account is named {shown(name)}.")
+        await self.repository.invite(tournament_id, account.id)
+        return await self.describe((await self.repository.find(tournament_id)) or stored)
 
     async def leave(self, signed: Signed, tournament_id: str) -> JSON:
         """Leave the tournament: before the start, off the list; after, no more pairings (a round robin's games to
@@ -248,6 +274,8 @@ class Tournaments:
             "game": view_for(stored.kind).new_board(stored.options).game_name,
             "time_control": stored.time_control,
             "rated": stored.rated,
+            "bots": stored.bots,
+            "invite_only": stored.invited is not None,
             "players": [names[p] for p in tournament.active],
             "withdrawn": [names[p] for p in tournament.withdrawn],
             "paired": rounds,

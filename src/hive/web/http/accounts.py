@@ -32,7 +32,9 @@
 - Tournaments: ``GET /api/tournaments``; ``POST /api/tournaments`` (``name``, ``format`` ``swiss`` or
   ``round-robin``, ``rounds``, ``double``, ``game``, ``time_control``, ``rated``); ``GET /api/tournaments/{id}`` (its
   players, every round's games and results, the standings with tie-breaks); ``POST /api/tournaments/{id}/join``,
-  ``/leave``, ``/start`` (the organiser's); ``GET /api/tournaments/{id}/records`` (every game's record, one file).
+  ``/leave``, ``/start`` (the organiser's), ``/invite`` (``name``: the organiser's, for a tournament made with
+  ``invite_only``; ``bots``: false keeps bots out); ``GET /api/tournaments/{id}/records`` (every game's record, one
+  file).
   The server pairs each round when the last one's games have ended, and starts its games.
 
 Every change made with the cookie (sign-out, password, an admin's) carries the session's CSRF token in
@@ -294,7 +296,9 @@ class AccountApi:
             return await tournaments.leave(signed, tournament_id)
         if action == "start":
             return await tournaments.start(signed, tournament_id)
-        raise NotFound(f"No tournament action {action!r}: join, leave or start.")
+        if action == "invite":
+            return await tournaments.invite(signed, tournament_id, await self._body(request))
+        raise NotFound(f"No tournament action {action!r}: join, leave, start or invite.")
 
     async def tournament_records(self, request: Request) -> Response:
         self._check_enabled()

@@ -234,6 +234,8 @@ tournaments = sa.Table(
     sa.Column("status", sa.Text, nullable=False),
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("bots", sa.Boolean, nullable=False),
+    sa.Column("invited", sa.Text),
 )
 
 #: Each game of a tournament's rounds (a bye has none).

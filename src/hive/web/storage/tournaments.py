@@ -33,6 +33,8 @@ class StoredTournament:
     created: float
     version: int
     games: dict[tuple[int, int], str]
+    bots: bool = True
+    invited: tuple[str, ...] | None = None
 
 
 class TournamentRepository:
@@ -54,7 +56,8 @@ class TournamentRepository:
         row = {
             "id": t.id, "name": t.name, "organiser": t.organiser, "kind": t.kind, "options": json.dumps(t.options),
             "time_control": None if t.time_control is None else json.dumps(t.time_control), "rated": t.rated,
-            "state": t.state, "status": t.status, "created": self.now(), "version": 0,
+            "state": t.state, "status": t.status, "created": self.now(), "version": 0, "bots": t.bots,
+            "invited": None if t.invited is None else json.dumps(list(t.invited)),
         }  # fmt: skip
         with self.database.engine.begin() as connection:
             connection.execute(tournaments.insert().values(row))
@@ -76,6 +79,7 @@ class TournamentRepository:
             row.id, row.name, row.organiser, row.kind, json.loads(row.options),
             None if row.time_control is None else json.loads(row.time_control), bool(row.rated), row.state,
             row.status, float(row.created), int(row.version), {(g.round, g.board): g.game_id for g in played},
+            bool(row.bots), None if row.invited is None else tuple(json.loads(row.invited)),
         )  # fmt: skip
 
     async def listed(self, limit: int = 100) -> list[dict[str, Any]]:
@@ -115,6 +119,22 @@ class TournamentRepository:
                     ],
                 )
         return True
+
+    async def invite(self, tournament_id: str, account_id: str) -> None:
+        """Add an account to an invite-only tournament's invited players."""
+        await self.database.run(self._invite, tournament_id, account_id)
+
+    def _invite(self, tournament_id: str, account_id: str) -> None:
+        query = sa.select(tournaments.c.invited).where(tournaments.c.id == tournament_id)
+        if not self.database.sqlite:
+            query = query.with_for_update()
+        with self.database.engine.begin() as connection:
+            invited = json.loads(connection.execute(query).scalar_one() or "[]")
+            if account_id not in invited:
+                invited.append(account_id)
+            connection.execute(
+                tournaments.update().where(tournaments.c.id == tournament_id).values(invited=json.dumps(invited))
+            )
 
     async def of_game(self, game_id: str) -> str | None:
         """The tournament a game belongs to."""

@@ -118,6 +118,8 @@ def upgrade() -> None:
         sa.Column("status", sa.Text, nullable=False),
         sa.Column("created", sa.Float, nullable=False),
         sa.Column("version", sa.Integer, nullable=False),
+        sa.Column("bots", sa.Boolean, nullable=False),
+        sa.Column("invited", sa.Text),
     )
     op.create_table(
         "tournament_games",
