@@ -180,3 +180,50 @@ def test_two_accepts_at_once_start_one_game(tmp_path: Path) -> None:
             assert len([g for g in games["games"] if g.get("rated")]) == 1
 
     asyncio.run(main())
+
+
+def test_profiles_list_games_with_filters_head_to_head_records_history_and_turns(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with in_process(tmp_path / "db.sqlite3", settings=SERVER) as (_, c):
+            ann = await sign_up(c, "ann")
+            bo = other(c)
+            bob = await sign_up(bo, "bob")
+            csrf = {c: ann["csrf"], bo: bob["csrf"]}
+            ended = []
+            for number, rated in enumerate([True, False, True]):
+                seek = (await open_seek(c, ann["csrf"], game="Base", time_control="blitz", rated=rated)).json()
+                taken = await bo.post(f"/api/seeks/{seek['id']}/accept", headers={"x-csrf-token": csrf[bo]})
+                game_id = taken.json()["id"]
+                state = (await c.get(f"/api/games/{game_id}")).json()
+                first, second = (c, bo) if state["names"][0] == "ann" else (bo, c)
+                turns = {who: (await who.get("/api/account/turns")).json()["games"] for who in (c, bo)}
+                assert [g["id"] for g in turns[first]] == [game_id] and turns[second] == []
+                if number == 2:
+                    break  # left in progress
+                for ply in range(2):
+                    mover = first if ply % 2 == 0 else second
+                    await play_moves(mover, csrf[mover], game_id, "Base", 1, ply)
+                loser = c if number == 0 else bo  # ann loses the first, bob the second
+                headers = {"x-csrf-token": csrf[loser]}
+                resigned = await loser.post(f"/api/games/{game_id}/resign", json={}, headers=headers)
+                assert resigned.is_success
+                ended.append(game_id)
+            games = (await c.get("/api/players/ann/games")).json()
+            assert (games["wins"], games["draws"], games["losses"]) == (1, 0, 1)
+            assert [g["result"] for g in games["games"]] == ["ongoing", "win", "loss"]
+            assert {g["opponent"] for g in games["games"]} == {"bob"} and games["games"][1]["rated"] is False
+            rated = (await c.get("/api/players/BOB/games", params={"opponent": "Ann", "result": "win"})).json()
+            assert [g["id"] for g in rated["games"]] == [ended[0]] and rated["wins"] == 1  # head-to-head
+            none = (await c.get("/api/players/bob/games", params={"speed": "bullet"})).json()
+            assert none["games"] == []
+            bad = await c.get("/api/players/bob/games", params={"result": "maybe"})
+            assert bad.status_code == 400 and "'result' is one of" in bad.json()["error"]
+            records = (await c.get("/api/players/ann/records")).text.strip().splitlines()
+            assert len(records) == 2 and all(r.startswith("Base;") for r in records)
+            history = (await c.get("/api/players/ann")).json()["history"]
+            assert [len(history["Base"]["blitz"])] == [1]  # the casual game moved no rating
+            board = (await c.get("/api/leaderboard", params={"game": "Base", "speed": "blitz"})).json()
+            assert board == {"game": "Base", "speed": "blitz", "leaders": []}  # both are still provisional
+            assert (await c.get("/api/leaderboard", params={"speed": "warp"})).status_code == 400
+
+    asyncio.run(main())

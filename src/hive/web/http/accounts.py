@@ -10,6 +10,11 @@
 - ``GET /api/games/{id}/seat``: the signed-in player's ``seat`` and its ``token`` in a game from a seek.
 - ``GET /api/players/{name}``: what anyone may see of an account, with its ``ratings`` by game and speed (each
   ``rating``, ``deviation``, ``provisional``, ``games``, ``wins``, ``draws``, ``losses``).
+- Profiles: ``GET /api/players/{name}/games`` (``?opponent=&result=win|draw|loss|ongoing&game=&speed=``: the
+  player's games with the W/D/L they add up to, so head-to-head with ``opponent``), ``GET
+  /api/players/{name}/records`` (those finished, as one file of records); the profile's ``history`` (the rating
+  after each rated game, by game and speed); ``GET /api/account/turns`` (the signed-in player's games where it is
+  their turn); ``GET /api/leaderboard?game=&speed=`` (the best established ratings).
 - The lobby's seeks: ``GET /api/seeks`` (the open ones, newest first); ``POST /api/seeks`` (``game``: a name such
   as ``Base+MLP`` or ``HiveQueen``, or ``kind`` and ``options`` as for a new game; ``time_control`` as for a new
   game, which a rated seek needs; ``rated``, default true; ``colour``, the seeker's side or ``random``;
@@ -158,7 +163,24 @@ class AccountApi:
             "banned": account.banned,
             "bot": account.bot,
             "ratings": ratings,
+            "history": await self.app.profiles.history(account),
         }
+
+    async def player_games(self, request: Request) -> Any:
+        self._check_enabled()
+        return await self.app.profiles.games(request.path_params["name"], request.query_params)
+
+    async def player_records(self, request: Request) -> Response:
+        self._check_enabled()
+        return PlainTextResponse(await self.app.profiles.records(request.path_params["name"], request.query_params))
+
+    async def turns(self, request: Request) -> Any:
+        signed = await self._reading(request)
+        return await self.app.profiles.turns(signed)
+
+    async def leaders(self, request: Request) -> Any:
+        self._check_enabled()
+        return await self.app.profiles.leaders(request.query_params)
 
     async def seat_token(self, request: Request, game_id: str) -> str | None:
         """The seat token a signed-in player's session stands for in a game from a seek (``None``: no session, or

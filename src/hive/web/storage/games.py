@@ -229,13 +229,16 @@ class GameRepository:
             found: int | None = connection.execute(VERSION, {"game": game_id}).scalar_one_or_none()
             return found
 
-    async def games(self, limit: int = 200) -> list[Summary]:
-        """The stored games, those in progress first, then the finished ones, the latest change first in each; a row
-        that cannot be read is listed as damaged rather than failing the list."""
-        return await self.database.run(self._games, limit)
+    async def games(self, limit: int = 200, account: str | None = None) -> list[Summary]:
+        """The stored games (``account``: those the account plays), those in progress first, then the finished ones,
+        the latest change first in each; a row that cannot be read is listed as damaged rather than failing the
+        list."""
+        return await self.database.run(self._games, limit, account)
 
-    def _games(self, limit: int) -> list[Summary]:
+    def _games(self, limit: int, account: str | None) -> list[Summary]:
         query = sa.select(games).order_by(games.c.result.is_not(None), games.c.updated.desc()).limit(limit)
+        if account is not None:
+            query = query.where(sa.or_(games.c.account0 == account, games.c.account1 == account))
         with self.database.single() as connection:
             rows = connection.execute(query).all()
         listed = []

@@ -11,9 +11,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
-from ...ratings import Rating, rate_game
+from ...ratings import PROVISIONAL_DEVIATION, Rating, rate_game
 from .database import Database
-from .schema import rated_games, ratings
+from .schema import accounts, rated_games, ratings
 
 
 @dataclass(frozen=True)
@@ -144,6 +144,49 @@ class RatingRepository:
         with self.database.single() as connection:
             row = connection.execute(query).first()
         return Rating() if row is None else Rating(row.rating, row.deviation, row.volatility)
+
+    async def history(self, account: str) -> list[tuple[str, str, float, float]]:
+        """The account's rating after each of its rated games, oldest first: game, speed, when, rating."""
+        return await self.database.run(self._history, account)
+
+    def _history(self, account: str) -> list[tuple[str, str, float, float]]:
+        played = sa.or_(rated_games.c.account0 == account, rated_games.c.account1 == account)
+        query = sa.select(rated_games).where(played).order_by(rated_games.c.at)
+        with self.database.single() as connection:
+            rows = connection.execute(query).all()
+        return [(r.game, r.speed, r.at, r.after0 if r.account0 == account else r.after1) for r in rows]
+
+    async def leaders(self, game: str, speed: str, limit: int = 50) -> list[tuple[str, PlayerRating, bool]]:
+        """The best established ratings in ``game`` and ``speed`` (those no longer provisional, of accounts not
+        banned), highest first: each account's name, rating, and whether it is a bot's."""
+        return await self.database.run(self._leaders, game, speed, limit)
+
+    def _leaders(self, game: str, speed: str, limit: int) -> list[tuple[str, PlayerRating, bool]]:
+        query = (
+            sa.select(ratings, accounts.c.name, accounts.c.bot)
+            .join(accounts, accounts.c.id == ratings.c.account_id)
+            .where(
+                ratings.c.game == game,
+                ratings.c.speed == speed,
+                ratings.c.deviation <= PROVISIONAL_DEVIATION,
+                accounts.c.banned.is_(False),
+            )
+            .order_by(ratings.c.rating.desc())
+            .limit(limit)
+        )
+        with self.database.single() as connection:
+            rows = connection.execute(query).all()
+        return [
+            (
+                row.name,
+                PlayerRating(
+                    row.game, row.speed, Rating(row.rating, row.deviation, row.volatility), row.games, row.wins,
+                    row.draws, row.losses,
+                ),
+                bool(row.bot),
+            )
+            for row in rows
+        ]  # fmt: skip
 
     async def rated(self, game_id: str) -> RatedGame | None:
         """A rated game's effect, once it has ended."""

@@ -1,0 +1,139 @@
+"""Players' profiles: their games (filtered by opponent, result, game and speed, with the W/D/L they add up to, so
+head-to-head too), every game as a record, their rating history, the games where it is their turn, and the
+leaderboards."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...ratings import SPEEDS
+from ..errors import BadRequest, NotFound, shown
+from ..game import clock
+from ..game.service import GameService, first_score
+from ..model import GameRecord
+from ..storage.accounts import AccountRepository, StoredAccount
+from ..storage.ratings import RatingRepository
+from ..views import JSON, spec_of, view_for
+from .names import name_key
+from .service import Signed
+
+#: The most games a profile lists.
+GAMES = 500
+RESULTS = ("win", "draw", "loss", "ongoing")
+
+
+class Profiles:
+    """What anyone may see of a player, and a player's own turn list.
+
+    :param accounts: the accounts.
+    :param ratings: their ratings.
+    :param service: the games.
+    """
+
+    def __init__(self, accounts: AccountRepository, ratings: RatingRepository, service: GameService) -> None:
+        self.accounts = accounts
+        self.ratings = ratings
+        self.service = service
+
+    async def _account(self, name: str) -> StoredAccount:
+        account = await self.accounts.find(name_key(name))
+        if account is None:
+            raise NotFound(f"No account is named {shown(name)}.")
+        return account
+
+    @staticmethod
+    def _entry(record: GameRecord, seat: int) -> JSON:
+        """One of a player's games, from the player's side."""
+        if record.result is None:
+            result = "ongoing"
+        else:
+            score = first_score(spec_of(record.kind).sides, record.result)
+            score = score if seat == 0 else 1.0 - score
+            result = {1.0: "win", 0.5: "draw", 0.0: "loss"}[score]
+        return {
+            "id": record.id,
+            "opponent": record.names[1 - seat],
+            "seat": seat,
+            "game": view_for(record.kind).new_board(record.options).game_name,
+            "speed": clock.speed_of(record.clock),
+            "rated": record.rated,
+            "result": result,
+            "reason": record.reason,
+            "moves": len(record.moves),
+            "updated": record.updated,
+        }
+
+    async def _games(self, name: str, query: Mapping[str, str]) -> list[JSON]:
+        account = await self._account(name)
+        wanted = {key: query[key] for key in ("opponent", "result", "game", "speed") if query.get(key)}
+        if "result" in wanted and wanted["result"] not in RESULTS:
+            raise BadRequest(f"'result' is one of {', '.join(RESULTS)}, not {shown(wanted['result'])}.")
+        if "speed" in wanted and wanted["speed"] not in SPEEDS:
+            raise BadRequest(f"'speed' is one of {', '.join(SPEEDS)}, not {shown(wanted['speed'])}.")
+        found = []
+        for item in await self.service.store.games.games(GAMES, account.id):
+            if item.damaged is not None:
+                continue
+            record = item.record
+            entry = self._entry(record, record.accounts.index(account.id))
+            if "opponent" in wanted and name_key(entry["opponent"] or "") != name_key(wanted["opponent"]):
+                continue
+            if any(entry[key].lower() != value.lower() for key, value in wanted.items() if key != "opponent"):
+                continue
+            found.append(entry)
+        return found
+
+    async def games(self, name: str, query: Mapping[str, str]) -> JSON:
+        """The player's games, newest first (in progress first), as filtered by ``opponent``, ``result`` (``win``,
+        ``draw``, ``loss``, ``ongoing``), ``game`` and ``speed``; and the W/D/L of those finished.
+
+        :raises NotFound: for an unknown player.
+        :raises BadRequest: for a filter's bad value.
+        """
+        found = await self._games(name, query)
+        totals = {result: sum(1 for g in found if g["result"] == result) for result in ("win", "draw", "loss")}
+        return {"games": found, "wins": totals["win"], "draws": totals["draw"], "losses": totals["loss"]}
+
+    async def records(self, name: str, query: Mapping[str, str]) -> str:
+        """Every finished game of the player's (filtered as :meth:`games`), each in its game's record format.
+
+        :raises NotFound: for an unknown player.
+        """
+        texts = []
+        for entry in await self._games(name, query):
+            if entry["result"] != "ongoing":
+                texts.append((await self.service.session(entry["id"])).board.record().rstrip("\n"))
+        separator = "\n\n" if any("\n" in text for text in texts) else "\n"
+        return separator.join(texts) + ("\n" if texts else "")
+
+    async def history(self, account: StoredAccount) -> dict[str, dict[str, list[list[float]]]]:
+        """The account's rating after each rated game, by game and speed: ``[when, rating]`` pairs, oldest first."""
+        history: dict[str, dict[str, list[list[float]]]] = {}
+        for game, speed, at, rating in await self.ratings.history(account.id):
+            history.setdefault(game, {}).setdefault(speed, []).append([at, round(rating, 1)])
+        return history
+
+    async def turns(self, signed: Signed) -> JSON:
+        """The signed-in player's games in progress where it is their turn (correspondence ones first to come)."""
+        waiting = []
+        for game_id, seat, _ in await self.accounts.ongoing(signed.account.id):
+            session = await self.service.session(game_id)
+            if session.record.result is None and session.board.turn == seat:
+                entry = self._entry(session.record, seat)
+                waiting.append({**entry, "clock": clock.report(session.record.clock, self.service.now())})
+        return {"games": waiting}
+
+    async def leaders(self, query: Mapping[str, str]) -> JSON:
+        """The leaderboard of ``game`` (default ``Base+MLP``) and ``speed`` (default ``blitz``): the best established
+        ratings, highest first."""
+        game, speed = query.get("game", "Base+MLP"), query.get("speed", "blitz")
+        if speed not in SPEEDS:
+            raise BadRequest(f"'speed' is one of {', '.join(SPEEDS)}, not {shown(speed)}.")
+        leaders: list[Any] = []
+        for rank, (name, rating, bot) in enumerate(await self.ratings.leaders(game, speed), start=1):
+            leaders.append({"rank": rank, "name": name, "bot": bot, **rating.answer()})
+        return {"game": game, "speed": speed, "leaders": leaders}
+
+
+__all__ = ["Profiles"]
