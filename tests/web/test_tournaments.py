@@ -68,6 +68,7 @@ def test_a_swiss_tournament_of_four_accounts_runs_to_its_final_standings(databas
                 """The tournament once its rounds are paired (each pairing follows the last game's end)."""
                 for _ in range(200):
                     shown: JSON = (await c.get(f"/api/tournaments/{tid}")).json()
+                    assert "error" not in shown, shown
                     if len(shown["paired"]) == rounds and shown["status"] == status:
                         return shown
                     await asyncio.sleep(0.05)

@@ -15,6 +15,7 @@ from ..game import clock
 from ..game.newgame import new_game, seats
 from ..game.service import GameService
 from ..storage.accounts import AccountRepository
+from ..storage.chat import ChatRepository
 from ..storage.ratings import RatingRepository
 from ..storage.seeks import SeekRepository, StoredSeek
 from ..views import JSON, game_options
@@ -49,12 +50,18 @@ class Seeks:
     """
 
     def __init__(
-        self, repository: SeekRepository, ratings: RatingRepository, service: GameService, accounts: AccountRepository
+        self,
+        repository: SeekRepository,
+        ratings: RatingRepository,
+        service: GameService,
+        accounts: AccountRepository,
+        blocks: ChatRepository,
     ) -> None:
         self.repository = repository
         self.ratings = ratings
         self.service = service
         self.accounts = accounts
+        self.blocks = blocks
 
     def _game(self, seek: StoredSeek, colour: str) -> Any:
         """The game a seek asks for, checked as a new game is (``colour``: the seeker's)."""
@@ -78,7 +85,7 @@ class Seeks:
             raise NotFound(f"No account is named {shown(to)}.")
         if target.id == signed.account.id:
             raise BadRequest("A player does not challenge themselves.")
-        if target.banned:
+        if target.banned or await self.blocks.blocked(signed.account.id, by=target.id):
             raise BadRequest(f"{target.name} cannot be challenged.")
         return await self.open(signed, {key: value for key, value in data.items() if key != "to"}, target.id)
 

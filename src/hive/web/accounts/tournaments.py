@@ -97,7 +97,7 @@ class Tournaments:
             ids = {place: game.record.id for place, game in games.items()}
             if await self.repository.save(tournament_id, stored.version, tournament.to_json(), status, ids):
                 for game in games.values():
-                    await self.service.start(game)
+                    await self._start(game)
                 return (await self.repository.find(tournament_id)) or stored
         raise Conflict("The tournament is changing too fast; try again.")
 
@@ -179,7 +179,10 @@ class Tournaments:
             for board, game in enumerate(tournament.paired[-1], start=1):
                 if game.bye or game.result is not None:
                     continue
-                session = await self.service.session(stored.games[(number, board)])
+                try:
+                    session = await self.service.session(stored.games[(number, board)])
+                except NotFound:
+                    continue  # being started by the look that paired the round
                 if session.record.result is not None:
                     tournament.report(number, board, first_score(session.board.sides, session.record.result))
             if not tournament.round_done():
@@ -204,7 +207,15 @@ class Tournaments:
         for (number, board), game_id in stored.games.items():
             if game_id in missing:
                 game = self._game(stored, tournament.paired[number - 1][board - 1], game_id, names)
-                await self.service.start(game)
+                await self._start(game)
+
+    async def _start(self, game: NewGame) -> None:
+        """Start a round's game, unless another look at the tournament (in this process or another) just did."""
+        try:
+            await self.service.start(game)
+        except Exception:
+            if await self.repository.missing([game.record.id]):
+                raise
 
     async def _pair(self, stored: StoredTournament, tournament: Tournament) -> dict[tuple[int, int], NewGame]:
         """Pair the next round; its games, made but not stored, by round and board."""

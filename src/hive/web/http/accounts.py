@@ -10,6 +10,11 @@
 - ``GET /api/games/{id}/seat``: the signed-in player's ``seat`` and its ``token`` in a game from a seek.
 - ``GET /api/players/{name}``: what anyone may see of an account, with its ``ratings`` by game and speed (each
   ``rating``, ``deviation``, ``provisional``, ``games``, ``wins``, ``draws``, ``losses``).
+- Chat: ``GET /api/games/{id}/chat?room=players|spectators`` and ``POST`` (``room``, ``text``): the players' room
+  (the two players') and the spectators' room (which the players read once the game is over); ``POST
+  /api/account/block`` and ``/unblock`` (``name``): a blocked account's messages are hidden from the blocker, and
+  its challenges refused; ``POST /api/chat/{id}/report`` reports a message to the admins, who list them with ``GET
+  /api/admin/reports``.
 - Profiles: ``GET /api/players/{name}/games`` (``?opponent=&result=win|draw|loss|ongoing&game=&speed=``: the
   player's games with the W/D/L they add up to, so head-to-head with ``opponent``), ``GET
   /api/players/{name}/records`` (those finished, as one file of records); the profile's ``history`` (the rating
@@ -293,6 +298,33 @@ class AccountApi:
                 yield "\n"
             await asyncio.sleep(STREAM_POLL)
             quiet += STREAM_POLL
+
+    # ------------------------------------------------------------------ chat
+
+    async def read_chat(self, request: Request) -> Any:
+        self._check_enabled()
+        signed = await self.signed(request)
+        return await self.app.chat.read(request.path_params["id"], request.query_params.get("room"), signed)
+
+    async def say(self, request: Request) -> Any:
+        signed = await self._changing(request)
+        return await self.app.chat.say(signed, request.path_params["id"], await self._body(request))
+
+    async def block(self, request: Request) -> Any:
+        signed = await self._changing(request)
+        return await self.app.chat.block(signed, await self._body(request), True)
+
+    async def unblock(self, request: Request) -> Any:
+        signed = await self._changing(request)
+        return await self.app.chat.block(signed, await self._body(request), False)
+
+    async def report(self, request: Request) -> Any:
+        signed = await self._changing(request)
+        return await self.app.chat.report(signed, request.path_params["id"])
+
+    async def reports(self, request: Request) -> Any:
+        signed = await self._reading(request)
+        return await self.app.chat.reports(signed)
 
     # ------------------------------------------------------------------ tournaments
 

@@ -28,6 +28,7 @@ import sqlalchemy as sa
 from starlette.applications import Starlette
 
 from ..accounts import Accounts
+from ..accounts.chat import Chat
 from ..accounts.profiles import Profiles
 from ..accounts.seeks import Seeks
 from ..accounts.tournaments import Tournaments
@@ -118,9 +119,10 @@ class App:
         self._stopped = False
         self.api = Api(self)
         self.accounts = Accounts(self.store.accounts)
-        self.seeks = Seeks(self.store.seeks, self.store.ratings, self.service, self.store.accounts)
+        self.seeks = Seeks(self.store.seeks, self.store.ratings, self.service, self.store.accounts, self.store.chat)
         self.tournaments = Tournaments(self.store.tournaments, self.service, self.store.accounts)
         self.profiles = Profiles(self.store.accounts, self.store.ratings, self.service)
+        self.chat = Chat(self.store.chat, self.service, self.store.accounts)
         self._tasks: set[asyncio.Task[None]] = set()
         self.account_api = AccountApi(self, self.accounts, self.seeks)
         self.asgi = Starlette(routes=routes(self), exception_handlers=self.api.handlers(), lifespan=self._lifespan)

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .accounts import AccountRepository
+from .chat import ChatRepository
 from .database import Database, DatabaseError, default_path
 from .games import Effects, GameRepository, StaleError
 from .jobs import AIJobs
@@ -36,6 +37,7 @@ class Store:
     ratings: RatingRepository
     seeks: SeekRepository
     tournaments: TournamentRepository
+    chat: ChatRepository
 
     def close(self) -> None:
         """Close the database."""
@@ -66,6 +68,7 @@ def open_store(
         RatingRepository(db, now),
         SeekRepository(db, now),
         TournamentRepository(db, now),
+        ChatRepository(db, now),
     )
 
 

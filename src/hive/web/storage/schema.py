@@ -248,10 +248,33 @@ tournament_games = sa.Table(
     sa.Column("game_id", sa.Text, nullable=False, index=True),
 )
 
+#: Chat: each game's players' room and its spectators' room; a message reported goes to the admins.
+chat = sa.Table(
+    "chat",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("game_id", sa.Text, sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False, index=True),
+    sa.Column("room", sa.Text, nullable=False),
+    sa.Column("account_id", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("reported", sa.Text),
+)
+
+#: Who blocked whom: a blocked account's chat is hidden from the blocker, and it cannot challenge them.
+blocks = sa.Table(
+    "blocks",
+    metadata,
+    sa.Column("account_id", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("blocked", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+)
+
 __all__ = [
     "accounts",
     "ai_jobs",
     "api_tokens",
+    "blocks",
+    "chat",
     "games",
     "lines",
     "metadata",

@@ -1,6 +1,6 @@
 """Accounts for the club's server: the players' accounts, their signed-in sessions, the failed sign-ins that every
 process's throttle counts, bots' API tokens; the lobby's seeks and challenges; the accounts playing a game, the
-ratings, and each rated game's effect on them; tournaments and their games.
+ratings, and each rated game's effect on them; tournaments and their games; chat, and who blocked whom.
 
 Revision ID: 0003
 Revises: 0002
@@ -129,9 +129,27 @@ def upgrade() -> None:
         sa.Column("game_id", sa.Text, nullable=False),
     )
     op.create_index("ix_tournament_games_game_id", "tournament_games", ["game_id"])
+    op.create_table(
+        "chat",
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("game_id", sa.Text, sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+        sa.Column("room", sa.Text, nullable=False),
+        sa.Column("account_id", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+        sa.Column("text", sa.Text, nullable=False),
+        sa.Column("at", sa.Float, nullable=False),
+        sa.Column("reported", sa.Text),
+    )
+    op.create_index("ix_chat_game_id", "chat", ["game_id"])
+    op.create_table(
+        "blocks",
+        sa.Column("account_id", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column("blocked", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("blocks")
+    op.drop_table("chat")
     op.drop_table("tournament_games")
     op.drop_table("tournaments")
     op.drop_table("seeks")

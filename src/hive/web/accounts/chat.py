@@ -1,0 +1,114 @@
+"""Chat in the games of a club's server: a room for the game's two players, and a room for its spectators, which
+the players see only once the game is over (no help from the audience while it is played). Signed-in players
+write; a message is plain text of at most :data:`LENGTH` characters (the page shows it as text, never as markup), an
+account writes at most :data:`RATE` messages a minute, a blocked account's messages are hidden from the one who
+blocked it, and any message can be reported to the admins."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from ..errors import BadRequest, Forbidden, NotFound, TooMany, shown
+from ..game.service import GameService
+from ..storage.accounts import AccountRepository
+from ..storage.chat import ChatRepository
+from ..views import JSON
+from .names import name_key
+from .service import Signed
+
+#: The longest message, in characters.
+LENGTH = 300
+#: The messages an account may write in a minute.
+RATE = 10
+ROOMS = ("players", "spectators")
+
+
+class Chat:
+    """The chat rooms of the games.
+
+    :param repository: where the messages are kept.
+    :param service: the games.
+    :param accounts: the accounts.
+    """
+
+    def __init__(self, repository: ChatRepository, service: GameService, accounts: AccountRepository) -> None:
+        self.repository = repository
+        self.service = service
+        self.accounts = accounts
+
+    async def _room(self, game_id: str, room: object, signed: Signed | None, writing: bool) -> str:
+        """The room asked for, checked against who asks."""
+        if room not in ROOMS:
+            raise BadRequest(f"A game's chat room is 'players' or 'spectators', not {shown(room)}.")
+        record = (await self.service.session(game_id)).record
+        playing = signed is not None and signed.account.id in record.accounts
+        if room == "players" and not playing:
+            raise Forbidden("The players' room is the game's two players'.")
+        if room == "spectators" and playing and record.result is None:
+            raise Forbidden("The players see the spectators' room once the game is over.")
+        if writing and room == "spectators" and playing:
+            raise Forbidden("The players write in the players' room.")
+        return str(room)
+
+    async def read(self, game_id: str, room: object, signed: Signed | None) -> JSON:
+        """A room's messages, oldest first (those of the accounts the reader blocked left out)."""
+        checked = await self._room(game_id, room, signed, writing=False)
+        reader = signed.account.id if signed is not None else None
+        return {"room": checked, "messages": await self.repository.messages(game_id, checked, reader)}
+
+    async def say(self, signed: Signed, game_id: str, data: JSON) -> JSON:
+        """Write ``text`` in ``room``.
+
+        :raises BadRequest: for an empty or too long message, or one with control characters.
+        :raises TooMany: past the rate.
+        """
+        room = await self._room(game_id, data.get("room", "players"), signed, writing=True)
+        text = data.get("text")
+        if not isinstance(text, str) or not text.strip():
+            raise BadRequest("A message is some text.")
+        text = " ".join(text.split())
+        if len(text) > LENGTH:
+            raise BadRequest(f"A message is at most {LENGTH} characters, not {len(text)}.")
+        if any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs") for ch in text):
+            raise BadRequest("A message cannot hold control or format characters.")
+        if await self.repository.recent(signed.account.id, self.service.now() - 60) >= RATE:
+            raise TooMany(f"At most {RATE} messages a minute: wait a little.")
+        message_id = await self.repository.say(game_id, room, signed.account.id, text)
+        return {"id": message_id, "room": room, "name": signed.account.name, "text": text}
+
+    async def block(self, signed: Signed, data: JSON, on: bool) -> JSON:
+        """Block the player named ``name`` (``on``), or no longer: their messages are hidden from the blocker, and
+        their challenges refused.
+
+        :raises NotFound: for an unknown player.
+        """
+        name = data.get("name")
+        account = await self.accounts.find(name_key(name)) if isinstance(name, str) else None
+        if account is None:
+            raise NotFound(f"No account is named {shown(name)}.")
+        if account.id == signed.account.id:
+            raise BadRequest("A player does not block themselves.")
+        await self.repository.block(signed.account.id, account.id, on)
+        return {"name": account.name, "blocked": on}
+
+    async def report(self, signed: Signed, message_id: str) -> JSON:
+        """Report a message to the admins.
+
+        :raises NotFound: for an unknown message.
+        """
+        found = await self.repository.report(int(message_id) if message_id.isdigit() else -1, signed.account.id)
+        if found is None:
+            raise NotFound(f"No message {shown(message_id)}.")
+        return {"reported": found["id"]}
+
+    async def reports(self, signed: Signed) -> JSON:
+        """The messages reported, for an admin.
+
+        :raises Forbidden: for anyone else.
+        """
+        if not signed.account.admin:
+            raise Forbidden("Only an admin may do this.")
+        return {"reports": await self.repository.reports()}
+
+
+__all__ = ["LENGTH", "RATE", "Chat"]

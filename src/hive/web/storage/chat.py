@@ -1,0 +1,122 @@
+"""Chat messages of the games' rooms, who blocked whom, and the messages reported to the admins."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import exc
+
+from .database import Database
+from .schema import accounts, blocks, chat
+
+
+class ChatRepository:
+    """The chat of a server's games.
+
+    :param database: where it is kept.
+    :param now: the time source, seconds since the epoch.
+    """
+
+    def __init__(self, database: Database, now: Callable[[], float] = time.time) -> None:
+        self.database = database
+        self.now = now
+
+    async def say(self, game_id: str, room: str, account_id: str, text: str) -> int:
+        """Store a message; its id."""
+        return await self.database.run(self._say, game_id, room, account_id, text)
+
+    def _say(self, game_id: str, room: str, account_id: str, text: str) -> int:
+        row = {"game_id": game_id, "room": room, "account_id": account_id, "text": text, "at": self.now()}
+        with self.database.engine.begin() as connection:
+            inserted = connection.execute(chat.insert().values(row).returning(chat.c.id))
+            return int(inserted.scalar_one())
+
+    async def messages(self, game_id: str, room: str, reader: str | None) -> list[dict[str, Any]]:
+        """A room's messages, oldest first, less those of the accounts ``reader`` blocked."""
+        return await self.database.run(self._messages, game_id, room, reader)
+
+    def _messages(self, game_id: str, room: str, reader: str | None) -> list[dict[str, Any]]:
+        query = (
+            sa.select(chat.c.id, chat.c.text, chat.c.at, accounts.c.name, accounts.c.bot)
+            .join(accounts, accounts.c.id == chat.c.account_id)
+            .where(chat.c.game_id == game_id, chat.c.room == room)
+            .order_by(chat.c.id)
+        )
+        if reader is not None:
+            hidden = sa.select(blocks.c.blocked).where(blocks.c.account_id == reader)
+            query = query.where(chat.c.account_id.not_in(hidden))
+        with self.database.single() as connection:
+            rows = connection.execute(query).all()
+        return [{"id": r.id, "name": r.name, "bot": bool(r.bot), "text": r.text, "at": r.at} for r in rows]
+
+    async def recent(self, account_id: str, since: float) -> int:
+        """How many messages the account sent since ``since`` (the rate limit)."""
+        return await self.database.run(self._recent, account_id, since)
+
+    def _recent(self, account_id: str, since: float) -> int:
+        query = sa.select(sa.func.count()).where(chat.c.account_id == account_id, chat.c.at > since)
+        with self.database.single() as connection:
+            return int(connection.execute(query).scalar_one())
+
+    async def block(self, account_id: str, blocked: str, on: bool) -> None:
+        """Block ``blocked`` for ``account_id`` (``on``), or no longer."""
+        await self.database.run(self._block, account_id, blocked, on)
+
+    def _block(self, account_id: str, blocked: str, on: bool) -> None:
+        key = sa.and_(blocks.c.account_id == account_id, blocks.c.blocked == blocked)
+        with self.database.engine.begin() as connection:
+            if not on:
+                connection.execute(blocks.delete().where(key))
+                return
+            try:
+                with connection.begin_nested():
+                    connection.execute(blocks.insert().values(account_id=account_id, blocked=blocked))
+            except exc.IntegrityError:
+                pass  # blocked already
+
+    async def blocked(self, account_id: str, by: str) -> bool:
+        """Whether ``by`` blocked ``account_id``."""
+        return await self.database.run(self._blocked, account_id, by)
+
+    def _blocked(self, account_id: str, by: str) -> bool:
+        query = sa.select(blocks.c.blocked).where(blocks.c.account_id == by, blocks.c.blocked == account_id)
+        with self.database.single() as connection:
+            return connection.execute(query).first() is not None
+
+    async def report(self, message_id: int, reporter: str) -> dict[str, Any] | None:
+        """Mark a message reported by ``reporter``; the message (its ``game_id``), or ``None`` if there is none."""
+        return await self.database.run(self._report, message_id, reporter)
+
+    def _report(self, message_id: int, reporter: str) -> dict[str, Any] | None:
+        with self.database.engine.begin() as connection:
+            row = connection.execute(sa.select(chat).where(chat.c.id == message_id)).first()
+            if row is None:
+                return None
+            connection.execute(chat.update().where(chat.c.id == message_id).values(reported=reporter))
+        return {"id": row.id, "game_id": row.game_id, "room": row.room}
+
+    async def reports(self) -> list[dict[str, Any]]:
+        """The messages reported, newest first, with who wrote and who reported them."""
+        return await self.database.run(self._reports)
+
+    def _reports(self) -> list[dict[str, Any]]:
+        reporter = accounts.alias("reporter")
+        query = (
+            sa.select(chat, accounts.c.name, reporter.c.name.label("reporter_name"))
+            .join(accounts, accounts.c.id == chat.c.account_id)
+            .join(reporter, reporter.c.id == chat.c.reported)
+            .order_by(chat.c.at.desc())
+        )
+        with self.database.single() as connection:
+            rows = connection.execute(query).all()
+        return [
+            {"id": r.id, "game_id": r.game_id, "room": r.room, "name": r.name, "text": r.text, "at": r.at,
+             "reported_by": r.reporter_name}
+            for r in rows
+        ]  # fmt: skip
+
+
+__all__ = ["ChatRepository"]
