@@ -141,3 +141,15 @@ def test_a_session_already_open_is_left_open(session: None) -> None:
     assert runner.slots == 4
     runner.close()
     assert ray.is_initialized()
+
+
+def test_a_tournament_on_ray_plays_the_games_of_the_pool(session: None) -> None:
+    """``hive tournament --ray``: the same games, crosstable and all, as in this process."""
+    from hive.arena.tournament import run_tournament
+
+    def play(ray: bool) -> list[tuple[str, str, str]]:
+        players = ["random", "easy", "medium"]
+        result = run_tournament(players, games=2, game="Base", depth=1, seed=4, ray=ray, jobs=None if ray else 1)
+        return [(g.first, g.second, g.record) for g in result.games]
+
+    assert play(True) == play(False)
