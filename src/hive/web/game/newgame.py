@@ -162,7 +162,8 @@ def new_game(data: JSON) -> NewGame:
 def rematch(old: GameRecord, seat: int) -> NewGame:
     """The next game after ``old``, asked for by the holder of ``seat``: the same kind, options, mode, AI and time
     control, from the start (or the position the game started from), each player in the other colour with their
-    name and choice of help; the asker's seat is dealt its token, the other seat its own (``invite``)."""
+    name, account and choice of help (a rated game's rematch rated too); the asker's seat is dealt its token, the
+    other seat its own (``invite``)."""
     view = view_for(old.kind)
     mine = 1 - seat
     token, other, tokens = _tokens(old.mode, mine)
@@ -179,6 +180,8 @@ def rematch(old: GameRecord, seat: int) -> NewGame:
         joined=1 << mine if old.mode == "online" else 3,
         clock=clock.new(old.clock["control"]) if old.clock else None,
         start=old.start,
+        accounts=(old.accounts[1], old.accounts[0]),
+        rated=old.rated,
     )
     board = replay(view, record.options, [], old.start)
     return NewGame(record, view, board, token, other if old.mode == "online" else None)

@@ -249,15 +249,19 @@ class Api:
         return setup.check(await self.body(request))
 
     async def delete(self, request: Request) -> JSON:
-        session = await self.app.lobby.delete(request.path_params["id"], self.token(request))
+        session = await self.app.lobby.delete(request.path_params["id"], await self.held(request))
         return {"deleted": session.record.id}
 
     async def rematch(self, request: Request) -> JSON:
         _, following, token = await self.app.lobby.rematch(
-            request.path_params["id"], self.token(request), self.client(request)
+            request.path_params["id"], await self.held(request), self.client(request)
         )
         invite = following.record.tokens[1 - following.record.tokens.index(token)]
         return await self.started(following, token, invite if following.record.mode == "online" else None)
+
+    async def held(self, request: Request) -> str | None:
+        """:meth:`seat_token` in the game of the request's path."""
+        return await self.seat_token(request, request.path_params["id"])
 
     async def seat_token(self, request: Request, game_id: str) -> str | None:
         """The request's seat token: its ``X-Seat-Token``, or what a signed-in player's session stands for."""
@@ -279,38 +283,39 @@ class Api:
         if "line" in request.query_params:  # a position of the analysis board
             query = request.query_params
             return await self.app.analysis.position(
-                session, self.token(request), query["line"] or None, query.get("ply")
+                session, await self.held(request), query["line"] or None, query.get("ply")
             )
         return self.service.position(session, request.query_params.get("ply", ""))
 
     async def review(self, request: Request) -> JSON:
         session = await self.service.session(request.path_params["id"])
         if request.method == "GET":
-            return await self.app.reviews.report(session, self.token(request))
+            return await self.app.reviews.report(session, await self.held(request))
         self.app.rates.charge("hints", self.client(request))
         return await self.app.reviews.start(
-            session, self.token(request), await self.body(request), self.client(request)
+            session, await self.held(request), await self.body(request), self.client(request)
         )
 
     async def hint(self, request: Request) -> JSON:
         session = await self.service.session(request.path_params["id"])
         self.app.rates.charge("hints", self.client(request))
         query = request.query_params
+        token = await self.held(request)
         if "line" in query:
-            return await self.app.analysis.hint(session, self.token(request), query["line"] or None, query.get("ply"))
-        return await self.app.ai.hint(session, self.token(request), query.get("ply"), self.client(request))
+            return await self.app.analysis.hint(session, token, query["line"] or None, query.get("ply"))
+        return await self.app.ai.hint(session, token, query.get("ply"), self.client(request))
 
     async def lines(self, request: Request) -> JSON:
         session = await self.service.session(request.path_params["id"])
-        return await self.app.analysis.listing(session, self.token(request))
+        return await self.app.analysis.listing(session, await self.held(request))
 
     async def explore(self, request: Request) -> JSON:
         session = await self.service.session(request.path_params["id"])
-        return await self.app.analysis.play(session, self.token(request), await self.body(request))
+        return await self.app.analysis.play(session, await self.held(request), await self.body(request))
 
     async def unexplore(self, request: Request) -> JSON:
         session = await self.service.session(request.path_params["id"])
-        return await self.app.analysis.delete(session, self.token(request), request.path_params["line"])
+        return await self.app.analysis.delete(session, await self.held(request), request.path_params["line"])
 
     async def action(self, request: Request) -> JSON | Response:
         game_id, action = request.path_params["id"], request.path_params["action"]
@@ -340,6 +345,7 @@ def routes(app: App) -> list[BaseRoute]:
     return [
         Route("/", api.page),
         Route("/game/{id}", api.page),
+        Route("/tournament/{id}", api.page),
         Route("/editor", api.page),
         Route("/how-to-play/{kind}", api.how_to_play),
         Route("/favicon.ico", api.favicon),
