@@ -203,6 +203,8 @@ def test_profiles_list_games_with_filters_head_to_head_records_history_and_turns
                 state = (await c.get(f"/api/games/{game_id}")).json()
                 first, second = (c, bo) if state["names"][0] == "ann" else (bo, c)
                 turns = {who: (await who.get("/api/account/turns")).json()["games"] for who in (c, bo)}
+                watched = (await other(c).get("/api/live")).json()["games"]
+                assert [g["id"] for g in watched] == [game_id] and len(watched[0]["ratings"]) == 2
                 assert [g["id"] for g in turns[first]] == [game_id] and turns[second] == []
                 if number == 2:
                     break  # left in progress

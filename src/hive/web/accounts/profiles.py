@@ -124,6 +124,25 @@ class Profiles:
                 waiting.append({**entry, "clock": clock.report(session.record.clock, self.service.now())})
         return {"games": waiting}
 
+    async def live(self) -> JSON:
+        """The games in progress between accounts, strongest first (by the mean of the two players' ratings in the
+        game's game and speed), to watch."""
+        found: list[tuple[float, JSON]] = []
+        for item in await self.service.store.games.games(200, live=True):
+            if item.damaged is not None:
+                continue
+            record = item.record
+            game = view_for(record.kind).new_board(record.options).game_name
+            speed = clock.speed_of(record.clock)
+            ratings = [await self.ratings.rating(a, game, speed) for a in record.accounts if a is not None]
+            strength = sum(r.rating for r in ratings) / len(ratings)
+            found.append((strength, {
+                "id": record.id, "names": list(record.names), "game": game, "speed": speed, "rated": record.rated,
+                "ratings": [round(r.rating) for r in ratings], "strength": round(strength), "moves": item.length,
+            }))  # fmt: skip
+        found.sort(key=lambda pair: -pair[0])
+        return {"games": [entry for _, entry in found]}
+
     async def leaders(self, query: Mapping[str, str]) -> JSON:
         """The leaderboard of ``game`` (default ``Base+MLP``) and ``speed`` (default ``blitz``): the best established
         ratings, highest first."""

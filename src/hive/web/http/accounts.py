@@ -19,7 +19,8 @@
   player's games with the W/D/L they add up to, so head-to-head with ``opponent``), ``GET
   /api/players/{name}/records`` (those finished, as one file of records); the profile's ``history`` (the rating
   after each rated game, by game and speed); ``GET /api/account/turns`` (the signed-in player's games where it is
-  their turn); ``GET /api/leaderboard?game=&speed=`` (the best established ratings).
+  their turn); ``GET /api/leaderboard?game=&speed=`` (the best established ratings); ``GET /api/live`` (the games
+  in progress between accounts, strongest first, to watch).
 - The lobby's seeks: ``GET /api/seeks`` (the open ones, newest first); ``POST /api/seeks`` (``game``: a name such
   as ``Base+MLP`` or ``HiveQueen``, or ``kind`` and ``options`` as for a new game; ``time_control`` as for a new
   game, which a rated seek needs; ``rated``, default true; ``colour``, the seeker's side or ``random``;
@@ -182,6 +183,10 @@ class AccountApi:
     async def turns(self, request: Request) -> Any:
         signed = await self._reading(request)
         return await self.app.profiles.turns(signed)
+
+    async def live(self, request: Request) -> Any:
+        self._check_enabled()
+        return await self.app.profiles.live()
 
     async def leaders(self, request: Request) -> Any:
         self._check_enabled()

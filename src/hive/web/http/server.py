@@ -379,6 +379,7 @@ def routes(app: App) -> list[BaseRoute]:
         Route("/api/players/{name}/records", api.api(accounts.player_records), methods=["GET"]),
         Route("/api/account/turns", api.api(accounts.turns), methods=["GET"]),
         Route("/api/leaderboard", api.api(accounts.leaders), methods=["GET"]),
+        Route("/api/live", api.api(accounts.live), methods=["GET"]),
         Route("/api/account/block", api.api(accounts.block), methods=["POST"]),
         Route("/api/account/unblock", api.api(accounts.unblock), methods=["POST"]),
         Route("/api/chat/{id}/report", api.api(accounts.report), methods=["POST"]),

@@ -229,16 +229,18 @@ class GameRepository:
             found: int | None = connection.execute(VERSION, {"game": game_id}).scalar_one_or_none()
             return found
 
-    async def games(self, limit: int = 200, account: str | None = None) -> list[Summary]:
-        """The stored games (``account``: those the account plays), those in progress first, then the finished ones,
-        the latest change first in each; a row that cannot be read is listed as damaged rather than failing the
-        list."""
-        return await self.database.run(self._games, limit, account)
+    async def games(self, limit: int = 200, account: str | None = None, live: bool = False) -> list[Summary]:
+        """The stored games (``account``: those the account plays; ``live``: those in progress between two
+        accounts), those in progress first, then the finished ones, the latest change first in each; a row that
+        cannot be read is listed as damaged rather than failing the list."""
+        return await self.database.run(self._games, limit, account, live)
 
-    def _games(self, limit: int, account: str | None) -> list[Summary]:
+    def _games(self, limit: int, account: str | None, live: bool) -> list[Summary]:
         query = sa.select(games).order_by(games.c.result.is_not(None), games.c.updated.desc()).limit(limit)
         if account is not None:
             query = query.where(sa.or_(games.c.account0 == account, games.c.account1 == account))
+        if live:
+            query = query.where(games.c.result.is_(None), games.c.account0.is_not(None), games.c.account1.is_not(None))
         with self.database.single() as connection:
             rows = connection.execute(query).all()
         listed = []
