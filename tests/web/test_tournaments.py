@@ -149,3 +149,33 @@ def test_tournaments_refuse_what_they_should(tmp_path: Path) -> None:
             assert bot.status_code == 403 and "allows no bots" in bot.json()["error"]
 
     asyncio.run(main())
+
+
+def test_a_player_absent_at_a_round_s_start_loses_by_forfeit(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with in_process(tmp_path / "db.sqlite3", settings=SERVER) as (app, c):
+            clients = {}
+            for number, name in enumerate(["ada", "ben"], start=1):
+                await app.accounts.sign_up({"name": name, "password": PASSWORD}, f"10.5.0.{number}")
+                client = other(c)
+                made = (await client.post("/api/session", json={"name": name, "password": PASSWORD})).json()
+                clients[name] = (client, {"x-csrf-token": made["csrf"]})
+            ada, ada_csrf = clients["ada"]
+            body = {"name": "Quick", "rounds": 2, "time_control": "blitz", "rated": False, "forfeit_after": 0.01}
+            # two players meet once: a second round would be a rematch, so the tournament ends after the first
+            tid = (await ada.post("/api/tournaments", json=body, headers=ada_csrf)).json()["id"]
+            for client, csrf in clients.values():
+                await client.post(f"/api/tournaments/{tid}/join", headers=csrf)
+            started = (await ada.post(f"/api/tournaments/{tid}/start", headers=ada_csrf)).json()
+            first = started["paired"][0][0]["first"]
+            await asyncio.sleep(1.0)  # past the forfeit time: nobody moved
+            shown = (await c.get(f"/api/tournaments/{tid}")).json()
+            game = shown["paired"][0][0]
+            assert game["result"] == 0.0 and game["forfeit"], shown
+            state = (await c.get(f"/api/games/{game['game_id']}")).json()
+            assert state["reason"] and "did not make a first move" in state["reason"]
+            loser = next(line for line in shown["standings"] if line["player"] == first)
+            assert loser["points"] == 0 and loser["games"] == 0  # a forfeit counts in no tie-break
+            assert len(shown["paired"]) == 1 and shown["status"] == "finished"
+
+    asyncio.run(main())

@@ -14,7 +14,7 @@ import dataclasses
 import secrets
 from typing import Any
 
-from ...tournament import Game, Tournament, TournamentError
+from ...tournament import Game, PairingError, Tournament, TournamentError
 from ..errors import BadRequest, Conflict, Forbidden, NotFound, shown
 from ..game.newgame import NewGame, new_game, seats
 from ..game.service import GameService, first_score
@@ -28,6 +28,8 @@ from .service import Signed
 NAME_LIMIT = 80
 #: Tries at a change whose tournament another process changed first.
 TRIES = 5
+#: Minutes after which a player absent at a round's start (no first move) loses by forfeit, by default.
+FORFEIT_AFTER = 10
 
 
 class Tournaments:
@@ -52,8 +54,10 @@ class Tournaments:
     async def create(self, signed: Signed, data: JSON) -> JSON:
         """Create a tournament: ``name``, ``format`` (``swiss``, default, or ``round-robin``), ``rounds`` (a Swiss
         tournament's), ``double`` (a double round robin), ``game`` (a name), ``time_control`` and ``rated`` (as a
-        seek's; a rated tournament needs a clock), ``bots`` (whether bots may join; default true) and
-        ``invite_only`` (only the players the organiser invites may join; default false).
+        seek's; a rated tournament needs a clock), ``bots`` (whether bots may join; default true),
+        ``invite_only`` (only the players the organiser invites may join; default false) and ``forfeit_after``
+        (minutes after a round's start at which a player who has not made a first move loses by forfeit; default
+        :data:`FORFEIT_AFTER`, ``null`` never; correspondence games are never forfeited so).
 
         :raises BadRequest: naming the field at fault.
         """
@@ -68,6 +72,9 @@ class Tournaments:
         probe = new_game({"kind": view.kind, "options": options, "mode": "online", "time_control": timing})
         if rated and probe.record.clock is None:
             raise BadRequest("A rated tournament needs a time control.")
+        forfeit = data.get("forfeit_after", FORFEIT_AFTER)
+        if forfeit is not None and (isinstance(forfeit, bool) or not isinstance(forfeit, int | float) or forfeit <= 0):
+            raise BadRequest(f"'forfeit_after' is a number of minutes above 0, or null, not {shown(forfeit)}.")
         bots, invite_only = data.get("bots", True), data.get("invite_only", False)
         if not isinstance(bots, bool) or not isinstance(invite_only, bool):
             raise BadRequest("'bots' and 'invite_only' are true or false.")
@@ -81,7 +88,7 @@ class Tournaments:
         stored = StoredTournament(
             secrets.token_urlsafe(9), name.strip(), signed.account.id, view.kind, probe.record.options,
             data.get("time_control"), rated, state.to_json(), "open", 0.0, 0, {}, bots,
-            (signed.account.id,) if invite_only else None,
+            (signed.account.id,) if invite_only else None, None if forfeit is None else float(forfeit) * 60,
         )  # fmt: skip
         return await self.describe(await self.repository.create(stored))
 
@@ -180,22 +187,42 @@ class Tournaments:
                 if game.bye or game.result is not None:
                     continue
                 try:
-                    session = await self.service.session(stored.games[(number, board)])
+                    session = await self._no_show(stored, stored.games[(number, board)])
                 except NotFound:
                     continue  # being started by the look that paired the round
                 if session.record.result is not None:
-                    tournament.report(number, board, first_score(session.board.sides, session.record.result))
+                    score = first_score(session.board.sides, session.record.result)
+                    tournament.report(number, board, score, forfeit=not session.record.moves)
             if not tournament.round_done():
                 return "running", {}
             if len(tournament.paired) >= tournament.total_rounds:
                 return "finished", {}
-            return "running", await self._pair(stored, tournament)
+            try:
+                return "running", await self._pair(stored, tournament)
+            except PairingError:
+                return "finished", {}  # every pairing left would be a rematch: the tournament ends a round early
 
         stored = await self.repository.find(tournament_id)
         if stored is None or stored.status != "running":
             return
         await self._start_missing(stored)
         await self._change(tournament_id, change)
+
+    async def _no_show(self, stored: StoredTournament, game_id: str) -> Any:
+        """The round's game ``game_id``, ended first by forfeit if its first player has not moved in time."""
+        session = await self.service.session(game_id)
+        timed = session.record.clock is not None and "days" not in session.record.clock["control"]
+        if stored.forfeit_after is None or not timed or session.record.moves or session.record.result:
+            return session
+        async with self.service.lock(game_id):
+            session = await self.service.fresh(game_id)
+            await self.service.no_show(session, stored.forfeit_after)
+        return session
+
+    async def look(self) -> None:
+        """Look at every tournament under way (the server does every half minute): forfeits fall due, rounds end."""
+        for tournament_id in await self.repository.running():
+            await self.advance(tournament_id)
 
     async def _start_missing(self, stored: StoredTournament) -> None:
         """Start the games of a round stored with the tournament but never started (a process stopped between)."""
@@ -287,6 +314,7 @@ class Tournaments:
             "rated": stored.rated,
             "bots": stored.bots,
             "invite_only": stored.invited is not None,
+            "forfeit_after": None if stored.forfeit_after is None else stored.forfeit_after / 60,
             "players": [names[p] for p in tournament.active],
             "withdrawn": [names[p] for p in tournament.withdrawn],
             "paired": rounds,

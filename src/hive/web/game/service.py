@@ -431,6 +431,16 @@ class GameService:
         )
         return True
 
+    async def no_show(self, session: Session, after: float) -> bool:
+        """End a game whose first player has not moved ``after`` seconds after it began: a loss by forfeit for the
+        absent player (for a caller holding the game's lock). Returns whether it ended the game now."""
+        if session.over or session.record.moves or self.now() - session.record.created < after:
+            return False
+        absent = session.board.turn
+        out = Outcome(Termination.FORFEIT, 1 - absent, session.board.sides, "did not make a first move")
+        await self.commit(session, "forfeit", None, **ended(session.board, out), offer=None)
+        return True
+
     # ------------------------------------------------------------------
     # the AI's part
 

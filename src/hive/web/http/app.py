@@ -51,6 +51,8 @@ from .guard import Guard
 from .limits import RateLimits
 from .ops import Metrics, Observed
 
+#: Seconds between two looks at the tournaments under way.
+TOURNAMENT_LOOK = 30.0
 log = logging.getLogger("hive.web")
 #: The close code and reason of the sockets of a process that is stopping (the page reconnects at once).
 RESTARTING = 1012
@@ -157,6 +159,8 @@ class App:
         await self.flags.start()
         self.ai.start()
         self._loops.append(asyncio.get_running_loop().create_task(self._sweep()))
+        if self.settings.accounts:
+            self._loops.append(asyncio.get_running_loop().create_task(self._tournaments()))
 
     async def drain(self) -> None:
         """Stop being ready, and close every socket with a reason (the page reconnects, to another process if there
@@ -264,6 +268,15 @@ class App:
         version = session.record.version if session is not None else 0
         await self.bus.published(GameChanged(game_id, version, PRESENCE, origin=self.origin))
         await self.broadcast(game_id)
+
+    async def _tournaments(self) -> None:
+        """Every half minute, look at the tournaments under way: absent players' forfeits fall due there."""
+        while True:
+            await asyncio.sleep(TOURNAMENT_LOOK)
+            try:
+                await self.tournaments.look()
+            except Exception as err:
+                log.warning("could not look at the tournaments: %s", err)
 
     async def _sweep(self) -> None:
         """Every few seconds, show again the games watched here whose stored version is newer than shown."""

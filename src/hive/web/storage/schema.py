@@ -236,6 +236,7 @@ tournaments = sa.Table(
     sa.Column("version", sa.Integer, nullable=False),
     sa.Column("bots", sa.Boolean, nullable=False),
     sa.Column("invited", sa.Text),
+    sa.Column("forfeit_after", sa.Float),
 )
 
 #: Each game of a tournament's rounds (a bye has none).

@@ -35,6 +35,7 @@ class StoredTournament:
     games: dict[tuple[int, int], str]
     bots: bool = True
     invited: tuple[str, ...] | None = None
+    forfeit_after: float | None = None
 
 
 class TournamentRepository:
@@ -57,7 +58,7 @@ class TournamentRepository:
             "id": t.id, "name": t.name, "organiser": t.organiser, "kind": t.kind, "options": json.dumps(t.options),
             "time_control": None if t.time_control is None else json.dumps(t.time_control), "rated": t.rated,
             "state": t.state, "status": t.status, "created": self.now(), "version": 0, "bots": t.bots,
-            "invited": None if t.invited is None else json.dumps(list(t.invited)),
+            "invited": None if t.invited is None else json.dumps(list(t.invited)), "forfeit_after": t.forfeit_after,
         }  # fmt: skip
         with self.database.engine.begin() as connection:
             connection.execute(tournaments.insert().values(row))
@@ -79,7 +80,7 @@ class TournamentRepository:
             row.id, row.name, row.organiser, row.kind, json.loads(row.options),
             None if row.time_control is None else json.loads(row.time_control), bool(row.rated), row.state,
             row.status, float(row.created), int(row.version), {(g.round, g.board): g.game_id for g in played},
-            bool(row.bots), None if row.invited is None else tuple(json.loads(row.invited)),
+            bool(row.bots), None if row.invited is None else tuple(json.loads(row.invited)), row.forfeit_after,
         )  # fmt: skip
 
     async def listed(self, limit: int = 100) -> list[dict[str, Any]]:
@@ -135,6 +136,15 @@ class TournamentRepository:
             connection.execute(
                 tournaments.update().where(tournaments.c.id == tournament_id).values(invited=json.dumps(invited))
             )
+
+    async def running(self) -> list[str]:
+        """The ids of the tournaments under way."""
+        return await self.database.run(self._running)
+
+    def _running(self) -> list[str]:
+        query = sa.select(tournaments.c.id).where(tournaments.c.status == "running")
+        with self.database.single() as connection:
+            return [str(row[0]) for row in connection.execute(query)]
 
     async def of_game(self, game_id: str) -> str | None:
         """The tournament a game belongs to."""

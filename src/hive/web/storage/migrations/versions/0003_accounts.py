@@ -120,6 +120,7 @@ def upgrade() -> None:
         sa.Column("version", sa.Integer, nullable=False),
         sa.Column("bots", sa.Boolean, nullable=False),
         sa.Column("invited", sa.Text),
+        sa.Column("forfeit_after", sa.Float),
     )
     op.create_table(
         "tournament_games",
