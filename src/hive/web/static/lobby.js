@@ -1,12 +1,13 @@
 // The home page: the stored games, in progress first, then finished, each with its players, kind, result and date;
 // resume, review, rematch (colours swapped) and delete (with confirmation, for a seat this browser holds). Above
-// them, on a server with accounts, the seeks and challenges (seeks.js).
+// them, on a server with accounts, the seeks and challenges (seeks.js) and the tournaments (tournaments.js).
 
 import { api } from "./net.js";
 import { $, app, h, toast } from "./page.js";
 import { forgetGame, keepToken, storedToken } from "./seats.js";
 import { LEVEL_NAMES } from "./panel.js";
 import { hideSeeks, showSeeks } from "./seeks.js";
+import { showTournamentList } from "./tournaments.js";
 
 let open = null; // the shell's openGame(id, {review}): shows a game
 
@@ -93,6 +94,7 @@ export async function showLobby() {
   $("lobby").hidden = false;
   document.body.classList.add("at-lobby");
   showSeeks(); // on a server with accounts: the seeks and challenges, kept fresh while the list shows
+  showTournamentList(); // and the tournaments
   const list = $("game-list");
   try {
     const { games } = await api("GET", "/api/games", undefined, null);

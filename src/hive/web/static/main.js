@@ -31,6 +31,7 @@ import * as analysis from "./analysis.js";
 import { followEngineReview, renderEngineReview, wireEngineReview } from "./engine_review.js";
 import { wireAccount } from "./account.js";
 import { wireSeeks } from "./seeks.js";
+import { hideTournament, showTournament, wireTournaments } from "./tournaments.js";
 
 const modules = {};
 let game = null;
@@ -376,6 +377,7 @@ async function showWelcome() {
 async function route() {
   const m = location.pathname.match(/^\/game\/([\w-]+)/);
   if (location.pathname !== "/editor") closeEditor();
+  hideTournament();
   const link = takeLinkToken();
   if (m) {
     const { token, warning } = await resolveSeat(m[1], link);
@@ -389,6 +391,8 @@ async function route() {
   app.token = null;
   $("toast").hidden = true; // a game's message does not follow the player to the list or the editor
   if (location.pathname === "/editor") { hideLobby(); await openEditor(editorHooks); return; }
+  const t = location.pathname.match(/^\/tournament\/([\w-]+)/);
+  if (t) { hideLobby(); $("layout").hidden = true; await showTournament(t[1]); return; }
   await showLobby();
 }
 
@@ -459,6 +463,7 @@ async function wire() {
   wireLobby((id, opts) => { history.pushState(null, "", `/game/${id}`); return openGame(id, opts); });
   const dialogs = wireDialogs(app.assets.games, { loadModule: gameFor, createGame });
   const account = wireAccount();
+  wireTournaments((path) => { history.pushState(null, "", path); route(); }, (id) => { history.pushState(null, "", `/game/${id}`); return openGame(id); });
   const seeks = wireSeeks((id) => { history.pushState(null, "", `/game/${id}`); return openGame(id); }, gameFor);
   wireSound();
   wireKeys();
