@@ -115,6 +115,10 @@ def test_tournaments_refuse_what_they_should(tmp_path: Path) -> None:
                 r = await c.post("/api/tournaments", json=body, headers=csrf)
                 assert r.status_code == 400 and message in r.json()["error"], (body, r.text)
             assert (await other(c).post("/api/tournaments", json={"name": "x"})).status_code == 401
+            kinds = {"name": "y", "rounds": 2, "rated": False, "kind": "hivequeen", "options": {}}
+            assert (await c.post("/api/tournaments", json=kinds, headers=csrf)).json()["game"] == "HiveQueen"
+            bad_kind = await c.post("/api/tournaments", json={**kinds, "kind": "chess"}, headers=csrf)
+            assert bad_kind.status_code == 400 and "chess" in bad_kind.json()["error"]
             made = await c.post("/api/tournaments", json={"name": "x", "rounds": 2, "rated": False}, headers=csrf)
             tid = made.json()["id"]
             await c.post(f"/api/tournaments/{tid}/join", headers=csrf)

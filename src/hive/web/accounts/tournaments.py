@@ -53,7 +53,8 @@ class Tournaments:
 
     async def create(self, signed: Signed, data: JSON) -> JSON:
         """Create a tournament: ``name``, ``format`` (``swiss``, default, or ``round-robin``), ``rounds`` (a Swiss
-        tournament's), ``double`` (a double round robin), ``game`` (a name), ``time_control`` and ``rated`` (as a
+        tournament's), ``double`` (a double round robin), ``game`` (a name; or ``kind`` and ``options``, as for a new
+        game), ``time_control`` and ``rated`` (as a
         seek's; a rated tournament needs a clock), ``bots`` (whether bots may join; default true),
         ``invite_only`` (only the players the organiser invites may join; default false) and ``forfeit_after``
         (minutes after a round's start at which a player who has not made a first move loses by forfeit; default
@@ -64,12 +65,17 @@ class Tournaments:
         name = data.get("name")
         if not isinstance(name, str) or not name.strip() or len(name) > NAME_LIMIT:
             raise BadRequest(f"A tournament's name is 1 to {NAME_LIMIT} characters, not {shown(name)}.")
-        view, options = game_options(data.get("game", "Base+MLP"))
+        if "kind" in data and "game" not in data:
+            kind, options = data["kind"], data.get("options", {})
+        else:
+            view, options = game_options(data.get("game", "Base+MLP"))
+            kind = view.kind
         rated = data.get("rated", True)
         if not isinstance(rated, bool):
             raise BadRequest(f"'rated' is true or false, not {shown(rated)}.")
         timing = data.get("time_control")
-        probe = new_game({"kind": view.kind, "options": options, "mode": "online", "time_control": timing})
+        # checked as a new game is: the kind, its options and the time control
+        probe = new_game({"kind": kind, "options": options, "mode": "online", "time_control": timing})
         if rated and probe.record.clock is None:
             raise BadRequest("A rated tournament needs a time control.")
         forfeit = data.get("forfeit_after", FORFEIT_AFTER)
@@ -86,7 +92,7 @@ class Tournaments:
         except TournamentError as err:
             raise BadRequest(str(err)) from None
         stored = StoredTournament(
-            secrets.token_urlsafe(9), name.strip(), signed.account.id, view.kind, probe.record.options,
+            secrets.token_urlsafe(9), name.strip(), signed.account.id, probe.record.kind, probe.record.options,
             data.get("time_control"), rated, state.to_json(), "open", 0.0, 0, {}, bots,
             (signed.account.id,) if invite_only else None, None if forfeit is None else float(forfeit) * 60,
         )  # fmt: skip
