@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -181,5 +182,34 @@ def test_a_player_absent_at_a_round_s_start_loses_by_forfeit(tmp_path: Path) -> 
             loser = next(line for line in shown["standings"] if line["player"] == first)
             assert loser["points"] == 0 and loser["games"] == 0  # a forfeit counts in no tie-break
             assert len(shown["paired"]) == 1 and shown["status"] == "finished"
+
+    asyncio.run(main())
+
+
+def test_a_tournament_starts_by_itself_at_its_start_time(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with in_process(tmp_path / "db.sqlite3", settings=SERVER) as (app, c):
+            clients = {}
+            for number, name in enumerate(["ada", "ben"], start=1):
+                await app.accounts.sign_up({"name": name, "password": PASSWORD}, f"10.6.0.{number}")
+                client = other(c)
+                made = (await client.post("/api/session", json={"name": name, "password": PASSWORD})).json()
+                clients[name] = (client, {"x-csrf-token": made["csrf"]})
+            ada, ada_csrf = clients["ada"]
+            soon = {"name": "At eight", "rounds": 1, "rated": False, "starts": time.time() + 0.3}
+            tid = (await ada.post("/api/tournaments", json=soon, headers=ada_csrf)).json()["id"]
+            empty = {**soon, "name": "Nobody came"}
+            lonely = (await ada.post("/api/tournaments", json=empty, headers=ada_csrf)).json()["id"]
+            for client, csrf in clients.values():
+                await client.post(f"/api/tournaments/{tid}/join", headers=csrf)
+            await app.tournaments.look()  # not yet
+            assert (await c.get(f"/api/tournaments/{tid}")).json()["status"] == "open"
+            await asyncio.sleep(0.5)
+            await app.tournaments.look()  # as the server does every half minute
+            started = (await c.get(f"/api/tournaments/{tid}")).json()
+            assert started["status"] == "running" and len(started["paired"]) == 1
+            assert (await c.get(f"/api/tournaments/{lonely}")).json()["status"] == "finished"
+            bad = await ada.post("/api/tournaments", json={**soon, "starts": "eight"}, headers=ada_csrf)
+            assert bad.status_code == 400 and "'starts'" in bad.json()["error"]
 
     asyncio.run(main())

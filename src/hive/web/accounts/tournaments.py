@@ -10,6 +10,7 @@ that the next look at the tournament starts.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import secrets
 from typing import Any
@@ -58,7 +59,8 @@ class Tournaments:
         seek's; a rated tournament needs a clock), ``bots`` (whether bots may join; default true),
         ``invite_only`` (only the players the organiser invites may join; default false) and ``forfeit_after``
         (minutes after a round's start at which a player who has not made a first move loses by forfeit; default
-        :data:`FORFEIT_AFTER`, ``null`` never; correspondence games are never forfeited so).
+        :data:`FORFEIT_AFTER`, ``null`` never; correspondence games are never forfeited so), and ``starts`` (when
+        the server starts it by itself, seconds since the epoch; by default the organiser starts it).
 
         :raises BadRequest: naming the field at fault.
         """
@@ -81,6 +83,9 @@ class Tournaments:
         forfeit = data.get("forfeit_after", FORFEIT_AFTER)
         if forfeit is not None and (isinstance(forfeit, bool) or not isinstance(forfeit, int | float) or forfeit <= 0):
             raise BadRequest(f"'forfeit_after' is a number of minutes above 0, or null, not {shown(forfeit)}.")
+        starts = data.get("starts")
+        if starts is not None and (isinstance(starts, bool) or not isinstance(starts, int | float) or starts < 0):
+            raise BadRequest(f"'starts' is a time in seconds since the epoch, or null, not {shown(starts)}.")
         bots, invite_only = data.get("bots", True), data.get("invite_only", False)
         if not isinstance(bots, bool) or not isinstance(invite_only, bool):
             raise BadRequest("'bots' and 'invite_only' are true or false.")
@@ -95,6 +100,7 @@ class Tournaments:
             secrets.token_urlsafe(9), name.strip(), signed.account.id, probe.record.kind, probe.record.options,
             data.get("time_control"), rated, state.to_json(), "open", 0.0, 0, {}, bots,
             (signed.account.id,) if invite_only else None, None if forfeit is None else float(forfeit) * 60,
+            None if starts is None else float(starts),
         )  # fmt: skip
         return await self.describe(await self.repository.create(stored))
 
@@ -165,14 +171,20 @@ class Tournaments:
         :raises Conflict: when it started already, or has fewer than two players.
         """
 
+        stored, _ = await self._load(tournament_id)
+        if stored.organiser != signed.account.id:
+            raise Forbidden("Only the tournament's organiser starts it.")
+        return await self.describe(await self._begin(tournament_id))
+
+    async def _begin(self, tournament_id: str) -> StoredTournament:
+        """Pair the first round and start its games."""
+
         async def change(stored: StoredTournament, tournament: Tournament) -> tuple[str, dict[Any, NewGame]]:
-            if stored.organiser != signed.account.id:
-                raise Forbidden("Only the tournament's organiser starts it.")
             if stored.status != "open":
                 raise TournamentError("The tournament has started already.")
             return "running", await self._pair(stored, tournament)
 
-        return await self.describe(await self._change(tournament_id, change))
+        return await self._change(tournament_id, change)
 
     async def game_over(self, game_id: str) -> None:
         """A game ended: if it is a tournament's, record its result, and pair the next round once it was the round's
@@ -226,8 +238,17 @@ class Tournaments:
         return session
 
     async def look(self) -> None:
-        """Look at every tournament under way (the server does every half minute): forfeits fall due, rounds end."""
+        """Look at every tournament under way (the server does every half minute): forfeits fall due, rounds end;
+        and start those whose start time has come (one with fewer than two players then is over, unplayed)."""
         for tournament_id in await self.repository.running():
+            stored, tournament = await self._load(tournament_id)
+            if stored.status == "open":
+                if len(tournament.active) >= 2:
+                    with contextlib.suppress(Conflict):  # another process began it first
+                        await self._begin(tournament_id)
+                else:
+                    await self.repository.save(tournament_id, stored.version, stored.state, "finished", {})
+                continue
             await self.advance(tournament_id)
 
     async def _start_missing(self, stored: StoredTournament) -> None:
@@ -321,6 +342,7 @@ class Tournaments:
             "bots": stored.bots,
             "invite_only": stored.invited is not None,
             "forfeit_after": None if stored.forfeit_after is None else stored.forfeit_after / 60,
+            "starts": stored.starts,
             "players": [names[p] for p in tournament.active],
             "withdrawn": [names[p] for p in tournament.withdrawn],
             "paired": rounds,

@@ -237,6 +237,7 @@ tournaments = sa.Table(
     sa.Column("bots", sa.Boolean, nullable=False),
     sa.Column("invited", sa.Text),
     sa.Column("forfeit_after", sa.Float),
+    sa.Column("starts", sa.Float),
 )
 
 #: Each game of a tournament's rounds (a bye has none).

@@ -36,6 +36,7 @@ class StoredTournament:
     bots: bool = True
     invited: tuple[str, ...] | None = None
     forfeit_after: float | None = None
+    starts: float | None = None
 
 
 class TournamentRepository:
@@ -59,6 +60,7 @@ class TournamentRepository:
             "time_control": None if t.time_control is None else json.dumps(t.time_control), "rated": t.rated,
             "state": t.state, "status": t.status, "created": self.now(), "version": 0, "bots": t.bots,
             "invited": None if t.invited is None else json.dumps(list(t.invited)), "forfeit_after": t.forfeit_after,
+            "starts": t.starts,
         }  # fmt: skip
         with self.database.engine.begin() as connection:
             connection.execute(tournaments.insert().values(row))
@@ -81,6 +83,7 @@ class TournamentRepository:
             None if row.time_control is None else json.loads(row.time_control), bool(row.rated), row.state,
             row.status, float(row.created), int(row.version), {(g.round, g.board): g.game_id for g in played},
             bool(row.bots), None if row.invited is None else tuple(json.loads(row.invited)), row.forfeit_after,
+            row.starts,
         )  # fmt: skip
 
     async def listed(self, limit: int = 100) -> list[dict[str, Any]]:
@@ -138,11 +141,12 @@ class TournamentRepository:
             )
 
     async def running(self) -> list[str]:
-        """The ids of the tournaments under way."""
+        """The ids of the tournaments under way, and of those whose start time has come."""
         return await self.database.run(self._running)
 
     def _running(self) -> list[str]:
-        query = sa.select(tournaments.c.id).where(tournaments.c.status == "running")
+        due = sa.and_(tournaments.c.status == "open", tournaments.c.starts <= self.now())
+        query = sa.select(tournaments.c.id).where(sa.or_(tournaments.c.status == "running", due))
         with self.database.single() as connection:
             return [str(row[0]) for row in connection.execute(query)]
 

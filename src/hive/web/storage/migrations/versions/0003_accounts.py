@@ -121,6 +121,7 @@ def upgrade() -> None:
         sa.Column("bots", sa.Boolean, nullable=False),
         sa.Column("invited", sa.Text),
         sa.Column("forfeit_after", sa.Float),
+        sa.Column("starts", sa.Float),
     )
     op.create_table(
         "tournament_games",
