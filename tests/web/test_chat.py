@@ -77,3 +77,33 @@ def test_the_rooms_limits_blocks_and_reports(tmp_path: Path) -> None:
             assert (await ann.get(chat, params={"room": "spectators"})).json()["messages"][0]["text"] == "go ann"
 
     asyncio.run(main())
+
+
+def test_a_tournament_has_a_room_for_its_organiser_and_players(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with in_process(tmp_path / "db.sqlite3", settings=SERVER) as (app, c):
+            people = {}
+            for number, name in enumerate(["ada", "ben", "cat"], start=1):
+                await app.accounts.sign_up({"name": name, "password": PASSWORD}, f"10.7.0.{number}")
+                client = other(c)
+                made = (await client.post("/api/session", json={"name": name, "password": PASSWORD})).json()
+                people[name] = (client, {"x-csrf-token": made["csrf"]})
+            (ada, ada_h), (ben, ben_h), (cat, cat_h) = people.values()
+            body = {"name": "Club", "rounds": 1, "rated": False}
+            tid = (await ada.post("/api/tournaments", json=body, headers=ada_h)).json()["id"]
+            await ben.post(f"/api/tournaments/{tid}/join", headers=ben_h)
+            room = f"/api/tournaments/{tid}/chat"
+            assert (await ada.post(room, json={"text": "welcome, the first round at eight"}, headers=ada_h)).is_success
+            assert (await ben.post(room, json={"text": "thanks"}, headers=ben_h)).is_success
+            read = (await ben.get(room)).json()["messages"]
+            assert [(m["name"], m["text"]) for m in read] == [
+                ("ada", "welcome, the first round at eight"),
+                ("ben", "thanks"),
+            ]
+            for outsider, headers in ((cat, cat_h), (other(c), {})):
+                assert (await outsider.get(room)).status_code in (401, 403)
+                assert (await outsider.post(room, json={"text": "hi"}, headers=headers)).status_code in (401, 403)
+            assert (await ada.post(room, json={"text": "x" * 301}, headers=ada_h)).status_code == 400
+            assert (await ada.get("/api/tournaments/nope/chat")).status_code == 404
+
+    asyncio.run(main())

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import unicodedata
 
+from ...tournament import Tournament
 from ..errors import BadRequest, Forbidden, NotFound, TooMany, shown
 from ..game.service import GameService
 from ..storage.accounts import AccountRepository
 from ..storage.chat import ChatRepository
+from ..storage.tournaments import TournamentRepository
 from ..views import JSON
 from .names import name_key
 from .service import Signed
@@ -29,12 +31,20 @@ class Chat:
     :param repository: where the messages are kept.
     :param service: the games.
     :param accounts: the accounts.
+    :param tournaments: the tournaments (each has a room for its organiser and players).
     """
 
-    def __init__(self, repository: ChatRepository, service: GameService, accounts: AccountRepository) -> None:
+    def __init__(
+        self,
+        repository: ChatRepository,
+        service: GameService,
+        accounts: AccountRepository,
+        tournaments: TournamentRepository,
+    ) -> None:
         self.repository = repository
         self.service = service
         self.accounts = accounts
+        self.tournaments = tournaments
 
     async def _room(self, game_id: str, room: object, signed: Signed | None, writing: bool) -> str:
         """The room asked for, checked against who asks."""
@@ -63,6 +73,12 @@ class Chat:
         :raises TooMany: past the rate.
         """
         room = await self._room(game_id, data.get("room", "players"), signed, writing=True)
+        text = await self._text(signed, data)
+        message_id = await self.repository.say(game_id, room, signed.account.id, text)
+        return {"id": message_id, "room": room, "name": signed.account.name, "text": text}
+
+    async def _text(self, signed: Signed, data: JSON) -> str:
+        """A message's text, checked, its runs of white space as one space; the writer's rate checked too."""
         text = data.get("text")
         if not isinstance(text, str) or not text.strip():
             raise BadRequest("A message is some text.")
@@ -73,8 +89,36 @@ class Chat:
             raise BadRequest("A message cannot hold control or format characters.")
         if await self.repository.recent(signed.account.id, self.service.now() - 60) >= RATE:
             raise TooMany(f"At most {RATE} messages a minute: wait a little.")
-        message_id = await self.repository.say(game_id, room, signed.account.id, text)
-        return {"id": message_id, "room": room, "name": signed.account.name, "text": text}
+        return text
+
+    # ------------------------------------------------------------------ a tournament's room
+
+    async def _member(self, tournament_id: str, signed: Signed | None) -> None:
+        """Make sure ``signed`` is the tournament's organiser or one of its players (withdrawn ones too).
+
+        :raises Forbidden: for anyone else.
+        :raises NotFound: for an unknown tournament.
+        """
+        stored = await self.tournaments.find(tournament_id)
+        if stored is None:
+            raise NotFound(f"No tournament {shown(tournament_id)}.")
+        members = {stored.organiser, *Tournament.from_json(stored.state).players}
+        if signed is None or signed.account.id not in members:
+            raise Forbidden("A tournament's room is its organiser's and its players'.")
+
+    async def read_tournament(self, tournament_id: str, signed: Signed | None) -> JSON:
+        """The tournament's room, for its organiser and players."""
+        await self._member(tournament_id, signed)
+        reader = signed.account.id if signed is not None else None
+        messages = await self.repository.messages(None, "tournament", reader, tournament=tournament_id)
+        return {"room": "tournament", "messages": messages}
+
+    async def say_tournament(self, signed: Signed, tournament_id: str, data: JSON) -> JSON:
+        """Write ``text`` in the tournament's room (its organiser and players)."""
+        await self._member(tournament_id, signed)
+        text = await self._text(signed, data)
+        message_id = await self.repository.say(None, "tournament", signed.account.id, text, tournament_id)
+        return {"id": message_id, "room": "tournament", "name": signed.account.name, "text": text}
 
     async def block(self, signed: Signed, data: JSON, on: bool) -> JSON:
         """Block the player named ``name`` (``on``), or no longer: their messages are hidden from the blocker, and

@@ -12,7 +12,8 @@
   ``rating``, ``deviation``, ``provisional``, ``games``, ``wins``, ``draws``, ``losses``).
 - Chat: ``GET /api/games/{id}/chat?room=players|spectators`` and ``POST`` (``room``, ``text``): the players' room
   (the two players') and the spectators' room (which the players read once the game is over); ``POST
-  /api/account/block`` and ``/unblock`` (``name``): a blocked account's messages are hidden from the blocker, and
+  /api/account/block`` and ``/unblock`` (``name``); ``GET``/``POST /api/tournaments/{id}/chat`` (``text``): a
+  tournament's room, its organiser's and players'; a blocked account's messages are hidden from the blocker, and
   its challenges refused; ``POST /api/chat/{id}/report`` reports a message to the admins, who list them with ``GET
   /api/admin/reports``.
 - Profiles: ``GET /api/players/{name}/games`` (``?opponent=&result=win|draw|loss|ongoing&game=&speed=``: the
@@ -314,6 +315,13 @@ class AccountApi:
     async def say(self, request: Request) -> Any:
         signed = await self._changing(request)
         return await self.app.chat.say(signed, request.path_params["id"], await self._body(request))
+
+    async def tournament_chat(self, request: Request) -> Any:
+        if request.method == "GET":
+            self._check_enabled()
+            return await self.app.chat.read_tournament(request.path_params["id"], await self.signed(request))
+        signed = await self._changing(request)
+        return await self.app.chat.say_tournament(signed, request.path_params["id"], await self._body(request))
 
     async def block(self, request: Request) -> Any:
         signed = await self._changing(request)

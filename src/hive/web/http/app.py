@@ -124,7 +124,7 @@ class App:
         self.seeks = Seeks(self.store.seeks, self.store.ratings, self.service, self.store.accounts, self.store.chat)
         self.tournaments = Tournaments(self.store.tournaments, self.service, self.store.accounts)
         self.profiles = Profiles(self.store.accounts, self.store.ratings, self.service)
-        self.chat = Chat(self.store.chat, self.service, self.store.accounts)
+        self.chat = Chat(self.store.chat, self.service, self.store.accounts, self.store.tournaments)
         self._tasks: set[asyncio.Task[None]] = set()
         self.account_api = AccountApi(self, self.accounts, self.seeks)
         self.asgi = Starlette(routes=routes(self), exception_handlers=self.api.handlers(), lifespan=self._lifespan)

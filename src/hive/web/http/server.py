@@ -401,6 +401,7 @@ def routes(app: App) -> list[BaseRoute]:
         Route("/api/tournaments", api.api(accounts.create_tournament), methods=["POST"]),
         Route("/api/tournaments/{id}", api.api(accounts.tournament), methods=["GET"]),
         Route("/api/tournaments/{id}/records", api.api(accounts.tournament_records), methods=["GET"]),
+        Route("/api/tournaments/{id}/chat", api.api(accounts.tournament_chat), methods=["GET", "POST"]),
         Route("/api/tournaments/{id}/{action}", api.api(accounts.tournament_action), methods=["POST"]),
         Route("/api/admin/accounts/{name}", api.api(accounts.admin), methods=["DELETE"]),
         Route("/api/admin/accounts/{name}/{action}", api.api(accounts.admin), methods=["POST"]),

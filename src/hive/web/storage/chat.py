@@ -24,25 +24,36 @@ class ChatRepository:
         self.database = database
         self.now = now
 
-    async def say(self, game_id: str, room: str, account_id: str, text: str) -> int:
-        """Store a message; its id."""
-        return await self.database.run(self._say, game_id, room, account_id, text)
+    async def say(
+        self, game_id: str | None, room: str, account_id: str, text: str, tournament: str | None = None
+    ) -> int:
+        """Store a message in a game's room, or a tournament's (``tournament``); its id."""
+        return await self.database.run(self._say, game_id, room, account_id, text, tournament)
 
-    def _say(self, game_id: str, room: str, account_id: str, text: str) -> int:
-        row = {"game_id": game_id, "room": room, "account_id": account_id, "text": text, "at": self.now()}
+    def _say(self, game_id: str | None, room: str, account_id: str, text: str, tournament: str | None) -> int:
+        row = {
+            "game_id": game_id, "tournament_id": tournament, "room": room, "account_id": account_id, "text": text,
+            "at": self.now(),
+        }  # fmt: skip
         with self.database.engine.begin() as connection:
             inserted = connection.execute(chat.insert().values(row).returning(chat.c.id))
             return int(inserted.scalar_one())
 
-    async def messages(self, game_id: str, room: str, reader: str | None) -> list[dict[str, Any]]:
-        """A room's messages, oldest first, less those of the accounts ``reader`` blocked."""
-        return await self.database.run(self._messages, game_id, room, reader)
+    async def messages(
+        self, game_id: str | None, room: str, reader: str | None, tournament: str | None = None
+    ) -> list[dict[str, Any]]:
+        """A room's messages (a game's, or a tournament's), oldest first, less those of the accounts ``reader``
+        blocked."""
+        return await self.database.run(self._messages, game_id, room, reader, tournament)
 
-    def _messages(self, game_id: str, room: str, reader: str | None) -> list[dict[str, Any]]:
+    def _messages(
+        self, game_id: str | None, room: str, reader: str | None, tournament: str | None
+    ) -> list[dict[str, Any]]:
+        place = chat.c.tournament_id == tournament if tournament is not None else chat.c.game_id == game_id
         query = (
             sa.select(chat.c.id, chat.c.text, chat.c.at, accounts.c.name, accounts.c.bot)
             .join(accounts, accounts.c.id == chat.c.account_id)
-            .where(chat.c.game_id == game_id, chat.c.room == room)
+            .where(place, chat.c.room == room)
             .order_by(chat.c.id)
         )
         if reader is not None:
@@ -96,7 +107,7 @@ class ChatRepository:
             if row is None:
                 return None
             connection.execute(chat.update().where(chat.c.id == message_id).values(reported=reporter))
-        return {"id": row.id, "game_id": row.game_id, "room": row.room}
+        return {"id": row.id, "game_id": row.game_id, "tournament_id": row.tournament_id, "room": row.room}
 
     async def reports(self) -> list[dict[str, Any]]:
         """The messages reported, newest first, with who wrote and who reported them."""
@@ -113,8 +124,8 @@ class ChatRepository:
         with self.database.single() as connection:
             rows = connection.execute(query).all()
         return [
-            {"id": r.id, "game_id": r.game_id, "room": r.room, "name": r.name, "text": r.text, "at": r.at,
-             "reported_by": r.reporter_name}
+            {"id": r.id, "game_id": r.game_id, "tournament_id": r.tournament_id, "room": r.room, "name": r.name,
+             "text": r.text, "at": r.at, "reported_by": r.reporter_name}
             for r in rows
         ]  # fmt: skip
 

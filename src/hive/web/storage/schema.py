@@ -255,7 +255,9 @@ chat = sa.Table(
     "chat",
     metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("game_id", sa.Text, sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False, index=True),
+    sa.Column("game_id", sa.Text, sa.ForeignKey("games.id", ondelete="CASCADE"), index=True),
+    #: a tournament's organiser-and-players room (``game_id`` is then ``None``)
+    sa.Column("tournament_id", sa.Text, sa.ForeignKey("tournaments.id", ondelete="CASCADE"), index=True),
     sa.Column("room", sa.Text, nullable=False),
     sa.Column("account_id", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
     sa.Column("text", sa.Text, nullable=False),

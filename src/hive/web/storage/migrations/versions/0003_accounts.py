@@ -134,7 +134,8 @@ def upgrade() -> None:
     op.create_table(
         "chat",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-        sa.Column("game_id", sa.Text, sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+        sa.Column("game_id", sa.Text, sa.ForeignKey("games.id", ondelete="CASCADE")),
+        sa.Column("tournament_id", sa.Text, sa.ForeignKey("tournaments.id", ondelete="CASCADE")),
         sa.Column("room", sa.Text, nullable=False),
         sa.Column("account_id", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
         sa.Column("text", sa.Text, nullable=False),
@@ -142,6 +143,7 @@ def upgrade() -> None:
         sa.Column("reported", sa.Text),
     )
     op.create_index("ix_chat_game_id", "chat", ["game_id"])
+    op.create_index("ix_chat_tournament_id", "chat", ["tournament_id"])
     op.create_table(
         "blocks",
         sa.Column("account_id", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
