@@ -2,8 +2,9 @@
 // (a dialog: name, format, rounds or a double round robin, time control, rated), and a tournament's own page at
 // /tournament/{id}: what it is, Join / Leave / Start, its players, every round's pairings (each game a link: a
 // player's own opens with its seat, /api/games/{id}/seat; any other is watched), the standings with the tie-breaks
-// in the tournament's order and, for a round robin, a crosstable. The page asks for the tournament again every few
-// seconds while it shows, and draws it again only when it changed (a focused button keeps its focus).
+// in the tournament's order and, for a round robin, a crosstable; its organiser and players have a chat room there.
+// The page asks for the tournament again every few seconds while it shows, and draws it again only when it changed
+// (a focused button keeps its focus).
 
 import { api } from "./net.js";
 import { $, app, h, toast } from "./page.js";
@@ -26,6 +27,7 @@ let current = null; // the tournament's id on show
 let timer = null;
 let run = 0; // the last refresh asked for: an older one's answer is dropped
 let shown = null; // what the page shows, to draw it again only when it changed
+let said = null; // the chat as shown, likewise
 
 const changing = (method, path, body = undefined) => api(method, path, body, null, csrfHeaders());
 
@@ -299,6 +301,36 @@ function render(t) {
   }
 }
 
+// The organiser's and players' room: shown to them alone, its messages written as text.
+async function renderChat(t) {
+  const me = signedIn();
+  const member = me && (me === t.organiser || t.players.includes(me) || t.withdrawn.includes(me));
+  $("t-chat-box").hidden = !member;
+  if (!member) return;
+  const answer = await api("GET", `/api/tournaments/${t.id}/chat`, undefined, null, csrfHeaders());
+  const key = JSON.stringify(answer.messages);
+  if (key === said) return;
+  said = key;
+  $("t-chat").replaceChildren(...answer.messages.map((m) => {
+    const item = h("li", m.name === me ? "mine" : "");
+    item.append(h("strong", "", m.name), " ", h("span", "", m.text));
+    return item;
+  }));
+  $("t-chat").scrollTop = $("t-chat").scrollHeight;
+}
+
+async function say() {
+  const text = $("t-chat-text").value.trim();
+  if (!text || !current) return;
+  try {
+    await changing("POST", `/api/tournaments/${current}/chat`, { text });
+    $("t-chat-text").value = "";
+  } catch (err) {
+    $("t-error").textContent = err.message;
+  }
+  refresh();
+}
+
 async function refresh() {
   const mine = ++run;
   clearTimeout(timer);
@@ -309,6 +341,7 @@ async function refresh() {
       const t = await api("GET", `/api/tournaments/${id}`, undefined, null);
       if (mine !== run || current !== id) return;
       render(t);
+      await renderChat(t);
     } catch (err) {
       if (mine !== run || current !== id) return;
       $("t-error").textContent = `The tournament was not refreshed: ${err.message}`;
@@ -335,6 +368,7 @@ async function act(button, action) {
 export async function showTournament(id) {
   current = id;
   shown = null;
+  said = null;
   $("t-error").textContent = "";
   $("t-name").textContent = "Tournament";
   $("tournament").hidden = false;
@@ -364,6 +398,7 @@ export function wireTournaments(goTo, openGame) {
   $("btn-t-join").onclick = () => act($("btn-t-join"), "join");
   $("btn-t-leave").onclick = () => act($("btn-t-leave"), "leave");
   $("btn-t-start").onclick = () => act($("btn-t-start"), "start");
+  $("form-t-chat").addEventListener("submit", (evt) => { evt.preventDefault(); say(); });
   onAccountChange(() => {
     shown = null;
     if (current) refresh();
