@@ -46,6 +46,7 @@ def wait_for(test: Any, seconds: float, what: str) -> Any:
     raise AssertionError(f"waited {seconds:g} s for {what}")
 
 
+@pytest.mark.slow
 def test_a_uhp_engine_as_a_bot_accepts_a_challenge_and_plays_a_whole_game_on_the_clock(
     club: str, tmp_path: Path
 ) -> None:

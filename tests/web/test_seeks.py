@@ -43,7 +43,7 @@ async def play_moves(c: httpx.AsyncClient, csrf: str, game_id: str, game: str, c
     return state
 
 
-@pytest.mark.parametrize("game", ["Base+MLP", "HiveQueen"])
+@pytest.mark.parametrize("game", ["Base+MLP", pytest.param("HiveQueen", marks=pytest.mark.slow)])
 def test_a_rated_blitz_game_from_a_seek_moves_both_ratings_as_glicko2_says(database: str, game: str) -> None:
     async def main() -> None:
         async with in_process(database, settings=SERVER) as (_, c):
