@@ -136,6 +136,7 @@ def test_a_swiss_tournament_is_made_joined_started_and_followed_live(
         expect(page.locator("#btn-t-join")).to_be_hidden()
         expect(page.locator("#t-players li")).to_have_count(4)
         press(page, device, "#btn-t-start")
+        expect(page.locator("#t-records")).to_have_attribute("href", f"/api/tournaments/{tid}/records")
         expect(page.locator("#btn-t-start")).to_be_hidden()
         expect(facts).to_contain_text("round 1 of 2")
 
@@ -183,6 +184,38 @@ def test_a_swiss_tournament_is_made_joined_started_and_followed_live(
         game_id, token = game_of(page)
         seat: JSON = players["Ada"][0].get(f"/api/games/{game_id}/seat").json()
         assert token == seat["token"]
+        assert page.errors == []
+    finally:
+        context.close()
+
+
+def test_an_organiser_invites_players_to_a_tournament_by_invitation(
+    browser: Any, club: str, players: dict[str, Player]
+) -> None:
+    context = browser.new_context(bypass_csp=True, **SIZES["phone"])
+    try:
+        page = open_page(context, club)
+        sign(page, "phone", "Ada", PASSWORD)
+        signed_in_as(page, "Ada")
+        press(page, "phone", "#btn-tournament-new")
+        page.fill("#tournament-name", "Invitational")
+        page.select_option("#tournament-game", index=len(page.locator("#tournament-game option").all()) - 1)
+        page.check("#tournament-invite-only")
+        page.uncheck("#tournament-bots")
+        press(page, "phone", "#btn-tournament-create")
+        page.wait_for_url("**/tournament/*")
+        tid = page.url.rsplit("/", 1)[1]
+        shown = players["Ada"][0].get(f"/api/tournaments/{tid}").json()
+        assert shown["invite_only"] and not shown["bots"]
+        expect(page.locator("#t-facts")).to_contain_text("by invitation")
+        ben, headers = players["Ben"]
+        assert ben.post(f"/api/tournaments/{tid}/join", headers=headers).status_code == 403
+        expect(page.locator("#form-t-invite")).to_be_visible()
+        page.fill("#t-invite-name", "ben")
+        page.keyboard.press("Enter")
+        expect(page.locator("#t-invite-name")).to_have_value("")
+        assert ben.post(f"/api/tournaments/{tid}/join", headers=headers).is_success
+        expect(page.locator("#t-players li")).to_have_text(["Ben"], timeout=NOTICED)
         assert page.errors == []
     finally:
         context.close()

@@ -105,11 +105,14 @@ function openDialog() {
 async function create() {
   const choice = $("tournament-time").value;
   const swiss = $("tournament-format").value === "swiss";
-  // the server's default game; a choice of game (kind and options) would need the API to take them
+  const starts = $("tournament-starts").value;
   const body = {
     name: $("tournament-name").value.trim(), format: $("tournament-format").value,
+    kind: $("tournament-game").value, options: {},
     time_control: choice === "untimed" ? null : choice.startsWith("days:") ? { days: Number(choice.slice(5)) } : choice,
     rated: $("tournament-rated").checked,
+    invite_only: $("tournament-invite-only").checked, bots: $("tournament-bots").checked,
+    starts: starts ? new Date(starts).getTime() / 1000 : null,
   };
   if (swiss) body.rounds = Number($("tournament-rounds").value);
   else body.double = $("tournament-double").checked;
@@ -271,6 +274,11 @@ function render(t) {
   fact(facts, "Game", t.game);
   fact(facts, "Time control", `${timeText(t.time_control)} · ${t.rated ? "rated" : "casual"}`);
   fact(facts, "Status", statusText(t));
+  if (t.starts && t.status === "open") fact(facts, "Starts", new Date(t.starts * 1000).toLocaleString());
+  if (t.invite_only) fact(facts, "Entry", "by invitation");
+  $("form-t-invite").hidden = !(t.invite_only && me && me === t.organiser && t.status !== "finished");
+  $("t-records").href = `/api/tournaments/${t.id}/records`;
+  $("t-records").hidden = !t.paired.length;
   const playing = me && t.players.includes(me);
   const before = t.status !== "finished";
   $("btn-t-join").hidden = !(before && !playing && (t.status === "open" || t.format === "swiss"));
@@ -329,6 +337,18 @@ async function say() {
     $("t-error").textContent = err.message;
   }
   refresh();
+}
+
+async function invite() {
+  const name = $("t-invite-name").value.trim();
+  if (!name || !current) return;
+  try {
+    render(await changing("POST", `/api/tournaments/${current}/invite`, { name }));
+    $("t-invite-name").value = "";
+    toast(`${name} is invited.`, false);
+  } catch (err) {
+    $("t-error").textContent = err.message;
+  }
 }
 
 async function refresh() {
@@ -399,6 +419,9 @@ export function wireTournaments(goTo, openGame) {
   $("btn-t-leave").onclick = () => act($("btn-t-leave"), "leave");
   $("btn-t-start").onclick = () => act($("btn-t-start"), "start");
   $("form-t-chat").addEventListener("submit", (evt) => { evt.preventDefault(); say(); });
+  $("form-t-invite").addEventListener("submit", (evt) => { evt.preventDefault(); invite(); });
+  for (const game of app.assets.games) $("tournament-game").append(h("option", "", game.title));
+  [...$("tournament-game").options].forEach((option, i) => { option.value = app.assets.games[i].kind; });
   onAccountChange(() => {
     shown = null;
     if (current) refresh();
