@@ -219,6 +219,7 @@ def test_profiles_list_games_with_filters_head_to_head_records_history_and_turns
             games = (await c.get("/api/players/ann/games")).json()
             assert (games["wins"], games["draws"], games["losses"]) == (1, 0, 1)
             assert [g["result"] for g in games["games"]] == ["ongoing", "win", "loss"]
+            assert [g["moves"] for g in games["games"]] == [0, 2, 2]
             assert {g["opponent"] for g in games["games"]} == {"bob"} and games["games"][1]["rated"] is False
             rated = (await c.get("/api/players/BOB/games", params={"opponent": "Ann", "result": "win"})).json()
             assert [g["id"] for g in rated["games"]] == [ended[0]] and rated["wins"] == 1  # head-to-head
@@ -231,7 +232,7 @@ def test_profiles_list_games_with_filters_head_to_head_records_history_and_turns
             history = (await c.get("/api/players/ann")).json()["history"]
             assert [len(history["Base"]["blitz"])] == [1]  # the casual game moved no rating
             board = (await c.get("/api/leaderboard", params={"game": "Base", "speed": "blitz"})).json()
-            assert board == {"game": "Base", "speed": "blitz", "leaders": []}  # both are still provisional
+            assert board == {"game": "Base", "speed": "blitz", "leaders": [], "games": ["Base"]}  # both provisional
             assert (await c.get("/api/leaderboard", params={"speed": "warp"})).status_code == 400
 
     asyncio.run(main())

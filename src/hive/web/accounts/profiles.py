@@ -43,8 +43,9 @@ class Profiles:
         return account
 
     @staticmethod
-    def _entry(record: GameRecord, seat: int) -> JSON:
-        """One of a player's games, from the player's side."""
+    def _entry(record: GameRecord, seat: int, moves: int) -> JSON:
+        """One of a player's games, from the player's side (``moves``: how many were played; a listed game's record
+        holds none)."""
         if record.result is None:
             result = "ongoing"
         else:
@@ -60,7 +61,7 @@ class Profiles:
             "rated": record.rated,
             "result": result,
             "reason": record.reason,
-            "moves": len(record.moves),
+            "moves": moves,
             "updated": record.updated,
         }
 
@@ -76,7 +77,7 @@ class Profiles:
             if item.damaged is not None:
                 continue
             record = item.record
-            entry = self._entry(record, record.accounts.index(account.id))
+            entry = self._entry(record, record.accounts.index(account.id), item.length)
             if "opponent" in wanted and name_key(entry["opponent"] or "") != name_key(wanted["opponent"]):
                 continue
             if any(entry[key].lower() != value.lower() for key, value in wanted.items() if key != "opponent"):
@@ -120,7 +121,7 @@ class Profiles:
         for game_id, seat, _ in await self.accounts.ongoing(signed.account.id):
             session = await self.service.session(game_id)
             if session.record.result is None and session.board.turn == seat:
-                entry = self._entry(session.record, seat)
+                entry = self._entry(session.record, seat, len(session.record.moves))
                 waiting.append({**entry, "clock": clock.report(session.record.clock, self.service.now())})
         return {"games": waiting}
 
@@ -145,14 +146,14 @@ class Profiles:
 
     async def leaders(self, query: Mapping[str, str]) -> JSON:
         """The leaderboard of ``game`` (default ``Base+MLP``) and ``speed`` (default ``blitz``): the best established
-        ratings, highest first."""
+        ratings, highest first; and ``games``, the games anyone has a rating in (the other boards)."""
         game, speed = query.get("game", "Base+MLP"), query.get("speed", "blitz")
         if speed not in SPEEDS:
             raise BadRequest(f"'speed' is one of {', '.join(SPEEDS)}, not {shown(speed)}.")
         leaders: list[Any] = []
         for rank, (name, rating, bot) in enumerate(await self.ratings.leaders(game, speed), start=1):
             leaders.append({"rank": rank, "name": name, "bot": bot, **rating.answer()})
-        return {"game": game, "speed": speed, "leaders": leaders}
+        return {"game": game, "speed": speed, "leaders": leaders, "games": await self.ratings.games()}
 
 
 __all__ = ["Profiles"]

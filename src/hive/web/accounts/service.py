@@ -31,6 +31,10 @@ FAILURES_PER_ADDRESS = 20
 #: Accounts one address may make in an hour.
 SIGN_UPS_PER_HOUR = 5
 WRONG = "Wrong name or password."
+#: An account is online while it was seen (a request of its session or its API token) in the last this many seconds;
+#: each server process marks it at most once every :data:`SEEN_EVERY` seconds.
+ONLINE_SECONDS = 5 * 60
+SEEN_EVERY = 60
 
 
 def token_hash(token: str) -> str:
@@ -80,11 +84,28 @@ class Accounts:
         self.repository = repository
         self.passwords = passwords or Passwords()
         self.now = now
+        self._marked: dict[str, float] = {}  # when this process last marked each account online
+
+    async def seen(self, account: StoredAccount) -> None:
+        """The account made a request now: mark it online (in the database, where every process reads it), unless
+        this process did so less than :data:`SEEN_EVERY` seconds ago."""
+        now = self.now()
+        if now - self._marked.get(account.id, -SEEN_EVERY) < SEEN_EVERY:
+            return
+        if len(self._marked) > 10_000:
+            self._marked.clear()
+        self._marked[account.id] = now
+        await self.repository.seen(account.id)
+
+    async def online(self, limit: int) -> list[tuple[str, bool, float]]:
+        """The accounts online (seen in the last :data:`ONLINE_SECONDS`, not banned), most recent first."""
+        return await self.repository.online(self.now() - ONLINE_SECONDS, limit)
 
     async def _open(self, account: StoredAccount) -> SignedIn:
         token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)
         hashed = token_hash(token)
         await self.repository.open_session(hashed, account.id, csrf, self.now() + SESSION_SECONDS)
+        await self.seen(account)
         return SignedIn(account, hashed, csrf, token=token)
 
     async def _throttle(self, keys: dict[str, int], what: str, window: float = WINDOW) -> None:
@@ -147,6 +168,7 @@ class Accounts:
             return None
         if self.now() - stored.seen > 3600:
             await self.repository.touch(hashed, self.now() + SESSION_SECONDS)
+        await self.seen(stored.account)
         return Signed(stored.account, hashed, stored.csrf)
 
     async def by_bearer(self, header: str) -> Signed:
@@ -160,6 +182,7 @@ class Accounts:
         account = await self.repository.by_token(token_hash(token.strip()))
         if account is None or account.banned:
             raise Unauthorized("This API token is unknown, revoked, or its account banned.")
+        await self.seen(account)
         return Signed(account, token_hash(token.strip()), "", bearer=True)
 
     async def make_token(self, signed: Signed) -> str:
@@ -193,8 +216,10 @@ class Accounts:
             raise Forbidden("This change needs the session's CSRF token in X-CSRF-Token (sign in again).")
 
     async def sign_out(self, signed: Signed) -> None:
-        """End the session."""
+        """End the session; the account is no longer online."""
         await self.repository.close_sessions(signed.account.id, token=signed.token_hash)
+        self._marked.pop(signed.account.id, None)
+        await self.repository.gone(signed.account.id)
 
     async def change_password(self, signed: Signed, data: dict[str, Any]) -> SignedIn:
         """Set a new password (``old``, ``new``); every session of the account ends, and a new one opens.
@@ -280,4 +305,4 @@ class Accounts:
         return account
 
 
-__all__ = ["SESSION_SECONDS", "Accounts", "Signed", "SignedIn", "token_hash"]
+__all__ = ["ONLINE_SECONDS", "SESSION_SECONDS", "Accounts", "Signed", "SignedIn", "token_hash"]

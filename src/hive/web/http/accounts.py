@@ -21,7 +21,8 @@
   /api/players/{name}/records`` (those finished, as one file of records); the profile's ``history`` (the rating
   after each rated game, by game and speed); ``GET /api/account/turns`` (the signed-in player's games where it is
   their turn); ``GET /api/leaderboard?game=&speed=`` (the best established ratings); ``GET /api/live`` (the games
-  in progress between accounts, strongest first, to watch).
+  in progress between accounts, strongest first, to watch); ``GET /api/online`` (who is online: the accounts seen in
+  the last 5 minutes, most recent first, at most 100: each one's ``name``, ``bot`` and ``seen``).
 - The lobby's seeks: ``GET /api/seeks`` (the open ones, newest first); ``POST /api/seeks`` (``game``: a name such
   as ``Base+MLP`` or ``HiveQueen``, or ``kind`` and ``options`` as for a new game; ``time_control`` as for a new
   game, which a rated seek needs; ``rated``, default true; ``colour``, the seeker's side or ``random``;
@@ -57,24 +58,39 @@ Every change made with the cookie (sign-out, password, an admin's) carries the s
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 
 from ..accounts import Accounts, Signed, SignedIn
 from ..accounts.seeks import Seeks
-from ..accounts.service import SESSION_SECONDS
+from ..accounts.service import ONLINE_SECONDS, SESSION_SECONDS
 from ..errors import BadRequest, Forbidden, NotFound, Unauthorized
+from ..game.session import Session
+from ..views import JSON
 
 if TYPE_CHECKING:
     from .app import App
 
 COOKIE = "hive_session"
+#: The most entries each of the caches of :meth:`AccountApi.game_facts` keeps.
+CACHED = 4096
 #: How often the bot stream looks for new events, in seconds.
 STREAM_POLL = 0.5
+#: The most accounts ``GET /api/online`` lists.
+ONLINE_LIMIT = 100
+
+
+def _bounded(cache: dict[str, Any]) -> dict[str, Any]:
+    """``cache``, emptied first when it is full."""
+    if len(cache) >= CACHED:
+        cache.clear()
+    return cache
 
 
 class AccountApi:
@@ -84,6 +100,46 @@ class AccountApi:
         self.app = app
         self.accounts = accounts
         self.seeks = seeks
+        self._accounts: dict[str, JSON] = {}  # each account's name and bot flag, by id (see game_facts)
+        self._rated: dict[str, JSON | None] = {}  # each rated game's effect on the ratings, once it is over
+
+    async def page(self, request: Request) -> Response:
+        """A page of the accounts (a profile, the leaderboard): the page's shell, whose script shows it; none on a
+        server without accounts."""
+        if not self.app.settings.accounts:
+            raise HTTPException(404)
+        return await self.app.api.page(request)
+
+    async def game_facts(self, session: Session) -> JSON:
+        """What a game's state adds about its accounts: ``accounts``, each seat's account (``name`` and ``bot``, for
+        a link to its profile) or ``None`` for a guest's; and once a rated game is over, ``ratings``: the ``speed``
+        and both players' ratings ``before`` and ``after`` it. Nothing for a game without accounts. Both are read
+        once a game and process: an account's name never changes, nor a rated game's effect once it is stored (in the
+        transaction that stores the game's end)."""
+        record = session.record
+        if not any(record.accounts):
+            return {}
+        facts: JSON = {"accounts": [await self._account_of(account) for account in record.accounts]}
+        if record.rated and record.result is not None:
+            if record.id not in self._rated:
+                rated = await self.app.store.ratings.rated(record.id)
+                change = None
+                if rated is not None:
+                    change = {"speed": rated.speed, "before": list(rated.before), "after": list(rated.after)}
+                _bounded(self._rated)[record.id] = change
+            if self._rated[record.id] is not None:
+                facts["ratings"] = self._rated[record.id]
+        return facts
+
+    async def _account_of(self, account_id: str | None) -> JSON | None:
+        if account_id is None:
+            return None
+        if account_id not in self._accounts:
+            account = await self.app.store.accounts.by_id(account_id)
+            if account is None:  # deleted since
+                return None
+            _bounded(self._accounts)[account_id] = {"name": account.name, "bot": account.bot}
+        return self._accounts[account_id]
 
     def _check_enabled(self) -> None:
         if not self.app.settings.accounts:
@@ -189,6 +245,15 @@ class AccountApi:
         self._check_enabled()
         return await self.app.profiles.live()
 
+    async def online(self, request: Request) -> Any:
+        """Who is online, most recent first; the asker, signed in, is among them."""
+        self._check_enabled()
+        with contextlib.suppress(Unauthorized):  # a bad API token sees the list as a guest does
+            await self.signed(request)  # marks the asker online
+        found = await self.accounts.online(ONLINE_LIMIT)
+        players = [{"name": name, "bot": bot, "seen": seen} for name, bot, seen in found]
+        return {"players": players, "seconds": ONLINE_SECONDS}
+
     async def leaders(self, request: Request) -> Any:
         self._check_enabled()
         return await self.app.profiles.leaders(request.query_params)
@@ -286,6 +351,7 @@ class AccountApi:
         told: set[str] = set()
         quiet = 0.0
         while not await request.is_disconnected():
+            await self.accounts.seen(signed.account)  # a bot streaming its events is online
             lines = []
             for seek in (await self.seeks.challenges(signed))["incoming"]:
                 if seek["id"] not in told:

@@ -317,6 +317,10 @@ class App:
             return
         base = self.service.state(session, present=present)
         del base["seats"]
+        try:
+            base.update(await self.account_api.game_facts(session))
+        except Exception as err:
+            log.warning("game %s's accounts could not be read: %s", game_id, err)
         shared = dumps(base)[:-1]  # encoded once; each socket's seats are added at the end
         self._shown[game_id] = (session.record.version, time.monotonic(), shared)
         texts: dict[frozenset[int], str] = {}

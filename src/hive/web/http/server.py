@@ -21,7 +21,9 @@ API (JSON; errors are ``{"error": message}`` with a 4xx status):
   none for the start of a game): ``valid``, ``error`` (the rule it breaks), ``position`` (the record as the game
   writes it), ``options``, ``view`` (the position as a game shows it, its legal moves included) and ``over`` (why
   the game is over, when the position ends it). The page's editor is at ``/editor``.
-- ``GET /api/games/{id}``: the game as seen with the ``X-Seat-Token`` header (or as a spectator).
+- ``GET /api/games/{id}``: the game as seen with the ``X-Seat-Token`` header (or as a spectator). A game between
+  accounts adds each seat's account (``accounts``) and, once a rated one is over, the ``ratings`` it moved (see
+  :meth:`~hive.web.http.accounts.AccountApi.game_facts`); its sockets' states carry them too.
 - ``DELETE /api/games/{id}``: delete the game (a seat holder only).
 - ``POST /api/games/{id}/rematch``: the next game with the colours swapped (a seat holder of a finished game):
   returns it and your token in it, like a new game.
@@ -198,7 +200,9 @@ class Api:
     async def state(self, session: Session, token: str | None) -> JSON:
         """The game as the holder of ``token`` sees it."""
         present = await self.app.watching.present(session.record.id)
-        return self.service.state(session, self.service.seats(session.record, token), present)
+        state = self.service.state(session, self.service.seats(session.record, token), present)
+        state.update(await self.app.account_api.game_facts(session))
+        return state
 
     # ------------------------------------------------------------------
     # pages
@@ -271,12 +275,7 @@ class Api:
         game_id = request.path_params["id"]
         await self.service.check_clock(game_id)
         session = await self.service.session(game_id)
-        state = await self.state(session, await self.seat_token(request, game_id))
-        if session.record.rated and session.record.result is not None:
-            rated = await self.app.store.ratings.rated(game_id)
-            if rated is not None:
-                state["ratings"] = {"speed": rated.speed, "before": list(rated.before), "after": list(rated.after)}
-        return state
+        return await self.state(session, await self.seat_token(request, game_id))
 
     async def position(self, request: Request) -> JSON:
         session = await self.service.session(request.path_params["id"])
@@ -346,6 +345,8 @@ def routes(app: App) -> list[BaseRoute]:
         Route("/", api.page),
         Route("/game/{id}", api.page),
         Route("/tournament/{id}", api.page),
+        Route("/player/{name}", accounts.page),
+        Route("/leaderboard", accounts.page),
         Route("/editor", api.page),
         Route("/how-to-play/{kind}", api.how_to_play),
         Route("/favicon.ico", api.favicon),
@@ -380,6 +381,7 @@ def routes(app: App) -> list[BaseRoute]:
         Route("/api/account/turns", api.api(accounts.turns), methods=["GET"]),
         Route("/api/leaderboard", api.api(accounts.leaders), methods=["GET"]),
         Route("/api/live", api.api(accounts.live), methods=["GET"]),
+        Route("/api/online", api.api(accounts.online), methods=["GET"]),
         Route("/api/account/block", api.api(accounts.block), methods=["POST"]),
         Route("/api/account/unblock", api.api(accounts.unblock), methods=["POST"]),
         Route("/api/chat/{id}/report", api.api(accounts.report), methods=["POST"]),

@@ -1,6 +1,7 @@
 // The home page: the stored games, in progress first, then finished, each with its players, kind, result and date;
 // resume, review, rematch (colours swapped) and delete (with confirmation, for a seat this browser holds). Above
-// them, on a server with accounts, the seeks and challenges (seeks.js) and the tournaments (tournaments.js).
+// them, on a server with accounts, the seeks and challenges (seeks.js), the live games and who is online
+// (players.js) and the tournaments (tournaments.js).
 
 import { api } from "./net.js";
 import { $, app, h, toast } from "./page.js";
@@ -8,6 +9,7 @@ import { forgetGame, keepToken, storedToken } from "./seats.js";
 import { LEVEL_NAMES } from "./panel.js";
 import { hideSeeks, showSeeks } from "./seeks.js";
 import { showTournamentList } from "./tournaments.js";
+import { hideCommunity, showCommunity } from "./players.js";
 
 let open = null; // the shell's openGame(id, {review}): shows a game
 
@@ -95,6 +97,7 @@ export async function showLobby() {
   document.body.classList.add("at-lobby");
   showSeeks(); // on a server with accounts: the seeks and challenges, kept fresh while the list shows
   showTournamentList(); // and the tournaments
+  showCommunity(); // the live games, and who is online
   const list = $("game-list");
   try {
     const { games } = await api("GET", "/api/games", undefined, null);
@@ -115,6 +118,7 @@ export async function showLobby() {
 
 export function hideLobby() {
   hideSeeks();
+  hideCommunity();
   $("lobby").hidden = true;
   $("layout").hidden = false;
   document.body.classList.remove("at-lobby");

@@ -32,6 +32,8 @@ import { followEngineReview, renderEngineReview, wireEngineReview } from "./engi
 import { wireAccount } from "./account.js";
 import { wireSeeks } from "./seeks.js";
 import { hideTournament, showTournament, wireTournaments } from "./tournaments.js";
+import { hideLeaderboard, renderRatingChange, showLeaderboard, wirePlayers } from "./players.js";
+import { hideProfile, showProfile, wireProfile } from "./profile.js";
 
 const modules = {};
 let game = null;
@@ -88,6 +90,7 @@ function draw() {
     renderSide(game, canAct, showReview);
     game.renderPanel();
     renderEngineReview();
+    renderRatingChange((seat) => game.sideName(seat));
     document.body.classList.add(`game-${app.state.kind}`);
   }
   const info = gameInfo();
@@ -378,6 +381,7 @@ async function route() {
   const m = location.pathname.match(/^\/game\/([\w-]+)/);
   if (location.pathname !== "/editor") closeEditor();
   hideTournament();
+  hidePlayerPages();
   const link = takeLinkToken();
   if (m) {
     const { token, warning } = await resolveSeat(m[1], link);
@@ -393,7 +397,25 @@ async function route() {
   if (location.pathname === "/editor") { hideLobby(); await openEditor(editorHooks); return; }
   const t = location.pathname.match(/^\/tournament\/([\w-]+)/);
   if (t) { hideLobby(); $("layout").hidden = true; await showTournament(t[1]); return; }
+  if (app.assets.accounts && await showPlayerPage()) return;
   await showLobby();
+}
+
+// A player's profile (/player/{name}) or the leaderboard, on a server with accounts: true when the address is one.
+async function showPlayerPage() {
+  const p = location.pathname.match(/^\/player\/([^/]+)$/);
+  if (!p && location.pathname !== "/leaderboard") return false;
+  hideLobby();
+  $("layout").hidden = true;
+  if (p) await showProfile(decodeURIComponent(p[1]));
+  else await showLeaderboard();
+  return true;
+}
+
+function hidePlayerPages() {
+  if (!app.assets.accounts) return;
+  hideProfile();
+  hideLeaderboard();
 }
 
 // ------------------------------------------------------------------ wiring
@@ -464,6 +486,8 @@ async function wire() {
   const dialogs = wireDialogs(app.assets.games, { loadModule: gameFor, createGame });
   const account = wireAccount();
   wireTournaments((path) => { history.pushState(null, "", path); route(); }, (id) => { history.pushState(null, "", `/game/${id}`); return openGame(id); });
+  wirePlayers((path) => { history.pushState(null, "", path); route(); }, (id, opts) => { history.pushState(null, "", `/game/${id}`); return openGame(id, opts); });
+  if (app.assets.accounts) wireProfile();
   const seeks = wireSeeks((id) => { history.pushState(null, "", `/game/${id}`); return openGame(id); }, gameFor);
   wireSound();
   wireKeys();

@@ -8,6 +8,7 @@ import { clockFor, usedFor } from "./clocks.js";
 import { markFor } from "./engine_review.js";
 import { analysisStatus, renderLines } from "./analysis.js";
 import { startPly } from "./editor.js";
+import { botMark, playerLink, ratingBadge } from "./players.js";
 
 export const LEVEL_NAMES = { random: "Random mover", easy: "Easy", medium: "Medium", hard: "Hard", max: "Max" };
 
@@ -28,7 +29,11 @@ export function cardHead(game, card, seat, view, swatch) {
   }
   const player = s.names[seat];
   const label = h("span", "card-player", player ? `${player} · ${game.sideName(seat)}` : game.sideName(seat));
+  const account = s.accounts && s.accounts[seat]; // a player's account: their name links to their profile
+  if (account) label.replaceChildren(playerLink(account.name), account.bot ? botMark() : "", ` · ${game.sideName(seat)}`);
   name.append(sw, label, role);
+  const rated = ratingBadge(s, seat);
+  if (rated) name.append(rated);
   if (s.mode === "online" && !s.seats.includes(seat)) name.append(presence(seat));
   if (s.seats.includes(seat) && !(s.ai && s.ai.seat === seat)) {
     const edit = h("button", "rename", "✎");

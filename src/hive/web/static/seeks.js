@@ -9,6 +9,7 @@ import { api } from "./net.js";
 import { $, app, h, toast } from "./page.js";
 import { keepToken } from "./seats.js";
 import { askSignIn, csrfHeaders, onAccountChange, signedIn } from "./account.js";
+import { playerLink } from "./players.js";
 
 const POLL_MS = 3000;
 
@@ -54,7 +55,9 @@ function row(seek, who, buttons, { rating = true, note = null } = {}) {
   const li = h("li", "seek-row");
   li.dataset.id = seek.id;
   const head = h("div", "seek-row-head");
-  head.append(h("b", "seek-player", who));
+  const name = h("b", "seek-player");
+  name.append(playerLink(who)); // to the player's profile
+  head.append(name);
   if (seek.bot) {
     const bot = h("span", "bot-mark", "BOT");
     bot.title = "A program plays this account";

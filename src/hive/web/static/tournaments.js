@@ -10,6 +10,7 @@ import { api } from "./net.js";
 import { $, app, h, toast } from "./page.js";
 import { keepToken } from "./seats.js";
 import { askSignIn, csrfHeaders, onAccountChange, signedIn } from "./account.js";
+import { playerLink } from "./players.js";
 
 const POLL_MS = 3000;
 const TIEBREAKS = {
@@ -172,7 +173,8 @@ function standingsTable(t) {
   const body = h("tbody");
   for (const line of t.standings) {
     const tr = h("tr", line.player === signedIn() ? "mine" : "");
-    const player = h("th", "name", line.player);
+    const player = h("th", "name");
+    player.append(playerLink(line.player));
     player.scope = "row";
     tr.append(h("td", "num", String(line.rank)), player, h("td", "num", points(line.points)),
       h("td", "num", `${line.wins}/${line.draws}/${line.losses}`),
@@ -288,7 +290,7 @@ function render(t) {
   $("btn-t-start").disabled = t.players.length < 2;
   $("btn-t-start").title = t.players.length < 2 ? "Two players at least" : "Pair the first round and start its games";
 
-  $("t-players").replaceChildren(...t.players.map((name) => h("li", name === me ? "mine" : "", name)),
+  $("t-players").replaceChildren(...t.players.map((name) => { const li = h("li", name === me ? "mine" : ""); li.append(playerLink(name)); return li; }),
     ...t.withdrawn.map((name) => h("li", "muted", `${name} (withdrawn)`)));
   if (!t.players.length && !t.withdrawn.length) $("t-players").append(h("li", "muted", "Nobody yet"));
 

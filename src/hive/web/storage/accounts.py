@@ -9,9 +9,10 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import exc
+from sqlalchemy.dialects import postgresql, sqlite
 
 from .database import Database
-from .schema import accounts, api_tokens, games, rated_games, sessions, sign_in_failures
+from .schema import accounts, api_tokens, games, online, rated_games, sessions, sign_in_failures
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,7 @@ class AccountRepository:
     def _delete(self, account_id: str) -> None:
         with self.database.engine.begin() as connection:
             connection.execute(sessions.delete().where(sessions.c.account_id == account_id))
+            connection.execute(online.delete().where(online.c.account_id == account_id))
             connection.execute(accounts.delete().where(accounts.c.id == account_id))
 
     # ------------------------------------------------------------------ sessions
@@ -208,6 +210,46 @@ class AccountRepository:
             seat = 0 if row.account0 == account_id else 1
             found.append((row.id, seat, row.token0 if seat == 0 else row.token1))
         return found
+
+    # ------------------------------------------------------------------ who is online
+
+    async def seen(self, account_id: str) -> None:
+        """Mark the account as seen now (online)."""
+        await self.database.run(self._seen, account_id)
+
+    def _seen(self, account_id: str) -> None:
+        now = self.now()
+        insert = (sqlite.insert if self.database.sqlite else postgresql.insert)(online)
+        upsert = insert.values(account_id=account_id, seen=now).on_conflict_do_update(
+            index_elements=[online.c.account_id], set_={"seen": now}
+        )
+        with self.database.engine.begin() as connection:
+            connection.execute(upsert)
+
+    async def gone(self, account_id: str) -> None:
+        """The account is no longer online (it signed out)."""
+        await self.database.run(self._gone, account_id)
+
+    def _gone(self, account_id: str) -> None:
+        with self.database.engine.begin() as connection:
+            connection.execute(online.delete().where(online.c.account_id == account_id))
+
+    async def online(self, since: float, limit: int) -> list[tuple[str, bool, float]]:
+        """The accounts seen since ``since`` (not banned), most recent first, at most ``limit``: each one's name,
+        whether it is a bot's, and when it was last seen."""
+        return await self.database.run(self._online, since, limit)
+
+    def _online(self, since: float, limit: int) -> list[tuple[str, bool, float]]:
+        query = (
+            sa.select(accounts.c.name, accounts.c.bot, online.c.seen)
+            .join(online, online.c.account_id == accounts.c.id)
+            .where(online.c.seen >= since, accounts.c.banned.is_(False))
+            .order_by(online.c.seen.desc(), accounts.c.name)
+            .limit(limit)
+        )
+        with self.database.single() as connection:
+            rows = connection.execute(query).all()
+        return [(str(row.name), bool(row.bot), float(row.seen)) for row in rows]
 
     # ------------------------------------------------------------------ failed sign-ins
 

@@ -188,6 +188,17 @@ class RatingRepository:
             for row in rows
         ]  # fmt: skip
 
+    async def games(self) -> list[str]:
+        """The games anyone has a rating in, by name."""
+        return await self.database.run(self._games)
+
+    def _games(self) -> list[str]:
+        with self.database.single() as connection:
+            return [
+                str(game)
+                for game in connection.execute(sa.select(ratings.c.game).distinct().order_by(ratings.c.game)).scalars()
+            ]
+
     async def rated(self, game_id: str) -> RatedGame | None:
         """A rated game's effect, once it has ended."""
         return await self.database.run(self._rated, game_id)

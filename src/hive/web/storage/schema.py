@@ -153,6 +153,15 @@ sessions = sa.Table(
     sa.Column("expires", sa.Float, nullable=False),
 )
 
+#: Who is online: each account's last request (its pages' or its bot's), as any server process saw it; marked at most
+#: once a minute by each process (see :meth:`hive.web.accounts.service.Accounts.seen`).
+online = sa.Table(
+    "online",
+    metadata,
+    sa.Column("account_id", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seen", sa.Float, nullable=False, index=True),
+)
+
 #: Failed sign-ins, by address (``address:...``) and by account name (``name:<key>``), for the throttle that every
 #: server process shares.
 sign_in_failures = sa.Table(
@@ -283,6 +292,7 @@ __all__ = [
     "lines",
     "metadata",
     "moves",
+    "online",
     "processes",
     "rated_games",
     "ratings",
