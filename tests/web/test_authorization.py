@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 import hive
 
@@ -106,6 +107,34 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
         None,
         {"guest": 401, "account": 403, "player": 403, "opponent": 403, "bot": 403, "admin": 200},
     ),
+    # the game's chat: the players' room is its two players'; the spectators' room is everyone else's while it goes on
+    (
+        "GET",
+        "/api/games/{game}/chat?room=players",
+        None,
+        {"guest": 403, "account": 403, "player": 200, "opponent": 200, "bot": 403, "admin": 403},
+    ),
+    (
+        "POST",
+        "/api/games/{game}/chat",
+        {"room": "players", "text": "good luck"},
+        {"guest": 401, "account": 403, "player": 200, "opponent": 200, "bot": 403, "admin": 403},
+    ),
+    (
+        "GET",
+        "/api/games/{game}/chat?room=spectators",
+        None,
+        {"guest": 200, "account": 200, "player": 403, "opponent": 403, "bot": 200, "admin": 200},
+    ),
+    (
+        "POST",
+        "/api/games/{game}/chat",
+        {"room": "spectators", "text": "go"},
+        {"guest": 401, "account": 200, "player": 403, "opponent": 403, "bot": 200, "admin": 200},
+    ),
+    ("POST", "/api/chat/99999/report", None, {"guest": 401} | dict.fromkeys(ACTORS[1:], 404)),
+    ("POST", "/api/account/block", {"name": "chief"}, {"guest": 401, "admin": 400} | dict.fromkeys(ACTORS[1:5], 200)),
+    ("POST", "/api/account/unblock", {"name": "chief"}, {"guest": 401, "admin": 400} | dict.fromkeys(ACTORS[1:5], 200)),
     # the game's actions: only its players, by their sessions; the opponent is not to move
     (
         "POST",
@@ -194,3 +223,62 @@ def test_the_authorization_matrix(tmp_path: Path) -> None:
                 assert await bare.ask("DELETE", "/api/session") == 403
 
     asyncio.run(main())
+
+
+def test_the_lobby_socket_shows_a_challenge_to_its_two_players_alone(tmp_path: Path) -> None:
+    """``/ws/lobby`` asked by each actor (a guest; accounts by their cookie; the bot by its API token): everyone sees
+    an open seek, only the challenged player and the challenger see a challenge, and a bad API token is refused."""
+    import httpx
+    import websockets
+
+    from ..web_support import server_thread
+    from .test_lobby_socket import account, lobby, message, until_pong, ws_url
+
+    async def main(url: str) -> None:
+        clients = [httpx.AsyncClient(base_url=url, timeout=30) for _ in ACTORS]
+        try:
+            login = {"admin": "chief", "bot": "robo"}
+            people = {
+                name: await account(client, login.get(name, name))
+                for name, client in zip(ACTORS[1:], clients[1:], strict=True)
+            }
+            bot = people["bot"]
+            assert (await bot["client"].post("/api/account/bot", headers=bot["headers"])).status_code == 200
+            token = (await bot["client"].post("/api/account/token", headers=bot["headers"])).json()["token"]
+            sockets = {"guest": await lobby(url)}
+            for name, who in people.items():
+                if name == "bot":  # by its API token, as a bot's program connects
+                    ws: Any = await websockets.connect(
+                        ws_url(url, "ws/lobby"), additional_headers={"authorization": f"Bearer {token}"}
+                    )
+                    ws.hello = await message(ws, lambda m: m["type"] == "hello")
+                    sockets[name] = ws
+                else:
+                    sockets[name] = await lobby(url, who)
+            assert {name: ws.hello["name"] for name, ws in sockets.items()} == {"guest": None} | {
+                name: login.get(name, name) for name in ACTORS[1:]
+            }
+            player, opponent = people["player"], people["opponent"]
+            body = {"to": "player", "game": "Base", "rated": False}
+            assert (await opponent["client"].post("/api/challenges", json=body, headers=opponent["headers"])).is_success
+            seek = {"game": "Base", "rated": False}
+            assert (await player["client"].post("/api/seeks", json=seek, headers=player["headers"])).is_success
+            for name, ws in sockets.items():
+                seen = await until_pong(ws)
+                while not any(m["type"] == "seek" for m in seen):  # the seek was opened after the challenge
+                    seen += await until_pong(ws)
+                challenged = [m["challenge"]["to"] for m in seen if m["type"] == "challenge"]
+                assert challenged == (["player"] if name in ("player", "opponent") else []), (name, seen)
+                await ws.close()
+            refused = await websockets.connect(
+                ws_url(url, "ws/lobby"), additional_headers={"authorization": "Bearer hive_not_a_token"}
+            )
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await asyncio.wait_for(refused.recv(), 10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+        finally:
+            for client in clients:
+                await client.aclose()
+
+    with server_thread(tmp_path / "db.sqlite3", settings=SERVER) as url:
+        asyncio.run(main(url))

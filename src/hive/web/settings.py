@@ -17,6 +17,8 @@ class Settings:
     :ivar ai_lease: seconds a process holds an AI move it took from the shared queue without saying it still works on
         it; a process that dies gives its moves to another after at most this long.
     :ivar accounts: whether players may make accounts and sign in (``hive serve``; ``hive play`` has none).
+    :ivar lobby_sockets: the lobby's sockets (``/ws/lobby``) one client (an address) may hold open at once; ``0``:
+        no limit.
     """
 
     hosts: tuple[str, ...] | None = None
@@ -36,9 +38,10 @@ class Settings:
     send_timeout: float = 5.0
     ai_lease: float = 15.0
     accounts: bool = False
+    lobby_sockets: int = 8
 
     def __post_init__(self) -> None:
-        for name in ("games_per_minute", "hints_per_minute", "ai_per_minute"):
+        for name in ("games_per_minute", "hints_per_minute", "ai_per_minute", "lobby_sockets"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be 0 (no limit) or more, not {getattr(self, name)}")
         for name in ("ai_queue", "ai_per_game", "live_games", "body_bytes", "json_depth", "send_queue"):

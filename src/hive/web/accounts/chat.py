@@ -7,6 +7,7 @@ blocked it, and any message can be reported to the admins."""
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Awaitable, Callable
 
 from ...tournament import Tournament
 from ..errors import BadRequest, Forbidden, NotFound, TooMany, shown
@@ -24,6 +25,14 @@ LENGTH = 300
 RATE = 10
 ROOMS = ("players", "spectators")
 
+#: Who hears of a message written in a game's room, once it is stored: the game's id, the room and the message's id
+#: (the game's sockets that may read the room are told, on every server process).
+Said = Callable[[str, str, int], Awaitable[None]]
+
+
+async def _unheard(game_id: str, room: str, message_id: int) -> None:
+    """Nobody listens (a service used on its own)."""
+
 
 class Chat:
     """The chat rooms of the games.
@@ -32,6 +41,7 @@ class Chat:
     :param service: the games.
     :param accounts: the accounts.
     :param tournaments: the tournaments (each has a room for its organiser and players).
+    :param said: who hears of a message written in a game's room (see :data:`Said`).
     """
 
     def __init__(
@@ -40,11 +50,13 @@ class Chat:
         service: GameService,
         accounts: AccountRepository,
         tournaments: TournamentRepository,
+        said: Said = _unheard,
     ) -> None:
         self.repository = repository
         self.service = service
         self.accounts = accounts
         self.tournaments = tournaments
+        self.said = said
 
     async def _room(self, game_id: str, room: object, signed: Signed | None, writing: bool) -> str:
         """The room asked for, checked against who asks."""
@@ -64,7 +76,8 @@ class Chat:
         """A room's messages, oldest first (those of the accounts the reader blocked left out)."""
         checked = await self._room(game_id, room, signed, writing=False)
         reader = signed.account.id if signed is not None else None
-        return {"room": checked, "messages": await self.repository.messages(game_id, checked, reader)}
+        messages = await self.repository.messages(game_id, checked, reader)
+        return {"room": checked, "messages": messages, "length": LENGTH}
 
     async def say(self, signed: Signed, game_id: str, data: JSON) -> JSON:
         """Write ``text`` in ``room``.
@@ -75,6 +88,7 @@ class Chat:
         room = await self._room(game_id, data.get("room", "players"), signed, writing=True)
         text = await self._text(signed, data)
         message_id = await self.repository.say(game_id, room, signed.account.id, text)
+        await self.said(game_id, room, message_id)
         return {"id": message_id, "room": room, "name": signed.account.name, "text": text}
 
     async def _text(self, signed: Signed, data: JSON) -> str:
@@ -155,4 +169,4 @@ class Chat:
         return {"reports": await self.repository.reports()}
 
 
-__all__ = ["LENGTH", "RATE", "Chat"]
+__all__ = ["LENGTH", "RATE", "ROOMS", "Chat", "Said"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import secrets
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ...ratings import Rating
@@ -24,6 +25,15 @@ from .service import Signed
 
 #: Seeks one account may have open at once.
 OPEN_SEEKS = 5
+
+#: Who hears of each change of the lobby once it is stored (the lobby's sockets, on every server process): a
+#: ``seek`` or ``challenge`` (``type``) ``opened``, ``accepted``, ``cancelled``, ``declined`` or ``withdrawn``
+#: (``change``), with the ids of the accounts it concerns in ``route`` (see :mod:`~hive.web.realtime.lobby`).
+Announce = Callable[[JSON], Awaitable[None]]
+
+
+async def _unheard(change: JSON) -> None:
+    """Nobody listens (a service used on its own)."""
 
 
 def _bound(value: object) -> bool:
@@ -47,6 +57,7 @@ class Seeks:
     :param repository: where the seeks are kept.
     :param ratings: the players' ratings (a seek's range is checked against the accepting player's).
     :param service: the games.
+    :param announce: who hears of each change once it is stored (see :data:`Announce`).
     """
 
     def __init__(
@@ -56,12 +67,23 @@ class Seeks:
         service: GameService,
         accounts: AccountRepository,
         blocks: ChatRepository,
+        announce: Announce = _unheard,
     ) -> None:
         self.repository = repository
         self.ratings = ratings
         self.service = service
         self.accounts = accounts
         self.blocks = blocks
+        self.announce = announce
+
+    async def _changed(self, stored: StoredSeek, change: str, **more: Any) -> None:
+        """Tell the lobby of a change of ``stored``."""
+        target = await self.accounts.by_id(stored.target) if stored.target is not None else None
+        await self.announce({
+            "type": "seek" if stored.target is None else "challenge", "change": change, "id": stored.id,
+            "player": stored.name, "to": target.name if target is not None else None, **more,
+            "route": [stored.account_id, *([stored.target] if stored.target is not None else [])],
+        })  # fmt: skip
 
     def _game(self, seek: StoredSeek, colour: str) -> Any:
         """The game a seek asks for, checked as a new game is (``colour``: the seeker's)."""
@@ -119,7 +141,9 @@ class Seeks:
             raise BadRequest("A rated game needs a time control (bullet, blitz, rapid, classical, or days per move).")
         if await self.repository.count(signed.account.id) >= OPEN_SEEKS:
             raise Conflict(f"You have {OPEN_SEEKS} seeks open already: cancel one first.")
-        return await self.describe(await self.repository.open(seek))
+        described = await self.describe(await self.repository.open(seek))
+        await self._changed(seek, "opened", **{"seek" if target is None else "challenge": described})
+        return described
 
     async def describe(self, seek: StoredSeek) -> JSON:
         """A seek as the lobby shows it, with the seeker's rating in its game and speed (and, for a challenge, the
@@ -196,6 +220,7 @@ class Seeks:
         )
         game = dataclasses.replace(game, record=record)
         session = await self.service.start(game)
+        await self._changed(seek, "accepted", game_id=game.record.id, by=signed.account.name)
         return session, game
 
     async def challenges(self, signed: Signed) -> JSON:
@@ -217,7 +242,12 @@ class Seeks:
         if signed.account.id not in (seek.account_id, seek.target):
             raise Forbidden("Only the player who opened a seek cancels it.")
         await self.repository.cancel(seek_id)
+        if seek.target is None:
+            change = "cancelled"
+        else:
+            change = "withdrawn" if signed.account.id == seek.account_id else "declined"
+        await self._changed(seek, change, by=signed.account.name)
         return {"cancelled": seek_id}
 
 
-__all__ = ["OPEN_SEEKS", "Seeks"]
+__all__ = ["OPEN_SEEKS", "Announce", "Seeks"]

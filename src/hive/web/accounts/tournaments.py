@@ -337,6 +337,8 @@ class Tournaments:
             "format": tournament.format,
             "rounds": tournament.total_rounds,
             "game": view_for(stored.kind).new_board(stored.options).game_name,
+            "kind": stored.kind,
+            "options": stored.options,
             "time_control": stored.time_control,
             "rated": stored.rated,
             "bots": stored.bots,

@@ -192,6 +192,8 @@ async def name(service: GameService, session: Session, seats: frozenset[int], da
     seat = access.seat_of(seats, data, "the name is for")
     if session.record.mode == "ai" and seat == session.record.ai_seat:
         raise BadRequest("The AI's seat is named by its level.")
+    if session.record.accounts[seat] is not None:
+        raise BadRequest("An account's seat is named by the account.")
     names = list(session.record.names)
     names[seat] = display_name(data.get("name"))
     await service.commit(session, "name", seat, client=client, names=(names[0], names[1]))

@@ -27,6 +27,12 @@ CREATED, DELETED, FLAG, AI_MOVE, AI_ERROR, JOINED, CLOCK, PRESENCE = (
     "clock",
     "presence",
 )
+#: A message written in one of the game's chat rooms (``detail``: its ``room`` and ``id``), and a change of the
+#: lobby (``game_id``: the seek's id; ``detail``: the change, see :mod:`~hive.web.realtime.lobby`). Like
+#: :data:`PRESENCE`, they store nothing of a game: the bus sends them on their own, once what they tell is stored.
+CHAT, LOBBY = "chat", "lobby"
+#: The events that store nothing of a game.
+UNSTORED = (PRESENCE, CHAT, LOBBY)
 
 
 @dataclass(frozen=True)
@@ -104,13 +110,16 @@ class Unheard:
 __all__ = [
     "AI_ERROR",
     "AI_MOVE",
+    "CHAT",
     "CLOCK",
     "CREATED",
     "DELETED",
     "FLAG",
     "JOINED",
+    "LOBBY",
     "MOVE",
     "PRESENCE",
+    "UNSTORED",
     "Announcer",
     "GameChanged",
     "Unheard",

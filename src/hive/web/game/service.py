@@ -87,7 +87,9 @@ def first_score(sides: tuple[str, str], result: str) -> float:
 def summary(record: GameRecord, view: View, length: int) -> JSON:
     """A game as the game list and the page describe it: kind, mode, options, the sides' names, the players' names,
     the number of moves, the result (``winner``: the winner's seat), the position record it started from (``start``,
-    ``None`` for the start of a game), the time control's label, whether it is rated, and the dates."""
+    ``None`` for the start of a game), the time control's label, whether it is rated, which seats accounts hold
+    (``seat_accounts``: a game from a seek, a challenge or a tournament; their names are the accounts'), and the
+    dates."""
     sides = view.sides(record.options)
     notation = spec_of(record.kind).sides
     winner = next((seat for seat, side in enumerate(notation) if record.result == f"{side}Wins"), None)
@@ -107,6 +109,7 @@ def summary(record: GameRecord, view: View, length: int) -> JSON:
         "start": record.start,
         "time_control": clock.label(record.clock["control"] if record.clock else None),
         "rated": record.rated,
+        "seat_accounts": [account is not None for account in record.accounts],
         "created": record.created,
         "updated": record.updated,
     }

@@ -27,7 +27,7 @@ from typing import Any
 import sqlalchemy as sa
 from starlette.applications import Starlette
 
-from ..accounts import Accounts
+from ..accounts import Accounts, Signed
 from ..accounts.chat import Chat
 from ..accounts.profiles import Profiles
 from ..accounts.seeks import Seeks
@@ -35,20 +35,22 @@ from ..accounts.tournaments import Tournaments
 from ..ai.player import AIPlayer
 from ..ai.pool import Workers
 from ..ai.review import Reviews
+from ..errors import GameError
 from ..game.analysis import Analysis
-from ..game.events import AI_MOVE, DELETED, FLAG, MOVE, PRESENCE, GameChanged
+from ..game.events import AI_MOVE, CHAT, CREATED, DELETED, FLAG, LOBBY, MOVE, PRESENCE, GameChanged
 from ..game.lobby import Lobby
 from ..game.service import GameService
 from ..game.session import Session
 from ..realtime.bus import Bus, LocalBus, PostgresBus, RedisBus
 from ..realtime.fanout import Fanout, dumps, with_seats
 from ..realtime.flags import Flags
+from ..realtime.lobby import LobbySockets
 from ..realtime.presence import Watching
 from ..settings import Settings
 from ..storage import open_store
 from .accounts import AccountApi
 from .guard import Guard
-from .limits import RateLimits
+from .limits import OpenSockets, RateLimits
 from .ops import Metrics, Observed
 
 #: Seconds between two looks at the tournaments under way.
@@ -62,6 +64,8 @@ SWEEP = 10.0
 #: Seconds for which the state just sent to a game's sockets answers the request that changed it (its clock's
 #: remaining times are those of that moment).
 SHOWN_FOR = 0.25
+#: The changes of a game after which its players' lobby sockets are told whose turn it is.
+TURNS = frozenset({MOVE, AI_MOVE, CREATED, FLAG, "undo", "redo", "answer", "resign"})
 
 
 def process_name() -> str:
@@ -109,6 +113,8 @@ class App:
         self.rates = RateLimits(settings)
         self.fanout = Fanout(settings.send_queue, settings.send_timeout)
         self.watching = Watching(self.store.presence, self._presence)
+        self.lobby_sockets = LobbySockets(settings.send_queue, settings.send_timeout)
+        self.lobby_clients = OpenSockets(settings.lobby_sockets)
         self.service.sessions.in_use = lambda game_id: self.fanout.watched(game_id) or self.ai.busy(game_id)
         self.metrics = Metrics(self)
         #: The address and port the server listens on, once :func:`~hive.web.http.run.serve` knows them.
@@ -121,10 +127,12 @@ class App:
         self._stopped = False
         self.api = Api(self)
         self.accounts = Accounts(self.store.accounts)
-        self.seeks = Seeks(self.store.seeks, self.store.ratings, self.service, self.store.accounts, self.store.chat)
+        self.seeks = Seeks(
+            self.store.seeks, self.store.ratings, self.service, self.store.accounts, self.store.chat, self.lobby_changed
+        )
         self.tournaments = Tournaments(self.store.tournaments, self.service, self.store.accounts)
         self.profiles = Profiles(self.store.accounts, self.store.ratings, self.service)
-        self.chat = Chat(self.store.chat, self.service, self.store.accounts, self.store.tournaments)
+        self.chat = Chat(self.store.chat, self.service, self.store.accounts, self.store.tournaments, self.chat_said)
         self._tasks: set[asyncio.Task[None]] = set()
         self.account_api = AccountApi(self, self.accounts, self.seeks)
         self.asgi = Starlette(routes=routes(self), exception_handlers=self.api.handlers(), lifespan=self._lifespan)
@@ -171,6 +179,7 @@ class App:
         closing = []
         for game_id in list(self.fanout.games):
             closing += self.fanout.close(game_id, RESTARTING, RESTARTING_REASON)
+        closing += self.lobby_sockets.close_all(RESTARTING, RESTARTING_REASON)
         await asyncio.gather(*(self.fanout.closing(watcher) for watcher in closing))
 
     async def close(self) -> None:
@@ -240,6 +249,12 @@ class App:
             self.watching.heard(event.game_id)
             await self.broadcast(event.game_id)
             return
+        if event.what == LOBBY:
+            self.lobby_sockets.deliver(event.detail or {})
+            return
+        if event.what == CHAT:
+            self._tell_chat(event)
+            return
         if event.what != DELETED:
             await self.service.refresh(event)
         await self.follow(event)
@@ -254,6 +269,8 @@ class App:
         self.ai.changed(event)
         self.flags.changed(event)
         await self.broadcast(event.game_id, event.version)
+        if event.what in TURNS and self.lobby_sockets.signed_in:
+            await self._tell_turns(event)
 
     async def resync(self) -> None:
         """After missing events (the bus was away): show every game watched here as it is stored now."""
@@ -261,6 +278,16 @@ class App:
         self.ai.wake()
         for game_id in list(self.fanout.games):
             await self.broadcast(game_id)
+        for account, watcher, signed in self.lobby_sockets.sockets():  # the lobby as it stands, what was missed in it
+            self.lobby_sockets.hold(watcher.ws)
+            try:
+                hello = await self.lobby_hello(signed)
+            except GameError as err:
+                log.warning("the lobby could not be sent again: %s", err)
+                self.lobby_sockets.remove(watcher.ws, account)
+                watcher.drop(RESTARTING, "The lobby cannot be shown now: reconnecting.")
+                continue
+            self.lobby_sockets.ready(watcher.ws, account, watcher, hello)
 
     async def _presence(self, game_id: str) -> None:
         """Who is present at a game changed here: tell every process (this one included)."""
@@ -268,6 +295,73 @@ class App:
         version = session.record.version if session is not None else 0
         await self.bus.published(GameChanged(game_id, version, PRESENCE, origin=self.origin))
         await self.broadcast(game_id)
+
+    # ------------------------------------------------------------------
+    # the lobby's sockets and the games' chat
+
+    async def lobby_changed(self, change: dict[str, Any]) -> None:
+        """A change of the lobby is stored (a seek or a challenge; see :mod:`~hive.web.realtime.lobby`): tell every
+        process, this one included."""
+        try:
+            await self.bus.published(GameChanged(str(change["id"]), 0, LOBBY, origin=self.origin, detail=change))
+        except Exception as err:  # stored all the same: the other processes' pages see it when they look again
+            log.warning("a change of the lobby could not be sent to the other processes: %s", err)
+        self.lobby_sockets.deliver(change)
+
+    async def lobby_hello(self, signed: Signed | None) -> dict[str, Any]:
+        """The first message of a lobby socket: the open seeks and, for a signed-in player, their challenges and
+        the games where it is their turn."""
+        hello: dict[str, Any] = {"type": "hello", "name": None, **await self.seeks.listed()}
+        hello.update(incoming=[], outgoing=[], turns=[])
+        if signed is not None:
+            hello.update(name=signed.account.name, **await self.seeks.challenges(signed))
+            hello["turns"] = (await self.profiles.turns(signed))["games"]
+        return hello
+
+    async def _tell_turns(self, event: GameChanged) -> None:
+        """Tell the lobby sockets of a game's players here whose turn it is now."""
+        try:
+            session = self.service.sessions.get(event.game_id) or await self.service.session(event.game_id)
+        except GameError:
+            return
+        record = session.record
+        if not any(self.lobby_sockets.has(account) for account in record.accounts):
+            return
+        game = session.board.game_name
+        for seat, account in enumerate(record.accounts):
+            if account is None or not self.lobby_sockets.has(account):
+                continue
+            over = record.result is not None
+            self.lobby_sockets.tell(account, {
+                "type": "turn", "game_id": record.id, "your_turn": not over and session.board.turn == seat,
+                "over": over, "game": game, "opponent": record.names[1 - seat], "moves": len(record.moves),
+                "version": record.version,
+            })  # fmt: skip
+
+    async def chat_said(self, game_id: str, room: str, message_id: int) -> None:
+        """A message was written in a game's room: tell every process, this one included."""
+        session = self.service.sessions.get(game_id)
+        version = session.record.version if session is not None else 0
+        event = GameChanged(game_id, version, CHAT, origin=self.origin, detail={"room": room, "id": message_id})
+        try:
+            await self.bus.published(event)
+        except Exception as err:
+            log.warning("a chat message could not be announced to the other processes: %s", err)
+        self._tell_chat(event)
+
+    def _tell_chat(self, event: GameChanged) -> None:
+        """Tell the sockets of the game that follow its chat (``?chat=1``) and may read the room that a message was
+        written there: the players' room its players, the spectators' room its spectators, and its players once
+        the game is over."""
+        detail = event.detail or {}
+        room = detail.get("room")
+        session = self.service.sessions.get(event.game_id)
+        over = session is not None and session.record.result is not None
+        text = dumps({"type": "chat", "room": room, "id": detail.get("id")})
+        for watcher in self.fanout.sockets(event.game_id):
+            playing = bool(watcher.seats)
+            if watcher.chat and (playing if room == "players" else not playing or over):
+                self.fanout.send(event.game_id, watcher, text)
 
     async def _tournaments(self) -> None:
         """Every half minute, look at the tournaments under way: absent players' forfeits fall due there."""

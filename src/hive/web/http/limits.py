@@ -7,7 +7,7 @@ rate limit off.
 from __future__ import annotations
 
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -60,4 +60,32 @@ class RateLimits:
             del self._seen[key]
 
 
-__all__ = ["RATES", "RateLimits"]
+@dataclass
+class OpenSockets:
+    """How many sockets of one kind each client holds open, at most ``limit`` (``0``: no limit).
+
+    :param limit: the sockets one client may hold open at once.
+    """
+
+    limit: int
+    _open: Counter[str] = field(default_factory=Counter)
+
+    def admit(self, client: str) -> bool:
+        """Count one more socket of ``client``; ``False`` (and nothing counted) when it holds its limit already."""
+        if self.limit and self._open[client] >= self.limit:
+            return False
+        self._open[client] += 1
+        return True
+
+    def release(self, client: str) -> None:
+        """A socket of ``client`` that was admitted closed."""
+        self._open[client] -= 1
+        if self._open[client] <= 0:
+            del self._open[client]
+
+    def held(self, client: str) -> int:
+        """The sockets ``client`` holds open."""
+        return self._open[client]
+
+
+__all__ = ["RATES", "OpenSockets", "RateLimits"]

@@ -60,7 +60,10 @@ API (JSON; errors are ``{"error": message}`` with a 4xx status):
   winning chances), ``error``, and the game's AI ``levels`` with the ``default_level``. Stored with the game:
   shown after a restart, and resumed if it was running.
 - ``WS /ws/games/{id}?token=``: the game, sent again after every change (``ping`` answered ``pong``). A socket
-  that cannot keep up is closed with code 4408 (reconnect to get the game as it stands).
+  that cannot keep up is closed with code 4408 (reconnect to get the game as it stands). With ``chat=1`` it is
+  also told of each message written in a room of the game's chat it may read (``{"type": "chat", "room", "id"}``).
+- ``WS /ws/lobby`` (``hive serve``): the lobby's seeks and challenges as they change, and a signed-in player's own
+  news (see :mod:`~hive.web.realtime.lobby` and the accounts' documentation).
 
 - ``GET /healthz``: 200 while the process runs; ``GET /readyz``: 200 when it can serve (the database answers with the
   current schema, it hears the other processes, it is not stopping), 503 naming what is wrong otherwise;
@@ -103,7 +106,7 @@ from . import ops
 from .guard import Refused, parse_json
 from .network import reach
 from .pages import how_to_play_page
-from .sockets import websocket
+from .sockets import lobby_websocket, websocket
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
@@ -408,6 +411,7 @@ def routes(app: App) -> list[BaseRoute]:
         Route("/api/admin/accounts/{name}", api.api(accounts.admin), methods=["DELETE"]),
         Route("/api/admin/accounts/{name}/{action}", api.api(accounts.admin), methods=["POST"]),
         WebSocketRoute("/ws/games/{id}", websocket(app)),
+        WebSocketRoute("/ws/lobby", lobby_websocket(app)),
         Route("/static/games/{name}", api.game_file),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

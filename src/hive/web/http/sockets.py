@@ -1,9 +1,13 @@
-"""The live updates: a WebSocket per page watching a game, sent the game's state after every change.
+"""The live updates: a WebSocket per page watching a game, sent the game's state after every change; and the
+lobby's WebSocket (``/ws/lobby``), sent the seeks and challenges as they change and a signed-in player's own news
+(see :mod:`~hive.web.realtime.lobby`).
 
 A socket holding a seat's token makes that seat present (the opponent sees it connected, whichever process either
-of them reached). The page only ever sends ``ping`` (answered ``pong``); a binary frame closes the socket with a
-reason. A socket that cannot keep up is dropped (see :mod:`~hive.web.realtime.fanout`); one whose process is stopping
-is closed with 1012, and the page reconnects.
+of them reached). A game's socket opened with ``chat=1`` is also told of each message written in a room of the
+game's chat that it may read (``{"type": "chat", "room", "id"}``: the page then reads the room). The page only ever
+sends ``ping`` (answered ``pong``); a binary frame closes the socket with a reason. A socket that cannot keep up is
+dropped (see :mod:`~hive.web.realtime.fanout`); one whose process is stopping is closed with 1012, and the page
+reconnects.
 """
 
 from __future__ import annotations
@@ -15,8 +19,11 @@ from typing import TYPE_CHECKING
 
 from starlette.websockets import WebSocket
 
-from ..errors import GameError
-from ..realtime.fanout import Watcher, dumps
+from ..errors import GameError, Unauthorized
+from ..realtime.fanout import Fanout, Watcher, dumps
+from ..realtime.lobby import GUESTS
+from .accounts import COOKIE
+from .guard import POLICY
 
 if TYPE_CHECKING:
     from .app import App
@@ -25,6 +32,10 @@ if TYPE_CHECKING:
 UNSUPPORTED = 1003
 #: The close code of a socket on a game that does not exist (or cannot be loaded).
 GONE = 4404
+#: The close code of a lobby socket on a server without accounts.
+NO_LOBBY = 4404
+#: The close code of a lobby socket refused because its client holds its limit of them already.
+TOO_MANY = 4429
 
 
 def websocket(app: App) -> Callable[[WebSocket], Awaitable[None]]:
@@ -46,6 +57,7 @@ def websocket(app: App) -> Callable[[WebSocket], Awaitable[None]]:
             return
         await ws.accept()
         watcher = app.fanout.add(game_id, ws, seats)
+        watcher.chat = ws.query_params.get("chat") == "1"
         app.metrics.sockets.inc()
         try:
             if seats:
@@ -76,17 +88,86 @@ def websocket(app: App) -> Callable[[WebSocket], Awaitable[None]]:
     return endpoint
 
 
-async def _read(app: App, ws: WebSocket, game_id: str, watcher: Watcher) -> None:
+async def _read(app: App, ws: WebSocket, game_id: str, watcher: Watcher, fanout: Fanout | None = None) -> None:
     """Answer a socket's pings until it closes; a binary frame closes it with a reason."""
     while True:
         message = await ws.receive()
         if message["type"] == "websocket.disconnect":
             return
         if message.get("text") == "ping":
-            app.fanout.send(game_id, watcher, "pong")
+            (fanout or app.fanout).send(game_id, watcher, "pong")
         elif message.get("bytes") is not None:
             watcher.drop(UNSUPPORTED, "Binary frames are not understood: send text ('ping').")
             return
 
 
-__all__ = ["GONE", "UNSUPPORTED", "websocket"]
+def _refusal(app: App, ws: WebSocket) -> tuple[int, str] | None:
+    """Why a lobby socket is refused before anything else, as a close code and reason (``None``: it is not)."""
+    if not app.settings.accounts:
+        return NO_LOBBY, "This server keeps no accounts, and so no lobby."
+    if app.draining:
+        return 1012, "The server is restarting: reconnecting."
+    return None
+
+
+def lobby_websocket(app: App) -> Callable[[WebSocket], Awaitable[None]]:
+    """The endpoint ``/ws/lobby`` of ``app``: the open seeks for anyone; the challenges to and from a signed-in
+    player (by the session's cookie, or an API token in ``Authorization: Bearer``), and their news, for them
+    alone. Its first message is ``hello``, the lobby as it stands; the changes follow (see
+    :mod:`~hive.web.realtime.lobby`)."""
+
+    async def endpoint(ws: WebSocket) -> None:
+        refused = _refusal(app, ws)
+        if refused is not None:  # accepted, then closed: a page is told the code and why
+            await ws.accept()
+            await ws.close(code=refused[0], reason=refused[1][:120])
+            return
+        try:
+            header = ws.headers.get("authorization")
+            signed = await (
+                app.accounts.by_bearer(header) if header is not None else app.accounts.signed(ws.cookies.get(COOKIE))
+            )
+        except GameError as err:  # an API token refused, or the database away
+            await ws.accept()
+            await ws.close(code=POLICY if isinstance(err, Unauthorized) else 1011, reason=str(err)[:120])
+            return
+        client = ws.client.host if ws.client else "unknown"
+        if not app.lobby_clients.admit(client):
+            limit = app.lobby_clients.limit
+            await ws.accept()
+            await ws.close(code=TOO_MANY, reason=f"At most {limit} lobby sockets from one address: close one first.")
+            return
+        lobby = app.lobby_sockets
+        account = signed.account.id if signed is not None else None
+        try:
+            await ws.accept()
+            watcher = lobby.add(ws, account, signed)
+            app.metrics.sockets.inc()
+            try:
+                try:
+                    hello = await app.lobby_hello(signed)
+                except GameError:
+                    await ws.close(code=1011, reason="The lobby cannot be shown now: reconnecting.")
+                    return
+                lobby.ready(ws, account, watcher, hello)
+                key = account or GUESTS
+                reading = asyncio.ensure_future(_read(app, ws, key, watcher, lobby.fanout))
+                dropped = asyncio.ensure_future(watcher.dropped.wait())
+                try:
+                    await asyncio.wait({reading, dropped}, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    reading.cancel()
+                    dropped.cancel()
+                    lobby.remove(ws, account)
+                if watcher.dropped.is_set():
+                    await lobby.fanout.closing(watcher)
+            finally:
+                app.metrics.sockets.dec()
+                lobby.remove(ws, account)
+        finally:
+            app.lobby_clients.release(client)
+
+    return endpoint
+
+
+__all__ = ["GONE", "NO_LOBBY", "TOO_MANY", "UNSUPPORTED", "lobby_websocket", "websocket"]

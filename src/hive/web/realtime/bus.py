@@ -20,7 +20,7 @@ from typing import Protocol
 
 import sqlalchemy as sa
 
-from ..game.events import GameChanged
+from ..game.events import UNSTORED, GameChanged
 from ..storage.database import Database
 
 log = logging.getLogger("hive.web")
@@ -161,7 +161,7 @@ class PostgresBus(_Listener):
         connection.execute(NOTIFY, {"channel": CHANNEL, "payload": event.payload()})
 
     async def published(self, event: GameChanged) -> None:
-        if event.what == "presence":  # stored nothing: sent on its own
+        if event.what in UNSTORED:  # stored nothing of a game (who is present, a chat message, the lobby): on its own
             await self.database.run(self._notify, event)
 
     def _notify(self, event: GameChanged) -> None:

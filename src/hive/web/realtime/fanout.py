@@ -47,6 +47,8 @@ class Watcher:
     code: int = TOO_SLOW
     reason: str = TOO_SLOW_REASON
     sender: asyncio.Task[None] | None = None
+    #: Whether the socket asked to be told of the game's chat messages (``?chat=1``: the page does).
+    chat: bool = False
 
     def drop(self, code: int, reason: str) -> None:
         """Have the socket closed with ``code`` and ``reason`` (by its handler)."""

@@ -7,6 +7,16 @@ let muted = localStorage.getItem("hive.sound") === "off";
 let audio = null;
 let baseTitle = document.title;
 let marked = false; // the title says the opponent has moved, until the player looks
+let waiting = 0; // the notices waiting (notices.js): the title starts with their count, "(2) …"
+
+// A title with the count of the notices waiting before it.
+function counted(title) { return waiting ? `(${waiting}) ${title}` : title; }
+
+// The notices waiting are now `n`: the title says so.
+export function showCount(n) {
+  waiting = n;
+  document.title = counted(document.title.replace(/^\(\d+\) /, ""));
+}
 
 function chime() {
   if (muted) return;
@@ -47,12 +57,12 @@ export function wireSound() {
 // The page's title when nothing is waiting (the game's name and whose turn it is).
 export function setTitle(title) {
   baseTitle = title;
-  if (!marked) document.title = title;
+  if (!marked) document.title = counted(title);
 }
 
 function unmark() {
   marked = false;
-  document.title = baseTitle;
+  document.title = counted(baseTitle);
 }
 
 // After a new state of the same game: tell screen readers the move just played, by whom, and how the game ended
@@ -78,6 +88,6 @@ export function noticeMove(old, state) {
   if (mover === null || mover === undefined || state.seats.includes(mover)) return;
   chime();
   marked = true;
-  document.title = `● ${state.result ? "Game over" : "Your move"} · ${baseTitle.replace(/^.*? · /, "")}`;
+  document.title = counted(`● ${state.result ? "Game over" : "Your move"} · ${baseTitle.replace(/^.*? · /, "")}`);
   if (!document.hidden) setTimeout(unmark, 4000);
 }

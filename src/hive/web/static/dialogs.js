@@ -19,6 +19,30 @@ function fieldsFor(kind) {
   return fields[kind];
 }
 
+// The option fields of a kind of game in another dialog's container (a seek's, a tournament's), drawn by the game's
+// page module as New game's are (its module's renderOptions and options: the shell names no game), once per
+// container and kind, and kept with what was chosen. Resolves to {module, box}: module.options(box) reads them.
+const elsewhere = new Map(); // container → {kind: promise of {module, box}}
+export function optionFields(kind, container) {
+  if (!elsewhere.has(container)) elsewhere.set(container, {});
+  const boxes = elsewhere.get(container);
+  boxes[kind] ??= load(kind).then((module) => {
+    const box = h("div", "game-fields");
+    box.hidden = true;
+    module.renderOptions(box, app.games[kind]);
+    container.append(box);
+    return { module, box };
+  });
+  return boxes[kind];
+}
+
+// Show the option fields of `kind` in `container` (and no other kind's); resolves to {module, box}.
+export async function showOptionFields(kind, container) {
+  const fields = await optionFields(kind, container);
+  for (const other of container.children) other.hidden = other !== fields.box;
+  return fields;
+}
+
 function sideValue(info, seat) { return info.sides[seat].toLowerCase(); }
 
 // Show the New game form's rows for the chosen mode and game, with the game's names for the sides.

@@ -9,6 +9,7 @@ import { forgetGame, keepToken, storedToken } from "./seats.js";
 import { LEVEL_NAMES } from "./panel.js";
 import { hideSeeks, showSeeks } from "./seeks.js";
 import { showTournamentList } from "./tournaments.js";
+import { hideTurns, showTurns } from "./notices.js";
 import { hideCommunity, showCommunity } from "./players.js";
 
 let open = null; // the shell's openGame(id, {review}): shows a game
@@ -97,6 +98,7 @@ export async function showLobby() {
   document.body.classList.add("at-lobby");
   showSeeks(); // on a server with accounts: the seeks and challenges, kept fresh while the list shows
   showTournamentList(); // and the tournaments
+  showTurns(); // and a signed-in player's games waiting for their move
   showCommunity(); // the live games, and who is online
   const list = $("game-list");
   try {
@@ -118,6 +120,7 @@ export async function showLobby() {
 
 export function hideLobby() {
   hideSeeks();
+  hideTurns();
   hideCommunity();
   $("lobby").hidden = true;
   $("layout").hidden = false;

@@ -32,6 +32,8 @@ import { followEngineReview, renderEngineReview, wireEngineReview } from "./engi
 import { wireAccount } from "./account.js";
 import { wireSeeks } from "./seeks.js";
 import { hideTournament, showTournament, wireTournaments } from "./tournaments.js";
+import { chatEvent, renderChat, wireChat } from "./gamechat.js";
+import { seenGame, wireNotices } from "./notices.js";
 import { hideLeaderboard, renderRatingChange, showLeaderboard, wirePlayers } from "./players.js";
 import { hideProfile, showProfile, wireProfile } from "./profile.js";
 
@@ -90,6 +92,7 @@ function draw() {
     renderSide(game, canAct, showReview);
     game.renderPanel();
     renderEngineReview();
+    renderChat();
     renderRatingChange((seat) => game.sideName(seat));
     document.body.classList.add(`game-${app.state.kind}`);
   }
@@ -334,11 +337,17 @@ async function openGame(id, { warning = null, review = false } = {}) {
   showWarning(warning);
   try {
     await setState(await api("GET", `/api/games/${id}`));
+    if (app.state.seats.length && !app.token && app.assets.accounts) { // a seat of the signed-in account's
+      const seat = await api("GET", `/api/games/${id}/seat`, undefined, null);
+      keepToken(id, seat.token);
+      app.token = seat.token;
+    }
   } catch (err) {
     toast(err.message);
     if (/no game/.test(err.message)) { localStorage.removeItem("hive.last"); app.gameId = null; app.state = null; showWelcome(); render(); return; }
   }
-  connect((state) => setState(state).catch((err) => toast(err.message)));
+  seenGame(id);
+  connect((state) => setState(state).catch((err) => toast(err.message)), app.assets.accounts ? chatEvent : null);
   if (review && app.state && app.state.moves.length) showReview(0);
 }
 
@@ -489,6 +498,8 @@ async function wire() {
   wirePlayers((path) => { history.pushState(null, "", path); route(); }, (id, opts) => { history.pushState(null, "", `/game/${id}`); return openGame(id, opts); });
   if (app.assets.accounts) wireProfile();
   const seeks = wireSeeks((id) => { history.pushState(null, "", `/game/${id}`); return openGame(id); }, gameFor);
+  wireChat();
+  wireNotices((id) => { history.pushState(null, "", `/game/${id}`); return openGame(id); }, (path) => { history.pushState(null, "", path); route(); });
   wireSound();
   wireKeys();
   window.addEventListener("popstate", route);

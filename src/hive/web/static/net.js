@@ -28,24 +28,34 @@ export function disconnect() {
   if (socket) { socket.onclose = null; socket.close(); socket = null; }
 }
 
-// Watch the open game: every state the server sends goes to onState.
-export function connect(onState) {
+// Watch the open game: every state the server sends goes to onState; on a server with accounts, the socket also
+// says when its game's chat has a new message ({type: "chat", room, id}), which goes to onEvent, as does its
+// opening ({type: "open"}: what came while it was closed is to be read again).
+export function connect(onState, onEvent = null) {
   if (socket) { socket.onclose = null; socket.close(); }
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  const q = app.token ? `?token=${encodeURIComponent(app.token)}` : "";
+  const query = new URLSearchParams();
+  if (app.token) query.set("token", app.token);
+  if (onEvent) query.set("chat", "1");
+  const q = query.toString() ? `?${query}` : "";
   const ws = new WebSocket(`${proto}://${location.host}/ws/games/${app.gameId}${q}`);
   socket = ws;
   const conn = $("conn");
-  ws.onopen = () => { delay = 500; conn.textContent = "Live"; conn.className = "conn"; };
+  ws.onopen = () => {
+    delay = 500; conn.textContent = "Live"; conn.className = "conn";
+    if (onEvent) onEvent({ type: "open" });
+  };
   ws.onmessage = (evt) => {
     if (evt.data === "pong") return;
-    onState(JSON.parse(evt.data));
+    const data = JSON.parse(evt.data);
+    if (data.type) { if (onEvent) onEvent(data); return; } // a state has no type
+    onState(data);
   };
   ws.onclose = (evt) => {
     if (evt.code === 4410 || evt.code === 4404) { conn.textContent = evt.reason || "This game is gone."; return; }
     conn.textContent = "Connection lost — reconnecting…";
     conn.className = "conn down";
-    setTimeout(() => { if (socket === ws) connect(onState); }, delay);
+    setTimeout(() => { if (socket === ws) connect(onState, onEvent); }, delay);
     delay = Math.min(delay * 2, 5000);
   };
 }

@@ -35,7 +35,7 @@ export function cardHead(game, card, seat, view, swatch) {
   const rated = ratingBadge(s, seat);
   if (rated) name.append(rated);
   if (s.mode === "online" && !s.seats.includes(seat)) name.append(presence(seat));
-  if (s.seats.includes(seat) && !(s.ai && s.ai.seat === seat)) {
+  if (s.seats.includes(seat) && !(s.ai && s.ai.seat === seat) && !accountSeat(s, seat)) { // an account is named
     const edit = h("button", "rename", "✎");
     edit.title = "Set the name shown for this side";
     edit.setAttribute("aria-label", `Name ${game.sideName(seat)}`);
@@ -49,13 +49,19 @@ export function cardHead(game, card, seat, view, swatch) {
   return head;
 }
 
+// Whether an account holds the seat (a game from a seek, a challenge or a tournament): its name is the account's.
+export function accountSeat(s, seat) {
+  return !!((s.seat_accounts && s.seat_accounts[seat]) || (s.accounts && s.accounts[seat]));
+}
+
 // Whether the other player has opened the game, and has it open now.
 function presence(seat) {
   const s = app.state;
   const dot = h("span", "presence");
   const state = s.present[seat] ? "connected" : s.joined[seat] ? "away" : "invited";
   dot.dataset.state = state;
-  dot.textContent = { connected: "● connected", away: "○ not connected", invited: "○ has not opened the invitation" }[state];
+  const unopened = accountSeat(s, seat) ? "○ has not opened the game yet" : "○ has not opened the invitation";
+  dot.textContent = { connected: "● connected", away: "○ not connected", invited: unopened }[state];
   return dot;
 }
 
@@ -118,7 +124,9 @@ function renderStatus(game) {
   } else {
     const other = s.seats.length === 1 ? 1 - s.seats[0] : null;
     let you = "";
-    if (other !== null && s.mode === "online" && !s.joined[other]) you = " — waiting for your opponent to open the invitation";
+    if (other !== null && s.mode === "online" && !s.joined[other]) {
+      you = ` — waiting for your opponent to open ${accountSeat(s, other) ? "the game" : "the invitation"}`;
+    }
     else if (other !== null) you = s.seats[0] === view.turn ? " — your move" : " — waiting for your opponent";
     st.textContent = `${game.sideName(view.turn)}${game.phase()}${you}`;
     if (!s.seats.length) st.textContent += " · watching";
@@ -234,7 +242,8 @@ export function renderControls(game, canAct) {
 function renderShare(game) {
   const s = app.state;
   const invite = localStorage.getItem(`hive.invite.${s.id}`);
-  $("share").hidden = s.mode !== "online" || !s.seats.length;
+  // a game between accounts has no invitation to send: each player opens it from the lobby
+  $("share").hidden = s.mode !== "online" || !s.seats.length || accountSeat(s, 0) || accountSeat(s, 1);
   const net = app.assets.network || {};
   const loopback = ["127.0.0.1", "localhost", "[::1]"].includes(location.hostname);
   const origin = loopback && net.lan && !net.local_only ? `${location.protocol}//${net.lan}:${location.port}` : location.origin;

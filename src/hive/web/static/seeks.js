@@ -1,17 +1,23 @@
 // The game list's "Play someone", on a server that keeps accounts (app.assets.accounts; one machine's has none): the
 // open seeks (Accept, or Cancel on one's own; a guest is asked to sign in), the challenges to and from the account
-// (Accept and Decline, Withdraw), and the dialog that seeks a game or challenges one player. The lists are asked for
-// again every few seconds while the game list shows. A game starts when a seek or a challenge is accepted: the
-// accepting page has its seat token in the answer; the seeker's notices its own seek taken (its game_id), asks for
-// its seat (/api/games/{id}/seat), and both keep the token and open the game as a created game is opened.
+// (Accept and Decline, Withdraw), and the dialog that seeks a game or challenges one player. The lists are kept by
+// the lobby's WebSocket (lobbysocket.js), which the server pushes every change to; only when it cannot be opened are
+// they asked for again every few seconds while the game list shows. A game starts when a seek or a challenge is
+// accepted: the accepting page has its seat token in the answer; the seeker's hears its own seek taken (its
+// game_id), asks for its seat (/api/games/{id}/seat), and both keep the token and open the game as a created game is
+// opened.
 
 import { api } from "./net.js";
 import { $, app, h, toast } from "./page.js";
 import { keepToken } from "./seats.js";
 import { askSignIn, csrfHeaders, onAccountChange, signedIn } from "./account.js";
+import { optionFields } from "./dialogs.js";
+import { live, lobbyFailures, lobbyShowing, onLobbyLive, onLobbyMessage } from "./lobbysocket.js";
 import { playerLink } from "./players.js";
 
 const POLL_MS = 3000;
+// How long the lists wait for the lobby's socket to open before they are asked for by polling.
+const SOCKET_WAIT_MS = 5000;
 
 let open = null; // the shell's: open game id, its address pushed, as a created game is opened
 let load = null; // the shell's: the page module of a kind of game, as a promise
@@ -24,7 +30,8 @@ let failed = false; // the last refresh failed: its error shows
 // The account's own open seeks and challenges, by id: once one is gone from the lists, its game (if it was
 // accepted) is opened.
 const watched = new Map();
-const optionFields = {}; // per kind: a promise of {module, box}, its option fields in the dialog
+let pushed = null; // {seeks, incoming, outgoing}: the lists as the lobby's socket keeps them
+let waited = false; // the lists waited once for the socket to open
 
 // A change made with the session's cookie, its CSRF token sent.
 const changing = (method, path, body = undefined) => api(method, path, body, null, csrfHeaders());
@@ -119,11 +126,21 @@ function render(seeks, challenges) {
 
 // ------------------------------------------------------------------ refreshing, and the games that start
 
-// Ask for the lists again; then again in a few seconds while the game list shows.
+// Show the lists as the lobby's socket keeps them; without it, ask for them again, and again in a few seconds
+// while the game list shows.
 async function refresh() {
   const mine = ++run;
   clearTimeout(timer);
   if (!active) return;
+  if (live()) {
+    if (pushed) render(pushed.seeks, pushed);
+    return;
+  }
+  if (!lobbyFailures() && !waited) { // the socket is opening: its hello brings the lists
+    waited = true;
+    timer = setTimeout(refresh, SOCKET_WAIT_MS);
+    return;
+  }
   if (!document.hidden) {
     try {
       const me = signedIn();
@@ -142,6 +159,40 @@ async function refresh() {
     }
   }
   if (mine === run && active) timer = setTimeout(refresh, POLL_MS);
+}
+
+// A message of the lobby's socket: the lists as they change, and the account's own seeks taken or declined.
+function heard(message) {
+  const me = signedIn();
+  if (message.type === "hello") {
+    pushed = { seeks: message.seeks, incoming: message.incoming, outgoing: message.outgoing };
+  } else if (!pushed || (message.type !== "seek" && message.type !== "challenge")) {
+    return;
+  } else if (message.change === "opened" && message.type === "seek") {
+    pushed.seeks = [message.seek, ...pushed.seeks.filter((seek) => seek.id !== message.id)];
+  } else if (message.change === "opened") {
+    const list = message.challenge.player === me ? "outgoing" : "incoming";
+    pushed[list] = [message.challenge, ...pushed[list].filter((seek) => seek.id !== message.id)];
+  } else {
+    for (const list of ["seeks", "incoming", "outgoing"]) pushed[list] = pushed[list].filter((seek) => seek.id !== message.id);
+    watched.delete(message.id);
+    if (message.player === me && message.change === "accepted") taken(message);
+    if (message.player === me && message.change === "declined") toast(`${message.to} declined your challenge.`, false);
+  }
+  if (active && live()) render(pushed.seeks, pushed);
+}
+
+// The account's own seek or challenge was taken: at the game list, its game opens (elsewhere a notice says so).
+async function taken(message) {
+  if (!active || entering) return;
+  try {
+    const seat = await api("GET", `/api/games/${message.game_id}/seat`, undefined, null);
+    if (!active) return;
+    toast(message.to ? `${message.to} accepted your challenge: your game starts.` : "Your seek was accepted: your game starts.", false);
+    await enter(seat.id, seat.token);
+  } catch (err) {
+    say(err.message);
+  }
 }
 
 // Watch the account's own open seeks and challenges; open the game of one that is gone because it was accepted.
@@ -226,17 +277,8 @@ async function decline(button, seek, done) {
 
 // ------------------------------------------------------------------ the dialog
 
-// The option fields of a kind of game, drawn by its page module (as New game's are) into the dialog once.
-function fieldsFor(kind) {
-  optionFields[kind] ??= load(kind).then((module) => {
-    const box = h("div", "game-fields");
-    box.hidden = true;
-    module.renderOptions(box, app.games[kind]);
-    $("seek-options").append(box);
-    return { module, box };
-  });
-  return optionFields[kind];
-}
+// The option fields of a kind of game, drawn by its page module as New game's are (dialogs.js), into the dialog.
+function fieldsFor(kind) { return optionFields(kind, $("seek-options")); }
 
 // The time control a choice names: null (untimed), a preset's name, or {days}.
 function timeControl(choice) {
@@ -307,6 +349,8 @@ export function showSeeks() {
   if (!app.assets.accounts) return;
   $("seeks").hidden = false;
   active = true;
+  waited = false;
+  lobbyShowing(true);
   refresh();
 }
 
@@ -315,7 +359,11 @@ export function hideSeeks() {
   active = false;
   run++;
   clearTimeout(timer);
+  if (app.assets && app.assets.accounts) lobbyShowing(false);
 }
+
+// Whether the game list with the seeks shows.
+export function seeksShowing() { return active; }
 
 // openGame(id) opens a game (its address pushed); loadModule(kind) is the shell's. Resolves once the dialog's
 // fields are drawn.
@@ -337,7 +385,12 @@ export async function wireSeeks(openGame, loadModule) {
   $("seek-to").addEventListener("input", syncDialog);
   $("form-seek").addEventListener("submit", (evt) => { evt.preventDefault(); send(); });
   $("dlg-seek").querySelector("[data-close]").onclick = () => $("dlg-seek").close();
-  onAccountChange(() => { watched.clear(); shown = null; if (active) refresh(); });
+  onAccountChange(() => { watched.clear(); shown = null; pushed = null; if (active) refresh(); });
+  onLobbyMessage(heard);
+  onLobbyLive((on) => {
+    if (!on && !lobbyFailures()) waited = false; // dropped, opening again: its hello brings the lists
+    if (active) refresh();
+  });
   document.addEventListener("visibilitychange", () => { if (active && !document.hidden) refresh(); });
   await Promise.all(app.assets.games.map((info) => fieldsFor(info.kind)));
   await syncDialog();

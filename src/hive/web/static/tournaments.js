@@ -10,6 +10,7 @@ import { api } from "./net.js";
 import { $, app, h, toast } from "./page.js";
 import { keepToken } from "./seats.js";
 import { askSignIn, csrfHeaders, onAccountChange, signedIn } from "./account.js";
+import { optionFields, showOptionFields } from "./dialogs.js";
 import { playerLink } from "./players.js";
 
 const POLL_MS = 3000;
@@ -87,6 +88,7 @@ export async function showTournamentList() {
 // ------------------------------------------------------------------ the dialog
 
 function syncDialog() {
+  showOptionFields($("tournament-game").value, $("tournament-options")); // the game's own options, as New game's
   const swiss = $("tournament-format").value === "swiss";
   $("tournament-rounds-label").hidden = !swiss;
   $("tournament-double-label").hidden = swiss;
@@ -107,9 +109,11 @@ async function create() {
   const choice = $("tournament-time").value;
   const swiss = $("tournament-format").value === "swiss";
   const starts = $("tournament-starts").value;
+  const kind = $("tournament-game").value;
+  const { module, box } = await optionFields(kind, $("tournament-options"));
   const body = {
     name: $("tournament-name").value.trim(), format: $("tournament-format").value,
-    kind: $("tournament-game").value, options: {},
+    kind, options: module.options(box),
     time_control: choice === "untimed" ? null : choice.startsWith("days:") ? { days: Number(choice.slice(5)) } : choice,
     rated: $("tournament-rated").checked,
     invite_only: $("tournament-invite-only").checked, bots: $("tournament-bots").checked,
