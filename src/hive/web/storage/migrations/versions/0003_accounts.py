@@ -1,6 +1,6 @@
 """Accounts for the club's server: the players' accounts, their signed-in sessions, the failed sign-ins that every
-process's throttle counts, bots' API tokens, who is online; the lobby's seeks and challenges; the accounts playing a
-game, the ratings, and each rated game's effect on them; tournaments and their games; chat, and who blocked whom.
+process's throttle counts, bots' API tokens; the lobby's seeks and challenges; the accounts playing a game, the
+ratings, and each rated game's effect on them; tournaments and their games; chat, and who blocked whom.
 
 Revision ID: 0003
 Revises: 0002
@@ -47,12 +47,6 @@ def upgrade() -> None:
         sa.Column("expires", sa.Float, nullable=False),
     )
     op.create_index("ix_sessions_account_id", "sessions", ["account_id"])
-    op.create_table(
-        "online",
-        sa.Column("account_id", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
-        sa.Column("seen", sa.Float, nullable=False),
-    )
-    op.create_index("ix_online_seen", "online", ["seen"])
     op.create_table(
         "sign_in_failures",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
@@ -169,7 +163,6 @@ def downgrade() -> None:
     op.drop_column("games", "account1")
     op.drop_column("games", "account0")
     op.drop_table("sign_in_failures")
-    op.drop_table("online")
     op.drop_table("api_tokens")
     op.drop_table("sessions")
     op.drop_table("accounts")
