@@ -5,8 +5,9 @@ touch) in the default run and desktop size in the slow set, on a server that kee
   no polling of ``/api/seeks`` once the socket opened;
 - a game between accounts (from that seek): no "Invite your opponent" box and no ✎ beside an account's name;
 - its chat: the two players write in the players' room and each sees the other's message live, a ``<script>`` in a
-  message shows as text; a spectator's room is separate (the spectator sees neither the players' room nor its
-  messages, and the players do not see the spectator's); Mute hides the chat;
+  message shows as text; Report and Block (then Unblock) on the other's message; a spectator's room is separate
+  (the spectator sees neither the players' room nor its messages, and the players do not see the spectator's); Mute
+  hides the chat;
 - correspondence: with the lobby open, a game of the player's becoming their turn shows a notice with a link (and
   the tab's title counts it), and the lobby's "Your turn" list holds the game; the link opens it;
 - the tournament dialog shows the game's options (drawn by its page module, as New game's are).
@@ -156,7 +157,18 @@ def test_a_live_lobby_a_game_between_accounts_and_its_chat(
         expect(message.locator("[data-action=report]")).to_be_visible()
         expect(a.locator("#chat-list li").filter(has_text="good luck").locator("[data-action]")).to_have_count(0)
         say(b, "thanks, you too")
-        expect(a.locator("#chat-list li").filter(has_text="thanks, you too")).to_have_count(1, timeout=PUSHED)
+        theirs = a.locator("#chat-list li").filter(has_text="thanks, you too")
+        expect(theirs).to_have_count(1, timeout=PUSHED)
+
+        # Report sends it to the admins; Block hides the player's messages until Unblock
+        theirs.locator("[data-action=report]").click()
+        expect(a.locator("#toast")).to_have_text("Reported to the admins. Thank you.")
+        theirs.locator("[data-action=block]").click()
+        expect(theirs).to_have_count(0)
+        expect(a.locator("#chat-blocked")).to_contain_text(f"Unblock {bob}")
+        a.locator("#chat-blocked button").click()
+        expect(theirs).to_have_count(1)
+        expect(a.locator("#chat-blocked")).to_be_hidden()
 
         # a spectator (a guest) sees the spectators' room, not the players'; a signed-in spectator writes there
         watcher = open_page(contexts[2], f"{club}game/{game_id}")
