@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import random
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterator
 
@@ -155,7 +156,6 @@ def _helpers_only(claim: Callable[..., object]) -> Callable[..., object]:
     return helpers_only
 
 
-@pytest.mark.slow  # hung once in the plain build, its parent blocked after the helper died: run with the slow set
 def test_a_helper_that_dies_leaves_its_work_to_the_parent() -> None:
     board = midgame("midgame_base")
     expected = Searcher().search(board, Limits(depth=DEEP)).score
@@ -173,6 +173,29 @@ def test_a_helper_that_dies_leaves_its_work_to_the_parent() -> None:
     searcher.stop = kill_one
     assert searcher.search(board, Limits(depth=DEEP, threads=2)).score == expected
     assert killed
+
+
+def test_a_helper_killed_holding_the_lock_leaves_it_to_the_parent() -> None:
+    lock = parallel.ProcessLock()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the helper
+        try:
+            with lock:
+                os.kill(os.getpid(), signal.SIGKILL)
+        finally:
+            os._exit(1)
+    os.waitpid(pid, 0)
+    taken: list[bool] = []
+
+    def take() -> None:
+        with lock:
+            taken.append(True)
+
+    thread = threading.Thread(target=take, daemon=True)
+    thread.start()
+    thread.join(30)
+    assert taken, "the lock of a killed helper was never released"
+    lock.close()
 
 
 def test_the_opening_noise_plies_search_on_one_process() -> None:

@@ -18,9 +18,10 @@ and are reaped before :meth:`~hive.search.framework.SearchBase.search_codes` ret
 
 from __future__ import annotations
 
+import fcntl
 import mmap
-import multiprocessing
 import os
+import tempfile
 import time
 from typing import TYPE_CHECKING
 
@@ -48,6 +49,26 @@ def can_fork() -> bool:
     return hasattr(os, "fork")
 
 
+class ProcessLock:
+    """A lock between the processes of a team that the kernel releases when its holder dies: a POSIX record lock
+    on an unlinked file. (A semaphore held by a helper killed inside its critical section would block the parent
+    for ever.) Record locks belong to a process, so each process of the team holds or waits for it on its own."""
+
+    def __init__(self) -> None:
+        self._fd, path = tempfile.mkstemp(prefix="hive-search-")
+        os.unlink(path)
+
+    def __enter__(self) -> None:
+        fcntl.lockf(self._fd, fcntl.LOCK_EX)
+
+    def __exit__(self, *exc: object) -> None:
+        fcntl.lockf(self._fd, fcntl.LOCK_UN)
+
+    def close(self) -> None:
+        """Release the file (the lock must not be held)."""
+        os.close(self._fd)
+
+
 class Team:
     """The helper processes of one search and the shared table they work from (see the module's docstring).
 
@@ -63,7 +84,7 @@ class Team:
         self.width = max(width, 512)
         self.threads = threads
         self.base = _NODES + threads
-        self.lock = multiprocessing.get_context("fork").Lock()
+        self.lock = ProcessLock()
         self.memory = mmap.mmap(-1, 8 * (self.base + 4 * self.width))
         self.slots = memoryview(self.memory).cast("q")
         self.path: list[int] = []
@@ -252,4 +273,5 @@ class Team:
         nodes = sum(self.slots[_NODES + helper] for helper in range(1, self.threads))
         self.slots.release()
         self.memory.close()
+        self.lock.close()
         return nodes
