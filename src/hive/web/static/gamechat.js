@@ -214,7 +214,7 @@ export function wireChat() {
     renderChat();
   };
   for (const tab of $("chat-rooms").querySelectorAll("[data-room]")) {
-    tab.onclick = () => { room = tab.dataset.room; renderChat(); };
+    tab.onclick = () => { room = tab.dataset.room; open = true; unread = 0; renderChat(); }; // a room chosen is shown
   }
   $("btn-chat-sign").onclick = askSignIn;
   $("form-chat").addEventListener("submit", (evt) => { evt.preventDefault(); send(); });
