@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,7 +9,7 @@ import sqlalchemy as sa
 from sqlalchemy import exc
 from sqlalchemy.dialects import postgresql, sqlite
 
-from .database import Database
+from .database import Repository
 from .schema import accounts, api_tokens, games, online, rated_games, sessions, sign_in_failures
 
 
@@ -49,16 +47,8 @@ def _account(row: sa.Row[Any]) -> StoredAccount:
     )
 
 
-class AccountRepository:
-    """The accounts of a server.
-
-    :param database: where they are kept.
-    :param now: the time source, seconds since the epoch.
-    """
-
-    def __init__(self, database: Database, now: Callable[[], float] = time.time) -> None:
-        self.database = database
-        self.now = now
+class AccountRepository(Repository):
+    """The accounts of a server."""
 
     async def create(self, account_id: str, name: str, key: str, password: str) -> StoredAccount:
         """Store a new account (neither admin nor banned).

@@ -2,27 +2,17 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import exc
 
-from .database import Database
+from .database import Repository
 from .schema import accounts, blocks, chat
 
 
-class ChatRepository:
-    """The chat of a server's games.
-
-    :param database: where it is kept.
-    :param now: the time source, seconds since the epoch.
-    """
-
-    def __init__(self, database: Database, now: Callable[[], float] = time.time) -> None:
-        self.database = database
-        self.now = now
+class ChatRepository(Repository):
+    """The chat of a server's games."""
 
     async def say(
         self, game_id: str | None, room: str, account_id: str, text: str, tournament: str | None = None

@@ -18,6 +18,7 @@ import functools
 import logging
 import os
 import stat
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -332,10 +333,23 @@ def _reason(err: exc.DBAPIError) -> str:
     return text[:300]
 
 
+class Repository:
+    """The base of the repositories: the rows of one concern, in a database.
+
+    :param database: where they are kept.
+    :param now: the time source of their dates, seconds since the epoch.
+    """
+
+    def __init__(self, database: Database, now: Callable[[], float] = time.time) -> None:
+        self.database = database
+        self.now = now
+
+
 __all__ = [
     "RETRY_AFTER",
     "Database",
     "DatabaseError",
+    "Repository",
     "check_integrity",
     "check_path",
     "default_path",

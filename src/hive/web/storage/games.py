@@ -16,7 +16,6 @@ caller's own statements (an announcement of the change that is sent only if it i
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -26,7 +25,7 @@ import sqlalchemy as sa
 from ..errors import Conflict, Damaged, shown
 from ..model import GameRecord, Summary
 from . import jobs
-from .database import Database
+from .database import Repository
 from .schema import games, moves
 
 #: Statements run inside a change's transaction, on its connection.
@@ -163,16 +162,8 @@ def read_record(row: sa.Row[Any], stored: list[str]) -> GameRecord:
     )
 
 
-class GameRepository:
-    """The games in a database.
-
-    :param database: where they are kept.
-    :param now: the time source of the rows' dates, seconds since the epoch.
-    """
-
-    def __init__(self, database: Database, now: Callable[[], float] = time.time) -> None:
-        self.database = database
-        self.now = now
+class GameRepository(Repository):
+    """The games in a database."""
 
     # ------------------------------------------------------------------
     # reading

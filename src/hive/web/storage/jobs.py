@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..model import AIJob
-from .database import Database
+from .database import Database, Repository
 from .schema import ai_jobs
 
 #: Workers that may take one job (each started after the last one's process died) before it fails for good.
@@ -44,17 +44,15 @@ def keep(connection: sa.Connection, game_id: str, ply: int | None, client: str, 
     connection.execute(statement)
 
 
-class AIJobs:
+class AIJobs(Repository):
     """The shared queue of the AI's moves.
 
-    :param database: where it is kept.
-    :param now: the time source of leases, seconds since the epoch (shared by every process: the machines' clocks
-        are assumed to agree within a second or so).
+    The time source of leases is shared by every process: the machines' clocks are assumed to agree within a
+    second or so.
     """
 
     def __init__(self, database: Database, now: Callable[[], float] = time.time) -> None:
-        self.database = database
-        self.now = now
+        super().__init__(database, now)
         #: The turn in which this process last took a job of each client, the latest last.
         self._served: OrderedDict[str, int] = OrderedDict()
         self._turn = 0

@@ -6,26 +6,17 @@ deletes its lines.
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import sqlalchemy as sa
 
 from ..model import Line
-from .database import Database
+from .database import Repository
 from .schema import lines
 
 
-class LineRepository:
-    """The lines of every game.
-
-    :param database: where they are kept.
-    :param now: the time source of the lines' dates.
-    """
-
-    def __init__(self, database: Database, now: Callable[[], float] = time.time) -> None:
-        self.database = database
-        self.now = now
+class LineRepository(Repository):
+    """The lines of every game."""
 
     async def lines(self, game_id: str) -> dict[int, Line]:
         """A game's lines by number, oldest first."""

@@ -3,8 +3,6 @@ transaction that ends the game."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,7 +10,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ...ratings import PROVISIONAL_DEVIATION, Rating, rate_game
-from .database import Database
+from .database import Repository
 from .schema import accounts, rated_games, ratings
 
 
@@ -55,16 +53,8 @@ class RatedGame:
     at: float
 
 
-class RatingRepository:
-    """The ratings of a server's accounts.
-
-    :param database: where they are kept.
-    :param now: the time source, seconds since the epoch.
-    """
-
-    def __init__(self, database: Database, now: Callable[[], float] = time.time) -> None:
-        self.database = database
-        self.now = now
+class RatingRepository(Repository):
+    """The ratings of a server's accounts."""
 
     def _read(self, connection: sa.Connection, account: str, game: str, speed: str) -> sa.Row[Any] | None:
         key = (ratings.c.account_id == account, ratings.c.game == game, ratings.c.speed == speed)

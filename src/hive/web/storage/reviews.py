@@ -8,27 +8,17 @@ Each position is stored as soon as it is analysed, so that a review interrupted 
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..model import StoredReview
-from .database import Database
+from .database import Repository
 from .schema import games, reviews
 
 
-class ReviewRepository:
-    """The reviews of the games.
-
-    :param database: where they are kept.
-    :param now: the time source of the reviews' dates.
-    """
-
-    def __init__(self, database: Database, now: Callable[[], float] = time.time) -> None:
-        self.database = database
-        self.now = now
+class ReviewRepository(Repository):
+    """The reviews of the games."""
 
     async def load(self, game_id: str) -> StoredReview | None:
         """The game's review, or ``None`` when it has none."""

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
 
-from .database import Database
+from .database import Repository
 from .schema import accounts, seeks
 
 
@@ -45,16 +43,8 @@ def _seek(row: sa.Row[Any]) -> StoredSeek:
 _LISTED = sa.select(seeks, accounts.c.name).join(accounts, accounts.c.id == seeks.c.account_id)
 
 
-class SeekRepository:
-    """The open seeks of a server.
-
-    :param database: where they are kept.
-    :param now: the time source, seconds since the epoch.
-    """
-
-    def __init__(self, database: Database, now: Callable[[], float] = time.time) -> None:
-        self.database = database
-        self.now = now
+class SeekRepository(Repository):
+    """The open seeks of a server."""
 
     async def open(self, seek: StoredSeek) -> StoredSeek:
         """Store a new seek (its ``created`` set now)."""

@@ -4,14 +4,12 @@ was read at, so of two processes pairing the same round, one does."""
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
 
-from .database import Database
+from .database import Repository
 from .schema import games, tournament_games, tournaments
 
 
@@ -39,16 +37,8 @@ class StoredTournament:
     starts: float | None = None
 
 
-class TournamentRepository:
-    """The tournaments of a server.
-
-    :param database: where they are kept.
-    :param now: the time source, seconds since the epoch.
-    """
-
-    def __init__(self, database: Database, now: Callable[[], float] = time.time) -> None:
-        self.database = database
-        self.now = now
+class TournamentRepository(Repository):
+    """The tournaments of a server."""
 
     async def create(self, tournament: StoredTournament) -> StoredTournament:
         """Store a new tournament (its ``created`` set now, version 0)."""
