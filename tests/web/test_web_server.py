@@ -494,3 +494,10 @@ def test_websocket_clients_see_each_move(tmp_path: Path) -> None:
 
     with server_thread(tmp_path / "games.sqlite3") as url:
         asyncio.run(main(url))
+
+
+def test_the_page_names_each_element_once() -> None:
+    """Every ``id`` in the page is unique: the page's modules find their parts by id, and a second element of the
+    same id hides from them (the live region of announcements was once shadowed so)."""
+    ids = re.findall(r'\bid="([^"]+)"', (STATIC / "index.html").read_text())
+    assert sorted({i for i in ids if ids.count(i) > 1}) == []

@@ -199,7 +199,7 @@ async function refresh() {
 // Show the lobby's live games and who is online (nothing on a server without accounts), kept fresh.
 export function showCommunity() {
   if (!app.assets.accounts) return;
-  $("live").hidden = false;
+  $("live-games").hidden = false;
   $("online").hidden = false;
   active = true;
   refresh();
