@@ -15,9 +15,14 @@ it is given, whatever the game. Everything a game brings (its levels, searcher a
 
 from __future__ import annotations
 
+import json
+import math
 import random
 import shlex
+import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from .engine import SimpleEngine
@@ -29,7 +34,10 @@ from .search import LEVEL_NAMES, Limits
 #: The time an external engine gets per move when neither a time nor a depth is given.
 DEFAULT_ENGINE_TIME = 1.0
 #: What a PLAYER argument may be, for help texts and errors.
-PLAYER_CHOICES = f"{', '.join(LEVEL_NAMES)}, random, or uhp:<engine command line>"
+PLAYER_CHOICES = (
+    f"{', '.join(LEVEL_NAMES)}, random, uhp:<engine command line>, or LEVEL@FILE (a level playing with the AI's "
+    "parameter values in a JSON or TOML file)"
+)
 
 
 @dataclass(frozen=True)
@@ -79,22 +87,53 @@ class PlayerSpec:
     :ivar text: the argument as given.
     :ivar type: ``level``, ``random`` or ``uhp``.
     :ivar arg: the level's name, or the engine's command line (empty for ``random``).
+    :ivar values: a level's AI parameters set apart from the shipped ones, by name (``LEVEL@FILE``, or ``hive tune``'s
+        candidates), in the order given.
     """
 
     text: str
     type: str
     arg: str = ""
+    values: tuple[tuple[str, float], ...] = ()
 
     @property
     def label(self) -> str:
-        """A short name before the player is made: the level, ``random``, or the engine's command line."""
-        return self.arg or self.type
+        """A short name before the player is made: the level (as given, with its values' file), ``random``, or the
+        engine's command line."""
+        return self.text if self.values else self.arg or self.type
+
+
+def read_values(path: str | Path) -> dict[str, float]:
+    """The AI's parameter values in the file at ``path``, as ``hive tune`` writes them: one JSON object (or, for a
+    ``.toml`` file, one TOML table) of parameter names and numbers.
+
+    :raises ValueError: naming the file and what is wrong with it.
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as err:
+        raise ValueError(f"cannot read the parameter values in {str(path)!r}: {err.strerror or err}") from None
+    try:
+        data = tomllib.loads(text) if str(path).endswith(".toml") else json.loads(text)
+    except (ValueError, tomllib.TOMLDecodeError) as err:
+        raise ValueError(
+            f"{str(path)!r} is not valid {'TOML' if str(path).endswith('.toml') else 'JSON'}: {err}"
+        ) from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{str(path)!r} must hold one object of parameter names and numbers")
+    values: dict[str, float] = {}
+    for name, value in data.items():
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise ValueError(f"{str(path)!r}: parameter {name!r} must be a number, not {value!r}")
+        values[name] = value
+    return values
 
 
 def parse_player(text: str) -> PlayerSpec:
-    """Parse a PLAYER argument: a level (``easy`` ... ``max``), ``random`` or ``uhp:<command line>``.
+    """Parse a PLAYER argument: a level (``easy`` ... ``max``), ``LEVEL@FILE`` (the level with the parameter values
+    in ``FILE``, read here: see :func:`read_values`), ``random`` or ``uhp:<command line>``.
 
-    :raises InvalidPlayerError: naming ``text`` when it is none of them.
+    :raises InvalidPlayerError: naming ``text`` when it is none of them, or when its file of values cannot be read.
     """
     word = text.strip()
     if word.lower() in LEVEL_NAMES:
@@ -112,6 +151,17 @@ def parse_player(text: str) -> PlayerSpec:
                 f"bad player {text!r}: 'uhp:' needs an engine command line, e.g. 'uhp:nokamute uhp'"
             )
         return PlayerSpec(text, "uhp", command)
+    level, at, path = word.partition("@")
+    if at and level.strip().lower() in LEVEL_NAMES:
+        if not path.strip():
+            raise InvalidPlayerError(
+                f"bad player {text!r}: '@' needs a file of parameter values, e.g. 'medium@tuned.json'"
+            )
+        try:
+            values = read_values(path.strip())
+        except ValueError as err:
+            raise InvalidPlayerError(f"bad player {text!r}: {err}") from None
+        return PlayerSpec(text, "level", level.strip().lower(), tuple(values.items()))
     raise InvalidPlayerError(f"bad player {text!r}: expected {PLAYER_CHOICES}")
 
 
@@ -127,6 +177,15 @@ def check_player(spec: PlayerSpec | str, game: GameSpec) -> PlayerSpec:
         )
     if spec.type == "level" and spec.arg not in game.ai.levels:
         raise InvalidPlayerError(f"bad player {spec.text!r}: {game.title} has no level {spec.arg!r}")
+    if spec.values:
+        if not game.ai.parameters or game.ai.searcher_with is None:
+            raise InvalidPlayerError(f"bad player {spec.text!r}: {game.title}'s AI has no parameters to set")
+        unknown = [name for name, _ in spec.values if name not in game.ai.parameters]
+        if unknown:
+            raise InvalidPlayerError(
+                f"bad player {spec.text!r}: {game.title}'s AI has no parameter {unknown[0]!r} "
+                f"(its parameters: {', '.join(game.ai.parameters)})"
+            )
     return spec
 
 
@@ -151,12 +210,27 @@ class SearchPlayer:
     :param limits: how long each move is searched.
     :param name: the player's name in reports.
     :param seed: seeds the searcher's randomness; ``None`` plays deterministically.
+    :param values: the AI's parameters set apart from the shipped ones (see :attr:`GameAI.parameters
+        <hive.plugin.GameAI.parameters>`).
+    :raises ValueError: when the game's AI refuses a parameter's name or value.
     """
 
-    def __init__(self, game: GameSpec, limits: Limits, name: str = "ai", seed: int | None = None) -> None:
+    def __init__(
+        self,
+        game: GameSpec,
+        limits: Limits,
+        name: str = "ai",
+        seed: int | None = None,
+        values: Mapping[str, float] | None = None,
+    ) -> None:
         self.name = name
         self.limits = limits
-        self.searcher: Any = game.ai.searcher(seed, 0)
+        if values:
+            if game.ai.searcher_with is None:
+                raise ValueError(f"{game.title}'s AI has no parameters to set")
+            self.searcher: Any = game.ai.searcher_with(seed, 0, values)
+        else:
+            self.searcher = game.ai.searcher(seed, 0)
 
     def choose(self, board: Game[Any]) -> Any:
         """The searcher's best move in ``board`` within :attr:`limits`."""
@@ -234,7 +308,7 @@ def make_player(
     if spec.type == "random":
         return RandomPlayer(game, seed)
     if spec.type == "level":
-        return SearchPlayer(game, search_limits(spec, game, time, depth), spec.arg, seed)
+        return SearchPlayer(game, search_limits(spec, game, time, depth), spec.label, seed, dict(spec.values))
     return EnginePlayer(spec.arg, engine_limits(time, depth), timeout=engine_timeout)
 
 
@@ -243,7 +317,11 @@ def describe(spec: PlayerSpec, game: GameSpec, time: float | None = None, depth:
     if spec.type == "random":
         return "random mover"
     if spec.type == "level":
-        return f"built-in AI, {search_limits(spec, game, time, depth).describe()}"
+        text = f"built-in AI, {search_limits(spec, game, time, depth).describe()}"
+        if spec.values:
+            changed = sum(round(value) != game.ai.parameters.get(name) for name, value in spec.values)
+            text += f", with {len(spec.values)} parameter values ({changed} apart from the shipped ones)"
+        return text
     return f"UHP engine {spec.arg!r}, '{engine_limits(time, depth).uhp_command()}'"
 
 
@@ -262,5 +340,6 @@ __all__ = [
     "engine_limits",
     "make_player",
     "parse_player",
+    "read_values",
     "search_limits",
 ]

@@ -45,12 +45,19 @@ class GameAI:
         then random production steps for HiveQueen).
     :ivar win_chance: the first player's winning chance (0..1) for a score of the searcher's, from the first
         player's point of view; ``None`` where the scores are not calibrated.
+    :ivar parameters: the AI's tunable parameters (its evaluation's weights, its search's numbers) by name, as
+        shipped; empty where it has none (``hive tune`` tunes them).
+    :ivar searcher_with: ``searcher_with(seed, opening_noise, values)`` makes a searcher playing with ``values``
+        (some of :attr:`parameters`; the others as shipped), raising ``ValueError`` for a name or value it refuses;
+        ``None`` where there are no parameters.
     """
 
     levels: Mapping[str, Limits]
     searcher: Callable[[int | None, int], Any]
     random_move: Callable[[Any, random.Random], Any]
     win_chance: Callable[[int], float] | None = None
+    parameters: Mapping[str, float] = field(default_factory=dict)
+    searcher_with: Callable[[int | None, int, Mapping[str, float]], Any] | None = None
 
     def search(self, board: Game[M], limits: Limits, seed: int | None = None, noise: int = 0) -> SearchResult[M]:
         """Search ``board`` with a new searcher of this game."""

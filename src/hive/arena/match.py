@@ -3,6 +3,7 @@ processes or on a Ray cluster, optionally stopped by a sequential probability ra
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 from collections.abc import Callable
@@ -84,6 +85,7 @@ def run_match(
     on_game: Callable[[GameRecord, MatchResult], None] | None = None,
     ray: bool | str = False,
     sprt: Sprt | None = None,
+    runner: Runner | None = None,
 ) -> MatchResult:
     """Play a match of ``game``; games ``2k - 1`` and ``2k`` share a random opening of ``openings`` moves.
 
@@ -99,6 +101,9 @@ def run_match(
     :param sprt: stop as soon as this test decides (``games`` is then the most that are played); the result
         holds the games of the pairs it counted, and its verdict (:attr:`MatchResult.sprt`).
     :param on_game: called in this process with each game as it finishes, and the match so far.
+    :param runner: play the games with this runner (:func:`make_runner`'s), left open for the next match, instead
+        of one made for this match (``jobs`` and ``ray`` are then its); with ``sprt``, games still running when the
+        test decides are waited for and dropped, so that none is left in the runner.
     :raises ValueError: naming a bad player, game or number.
     :raises EngineError: when an external engine cannot start or rejects the game.
     :raises ~hive.arena.cluster.ClusterError: when Ray is missing or its cluster cannot be reached.
@@ -117,18 +122,25 @@ def run_match(
     tasks = match_tasks(spec, specs, labels, settings, games=games, openings=openings, seed=seed)
     result = MatchResult(labels[0], labels[1], seed)
     tracker = SprtTracker(sprt) if sprt is not None else None
-    runner = make_runner(ray, jobs, games)
+    owned = runner is None
+    playing = make_runner(ray, jobs, games) if runner is None else runner
+    decided: list[bool] = []  # not empty once the test has decided
     try:
-        for record in finished_games(tasks, runner):
+        for record in finished_games(itertools.takewhile(lambda _: not decided, tasks), playing):
+            if decided:
+                continue  # a game of a shared runner, finished after the decision
             result.games.append(record)
             if tracker is not None:
                 result.sprt = tracker.add(record.number, record.player1_score)
             if on_game is not None:
                 on_game(record, result)
             if result.sprt is not None and result.sprt.verdict is not None:
-                break
+                if owned:
+                    break
+                decided.append(True)  # no more games; those running finish above
     finally:
-        runner.close()
+        if owned:
+            playing.close()
     if tracker is not None and tracker.result.verdict is not None:
         result.games = [record for record in result.games if record.number <= 2 * tracker.pairs]
     result.games.sort(key=lambda g: g.number)

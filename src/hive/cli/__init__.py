@@ -1,8 +1,8 @@
 """The ``hive`` command: every subcommand's options live in this package, one module each.
 
 ``hive play`` (browser or terminal), ``hive serve`` and ``hive db`` (a club's server), ``hive match`` and
-``hive tournament`` (the arena), ``hive uhp`` (the UHP engine), ``hive bot`` (an engine on a server),
-``hive perft``, ``hive convert``, ``hive replay`` and ``hive scan`` (records).
+``hive tournament`` (the arena), ``hive tune`` (the AI's parameters tuned), ``hive uhp`` (the UHP engine), ``hive bot``
+(an engine on a server), ``hive perft``, ``hive convert``, ``hive replay`` and ``hive scan`` (records).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from .. import BUILD, __version__
-from . import bot, match, perft, play, records, serve, tournament, uhp
+from . import bot, match, perft, play, records, serve, tournament, tune, uhp
 
 #: The options of ``hive`` itself, before its command.
 _OWN_OPTIONS = ("-h", "--help", "--version")
@@ -29,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     uhp.add_parser(sub)
     match.add_parser(sub)
     tournament.add_parser(sub)
+    tune.add_parser(sub)
     bot.add_parser(sub)
     records.add_parsers(sub)
     return parser

@@ -13,6 +13,7 @@ cdef class SearchBase:
     cdef dict __dict__  # instances stay open to new attributes, as a plain Python class's are
     cdef public TranspositionTable tt
     cdef public long long tt_limit
+    cdef public int contempt
     cdef public object stop
     cdef public object rng
     cdef public int opening_noise

@@ -79,11 +79,15 @@ class SearchBase:
     which share the table and stop with the search.
     """
 
-    #: What a draw costs the searching side on top of :data:`CONTEMPT` (a game's searcher may set it).
+    #: What a draw costs the searching side on top of its contempt (a game's searcher may set it, and so may a
+    #: searcher's owner, on the searcher itself).
     draw_aversion = 0
 
     def __init__(self, seed: int | None = None, opening_noise: int = 0, history_size: int = 1) -> None:
         self.tt_limit = TT_LIMIT
+        #: The most a draw costs (or gains) the side that is ahead (behind) at the root: :data:`CONTEMPT` unless
+        #: set (``hive tune`` tunes it).
+        self.contempt = CONTEMPT
         self.tt = TranspositionTable(TT_LIMIT)
         self.stop: Callable[[], bool] | None = None
         # seeding a generator costs more than a small search: only searchers that draw have one
@@ -122,7 +126,7 @@ class SearchBase:
         self.killers = [0] * KILLER_SLOTS
         self.second_killers = [0] * KILLER_SLOTS
         self.root_side = position.ply & 1
-        self.draw_score = -self.draw_aversion - max(-CONTEMPT, min(CONTEMPT, self.evaluate(position) // 2))
+        self.draw_score = -self.draw_aversion - max(-self.contempt, min(self.contempt, self.evaluate(position) // 2))
         if self.tt.entries != table_entries(self.tt_limit):
             self.tt = TranspositionTable(self.tt_limit)
         self.tt.prepare()

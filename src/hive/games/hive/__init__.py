@@ -36,7 +36,14 @@ from .search import Searcher as Searcher
 #: How to type a move, for the terminal game.
 HELP = "Type a move in UHP notation, e.g. 'wS1' (first move), 'bG1 -wS1', 'wB1 bG1' (climb on top), or 'pass'."
 
-AI = GameAI(levels=ai.LEVELS, searcher=ai.searcher, random_move=ai.random_move, win_chance=ai.win_chance)
+AI = GameAI(
+    levels=ai.LEVELS,
+    searcher=ai.searcher,
+    random_move=ai.random_move,
+    win_chance=ai.win_chance,
+    parameters=ai.PARAMETERS,
+    searcher_with=ai.searcher_with,
+)
 
 
 def _spec(game_type: GameType) -> GameSpec:

@@ -1,15 +1,18 @@
-"""Hive's players: the named levels of its searcher and a random mover."""
+"""Hive's players: the named levels of its searcher, a random mover, and the parameters ``hive tune`` tunes."""
 
 from __future__ import annotations
 
 import math
 import random
+from collections.abc import Mapping
 
-from ...search.framework import WIN
+from ...search.framework import CONTEMPT, WIN
 from ...search.limits import Limits
 from .board import Board
+from .evaluation import MAX_WEIGHT, Weights
 from .move import Move
 from .search import Searcher
+from .weights import WEIGHTS
 
 #: Named strength levels, by depth with a time cap (the cap matters for the plain Python build).
 LEVELS: dict[str, Limits] = {
@@ -42,3 +45,31 @@ def win_chance(score: int) -> float:
 def searcher(seed: int | None = None, opening_noise: int = 0) -> Searcher:
     """A new searcher (see :class:`~hive.games.hive.search.Searcher`)."""
     return Searcher(seed, opening_noise)
+
+
+#: The search's parameters, as shipped: ``contempt``, the most a draw costs the side that is ahead at the root
+#: (:data:`hive.search.CONTEMPT`), and ``draw_aversion``, what a draw costs the searching side on top of it. Nothing
+#: else in the search changes what it plays at a given depth (its move ordering changes only how soon it gets there).
+SEARCH_PARAMETERS: dict[str, int] = {"contempt": CONTEMPT, "draw_aversion": Searcher.draw_aversion}
+#: Every parameter of the AI that can be tuned, by name, as shipped: the evaluation's weights
+#: (:data:`hive.games.hive.weights.WEIGHTS`), then the search's (:data:`SEARCH_PARAMETERS`).
+PARAMETERS: dict[str, int] = {**WEIGHTS, **SEARCH_PARAMETERS}
+
+
+def searcher_with(seed: int | None, opening_noise: int, values: Mapping[str, float]) -> Searcher:
+    """A new searcher playing with ``values`` (some of :data:`PARAMETERS`, rounded to whole numbers; the others as
+    shipped).
+
+    :raises ValueError: naming a parameter that does not exist, or a value out of its range.
+    """
+    unknown = sorted(set(values) - set(PARAMETERS))
+    if unknown:
+        raise ValueError(f"Hive's AI has no parameter {unknown[0]!r}: its parameters are {', '.join(PARAMETERS)}")
+    searcher = Searcher(seed, opening_noise, Weights({k: v for k, v in values.items() if k in WEIGHTS}))
+    for name in SEARCH_PARAMETERS:
+        if name in values:
+            value = values[name]
+            if not abs(value) <= MAX_WEIGHT:
+                raise ValueError(f"search parameter {name!r} must be from {-MAX_WEIGHT} to {MAX_WEIGHT}, not {value!r}")
+            setattr(searcher, name, round(value))
+    return searcher

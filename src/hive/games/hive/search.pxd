@@ -1,7 +1,7 @@
 # C types for search.py, applied when Cython compiles it (the .py stays plain Python).
 cimport cython
 from ...search.framework cimport SearchBase
-from .evaluation cimport evaluate as evaluate_position
+from .evaluation cimport Weights, evaluate_with
 from .position cimport Position
 from .state cimport CutCache
 
@@ -14,6 +14,7 @@ cdef int _STACK, _INDEX_BITS, _INDEX_MASK
 
 
 cdef class Searcher(SearchBase):
+    cdef public Weights weights
     cdef unsigned char[::1] _near
     cdef int[::1] _stack
     cdef long long[::1] _keys

@@ -10,7 +10,7 @@ from ..._build import filled, is_compiled, table
 from ...game import DRAW
 from ...search.framework import NO_CUTOFF, WIN, SearchBase
 from ...search.limits import Limits, SearchResult
-from .evaluation import evaluate as evaluate_position
+from .evaluation import SHIPPED, Weights, evaluate_with
 from .geometry import CELLS, NEIGHBOUR
 from .move import Move
 from .pieces import PIECES_PER_COLOUR
@@ -29,11 +29,14 @@ class Searcher(SearchBase):
 
     :param seed: seeds the opening randomness; ``None`` plays deterministically.
     :param opening_noise: plies from the start during which near-equal root moves are chosen at random.
+    :param weights: the evaluation's weights (default: the shipped ones, :data:`~hive.games.hive.evaluation.SHIPPED`).
     """
 
-    def __init__(self, seed: int | None = None, opening_noise: int = 0) -> None:
+    def __init__(self, seed: int | None = None, opening_noise: int = 0, weights: Weights | None = None) -> None:
         # history by piece and destination: a move's low 5 bits and its top bits
         SearchBase.__init__(self, seed, opening_noise, 32 * CELLS)
+        #: The weights the evaluation reads.
+        self.weights = SHIPPED if weights is None else weights
         # cells next to the queens while ordering (bit 1: enemy queen, bit 2: own queen; index CELLS is HAND),
         # always left zeroed
         self._near = filled("B", CELLS + 1, _COMPILED)
@@ -67,7 +70,7 @@ class Searcher(SearchBase):
         return SearchResult(Move.from_code(found.move), found.score, found.depth, found.nodes, found.seconds)
 
     def evaluate(self, p: Position) -> int:  # type: ignore[override]
-        return evaluate_position(p)
+        return evaluate_with(p, self.weights)
 
     def repeated(self, p: Position, ply: int) -> bool:  # type: ignore[override]
         return bool(p.repetition_draw and p.seen.get(p.key, 0) >= 2) or (ply == 1 and p.key in self._earlier)
@@ -104,7 +107,7 @@ class Searcher(SearchBase):
         if ply == 1 and p.key in self._earlier:
             return self._draw(p.ply)
         if depth <= 0:
-            return evaluate_position(p)
+            return evaluate_with(p, self.weights)
         score = self._probe(key, depth, alpha, beta)
         if score != NO_CUTOFF:
             return score

@@ -23,3 +23,22 @@ ON_TOP = 10
 ON_QUEEN = 120
 #: Own pillbug or mosquito next to own queen: it can throw attackers away.
 GUARD = 15
+
+#: The bugs in the order the tuples above are indexed by, as the weights' names spell them.
+BUGS = ("queen", "spider", "beetle", "grasshopper", "ant", "mosquito", "ladybug", "pillbug")
+
+#: Every weight by its name, as shipped: the tuples' entries one by one (``queen_pressure_3``: a queen with 3
+#: occupied neighbours; ``active_ant``, ``in_hand_beetle``), then the single weights in lower case. The pressure of
+#: no neighbour and of six is left out: a queen on the board has a neighbour once the second piece is placed, and six
+#: end the game.
+WEIGHTS: dict[str, int] = {
+    **{f"queen_pressure_{n}": QUEEN_PRESSURE[n] for n in range(1, 6)},
+    **{f"active_{bug}": value for bug, value in zip(BUGS, ACTIVE, strict=True)},
+    **{f"in_hand_{bug}": value for bug, value in zip(BUGS, IN_HAND, strict=True)},
+    "queen_free": QUEEN_FREE,
+    "queen_slide": QUEEN_SLIDE,
+    "queen_covered": QUEEN_COVERED,
+    "on_top": ON_TOP,
+    "on_queen": ON_QUEEN,
+    "guard": GUARD,
+}
