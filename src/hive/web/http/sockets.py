@@ -65,13 +65,9 @@ def websocket(app: App) -> Callable[[WebSocket], Awaitable[None]]:
             else:
                 present = await app.watching.present(game_id)
                 app.fanout.send(game_id, watcher, dumps(app.service.state(session, seats, present)))
-            reading = asyncio.ensure_future(_read(app, ws, game_id, watcher))
-            dropped = asyncio.ensure_future(watcher.dropped.wait())
             try:
-                await asyncio.wait({reading, dropped}, return_when=asyncio.FIRST_COMPLETED)
+                await _until_gone(_read(app, ws, game_id, watcher), watcher)
             finally:
-                reading.cancel()
-                dropped.cancel()
                 app.fanout.remove(game_id, ws)
             if watcher.dropped.is_set():
                 await app.fanout.closing(watcher)
@@ -99,6 +95,17 @@ async def _read(app: App, ws: WebSocket, game_id: str, watcher: Watcher, fanout:
         elif message.get("bytes") is not None:
             watcher.drop(UNSUPPORTED, "Binary frames are not understood: send text ('ping').")
             return
+
+
+async def _until_gone(reading: Awaitable[None], watcher: Watcher) -> None:
+    """Read the socket until its client goes or its fan-out drops it (a reader too slow)."""
+    read = asyncio.ensure_future(reading)
+    dropped = asyncio.ensure_future(watcher.dropped.wait())
+    try:
+        await asyncio.wait({read, dropped}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        read.cancel()
+        dropped.cancel()
 
 
 def _refusal(app: App, ws: WebSocket) -> tuple[int, str] | None:
@@ -151,13 +158,9 @@ def lobby_websocket(app: App) -> Callable[[WebSocket], Awaitable[None]]:
                     return
                 lobby.ready(ws, account, watcher, hello)
                 key = account or GUESTS
-                reading = asyncio.ensure_future(_read(app, ws, key, watcher, lobby.fanout))
-                dropped = asyncio.ensure_future(watcher.dropped.wait())
                 try:
-                    await asyncio.wait({reading, dropped}, return_when=asyncio.FIRST_COMPLETED)
+                    await _until_gone(_read(app, ws, key, watcher, lobby.fanout), watcher)
                 finally:
-                    reading.cancel()
-                    dropped.cancel()
                     lobby.remove(ws, account)
                 if watcher.dropped.is_set():
                     await lobby.fanout.closing(watcher)
