@@ -4,6 +4,8 @@ resumes to the same end; ``--texel`` on the shared records and a little self-pla
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
@@ -93,3 +95,22 @@ def test_a_bad_spec_is_named_by_its_parameter(tmp_path: Path, capsys: pytest.Cap
 def test_the_subcommand_is_registered() -> None:
     args = build_parser().parse_args(["tune", "--resume", "run/state.json"])
     assert args.resume == "run/state.json" and args.func.__name__ == "cmd_tune"
+
+
+def test_games_on_a_clock_instead_of_a_depth(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["--time", "0.01", "--max-moves", "12", "--iterations", "1", "--confirm-every", "0", "--jobs", "1"]
+    assert tune_main([*args, "--seed", "3", "--out", str(tmp_path / "run")]) == 0
+    assert "Base+MLP at 0.01 s a move" in capsys.readouterr().out
+    (entry,) = files.read_lines(tmp_path / "run" / files.LOG)
+    assert [game[2] for game in entry["games"]] == [12, 12]  # adjudicated at the move limit
+
+
+@pytest.mark.slow
+def test_a_run_on_ray_is_the_run_on_processes(tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    command = [sys.executable, "-m", "hive", "tune", *TINY[:-2], "--iterations", "3"]
+    for where, extra in (("pool", ["--jobs", "2"]), ("ray", ["--ray"])):
+        subprocess.run([*command, "--out", str(tmp_path / where), *extra], check=True, timeout=600, capture_output=True)
+    pooled, on_ray = (json.loads((tmp_path / d / files.STATE).read_text()) for d in ("pool", "ray"))
+    assert on_ray["theta"] == pooled["theta"]
+    assert [v["wdl"] for v in on_ray["verdicts"]] == [v["wdl"] for v in pooled["verdicts"]]
