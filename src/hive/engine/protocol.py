@@ -206,7 +206,8 @@ class UHPProtocol(asyncio.SubprocessProtocol):
         async with self._lock:
             if self._dead:
                 raise await self._terminated_error(what, [])
-            while not self._lines.empty():
+            # output before a command is stray, but the start-up block is whatever came first, however early
+            while command is not None and not self._lines.empty():
                 stray = self._lines.get_nowait()
                 if stray is None:
                     self._lines.put_nowait(None)
