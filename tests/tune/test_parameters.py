@@ -12,7 +12,7 @@ import pytest
 import hive
 from hive.arena import Sprt, run_match
 from hive.arena.runners import InlineRunner
-from hive.games.hive import weights
+from hive.games.hive import search, weights
 from hive.games.hive.ai import PARAMETERS, SEARCH_PARAMETERS, searcher_with
 from hive.games.hive.evaluation import SHIPPED, Weights, evaluate, evaluate_with
 from hive.players import InvalidPlayerError, PlayerSpec, check_player, describe, make_player, parse_player, read_values
@@ -39,7 +39,7 @@ def test_the_weights_by_name_are_the_tables_entries() -> None:
     assert len(weights.WEIGHTS) == 5 + 8 + 8 + 6
     assert SHIPPED.values == weights.WEIGHTS
     assert list(PARAMETERS) == [*weights.WEIGHTS, "contempt", "draw_aversion"]
-    assert SEARCH_PARAMETERS == {"contempt": CONTEMPT, "draw_aversion": 0}
+    assert SEARCH_PARAMETERS == {"contempt": search.CONTEMPT, "draw_aversion": search.DRAW_AVERSION}
     assert BASE.ai.parameters == PARAMETERS and QUEEN.ai.parameters == {}
 
 
@@ -82,7 +82,10 @@ def test_a_searcher_with_values_plays_them() -> None:
     assert searcher.contempt == 40 and searcher.draw_aversion == 7
     assert searcher.weights.values["active_ant"] == 25
     shipped = hive.games.hive.Searcher()
-    assert shipped.contempt == CONTEMPT and shipped.draw_aversion == 0 and shipped.weights is SHIPPED
+    assert shipped.contempt == search.CONTEMPT and shipped.draw_aversion == search.DRAW_AVERSION
+    assert shipped.weights is SHIPPED
+    # Hive's contempt is its own: HiveQueen's searcher keeps the framework's
+    assert QUEEN.ai.searcher(None, 0).contempt == CONTEMPT != search.CONTEMPT
     board = midgames()[1]
     found, expected = (s.search(board, Limits(depth=2)) for s in (searcher_with(None, 0, {}), shipped))
     assert (found.move, found.score, found.nodes) == (expected.move, expected.score, expected.nodes)

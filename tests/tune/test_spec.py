@@ -36,7 +36,7 @@ def test_json_and_toml_read_the_same_and_a_spec_writes_itself_back(tmp_path: Pat
 
 def test_start_may_be_left_out_and_spsa_too() -> None:
     spec = parse_spec({"parameters": {"guard": {"min": 0, "max": 50, "c": 5, "a": 60}}}, BASE)
-    assert spec == Spec((Parameter("guard", 15.0, 0.0, 50.0, 5.0, 60.0),), Gains())
+    assert spec == Spec((Parameter("guard", float(PARAMETERS["guard"]), 0.0, 50.0, 5.0, 60.0),), Gains())
 
 
 def spec_with(**fields: object) -> dict[str, object]:

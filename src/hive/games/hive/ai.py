@@ -6,12 +6,12 @@ import math
 import random
 from collections.abc import Mapping
 
-from ...search.framework import CONTEMPT, WIN
+from ...search.framework import WIN
 from ...search.limits import Limits
 from .board import Board
 from .evaluation import MAX_WEIGHT, Weights
 from .move import Move
-from .search import Searcher
+from .search import CONTEMPT, DRAW_AVERSION, Searcher
 from .weights import WEIGHTS
 
 #: Named strength levels, by depth with a time cap (the cap matters for the plain Python build).
@@ -48,9 +48,10 @@ def searcher(seed: int | None = None, opening_noise: int = 0) -> Searcher:
 
 
 #: The search's parameters, as shipped: ``contempt``, the most a draw costs the side that is ahead at the root
-#: (:data:`hive.search.CONTEMPT`), and ``draw_aversion``, what a draw costs the searching side on top of it. Nothing
-#: else in the search changes what it plays at a given depth (its move ordering changes only how soon it gets there).
-SEARCH_PARAMETERS: dict[str, int] = {"contempt": CONTEMPT, "draw_aversion": Searcher.draw_aversion}
+#: (:data:`hive.games.hive.search.CONTEMPT`), and ``draw_aversion``, what a draw costs the searching side on top of
+#: it. Nothing else in the search changes what it plays at a given depth (its move ordering changes only how soon it
+#: gets there).
+SEARCH_PARAMETERS: dict[str, int] = {"contempt": CONTEMPT, "draw_aversion": DRAW_AVERSION}
 #: Every parameter of the AI that can be tuned, by name, as shipped: the evaluation's weights
 #: (:data:`hive.games.hive.weights.WEIGHTS`), then the search's (:data:`SEARCH_PARAMETERS`).
 PARAMETERS: dict[str, int] = {**WEIGHTS, **SEARCH_PARAMETERS}

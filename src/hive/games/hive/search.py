@@ -17,7 +17,13 @@ from .pieces import PIECES_PER_COLOUR
 from .position import Position
 from .state import HAND, PASS, CutCache
 
-__all__ = ["Searcher"]
+__all__ = ["CONTEMPT", "DRAW_AVERSION", "Searcher"]
+
+#: Hive's contempt: the most a draw costs the side that is ahead at the root (the framework's is
+#: :data:`hive.search.CONTEMPT`), and what a draw costs the searching side on top of it; both ``hive tune``'s, accepted
+#: with the evaluation's weights (see :mod:`hive.games.hive.weights`).
+CONTEMPT = 121
+DRAW_AVERSION = 2
 
 
 class Searcher(SearchBase):
@@ -32,9 +38,12 @@ class Searcher(SearchBase):
     :param weights: the evaluation's weights (default: the shipped ones, :data:`~hive.games.hive.evaluation.SHIPPED`).
     """
 
+    draw_aversion = DRAW_AVERSION
+
     def __init__(self, seed: int | None = None, opening_noise: int = 0, weights: Weights | None = None) -> None:
         # history by piece and destination: a move's low 5 bits and its top bits
         SearchBase.__init__(self, seed, opening_noise, 32 * CELLS)
+        self.contempt = CONTEMPT
         #: The weights the evaluation reads.
         self.weights = SHIPPED if weights is None else weights
         # cells next to the queens while ordering (bit 1: enemy queen, bit 2: own queen; index CELLS is HAND),
