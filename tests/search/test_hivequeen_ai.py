@@ -81,12 +81,13 @@ def test_random_player_is_seeded_and_legal() -> None:
 
 
 def test_hivequeen_searches_count_a_draw_against_the_searching_side() -> None:
+    from hive.games.hive.search import DRAW_AVERSION as HIVE_DRAW_AVERSION
     from hive.games.hivequeen.search import DRAW_AVERSION
 
     searcher = Searcher()
     board = Board()
     assert evaluate(board) == 0
     searcher.search(board, Limits(depth=1))
-    # at a level root a draw costs DRAW_AVERSION; Hive's searcher keeps draws at the root's contempt only
+    # at a level root a draw costs DRAW_AVERSION; Hive's searcher has an aversion of its own (hive tune's)
     assert searcher.draw_score == -DRAW_AVERSION < 0
-    assert searcher.draw_aversion == DRAW_AVERSION and HiveSearcher.draw_aversion == 0
+    assert searcher.draw_aversion == DRAW_AVERSION != HiveSearcher.draw_aversion == HIVE_DRAW_AVERSION
