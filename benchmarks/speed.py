@@ -11,7 +11,9 @@ the same machine load; the medians over rounds are printed.
   about 25 ns that is counted in the figure), as if the position had changed since the last list.
 - **Child lists/s**: python-chess's loop over the children of ``midgame_mlp``: every legal move pushed, the
   child's ``list(board.legal_moves)``, popped, all through the public API (each list a new position); nokamute's
-  same loop (apply, generate, undo) runs 3.47 million a second (``reference-figures.md``).
+  same loop (apply, generate, undo) runs 3.47 million a second (``reference-figures.md``). ``python -m
+  benchmarks.floor`` runs the same loop on an extension type that does no work (the floor of any board driven from
+  Python) and counts where hive's instructions a child go.
 - **Core lists/s**: ``board.count_moves()``, the same generation into the core's C buffer that the search and
   perft read, without a Python list; ``board.generate()`` (a list of int codes) is printed beside it.
 - **Perft** Base+MLP from the start: depth 6 compiled (the plain build would take minutes; it runs depth 5).

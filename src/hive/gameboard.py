@@ -27,7 +27,8 @@ class GameBoard(Generic[M]):
     :meth:`Game.move_text` wrote, and ``push_text``); the texts of moves pushed without one are written when a record
     asks for them, by taking back those moves and playing them again (``_repush``: the board plays a move it played
     before, unchecked, and keeps no text). The board calls :meth:`_init_texts` once, :meth:`_pushed` after each push
-    and :meth:`_popped` after each pop.
+    with a text and :meth:`_popped` after each pop (or, as Hive's compiled pop does, after each pop that leaves fewer
+    moves than texts kept: the others have nothing to drop).
 
     A board pickles and deep-copies as its record and its rule options (:attr:`rule_options`): unpickling replays
     the record, so a pickle never holds the core's tables (C arrays in the compiled build).

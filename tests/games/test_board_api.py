@@ -236,19 +236,33 @@ def test_iterating_legal_moves_survives_a_push() -> None:
     assert seen == expected
 
 
-# Black to move with 278 legal moves: more than the compiled iterator holds itself (it falls back to a list)
+# Black to move with 278 legal moves: more than the compiled iterators hold themselves (it falls back to a list)
 WIDE = (
     "Position;Base+MLP;Black[21];bS2@4,0 bG1@4,1 bQ@2,2 bB1@3,2 bG2@1,3 bS1@3,3 bM@5,3 bA3@0,4 wA1@3,4 wA3@4,4 "
     "wQ@3,5 bA1@1,6 wS1@2,6 wM@2,7 wG2@3,7 wS2@1,8 wL@3,8 wG3@4,8 wA2@0,9 wP@3,9 wG1@4,9 bA2@5,9 wB1@3,10 "
     "wB2@2,11;last=wA2"
 )
+# Black to move with 158 legal moves (a random game's): more than the small iterator holds (120), so the wide one
+WIDER_THAN_SMALL = (
+    "Position;Base+MLP;Black[28];wS2@3,0 wS1@4,0 bA2@5,0 bG1@6,0 wG3@4,1 bS1@3,2 wL@4,2 wM@5,2 wB2@5,3 wQ@6,3 "
+    "wP@7,3 wA3@9,3 bS2@2,4 wA2@4,4 wG2@7,4 wB1@8,4 bA3@9,4 wA1@1,5 bQ@3,5 bM@4,5 bA1@6,5 bL@1,6 wG1/bB1@2,6 "
+    "bP@0,7;last=wA3"
+)
 
 
-@pytest.mark.parametrize("make", [_midgame, lambda: hive.Board.from_position(WIDE)], ids=["64 moves", "278 moves"])
-def test_iterating_legal_moves_is_a_snapshot_of_the_position(make: Callable[[], hive.Board]) -> None:
+@pytest.mark.parametrize(
+    ("make", "count"),
+    [
+        (_midgame, 64),
+        (lambda: hive.Board.from_position(WIDER_THAN_SMALL), 158),
+        (lambda: hive.Board.from_position(WIDE), 278),
+    ],
+    ids=["64 moves", "158 moves", "278 moves"],
+)
+def test_iterating_legal_moves_is_a_snapshot_of_the_position(make: Callable[[], hive.Board], count: int) -> None:
     board = make()
     expected = board.generate()
-    assert len(expected) in (64, 278)  # the two sides of the compiled iterator's 256 moves
+    assert len(expected) == count  # each side of the compiled iterators' 120 and 256 moves
     iterator = iter(board.legal_moves)
     first = next(iterator)
     board.push(first)  # the board moves on and generates the next position's moves

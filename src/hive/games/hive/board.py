@@ -20,10 +20,9 @@ from .errors import (
     InvalidMoveError,
 )
 from .geometry import DIRECTIONS, MASK, NEIGHBOUR, SIZE, axial_of
-from .move import LegalMoveGenerator, Move
+from .move import Move, MovePosition
 from .notation import GROUND_TAKEN, move_code, reference
 from .pieces import COLOUR_NAMES, PIECE_IDS, PIECE_NAMES, PIECES, PIECES_PER_COLOUR, GameType
-from .position import Position
 from .reasons import PASS_GAME_OVER, PASS_WITH_MOVES, reason
 from .state import (
     PASS,
@@ -43,7 +42,7 @@ _TURN = re.compile(r"^(White|Black)\[(\d+)\]$", re.IGNORECASE)
 _HALF = SIZE // 2
 
 
-class Board(Position, GameBoard[Move]):
+class Board(MovePosition, GameBoard[Move]):
     """A game of Hive: position, rules options, move history and UHP notation.
 
     Five of the protocol's verbs also answer to UHP's names, and these are the board's only aliases:
@@ -112,9 +111,7 @@ class Board(Position, GameBoard[Move]):
         """The moves played so far, oldest first."""
         return list(map(Move.from_code, self.history))
 
-    @property
-    def legal_moves(self) -> LegalMoveGenerator:
-        return LegalMoveGenerator(self)
+    legal_moves = MovePosition.legal_moves
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` may be played now (the legal moves are generated once per position for the checks of
@@ -139,34 +136,13 @@ class Board(Position, GameBoard[Move]):
     # ------------------------------------------------------------------
     # push / pop
 
-    def push(self, move: Move, text: str | None = None) -> None:
-        """Play a legal move; ``text``, its MoveString as :meth:`move_text` wrote it here, is kept for the record.
-
-        :raises IllegalMoveError: naming the rule, when the move is not legal here.
-        """
-        try:
-            code = move.code
-        except AttributeError:
-            raise InvalidMoveError(f"Board.push takes a Move, not {type(move).__name__}.") from None
-        if not self.has_move(code):
-            raise IllegalMoveError(reason(self, code, False))
-        self.make(code)
-        if text is not None:
-            self._pushed(len(self.history) - 1, move, text)
+    # python-chess's loop over the children calls these for every child: compiled with the core (see
+    # hive.games.hive.move.MovePosition), named here as the board's own
+    push = MovePosition.push
+    pop = MovePosition.pop
 
     def _repush(self, move: Move) -> None:
         self.make(move.code)
-
-    def pop(self) -> Move:
-        """Take back the last move and return it.
-
-        :raises IndexError: when no move has been played.
-        """
-        if not self.history:
-            raise IndexError("pop from a board with no moves played")
-        move = Move.from_code(self.unmake())
-        self._popped(len(self.history))
-        return move
 
     def peek(self) -> Move:
         """The last move played."""

@@ -1,8 +1,10 @@
-"""Hive's moves as values, and the lazy list of a board's legal moves.
+"""Hive's moves as values, the lazy list of a board's legal moves, and the board's verbs over them.
 
 Compiled (see ``move.pxd``), a :class:`Move` is an extension type holding its int code, and a board's legal moves
 become values without a dict lookup per move: a table of recently used moves, indexed by a hash of the code, stands
-in front of the shared values of :data:`_MOVES`.
+in front of the shared values of :data:`_MOVES`. :class:`MovePosition` is the compiled half of :class:`hive.Board`:
+the verbs that python-chess's loop over the children calls for every child (``legal_moves``, ``push``, ``pop``), so
+that a child costs no Python frame.
 """
 
 from __future__ import annotations
@@ -11,15 +13,16 @@ import operator
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..._build import filled, is_compiled
-from .errors import InvalidMoveError
+from ..._build import is_compiled
+from .errors import IllegalMoveError, InvalidMoveError
 from .geometry import CELLS, axial_of
 from .pieces import PIECE_IDS, PIECE_NAMES, PIECES
+from .position import Position
+from .reasons import reason
 from .state import HAND, PASS, destination_of, encode, origin_of, piece_of
 
 if TYPE_CHECKING:
     from .board import Board
-    from .position import Position
 
 
 class _PassMove:
@@ -56,7 +59,7 @@ class Move:
     def from_code(code: int) -> Move:
         """The move of the core's int encoding ``code`` (one shared value per code)."""
         if _COMPILED and type(code) is int and _CODE_MIN <= code <= _CODE_MAX:
-            return _SLOTS[_slot(code)]
+            return _shared(code)
         return _MOVES[code]
 
     @property
@@ -165,23 +168,35 @@ def _new_move(code: int) -> Move:
 
 _MOVES = _Interned()
 _PASS_MOVE = _MOVES[PASS]
-#: The table in front of :data:`_MOVES` in the compiled build: slot ``_slot(code)`` holds the last move hashed there
-#: and, in ``_SLOT_CODES``, its code (-1 and a placeholder while empty).
+#: The table in front of :data:`_MOVES` in the compiled build: slot ``_slot_of(code)`` holds the last move hashed
+#: there (a move of code -1 while empty), so that a look-up reads the table and the move it finds, whose code it
+#: compares.
 _SLOT_BITS = 15
 _SLOT_HASH = 0x9E3779B1  # Fibonacci hashing: the top bits of the low 32 of code * 2^32 / golden ratio
+_SLOT_SHIFT = 32 - _SLOT_BITS
 _LOW_32 = 0xFFFFFFFF
 _NO_MOVE = _MOVES[-1]
 _SLOTS: list[Move] = [_NO_MOVE] * (1 << _SLOT_BITS)
-_SLOT_CODES = filled("q", 1 << _SLOT_BITS, COMPILED, -1)
 
 
-def _slot(code: int) -> int:
-    """The slot of the table that holds the shared move of ``code`` (filled from :data:`_MOVES` if it did not)."""
-    slot = (code * _SLOT_HASH & _LOW_32) >> (32 - _SLOT_BITS)
-    if _SLOT_CODES[slot] != code:
-        _SLOTS[slot] = _MOVES[code]
-        _SLOT_CODES[slot] = code
-    return slot
+def _slot_of(code: int) -> int:
+    """The slot of :data:`_SLOTS` where the shared move of ``code`` is kept."""
+    return (code * _SLOT_HASH & _LOW_32) >> _SLOT_SHIFT
+
+
+def _shared(code: int) -> Move:
+    """The shared move of ``code`` from :data:`_SLOTS` (put there from :data:`_MOVES` if it was not)."""
+    move = _SLOTS[_slot_of(code)]
+    if move.code != code:
+        move = _fill_slot(code)
+    return move
+
+
+def _fill_slot(code: int) -> Move:
+    """Put the shared move of ``code`` in its slot (out of the callers' hot paths) and return it."""
+    move = _MOVES[code]
+    _SLOTS[_slot_of(code)] = move
+    return move
 
 
 def moves_of(board: Position) -> list[Move]:
@@ -189,15 +204,18 @@ def moves_of(board: Position) -> list[Move]:
     if not _COMPILED:
         return list(map(_MOVES.__getitem__, board.legal_codes()))
     n = board._keep()
+    at = board._kept_at
     moves = [_NO_MOVE] * n
     for i in range(n):
-        moves[i] = _SLOTS[_slot(board._kept[i])]
+        moves[i] = _shared(board._lists[at + i])
     return moves
 
 
-#: The most moves a :class:`_KeptMoves` holds; a longer list (far beyond any position of a game) is iterated from
-#: a list of values.
-_ITERATOR_ROOM = 256
+#: The most moves a :class:`_KeptMoves` holds, so that one fits a block of CPython's small-object allocator (512
+#: bytes); a :class:`_WideKeptMoves` holds up to :data:`_WIDE_ROOM`, and a longer list (far beyond any position of a
+#: game) is iterated from a list of values.
+_ITERATOR_ROOM = 120
+_WIDE_ROOM = 256
 
 
 class _KeptMoves:
@@ -217,14 +235,33 @@ class _KeptMoves:
             raise StopIteration
         code = self._codes[self._next]  # type: ignore[attr-defined]
         self._next += 1
-        return _SLOTS[_slot(code)]
+        return _shared(code)
+
+
+class _WideKeptMoves(_KeptMoves):
+    """A :class:`_KeptMoves` of a position of more than :data:`_ITERATOR_ROOM` moves (too large for the small-object
+    allocator: it comes from ``malloc``)."""
+
+    def __next__(self) -> Move:
+        if self._next >= self._end:
+            raise StopIteration
+        code = self._wide[self._next]  # type: ignore[attr-defined]
+        self._next += 1
+        return _shared(code)
 
 
 def _kept_moves(board: Position, n: int) -> _KeptMoves:
     """An iterator over the first ``n`` of ``board``'s kept moves (compiled build)."""
-    moves = _KeptMoves()
+    at = board._kept_at
+    if n > _ITERATOR_ROOM:
+        wide = _WideKeptMoves.__new__(_WideKeptMoves)
+        for i in range(n):
+            wide._wide[i] = board._lists[at + i]  # type: ignore[attr-defined]
+        wide._end = n
+        return wide
+    moves = _KeptMoves.__new__(_KeptMoves)
     for i in range(n):
-        moves._codes[i] = board._kept[i]  # type: ignore[attr-defined]
+        moves._codes[i] = board._lists[at + i]  # type: ignore[attr-defined]
     moves._end = n
     return moves
 
@@ -241,7 +278,7 @@ class LegalMoveGenerator:
         if not _COMPILED:
             return map(_MOVES.__getitem__, self.board.legal_codes())
         n = self.board._keep()
-        if n > _ITERATOR_ROOM:
+        if n > _WIDE_ROOM:
             return iter(moves_of(self.board))
         return _kept_moves(self.board, n)
 
@@ -259,3 +296,81 @@ class LegalMoveGenerator:
 
     def __repr__(self) -> str:
         return f"<LegalMoveGenerator ({', '.join(self.board.uhp(m) for m in self)})>"
+
+
+def _legal_moves(board: Position) -> LegalMoveGenerator:
+    """``board``'s :class:`LegalMoveGenerator`, made without a call of the type."""
+    moves = LegalMoveGenerator.__new__(LegalMoveGenerator)
+    moves.board = board  # type: ignore[assignment]  # a Board: the only MovePosition made
+    return moves
+
+
+def _shared_move(code: int) -> Move:
+    """:meth:`Move.from_code` of a code that the core played (an int of the core's range)."""
+    if _COMPILED:
+        return _shared(code)
+    return _MOVES[code]
+
+
+def _code_of(move: object) -> int:
+    """The code of ``move``, an object that is not a :class:`Move` but may hold one's code."""
+    try:
+        code: int = move.code  # type: ignore[attr-defined]
+    except AttributeError:
+        raise InvalidMoveError(f"Board.push takes a Move, not {type(move).__name__}.") from None
+    return code
+
+
+class MovePosition(Position):
+    """A :class:`~hive.games.hive.position.Position` played with :class:`Move` values: the verbs of
+    :class:`hive.Board` that python-chess's loop over the children calls for every child, compiled with the core.
+
+    ``_texts`` is the list of moves and their texts that :class:`hive.gameboard.GameBoard` keeps for the record
+    (declared in ``move.pxd``, so that :meth:`pop` reads it without a dict lookup).
+    """
+
+    _texts: list[tuple[Move, str]]
+
+    @property
+    def legal_moves(self) -> LegalMoveGenerator:
+        """The legal moves here, generated when first asked for in a position (like python-chess's)."""
+        return _legal_moves(self)
+
+    def push(self, move: Move, text: str | None = None) -> None:
+        """Play a legal move; ``text``, its MoveString as :meth:`move_text` wrote it here, is kept for the record.
+
+        :raises IllegalMoveError: naming the rule, when the move is not legal here.
+        """
+        _play(self, move)
+        if text is not None:
+            self._pushed(len(self.history) - 1, move, text)  # type: ignore[attr-defined]
+
+    def pop(self) -> Move:
+        """Take back the last move and return it.
+
+        :raises IndexError: when no move has been played.
+        """
+        return _take_back(self)
+
+
+def _play(board: MovePosition, move: Move) -> None:
+    """:meth:`MovePosition.push` without its text: play ``move`` if it is legal on ``board``."""
+    if isinstance(move, Move):
+        known = move
+        code = known.code
+    else:
+        code = _code_of(move)
+    if not board.has_move(code):
+        raise IllegalMoveError(reason(board, code, False))
+    board.make(code)
+
+
+def _take_back(board: MovePosition) -> Move:
+    """:meth:`MovePosition.pop`: take back the last move on ``board``, drop its text if one was kept, return it."""
+    if not board.history:
+        raise IndexError("pop from a board with no moves played")
+    code = board.unmake()
+    played = len(board.history)
+    if played < len(board._texts):
+        board._popped(played)  # type: ignore[attr-defined]
+    return _shared_move(code)

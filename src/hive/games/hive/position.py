@@ -71,13 +71,15 @@ class Position(Movers):
         self._cells = _ints("h", CELLS)
         self._movebuf = _ints("i", MOVE_BUFFER)
         # The legal moves of one position, kept for the board's checks and lists, and that position's key; and
-        # those of the position kept before it, to which a loop over the children returns after each pop.
-        self._kept = _ints("i", MOVE_BUFFER)
+        # those of the position kept before it, to which a loop over the children returns after each pop. The two
+        # lists are the halves of _lists, starting at _kept_at and _spare_at: they change places by their offsets.
+        self._lists = _ints("i", 2 * MOVE_BUFFER)
+        self._kept_at = 0
         self._kept_n = 0
         self._kept_hash = 0
         self._kept_ply = -1
         self._kept_status = 0
-        self._spare = _ints("i", MOVE_BUFFER)
+        self._spare_at = MOVE_BUFFER
         self._spare_n = 0
         self._spare_hash = 0
         self._spare_ply = -1
@@ -87,18 +89,18 @@ class Position(Movers):
     # the kept legal moves: generated once per position for every check and list of the board
 
     def _keep(self) -> int:
-        """Generate the legal moves into ``_kept`` unless it holds this position's already, or the spare does (then
-        the two change places); return how many."""
+        """Generate the legal moves into the kept list unless it holds this position's already, or the spare one
+        does (then the two change places); return how many."""
         if not self._kept_here():
             self._swap_kept()
         if not self._kept_here():
+            at = self._kept_at
             if _COMPILED:
                 n = self._fill()
                 for i in range(n):
-                    self._kept[i] = self._movebuf[i]
+                    self._lists[at + i] = self._movebuf[i]
             else:
-                self._kept = self.generate()
-                n = len(self._kept)
+                n = _put(self._lists, at, self.generate())
             self._kept_n = n
             self._kept_hash = self.hash
             self._kept_ply = self.ply
@@ -106,14 +108,14 @@ class Position(Movers):
         return self._kept_n
 
     def _kept_here(self) -> bool:
-        """Whether ``_kept`` holds this position's legal moves."""
+        """Whether the kept list holds this position's legal moves."""
         return self.ply == self._kept_ply and self.hash == self._kept_hash and self.status == self._kept_status
 
     def _swap_kept(self) -> None:
         """Exchange the kept moves with the spare ones, each with its position's key."""
-        moves = self._kept
-        self._kept = self._spare
-        self._spare = moves
+        at = self._kept_at
+        self._kept_at = self._spare_at
+        self._spare_at = at
         n = self._kept_n
         self._kept_n = self._spare_n
         self._spare_n = n
@@ -134,23 +136,25 @@ class Position(Movers):
     def has_move(self, code: int) -> bool:
         """Whether the int move ``code`` is legal here (checked against the kept legal moves)."""
         n = self._keep()
+        at = self._kept_at
         if not _COMPILED:
-            return code in self._kept
+            return code in _part(self._lists, at, n)
         found = False
-        for i in range(n):
-            if self._kept[i] == code:
+        for i in range(at, at + n):
+            if self._lists[i] == code:
                 found = True
                 break
         return found
 
     def legal_codes(self) -> list[int]:
-        """The kept legal moves as ints, in :meth:`generate`'s order (read it, never change it)."""
+        """The kept legal moves as ints, in :meth:`generate`'s order (a new list)."""
         n = self._keep()
+        at = self._kept_at
         if not _COMPILED:
-            return self._kept  # type: ignore[return-value]
+            return _part(self._lists, at, n)
         moves = [0] * n
         for i in range(n):
-            moves[i] = self._kept[i]
+            moves[i] = self._lists[at + i]
         return moves
 
     # ------------------------------------------------------------------
@@ -236,6 +240,7 @@ class Position(Movers):
                 self._movebuf[n] = base | self._cells[i] << 16
                 n += 1
         if queen_placed:
+            first = n
             last = self.last
             stamp = self.find_cuts()
             throws = False
@@ -257,22 +262,23 @@ class Position(Movers):
                     self._movebuf[n] = base | self._dests[i] << 16
                     n += 1
             if throws:
-                n = self._unique(n)
+                n = self._unique(first, n)
         if n == 0:
             self._movebuf[0] = _PASS
             return 1
         return n
 
-    def _unique(self, n: int) -> int:
-        """Drop repeats from ``_movebuf[:n]``, first occurrences kept (a pillbug can throw a piece where it could go
-        itself); return the new length.
+    def _unique(self, first: int, n: int) -> int:
+        """Drop repeats from the movements ``_movebuf[first:n]``, first occurrences kept (a pillbug can throw a piece
+        where it could go itself); return the new length.
 
-        A move on the board is fixed by its piece and destination (the origin is where the piece is).
+        A move on the board is fixed by its piece and destination (the origin is where the piece is). The placements
+        before ``first`` need no check: they move pieces from hand, the movements pieces on the board.
         """
         self._mark_stamp += 1
         stamp = self._mark_stamp
-        out = 0
-        for i in range(n):
+        out = first
+        for i in range(first, n):
             move = self._movebuf[i]
             key = (move & 31) * CELLS + (move >> 16)
             if self._move_mark[key] != stamp:
@@ -342,6 +348,17 @@ class Position(Movers):
 
 def _ints(code: str, size: int, value: int = 0) -> MutableSequence[int]:
     return filled(code, size, COMPILED, value)
+
+
+def _put(lists: MutableSequence[int], at: int, moves: list[int]) -> int:
+    """Write ``moves`` to ``lists`` from ``at`` (the plain build's copy into a kept list); return how many."""
+    lists[at : at + len(moves)] = moves
+    return len(moves)
+
+
+def _part(lists: MutableSequence[int], at: int, n: int) -> list[int]:
+    """``lists[at : at + n]`` as a new list (the plain build's kept list)."""
+    return lists[at : at + n]  # type: ignore[return-value]
 
 
 #: Whether this module runs compiled (its ``.pxd`` types apply) or as plain Python.
