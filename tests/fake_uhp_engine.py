@@ -40,7 +40,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--delay", type=float, default=0.0, help="seconds to think on bestmove")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--log", default=None, help="append every command received to this file")
+    parser.add_argument("--threads-option", default=None, metavar="NAME", help="an int option NAME, 1 to 4")
     args = parser.parse_args(argv)
+    if args.threads_option:
+        OPTIONS[args.threads_option] = ["int", "1", "1", "1", "4"]
 
     def misbehave(when: str) -> bool:
         if when in args.hang:

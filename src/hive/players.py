@@ -21,11 +21,11 @@ import random
 import shlex
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from .engine import SimpleEngine
+from .engine import EngineError, SimpleEngine
 from .game import Game
 from .games import plugin_of
 from .plugin import GameSpec
@@ -38,6 +38,8 @@ PLAYER_CHOICES = (
     f"{', '.join(LEVEL_NAMES)}, random, uhp:<engine command line>, or LEVEL@FILE (a level playing with the AI's "
     "parameter values in a JSON or TOML file)"
 )
+#: The names under which UHP engines take their thread count (ours ``Threads``, nokamute's ``NumThreads``).
+THREAD_OPTIONS = ("Threads", "NumThreads")
 
 
 @dataclass(frozen=True)
@@ -89,12 +91,45 @@ class PlayerSpec:
     :ivar arg: the level's name, or the engine's command line (empty for ``random``).
     :ivar values: a level's AI parameters set apart from the shipped ones, by name (``LEVEL@FILE``, or ``hive tune``'s
         candidates), in the order given.
+    :ivar time: this player's own time a move, in place of the match's limits (see :meth:`own`).
+    :ivar depth: this player's own search depth, in place of the match's limits.
+    :ivar threads: the processes a level searches on, or the thread count a UHP engine is set to (its ``Threads``
+        or ``NumThreads`` option); ``None`` leaves the player's default.
+    :ivar options: a UHP engine's options, set with ``options set NAME VALUE`` before its first game.
     """
 
     text: str
     type: str
     arg: str = ""
     values: tuple[tuple[str, float], ...] = ()
+    time: float | None = None
+    depth: int | None = None
+    threads: int | None = None
+    options: tuple[tuple[str, str], ...] = ()
+
+    def own(
+        self,
+        *,
+        time: float | None = None,
+        depth: int | None = None,
+        threads: int | None = None,
+        options: Mapping[str, str] | None = None,
+    ) -> PlayerSpec:
+        """This player with settings of its own: a time or a depth (which replace the match's limits), a thread
+        count, a UHP engine's options; what is not given stays as it was. :func:`check_player` checks them."""
+        return replace(
+            self,
+            time=self.time if time is None else time,
+            depth=self.depth if depth is None else depth,
+            threads=self.threads if threads is None else threads,
+            options=self.options if options is None else tuple(options.items()),
+        )
+
+    def limits_of(self, time: float | None, depth: int | None) -> tuple[float | None, int | None]:
+        """The time and depth this player plays with: its own where it has either, else the match's."""
+        if self.time is not None or self.depth is not None:
+            return self.time, self.depth
+        return time, depth
 
     @property
     def label(self) -> str:
@@ -177,6 +212,7 @@ def check_player(spec: PlayerSpec | str, game: GameSpec) -> PlayerSpec:
         )
     if spec.type == "level" and spec.arg not in game.ai.levels:
         raise InvalidPlayerError(f"bad player {spec.text!r}: {game.title} has no level {spec.arg!r}")
+    _check_own(spec)
     if spec.values:
         if not game.ai.parameters or game.ai.searcher_with is None:
             raise InvalidPlayerError(f"bad player {spec.text!r}: {game.title}'s AI has no parameters to set")
@@ -189,11 +225,40 @@ def check_player(spec: PlayerSpec | str, game: GameSpec) -> PlayerSpec:
     return spec
 
 
+def _check_own(spec: PlayerSpec) -> None:
+    """Check what ``spec`` sets for itself: limits, threads and options.
+
+    :raises InvalidPlayerError: naming the player and the bad setting.
+    """
+    own = spec.time is not None or spec.depth is not None or spec.threads is not None or spec.options
+    if own and spec.type == "random":
+        raise InvalidPlayerError(f"bad player {spec.text!r}: the random mover takes no time, depth, threads or options")
+    if spec.options and spec.type != "uhp":
+        raise InvalidPlayerError(
+            f"bad player {spec.text!r}: engine options are for UHP engines; a level takes threads and LEVEL@FILE values"
+        )
+    if spec.time is not None and spec.depth is not None:
+        raise InvalidPlayerError(f"bad player {spec.text!r}: give it a time or a depth, not both")
+    try:
+        if spec.time is not None or spec.depth is not None:
+            Limits(time=spec.time, depth=spec.depth)
+        if spec.threads is not None:
+            Limits(depth=1, threads=spec.threads)
+    except ValueError as err:
+        raise InvalidPlayerError(f"bad player {spec.text!r}: {err}") from None
+    for name, value in spec.options:
+        if not name.strip() or any(c.isspace() for c in name) or not value.strip() or "\n" in value:
+            raise InvalidPlayerError(
+                f"bad player {spec.text!r}: bad engine option {name}={value!r} (NAME=VALUE, a name without spaces)"
+            )
+
+
 def search_limits(spec: PlayerSpec, game: GameSpec, time: float | None = None, depth: int | None = None) -> Limits:
-    """The limits of a level of ``game``, unless ``time`` or ``depth`` overrides them."""
-    if time is not None or depth is not None:
-        return Limits(time=time, depth=depth)
-    return game.ai.levels[spec.arg]
+    """The limits of a level of ``game``: its own, else the match's ``time`` or ``depth``, else the level's; on
+    the player's thread count."""
+    time, depth = spec.limits_of(time, depth)
+    limits = Limits(time=time, depth=depth) if time is not None or depth is not None else game.ai.levels[spec.arg]
+    return limits if spec.threads is None else replace(limits, threads=spec.threads)
 
 
 def engine_limits(time: float | None = None, depth: int | None = None) -> Limits:
@@ -261,19 +326,54 @@ class RandomPlayer:
         """Nothing to release."""
 
 
+def engine_options(engine: SimpleEngine, options: Mapping[str, str], threads: int | None) -> dict[str, str]:
+    """``options`` with the thread count under the name ``engine`` gives it (one of :data:`THREAD_OPTIONS`).
+
+    :raises EngineError: when ``threads`` is given and the engine has no such option.
+    """
+    wanted = dict(options)
+    if threads is not None:
+        names = {name.lower() for name in THREAD_OPTIONS}
+        name = next((name for name in engine.options if name.lower() in names), None)
+        if name is None:
+            raise EngineError(
+                f"engine {engine.name!r} has no thread count option ({' or '.join(THREAD_OPTIONS)}; its options: "
+                f"{', '.join(engine.options) or 'none'})"
+            )
+        wanted[name] = str(threads)
+    return wanted
+
+
 class EnginePlayer:
-    """An external UHP engine, started at once; call :meth:`close` when done.
+    """An external UHP engine, started at once and set up with its options; call :meth:`close` when done.
 
     :param command: the engine's command line.
     :param limits: the ``bestmove`` limit of every move.
     :param timeout: seconds the engine may take beyond its move time before it fails.
-    :raises EngineError: when the engine cannot be started.
+    :param options: options set with ``options set`` once the engine has started.
+    :param threads: the engine's thread count (see :func:`engine_options`).
+    :raises EngineError: when the engine cannot be started or refuses an option.
     """
 
-    def __init__(self, command: str, limits: Limits, *, timeout: float | None = 60.0) -> None:
+    def __init__(
+        self,
+        command: str,
+        limits: Limits,
+        *,
+        timeout: float | None = 60.0,
+        options: Mapping[str, str] | None = None,
+        threads: int | None = None,
+    ) -> None:
         self.limits = limits
         self.engine = SimpleEngine.popen_uhp(command, timeout=timeout)
         self.name = self.engine.name
+        try:
+            wanted = engine_options(self.engine, options or {}, threads)
+            if wanted:
+                self.engine.configure(wanted)
+        except EngineError:
+            self.engine.quit()
+            raise
 
     def choose(self, board: Game[Any]) -> Any:
         """The engine's best move in ``board``.
@@ -296,7 +396,8 @@ def make_player(
     seed: int | None = None,
     engine_timeout: float | None = 60.0,
 ) -> Player:
-    """A player of ``game``; ``time``/``depth`` override a level's limits and set an engine's.
+    """A player of ``game``; ``time``/``depth`` (the match's) override a level's limits and set an engine's, unless
+    the player has limits of its own (:meth:`PlayerSpec.own`).
 
     External engines are started here: :meth:`Player.close` them when done.
 
@@ -309,7 +410,13 @@ def make_player(
         return RandomPlayer(game, seed)
     if spec.type == "level":
         return SearchPlayer(game, search_limits(spec, game, time, depth), spec.label, seed, dict(spec.values))
-    return EnginePlayer(spec.arg, engine_limits(time, depth), timeout=engine_timeout)
+    return EnginePlayer(
+        spec.arg,
+        engine_limits(*spec.limits_of(time, depth)),
+        timeout=engine_timeout,
+        options=dict(spec.options),
+        threads=spec.threads,
+    )
 
 
 def describe(spec: PlayerSpec, game: GameSpec, time: float | None = None, depth: int | None = None) -> str:
@@ -322,12 +429,18 @@ def describe(spec: PlayerSpec, game: GameSpec, time: float | None = None, depth:
             changed = sum(round(value) != game.ai.parameters.get(name) for name, value in spec.values)
             text += f", with {len(spec.values)} parameter values ({changed} apart from the shipped ones)"
         return text
-    return f"UHP engine {spec.arg!r}, '{engine_limits(time, depth).uhp_command()}'"
+    text = f"UHP engine {spec.arg!r}, '{engine_limits(*spec.limits_of(time, depth)).uhp_command()}'"
+    if spec.threads is not None:
+        text += f", {spec.threads} thread{'s' if spec.threads != 1 else ''}"
+    if spec.options:
+        text += ", options " + " ".join(f"{name}={value}" for name, value in spec.options)
+    return text
 
 
 __all__ = [
     "DEFAULT_ENGINE_TIME",
     "PLAYER_CHOICES",
+    "THREAD_OPTIONS",
     "EnginePlayer",
     "InvalidPlayerError",
     "Player",
@@ -338,6 +451,7 @@ __all__ = [
     "check_player",
     "describe",
     "engine_limits",
+    "engine_options",
     "make_player",
     "parse_player",
     "read_values",

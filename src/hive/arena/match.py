@@ -9,7 +9,7 @@ import random
 from collections.abc import Callable
 
 from ..engine import EngineError, SimpleEngine
-from ..players import PlayerSpec, check_player
+from ..players import PlayerSpec, check_player, engine_options
 from ..plugin import GameSpec
 from ..search import Limits
 from .cluster import RayRunner
@@ -58,11 +58,15 @@ def make_runner(ray: bool | str, jobs: int | None, games: int) -> Runner:
 
 
 def player_label(number: int, spec: PlayerSpec, game: GameSpec, timeout: float | None) -> str:
-    """A player's name in reports; an engine is started once to learn its name and check that it plays ``game``."""
+    """A player's name in reports; an engine is started once to learn its name and check that it takes its options
+    and plays ``game``."""
     if spec.type != "uhp":
         return spec.label
     try:
         with SimpleEngine.popen_uhp(spec.arg, timeout=timeout) as engine:
+            wanted = engine_options(engine, dict(spec.options), spec.threads)
+            if wanted:
+                engine.configure(wanted)
             engine.communicate(f"newgame {game.name}")
             return engine.name
     except EngineError as err:

@@ -44,6 +44,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_game_options(parser)
     parser.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        metavar="N",
+        help="both players' threads: a level's search processes, a UHP engine's Threads or NumThreads option",
+    )
+    for number in (1, 2):
+        own = parser.add_argument_group(
+            f"PLAYER{number}'s own settings", "in place of the match's (time odds: --time1 1 --time2 4)"
+        )
+        own.add_argument(
+            f"--time{number}", type=float, default=None, metavar="SECONDS", help=f"PLAYER{number}'s time per move"
+        )
+        own.add_argument(f"--depth{number}", type=int, default=None, metavar="N", help=f"PLAYER{number}'s depth")
+        own.add_argument(f"--threads{number}", type=int, default=None, metavar="N", help=f"PLAYER{number}'s threads")
+        own.add_argument(
+            f"--option{number}",
+            action="append",
+            default=None,
+            metavar="NAME=VALUE",
+            help=f"set PLAYER{number}'s UHP engine option NAME before its games (repeatable)",
+        )
+    parser.add_argument(
         "--sprt",
         nargs=2,
         type=float,
@@ -195,6 +218,27 @@ def _sprt(args: argparse.Namespace) -> Sprt | None:
     return Sprt(*args.sprt, **chances)
 
 
+def own_settings(args: argparse.Namespace, number: int, player: PlayerSpec) -> PlayerSpec:
+    """``player`` with the settings of its own given by ``--timeN``, ``--depthN``, ``--threadsN`` (or
+    ``--threads``, which the random mover ignores) and ``--optionN``.
+
+    :raises ValueError: naming an ``--optionN`` that is not ``NAME=VALUE``.
+    """
+    options: dict[str, str] = {}
+    for text in getattr(args, f"option{number}") or ():
+        name, equals, value = text.partition("=")
+        if not equals or not name.strip():
+            raise ValueError(f"--option{number} {text!r}: expected NAME=VALUE, e.g. NumThreads=2")
+        options[name.strip()] = value.strip()
+    threads = getattr(args, f"threads{number}")
+    return player.own(
+        time=getattr(args, f"time{number}"),
+        depth=getattr(args, f"depth{number}"),
+        threads=threads if threads is not None or player.type == "random" else args.threads,
+        options=options or None,
+    )
+
+
 def _save(out: IO[str], path: str, records: list[str], spec: GameSpec) -> str:
     """Write ``records`` (one a line, or a blank line between those of several lines) and say so."""
     texts = [record.rstrip("\n") for record in records]
@@ -207,7 +251,9 @@ def cmd_match(args: argparse.Namespace) -> int:
     """Run ``hive match`` from parsed arguments; returns the exit code."""
     out: IO[str] | None = None
     try:
-        specs = [parse_player(args.player1), parse_player(args.player2)]
+        specs = [
+            own_settings(args, number, parse_player(text)) for number, text in ((1, args.player1), (2, args.player2))
+        ]
         sprt = _sprt(args)
         if args.games is None:
             args.games = SPRT_GAMES if sprt is not None else 2
@@ -273,4 +319,4 @@ def main(argv: Sequence[str] | None = None) -> int:
     return cmd_match(parser.parse_args(argv))
 
 
-__all__ = ["add_arguments", "add_game_options", "add_parser", "checked_game", "cmd_match", "main"]
+__all__ = ["add_arguments", "add_game_options", "add_parser", "checked_game", "cmd_match", "main", "own_settings"]
