@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import sys
 from collections.abc import Sequence
 
 from ..bot import Bot, BotError, BotSettings
 from ..players import PLAYER_CHOICES
+from .common import reported, standalone
 
 #: The environment variable standing for ``--token`` (keeping it off command lines).
 TOKEN_VARIABLE = "HIVE_BOT_TOKEN"
@@ -44,35 +44,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(func=cmd_bot)
 
 
+def _serve(args: argparse.Namespace) -> int:
+    """Play on the server as ``args`` asks, until interrupted; returns the exit code."""
+    settings = BotSettings(
+        server=args.server,
+        token=args.token or os.environ.get(TOKEN_VARIABLE, ""),
+        player=f"uhp:{args.engine}" if args.engine else args.player,
+        games=frozenset(args.game),
+        rated=not args.casual_only,
+        casual=not args.rated_only,
+        max_games=args.max_games,
+    )
+    try:
+        asyncio.run(Bot(settings, log=lambda line: print(line, flush=True)).run())
+    except OSError as err:
+        raise BotError(f"the server cannot be reached: {err}") from None
+    return 0
+
+
 def cmd_bot(args: argparse.Namespace) -> int:
     """Run ``hive bot`` from parsed arguments until it is interrupted; returns the exit code."""
-    try:
-        settings = BotSettings(
-            server=args.server,
-            token=args.token or os.environ.get(TOKEN_VARIABLE, ""),
-            player=f"uhp:{args.engine}" if args.engine else args.player,
-            games=frozenset(args.game),
-            rated=not args.casual_only,
-            casual=not args.rated_only,
-            max_games=args.max_games,
-        )
-        asyncio.run(Bot(settings, log=lambda line: print(line, flush=True)).run())
-    except (BotError, ValueError) as err:
-        print(f"hive bot: {err}", file=sys.stderr)
-        return 2
-    except OSError as err:
-        print(f"hive bot: the server cannot be reached: {err}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130
-    return 0
+    return reported("bot", (BotError, ValueError), lambda: _serve(args))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``hive bot`` with ``argv`` (default ``sys.argv[1:]``); returns the exit code."""
-    parser = argparse.ArgumentParser(prog="hive bot", description=DESCRIPTION)
-    add_arguments(parser)
-    return cmd_bot(parser.parse_args(argv))
+    return standalone("bot", DESCRIPTION, add_arguments, argv)
 
 
 __all__ = ["add_arguments", "add_parser", "cmd_bot", "main"]

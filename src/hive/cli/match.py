@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import sys
 from collections.abc import Callable, Sequence
 from typing import IO
 
@@ -16,6 +15,7 @@ from ..engine import EngineError
 from ..games import games
 from ..players import DEFAULT_ENGINE_TIME, PLAYER_CHOICES, PlayerSpec, check_player, describe, parse_player
 from ..plugin import GameSpec
+from .common import reported, standalone
 
 DESCRIPTION = (
     "Play games between two players (sides alternate, each pair of games shares a random opening) and report "
@@ -247,8 +247,8 @@ def _save(out: IO[str], path: str, records: list[str], spec: GameSpec) -> str:
     return f"Saved {len(records)} {plural_noun(spec.record_noun)} to {path}"
 
 
-def cmd_match(args: argparse.Namespace) -> int:
-    """Run ``hive match`` from parsed arguments; returns the exit code."""
+def _play(args: argparse.Namespace) -> int:
+    """Play the match ``args`` asks for and print it; returns the exit code."""
     out: IO[str] | None = None
     try:
         specs = [
@@ -300,23 +300,20 @@ def cmd_match(args: argparse.Namespace) -> int:
             print(f"{plural(late, 'game')} finished after the decision, not counted")
         if out is not None:
             print(_save(out, args.out, [game.record for game in result.games], spec))
-    except (ValueError, EngineError) as err:
-        print(f"hive match: {err}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("hive match: interrupted", file=sys.stderr)
-        return 130
     finally:
         if out is not None:
             out.close()
     return 0
 
 
+def cmd_match(args: argparse.Namespace) -> int:
+    """Run ``hive match`` from parsed arguments; returns the exit code."""
+    return reported("match", (ValueError, EngineError), lambda: _play(args))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``hive match`` with ``argv`` (default ``sys.argv[1:]``); returns the exit code."""
-    parser = argparse.ArgumentParser(prog="hive match", description=DESCRIPTION)
-    add_arguments(parser)
-    return cmd_match(parser.parse_args(argv))
+    return standalone("match", DESCRIPTION, add_arguments, argv)
 
 
 __all__ = ["add_arguments", "add_game_options", "add_parser", "checked_game", "cmd_match", "main", "own_settings"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,6 +16,7 @@ from ..arena.tournament import FORMATS, GAUNTLET, ROUND_ROBIN, TournamentResult,
 from ..engine import EngineError
 from ..games import find_game
 from ..players import PLAYER_CHOICES, describe, parse_player
+from .common import reported, standalone
 from .match import add_game_options, checked_game
 
 DESCRIPTION = (
@@ -89,72 +89,68 @@ def _check_out(path: str | None) -> None:
         raise ValueError(f"cannot write {path!r}: it is a folder")
 
 
+def _play(args: argparse.Namespace) -> int:
+    """Play the tournament ``args`` asks for and print it; returns the exit code."""
+    specs = [parse_player(text) for text in args.players]
+    spec = checked_game(args, specs)
+    cycles = 2 if args.double else 1
+    pairings = schedule([f"{i}" for i in range(len(specs))], args.format, cycles)
+    _check_out(args.out)
+    total = len(pairings) * args.games
+    jobs: int | None = args.jobs
+    if args.ray is not False:
+        import_ray()
+        if args.ray is not True:
+            check_address(args.ray)
+    else:
+        jobs = min(jobs if jobs is not None else os.cpu_count() or 1, total)
+    seed = args.seed if args.seed is not None else random.randrange(2**32)
+    max_moves = args.max_moves if args.max_moves is not None else arena_settings(spec).max_moves
+    kind = "Round robin" if args.format == ROUND_ROBIN else "Gauntlet"
+    print(
+        f"{kind}{' (double)' if args.double else ''} of {plural(len(specs), 'player')}: "
+        f"{plural(len(pairings), 'pairing')} of {plural(args.games, 'game')}, {total} in all, of {spec.name}, "
+        f"openings of {plural(args.openings, f'random {spec.move_noun}')}, adjudicated after "
+        f"{plural(max_moves, spec.move_noun)}, seed {seed}, "
+        f"{'on Ray' if args.ray is not False else plural(jobs or 1, 'job')}",
+        flush=True,
+    )
+    for number, player in enumerate(specs, start=1):
+        print(f"Player {number} {player.text}: {describe(player, spec, args.time, args.depth)}", flush=True)
+    result = run_tournament(
+        specs,
+        format=args.format,
+        cycles=cycles,
+        games=args.games,
+        game=spec,
+        time=args.time,
+        depth=args.depth,
+        max_moves=max_moves,
+        openings=args.openings,
+        seed=seed,
+        jobs=jobs,
+        engine_timeout=args.engine_timeout,
+        on_game=lambda record, so_far: print(_progress(record, so_far), flush=True),
+        ray=args.ray,
+    )
+    print(result.summary())
+    if args.out is not None:
+        try:
+            _write(args.out, [game.record for game in result.games])
+        except OSError as err:
+            raise ValueError(f"cannot write {args.out!r}: {err.strerror}") from None
+        print(f"Saved {len(result.games)} {plural_noun(spec.record_noun)} to {args.out}")
+    return 0
+
+
 def cmd_tournament(args: argparse.Namespace) -> int:
     """Run ``hive tournament`` from parsed arguments; returns the exit code."""
-    try:
-        specs = [parse_player(text) for text in args.players]
-        spec = checked_game(args, specs)
-        cycles = 2 if args.double else 1
-        pairings = schedule([f"{i}" for i in range(len(specs))], args.format, cycles)
-        _check_out(args.out)
-        total = len(pairings) * args.games
-        jobs: int | None = args.jobs
-        if args.ray is not False:
-            import_ray()
-            if args.ray is not True:
-                check_address(args.ray)
-        else:
-            jobs = min(jobs if jobs is not None else os.cpu_count() or 1, total)
-        seed = args.seed if args.seed is not None else random.randrange(2**32)
-        max_moves = args.max_moves if args.max_moves is not None else arena_settings(spec).max_moves
-        kind = "Round robin" if args.format == ROUND_ROBIN else "Gauntlet"
-        print(
-            f"{kind}{' (double)' if args.double else ''} of {plural(len(specs), 'player')}: "
-            f"{plural(len(pairings), 'pairing')} of {plural(args.games, 'game')}, {total} in all, of {spec.name}, "
-            f"openings of {plural(args.openings, f'random {spec.move_noun}')}, adjudicated after "
-            f"{plural(max_moves, spec.move_noun)}, seed {seed}, "
-            f"{'on Ray' if args.ray is not False else plural(jobs or 1, 'job')}",
-            flush=True,
-        )
-        for number, player in enumerate(specs, start=1):
-            print(f"Player {number} {player.text}: {describe(player, spec, args.time, args.depth)}", flush=True)
-        result = run_tournament(
-            specs,
-            format=args.format,
-            cycles=cycles,
-            games=args.games,
-            game=spec,
-            time=args.time,
-            depth=args.depth,
-            max_moves=max_moves,
-            openings=args.openings,
-            seed=seed,
-            jobs=jobs,
-            engine_timeout=args.engine_timeout,
-            on_game=lambda record, so_far: print(_progress(record, so_far), flush=True),
-            ray=args.ray,
-        )
-        print(result.summary())
-        if args.out is not None:
-            try:
-                _write(args.out, [game.record for game in result.games])
-            except OSError as err:
-                raise ValueError(f"cannot write {args.out!r}: {err.strerror}") from None
-            print(f"Saved {len(result.games)} {plural_noun(spec.record_noun)} to {args.out}")
-    except (ValueError, EngineError) as err:
-        print(f"hive tournament: {err}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("hive tournament: interrupted", file=sys.stderr)
-        return 130
-    return 0
+    return reported("tournament", (ValueError, EngineError), lambda: _play(args))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``hive tournament`` with ``argv`` (default ``sys.argv[1:]``); returns the exit code."""
-    parser = argparse.ArgumentParser(prog="hive tournament", description=DESCRIPTION)
-    add_arguments(parser)
-    return cmd_tournament(parser.parse_args(argv))
+    return standalone("tournament", DESCRIPTION, add_arguments, argv)
 
 
 __all__ = ["add_arguments", "add_parser", "cmd_tournament", "main"]

@@ -23,6 +23,7 @@ from ..tune.positions import Features, recorded_games, samples, self_play, split
 from ..tune.run import Run, Settings, tune
 from ..tune.spec import DEFAULT_SPEC, Spec, load_spec
 from ..tune.texel import LOSSES, fit
+from .common import reported, standalone
 
 DESCRIPTION = (
     "Tune the AI's parameters (its evaluation's weights and its search's numbers) by SPSA: each iteration plays a "
@@ -415,24 +416,20 @@ def _run_texel(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tune(args: argparse.Namespace) -> int:
+    """Run the tuning ``args`` asks for; returns the exit code."""
+    _check_mode(args)
+    return _run_texel(args) if args.texel else _run_spsa(args)
+
+
 def cmd_tune(args: argparse.Namespace) -> int:
     """Run ``hive tune`` from parsed arguments; returns the exit code."""
-    try:
-        _check_mode(args)
-        return _run_texel(args) if args.texel else _run_spsa(args)
-    except (ValueError, EngineError, ClusterError) as err:
-        print(f"hive tune: {err}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("hive tune: interrupted", file=sys.stderr)
-        return 130
+    return reported("tune", (ValueError, EngineError, ClusterError), lambda: _tune(args))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``hive tune`` with ``argv`` (default ``sys.argv[1:]``); returns the exit code."""
-    parser = argparse.ArgumentParser(prog="hive tune", description=DESCRIPTION)
-    add_arguments(parser)
-    return cmd_tune(parser.parse_args(argv))
+    return standalone("tune", DESCRIPTION, add_arguments, argv)
 
 
 __all__ = ["add_arguments", "add_parser", "cmd_tune", "main"]
