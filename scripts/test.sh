@@ -2,7 +2,7 @@
 # Install the project, its optional parts (RL, cluster, docs) and its test tools into .venv (compiling the hot core),
 # then run lint, type checks and the test suite against the compiled build, and again the tests of what the two builds
 # differ in against the plain Python sources (HIVE_PURE=1); the tests of the server, the page, the deployment files
-# and the documentation (marked once) run in the compiled pass only.
+# and the documentation, the arena and hive tune (marked once) run in the compiled pass only.
 # Extra arguments go to pytest, e.g. `bash scripts/test.sh -m slow` for the deep checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,5 +42,5 @@ echo "== mypy"
 echo "== pytest, $(.venv/bin/hive --version)"
 .venv/bin/pytest "$@"
 echo "== pytest, $(HIVE_PURE=1 .venv/bin/hive --version): the tests of what the builds differ in"
-# The server's, the page's, the deployment's and the documentation's tests (marked once) ran above.
+# The apps' tests (server, page, arena, hive tune), the deployment's and the docs' (marked once) ran above.
 HIVE_PURE=1 .venv/bin/pytest -m "not slow and not once" "$@"

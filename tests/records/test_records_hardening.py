@@ -98,6 +98,7 @@ def test_a_long_sgf_value_takes_little_memory() -> None:
     assert peak_kb(lambda: trees(text)) < 8 * 1024  # the value and the buffer: 180 MB before
 
 
+@pytest.mark.slow  # 18 s under tracemalloc
 def test_deeply_nested_sgf_variations_take_constant_memory() -> None:
     depth = 500_000
     handle = io.StringIO("(" * depth + ")" * depth)
@@ -108,6 +109,7 @@ def test_deeply_nested_sgf_variations_take_constant_memory() -> None:
     assert isinstance(tree, SgfTree) and (tree.nodes, tree.errors) == ([], [])
 
 
+@pytest.mark.once
 def test_an_sgf_main_line_over_the_bound_keeps_its_start_and_says_so() -> None:
     text = "(;GM[27]" + "(;C[x]" * 5_000 + ")" * 5_001 + "(;GN[next])"
     first, second = trees(text, 4096, values=1_000)

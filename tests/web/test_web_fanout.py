@@ -146,6 +146,7 @@ def dropped_games(caplog: pytest.LogCaptureFixture) -> list[str]:
     return [str(r.args[0]) for r in caplog.records if r.msg == DROPPED and isinstance(r.args, tuple)]
 
 
+@pytest.mark.slow  # 15 s: a socket filled to its bound
 @pytest.mark.timing
 def test_a_socket_that_never_reads_delays_neither_the_mover_nor_the_opponent(
     tmp_path: Path, caplog: pytest.LogCaptureFixture

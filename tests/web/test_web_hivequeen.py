@@ -141,6 +141,7 @@ queen_bodies = st.dictionaries(
 )
 
 
+@pytest.mark.slow  # 60 games made and answered
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(action=st.sampled_from(["move", "preview", "why", "undo", "resign", "offer", "create"]), body=queen_bodies)
 def test_random_hivequeen_requests_never_cause_a_500(action: str, body: JSON) -> None:

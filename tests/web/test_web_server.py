@@ -34,7 +34,7 @@ def run(coro: Callable[[], Coroutine[Any, Any, None]]) -> None:
     asyncio.run(coro())
 
 
-@pytest.mark.parametrize("games", [40, pytest.param(100, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("games", [20, pytest.param(100, marks=pytest.mark.slow)])
 def test_concurrent_games_keep_every_move_in_order(tmp_path: Path, games: int) -> None:
     """Games of 40 moves each, played at once; the database holds exactly the moves played, in order."""
     db = tmp_path / "games.sqlite3"
@@ -222,6 +222,7 @@ bodies = st.dictionaries(
 )
 
 
+@pytest.mark.slow  # 60 games made and answered
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(action=st.sampled_from(["move", "undo", "redo", "resign", "offer", "answer", "why", "create"]), body=bodies)
 def test_random_request_bodies_never_cause_a_500(action: str, body: JSON) -> None:
