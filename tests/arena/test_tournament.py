@@ -107,3 +107,14 @@ def test_a_failed_tournament_leaves_an_existing_records_file_alone(tmp_path: Pat
     with redirect_stderr(io.StringIO()), redirect_stdout(io.StringIO()):
         assert main(["random", "easy", "nobody", "--out", str(records)]) == 2
     assert records.read_text() == "kept\n"
+
+
+def test_threads_are_every_level_s_and_the_random_mover_takes_none() -> None:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        code = main([*PLAYERS, "--game", "Base", "--depth", "1", "--threads", "2", "--max-moves", "4", "--jobs", "1"])
+    text = out.getvalue()
+    assert code == 0, text
+    assert "Player 1 random: random mover\n" in text
+    assert "Player 2 easy: built-in AI, depth 1, 2 threads\n" in text
+    assert "Player 3 medium: built-in AI, depth 1, 2 threads\n" in text

@@ -43,13 +43,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "-n", "--games", type=int, default=None, help=f"number of games (default 2; with --sprt, at most {SPRT_GAMES})"
     )
     add_game_options(parser)
-    parser.add_argument(
-        "--threads",
-        type=int,
-        default=None,
-        metavar="N",
-        help="both players' threads: a level's search processes, a UHP engine's Threads or NumThreads option",
-    )
     for number in (1, 2):
         own = parser.add_argument_group(
             f"PLAYER{number}'s own settings", "in place of the match's (time odds: --time1 1 --time2 4)"
@@ -95,6 +88,14 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
         f"{DEFAULT_ENGINE_TIME:g} s for UHP engines)",
     )
     limit.add_argument("--depth", type=int, default=None, metavar="N", help="search depth for both players")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        metavar="N",
+        help="every player's threads: a level's search processes, a UHP engine's Threads or NumThreads option "
+        "(the random mover takes none)",
+    )
     parser.add_argument(
         "--game",
         "--game-type",
@@ -234,9 +235,15 @@ def own_settings(args: argparse.Namespace, number: int, player: PlayerSpec) -> P
     return player.own(
         time=getattr(args, f"time{number}"),
         depth=getattr(args, f"depth{number}"),
-        threads=threads if threads is not None or player.type == "random" else args.threads,
+        threads=threads if threads is not None else shared_threads(args, player),
         options=options or None,
     )
+
+
+def shared_threads(args: argparse.Namespace, player: PlayerSpec) -> int | None:
+    """The thread count ``--threads`` gives ``player`` (none to the random mover)."""
+    threads: int | None = args.threads
+    return None if player.type == "random" else threads
 
 
 def _save(out: IO[str], path: str, records: list[str], spec: GameSpec) -> str:
@@ -316,4 +323,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     return standalone("match", DESCRIPTION, add_arguments, argv)
 
 
-__all__ = ["add_arguments", "add_game_options", "add_parser", "checked_game", "cmd_match", "main", "own_settings"]
+__all__ = [
+    "add_arguments",
+    "add_game_options",
+    "add_parser",
+    "checked_game",
+    "cmd_match",
+    "main",
+    "own_settings",
+    "shared_threads",
+]

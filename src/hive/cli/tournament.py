@@ -17,7 +17,7 @@ from ..engine import EngineError
 from ..games import find_game
 from ..players import PLAYER_CHOICES, describe, parse_player
 from .common import reported, standalone
-from .match import add_game_options, checked_game
+from .match import add_game_options, checked_game, shared_threads
 
 DESCRIPTION = (
     "Play a round robin (every pair of players meets) or a gauntlet (the first player meets each other one) of any "
@@ -91,7 +91,7 @@ def _check_out(path: str | None) -> None:
 
 def _play(args: argparse.Namespace) -> int:
     """Play the tournament ``args`` asks for and print it; returns the exit code."""
-    specs = [parse_player(text) for text in args.players]
+    specs = [(player := parse_player(text)).own(threads=shared_threads(args, player)) for text in args.players]
     spec = checked_game(args, specs)
     cycles = 2 if args.double else 1
     pairings = schedule([f"{i}" for i in range(len(specs))], args.format, cycles)
