@@ -326,10 +326,11 @@ class RandomPlayer:
         """Nothing to release."""
 
 
-def engine_options(engine: SimpleEngine, options: Mapping[str, str], threads: int | None) -> dict[str, str]:
-    """``options`` with the thread count under the name ``engine`` gives it (one of :data:`THREAD_OPTIONS`).
+def configure_engine(engine: SimpleEngine, options: Mapping[str, str], threads: int | None) -> None:
+    """Set ``engine``'s ``options`` and its thread count (under the name it gives it: one of
+    :data:`THREAD_OPTIONS`) with ``options set``.
 
-    :raises EngineError: when ``threads`` is given and the engine has no such option.
+    :raises EngineError: when the engine has no such option or refuses a value.
     """
     wanted = dict(options)
     if threads is not None:
@@ -341,7 +342,8 @@ def engine_options(engine: SimpleEngine, options: Mapping[str, str], threads: in
                 f"{', '.join(engine.options) or 'none'})"
             )
         wanted[name] = str(threads)
-    return wanted
+    if wanted:
+        engine.configure(wanted)
 
 
 class EnginePlayer:
@@ -351,7 +353,7 @@ class EnginePlayer:
     :param limits: the ``bestmove`` limit of every move.
     :param timeout: seconds the engine may take beyond its move time before it fails.
     :param options: options set with ``options set`` once the engine has started.
-    :param threads: the engine's thread count (see :func:`engine_options`).
+    :param threads: the engine's thread count (see :func:`configure_engine`).
     :raises EngineError: when the engine cannot be started or refuses an option.
     """
 
@@ -368,9 +370,7 @@ class EnginePlayer:
         self.engine = SimpleEngine.popen_uhp(command, timeout=timeout)
         self.name = self.engine.name
         try:
-            wanted = engine_options(self.engine, options or {}, threads)
-            if wanted:
-                self.engine.configure(wanted)
+            configure_engine(self.engine, options or {}, threads)
         except EngineError:
             self.engine.quit()
             raise
@@ -449,9 +449,9 @@ __all__ = [
     "SearchPlayer",
     "Timed",
     "check_player",
+    "configure_engine",
     "describe",
     "engine_limits",
-    "engine_options",
     "make_player",
     "parse_player",
     "read_values",

@@ -9,7 +9,7 @@ import random
 from collections.abc import Callable
 
 from ..engine import EngineError, SimpleEngine
-from ..players import PlayerSpec, check_player, engine_options
+from ..players import PlayerSpec, check_player, configure_engine
 from ..plugin import GameSpec
 from ..search import Limits
 from .cluster import RayRunner
@@ -64,9 +64,7 @@ def player_label(number: int, spec: PlayerSpec, game: GameSpec, timeout: float |
         return spec.label
     try:
         with SimpleEngine.popen_uhp(spec.arg, timeout=timeout) as engine:
-            wanted = engine_options(engine, dict(spec.options), spec.threads)
-            if wanted:
-                engine.configure(wanted)
+            configure_engine(engine, dict(spec.options), spec.threads)
             engine.communicate(f"newgame {game.name}")
             return engine.name
     except EngineError as err:
