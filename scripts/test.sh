@@ -11,14 +11,18 @@ if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test,rl,cluster,docs,server]'
-# The browser tests drive Debian's Chromium through Playwright (no browser download).
-if [ ! -x /usr/bin/chromium ]; then
+# Debian packages the tests use: the browser tests drive Debian's Chromium through Playwright (no browser download);
+# the deployment tests check the Caddyfile with Caddy itself (`caddy adapt`). Installed when missing (root with apt-get).
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+command -v caddy >/dev/null || missing+=(caddy)
+if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "== installing chromium (Debian package) for the browser tests"
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    echo "== installing ${missing[*]} (Debian packages) for the tests"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
   else
-    echo "!! /usr/bin/chromium is missing and cannot be installed here (needs root and apt-get):" >&2
-    echo "!! run 'sudo apt-get install chromium'; until then the browser tests are skipped." >&2
+    echo "!! ${missing[*]} missing and cannot be installed here (needs root and apt-get):" >&2
+    echo "!! run 'sudo apt-get install ${missing[*]}'; until then the tests that need them are skipped." >&2
   fi
 fi
 # The storage tests run against real PostgreSQL and Redis servers, which tests/servers.py starts with
