@@ -17,6 +17,7 @@ from .games import Effects, GameRepository, StaleError
 from .jobs import AIJobs
 from .lines import LineRepository
 from .presence import Presence
+from .quotas import QuotaRepository
 from .ratings import RatingRepository
 from .reviews import ReviewRepository
 from .seeks import SeekRepository
@@ -38,6 +39,7 @@ class Store:
     seeks: SeekRepository
     tournaments: TournamentRepository
     chat: ChatRepository
+    quotas: QuotaRepository
 
     def close(self) -> None:
         """Close the database."""
@@ -69,6 +71,7 @@ def open_store(
         SeekRepository(db, now),
         TournamentRepository(db, now),
         ChatRepository(db, now),
+        QuotaRepository(db, now),
     )
 
 

@@ -172,6 +172,15 @@ sign_in_failures = sa.Table(
     sa.Column("at", sa.Float, nullable=False),
 )
 
+#: Quotas counted atomically (see :mod:`~hive.web.storage.quotas`): each key's window start and the uses in it.
+quotas = sa.Table(
+    "quotas",
+    metadata,
+    sa.Column("key", sa.Text, primary_key=True),
+    sa.Column("start", sa.Float, nullable=False, index=True),
+    sa.Column("used", sa.Integer, nullable=False),
+)
+
 #: Each account's rating in each game and speed (Glicko-2), with its record there.
 ratings = sa.Table(
     "ratings",
