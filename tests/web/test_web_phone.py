@@ -339,9 +339,13 @@ def test_the_menu_closes_the_header_names_the_game_type_and_the_list_has_no_flip
     page = seat_page(context, server, game)
     assert page.inner_text("#game-info").startswith("Base+MLP · tournament opening")
     # a count sits by the tile's top point, clear of the letters along its bottom
-    for piece in page.locator(".hand .hand-piece:has(.count)").all():
-        tile, count = piece.locator("svg").bounding_box(), piece.locator(".count").bounding_box()
-        assert tile is not None and count is not None
+    # measured in one step: the hands are drawn again when the game's socket answers, which may fall between steps
+    boxes = page.evaluate(
+        """() => [...document.querySelectorAll('.hand .hand-piece')].filter(p => p.querySelector('.count'))
+            .map(p => [p.querySelector('svg'), p.querySelector('.count')].map(e => e.getBoundingClientRect().toJSON()))"""
+    )
+    assert boxes
+    for tile, count in boxes:
         assert count["y"] + count["height"] <= tile["y"] + tile["height"] * 0.45, (tile, count)
     page.keyboard.press("e")
     page.wait_for_selector("#toast:not([hidden])")
