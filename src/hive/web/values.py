@@ -31,8 +31,8 @@ REFUSED = frozenset(("Cc", "Cf", "Cs", "Co"))
 SEPARATORS = frozenset("\u2028\u2029")
 #: The largest integer a JSON number carries exactly (JavaScript's ``Number.MAX_SAFE_INTEGER``).
 SAFE_INTEGER = 2**53 - 1
-#: The largest row id a request may name (PostgreSQL's BIGINT).
-MAX_ID = 2**63 - 1
+#: The largest row id a request may name: an ``Integer`` column's (PostgreSQL's INTEGER, 32 bits).
+MAX_ID = 2**31 - 1
 
 
 def unsafe(text: str, multiline: bool = False) -> tuple[int, str] | None:
@@ -93,8 +93,12 @@ def check_number(value: object, what: str, low: float, high: float, *, whole: bo
         or not math.isfinite(value)
         or not low <= value <= high
     ):
-        raise BadRequest(f"{what} must be {kind} from {low:,g} to {high:,g}, not {shown(value)}.")
+        raise BadRequest(f"{what} must be {kind} from {_figure(low)} to {_figure(high)}, not {shown(value)}.")
     return value
+
+
+def _figure(number: float) -> str:
+    return f"{int(number):,}" if float(number).is_integer() else f"{number:,g}"
 
 
 def parse_id(text: str, limit: int = MAX_ID) -> int | None:
