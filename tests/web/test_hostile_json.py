@@ -179,7 +179,7 @@ IN_QUERIES = ["\u202e", "\u200b", "1" * 40, "NaN", "1e308", "-1", "x" * 3000]
 
 def _with(base: JSON, name: str, value: Any) -> JSON:
     """``base`` with the field ``name`` (``a.b``: ``b`` of the object ``a``) set to ``value``."""
-    body = json.loads(json.dumps(base))
+    body: JSON = json.loads(json.dumps(base))
     *outer, last = name.split(".")
     target = body
     for part in outer:
@@ -228,7 +228,9 @@ async def fuzz(db: str | Path, labels: tuple[str, ...], seconds: float) -> None:
         bodied = {
             route.path
             for route in app.asgi.routes
-            if isinstance(route, Route) and route.path.startswith("/api/") and {"POST", "PUT"} & (route.methods or set())
+            if isinstance(route, Route)
+            and route.path.startswith("/api/")
+            and {"POST", "PUT"} & (route.methods or set())
         }
         named = {case.path.replace("{game}", "{id}").replace("{online}", "{id}") for case in CASES}
         named = {path.replace("{tournament}", "{id}").replace("/bob/", "/{name}/") for path in named}

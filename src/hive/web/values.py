@@ -87,12 +87,7 @@ def check_number(value: object, what: str, low: float, high: float, *, whole: bo
     """
     kind = "a whole number" if whole else "a number"
     number = (int,) if whole else (int, float)
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, number)
-        or not math.isfinite(value)
-        or not low <= value <= high
-    ):
+    if isinstance(value, bool) or not isinstance(value, number) or not math.isfinite(value) or not low <= value <= high:
         raise BadRequest(f"{what} must be {kind} from {_figure(low)} to {_figure(high)}, not {shown(value)}.")
     return value
 

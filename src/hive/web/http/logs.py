@@ -34,7 +34,9 @@ def clean(text: str) -> str:
     """``text`` as a log line may hold it: its control and bidi characters escaped (``\\x0a``), its tokens
     redacted (``token=[redacted]``, ``Bearer [redacted]``)."""
     text = SECRETS.sub(lambda m: (m.group(1) or m.group(2)) + REDACTED, text)
-    return ESCAPED.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 256 else f"\\u{ord(m.group()):04x}", text)
+    return ESCAPED.sub(
+        lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 256 else f"\\u{ord(m.group()):04x}", text
+    )
 
 
 class Cleaned(logging.Filter):
