@@ -379,30 +379,40 @@ def test_an_origin_with_a_port_that_is_none_is_refused_like_another_sites(tmp_pa
 
 def test_the_servers_own_origin_is_recognised_with_or_without_its_default_port() -> None:
     """Before, an origin on its scheme's default port was compared by its host name alone, which drops an IPv6
-    address's brackets: ``http://[::1]`` was refused by the server at ``[::1]``."""
+    address's brackets: ``http://[::1]`` was refused by the server at ``[::1]``. The scheme is compared with the one
+    the request came in on (as a trusted proxy forwards it, uvicorn puts it in the scope): before, it was ignored,
+    and ``https://127.0.0.1:8001`` was admitted by a plain-http server on that port."""
     guard = Guard(lambda *_: asyncio.sleep(0), Settings())
 
-    def admitted(origin: str, host: str) -> bool:
+    def admitted(origin: str, host: str, scheme: str = "http", kind: str = "http") -> bool:
+        scope = {"type": kind, "scheme": scheme, "headers": [(b"origin", origin.encode()), (b"host", host.encode())]}
         try:
-            guard.check_origin({"headers": [(b"origin", origin.encode()), (b"host", host.encode())]})
+            guard.check_origin(scope)
         except Refused:
             return False
         return True
 
-    for origin, host in [
-        ("http://[::1]", "[::1]"),
-        ("http://[::1]:80", "[::1]"),
-        ("http://[::1]:8000", "[::1]:8000"),
-        ("https://hive.example.org", "hive.example.org:443"),
-        ("http://hive.example.org:80", "hive.example.org"),
+    for origin, host, scheme in [
+        ("http://[::1]", "[::1]", "http"),
+        ("http://[::1]:80", "[::1]", "http"),
+        ("http://[::1]:8000", "[::1]:8000", "http"),
+        ("https://hive.example.org", "hive.example.org:443", "https"),
+        ("https://hive.example.org", "hive.example.org", "https"),
+        ("http://hive.example.org:80", "hive.example.org", "http"),
     ]:
-        assert admitted(origin, host), (origin, host)
-    for origin, host in [
-        ("http://[::1]:8001", "[::1]:8000"),
-        ("http://hive.example.org", "hive.example.org:443"),
-        ("http://hive.example.org:99999", "hive.example.org:99999"),
+        assert admitted(origin, host, scheme), (origin, host)
+    for origin, host, scheme in [
+        ("http://[::1]:8001", "[::1]:8000", "http"),
+        ("http://hive.example.org", "hive.example.org:443", "https"),
+        ("http://hive.example.org:99999", "hive.example.org:99999", "http"),
+        ("https://127.0.0.1:8001", "127.0.0.1:8001", "http"),
+        ("http://hive.example.org", "hive.example.org", "https"),
     ]:
-        assert not admitted(origin, host), (origin, host)
+        assert not admitted(origin, host, scheme), (origin, host, scheme)
+    # a socket's scheme is ws or wss
+    assert admitted("https://hive.example.org", "hive.example.org", "wss", "websocket")
+    assert not admitted("https://127.0.0.1:8001", "127.0.0.1:8001", "ws", "websocket")
+    assert admitted("http://127.0.0.1:8001", "127.0.0.1:8001", "ws", "websocket")
 
 
 def _refused_bodies(url: str, bodies: list[tuple[str, str, str]]) -> list[str]:
@@ -425,13 +435,35 @@ def _refused_bodies(url: str, bodies: list[tuple[str, str, str]]) -> list[str]:
 
 def test_an_integer_of_more_than_4300_digits_in_a_body_is_a_400_naming_it(tmp_path: Path) -> None:
     """Before, ``json.loads`` raised past Python's limit on converting digits to an integer: a 500 with a logged
-    traceback."""
+    traceback. An integer is now refused past what a JSON number carries exactly (2^53 - 1), by its length before
+    any conversion."""
     bodies = [
-        ("/api/games", '{"name": ' + "7" * 4301 + "}", "a number of 4,301 digits (777777777777…); at most 4,300"),
-        ("/api/games", '{"time_control": {"initial": -' + "1" * 9000 + "}}", "a number of 9,000 digits"),
-        ("/api/games/{id}/move", '{"move": "wS1", "ply": ' + "1" * 5000 + "}", "a number of 5,000 digits"),
-        # 4,300 digits are read, and refused as what they are not.
-        ("/api/games", '{"name": ' + "7" * 4300 + "}", "'name' must be a text, not 7777"),
+        ("/api/games", '{"name": ' + "7" * 4301 + "}", "an integer out of range (777777777777…, 4,301 digits)"),
+        ("/api/games", '{"time_control": {"initial": -' + "1" * 9000 + "}}", "(-11111111111…, 9,000 digits)"),
+        ("/api/games/{id}/move", '{"move": "wS1", "ply": ' + "1" * 5000 + "}", "5,000 digits"),
+        # 2^53 - 1 is read, and refused as what it is not.
+        ("/api/games", '{"name": 9007199254740991}', "'name' must be a text, not 9007199254740991"),
+        ("/api/games", '{"name": -9007199254740992}', "integers are at most 9,007,199,254,740,991 in size"),
+    ]
+    with server_thread(tmp_path / "games.db") as url:
+        assert _refused_bodies(url, bodies) == []
+
+
+def test_numbers_that_json_has_not_are_refused_at_the_boundary(tmp_path: Path) -> None:
+    """Python's parser reads ``NaN``, ``Infinity`` and ``-Infinity``, and ``1e400`` as an infinity, and converts a
+    10^400 literal: each is refused before any field sees it, as an integer beyond 2^53 is. Before, a NaN reached
+    the fields (and a tournament stored with one answered 500 on every read)."""
+    huge = "1" + "0" * 400
+    bodies = [
+        ("/api/games", '{"mode": "local", "name": NaN}', "has NaN, which is not a JSON number"),
+        ("/api/games", '{"time_control": {"initial": Infinity}}', "has Infinity, which is not a JSON number"),
+        ("/api/games", '{"time_control": {"initial": -Infinity}}', "has -Infinity, which"),
+        ("/api/games", '{"time_control": {"initial": 1e400}}', "a number out of range (1e400): numbers must be finite"),
+        ("/api/games", '{"time_control": {"initial": -2.5e999}}', "(-2.5e999)"),
+        ("/api/games/{id}/move", '{"ply": ' + huge + "}", "an integer out of range (100000000000…, 401 digits)"),
+        ("/api/games", '{"options": [' + huge + "]}", "401 digits"),
+        ("/api/games", '{"time_control": {"initial": 1234567890123456789012345678901234567890}}', "40 digits"),
+        ("/api/games", '{"mode": "local", "name": "a\\u0000b"}', "or a NUL character in 'name'"),
     ]
     with server_thread(tmp_path / "games.db") as url:
         assert _refused_bodies(url, bodies) == []

@@ -52,7 +52,11 @@ async def test_the_list_shows_games_in_progress_first_with_names_kind_result_and
 
 @pytest.mark.parametrize(
     ("name", "error"),
-    [(42, "'name' must be a text, not 42"), ("x" * 25, "at most 24 characters"), ("a\u200bb", "control characters")],
+    [
+        (42, "'name' must be a text, not 42"),
+        ("x" * 25, "at most 24 characters"),
+        ("a\u200bb", "control or format characters"),
+    ],
 )
 async def test_a_display_name_is_checked_and_set_for_the_token_s_own_seat(name: object, error: str) -> None:
     async with in_process(":memory:") as (_, c):

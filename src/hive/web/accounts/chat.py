@@ -6,7 +6,6 @@ blocked it, and any message can be reported to the admins."""
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Awaitable, Callable
 
 from ...tournament import Tournament
@@ -15,6 +14,7 @@ from ..game.service import GameService
 from ..storage.accounts import AccountRepository
 from ..storage.chat import ChatRepository
 from ..storage.tournaments import TournamentRepository
+from ..values import check_text, parse_id
 from ..views import JSON
 from .names import name_key
 from .service import Signed
@@ -96,11 +96,7 @@ class Chat:
         text = data.get("text")
         if not isinstance(text, str) or not text.strip():
             raise BadRequest("A message is some text.")
-        text = " ".join(text.split())
-        if len(text) > LENGTH:
-            raise BadRequest(f"A message is at most {LENGTH} characters, not {len(text)}.")
-        if any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs") for ch in text):
-            raise BadRequest("A message cannot hold control or format characters.")
+        text = check_text(" ".join(text.split()), "A message", LENGTH)
         if await self.repository.recent(signed.account.id, self.service.now() - 60) >= RATE:
             raise TooMany(f"At most {RATE} messages a minute: wait a little.")
         return text
@@ -154,7 +150,8 @@ class Chat:
 
         :raises NotFound: for an unknown message.
         """
-        found = await self.repository.report(int(message_id) if message_id.isdigit() else -1, signed.account.id)
+        number = parse_id(message_id)
+        found = None if number is None else await self.repository.report(number, signed.account.id)
         if found is None:
             raise NotFound(f"No message {shown(message_id)}.")
         return {"reported": found["id"]}

@@ -5,7 +5,6 @@ holding its seat."""
 from __future__ import annotations
 
 import dataclasses
-import math
 import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -19,12 +18,17 @@ from ..storage.accounts import AccountRepository
 from ..storage.chat import ChatRepository
 from ..storage.ratings import RatingRepository
 from ..storage.seeks import SeekRepository, StoredSeek
+from ..values import check_number, check_text
 from ..views import JSON, game_options
 from .names import name_key
 from .service import Signed
 
 #: Seeks one account may have open at once.
 OPEN_SEEKS = 5
+#: The longest name looked up.
+NAME_TEXT = 200
+#: The ratings a seek's ``rating_range`` may name.
+RATINGS = (0, 5000)
 
 #: Who hears of each change of the lobby once it is stored (the lobby's sockets, on every server process): a
 #: ``seek`` or ``challenge`` (``type``) ``opened``, ``accepted``, ``cancelled``, ``declined`` or ``withdrawn``
@@ -36,15 +40,14 @@ async def _unheard(change: JSON) -> None:
     """Nobody listens (a service used on its own)."""
 
 
-def _bound(value: object) -> bool:
-    return value is None or (isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value))
-
-
 def _range(value: object) -> tuple[float | None, float | None]:
     if value is None:
         return None, None
-    if not isinstance(value, list) or len(value) != 2 or not all(_bound(v) for v in value):
+    if not isinstance(value, list) or len(value) != 2:
         raise BadRequest(f"'rating_range' is [lowest, highest] (either may be null), not {shown(value)}.")
+    for bound in value:
+        if bound is not None:
+            check_number(bound, "Each end of 'rating_range' (or null)", *RATINGS)
     low, high = value
     if low is not None and high is not None and low > high:
         raise BadRequest(f"'rating_range' goes from the lowest to the highest, not {shown(value)}.")
@@ -102,6 +105,7 @@ class Seeks:
         to = data.get("to")
         if not isinstance(to, str):
             raise BadRequest(f"'to' is the challenged player's name, not {shown(to)}.")
+        check_text(to, "'to'", NAME_TEXT)
         target = await self.accounts.find(name_key(to))
         if target is None:
             raise NotFound(f"No account is named {shown(to)}.")

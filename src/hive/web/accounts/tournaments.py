@@ -15,12 +15,13 @@ import dataclasses
 import secrets
 from typing import Any
 
-from ...tournament import Game, PairingError, Tournament, TournamentError
+from ...tournament import FORMATS, Game, PairingError, Tournament, TournamentError
 from ..errors import BadRequest, Conflict, Forbidden, NotFound, shown
 from ..game.newgame import NewGame, new_game, seats
 from ..game.service import GameService, first_score
 from ..storage.accounts import AccountRepository
-from ..storage.tournaments import StoredTournament, TournamentRepository
+from ..storage.tournaments import Limits, StoredTournament, TournamentRepository
+from ..values import check_number, check_text
 from ..views import JSON, game_options, view_for
 from .names import name_key
 from .service import Signed
@@ -31,6 +32,13 @@ NAME_LIMIT = 80
 TRIES = 5
 #: Minutes after which a player absent at a round's start (no first move) loses by forfeit, by default.
 FORFEIT_AFTER = 10
+#: The range of ``forfeit_after``, in minutes (a week at most), and of ``starts``, in seconds since the epoch (to the
+#: end of the year 9999).
+FORFEIT_RANGE, STARTS_RANGE = (0.01, 7 * 24 * 60), (0, 253_402_300_799)
+#: The most rounds a Swiss tournament plays.
+MAX_ROUNDS = 50
+#: The tournaments one account may have open (not started) at once, and make in a day.
+LIMITS = Limits(open=5, per_day=20)
 
 
 class Tournaments:
@@ -60,13 +68,17 @@ class Tournaments:
         ``invite_only`` (only the players the organiser invites may join; default false) and ``forfeit_after``
         (minutes after a round's start at which a player who has not made a first move loses by forfeit; default
         :data:`FORFEIT_AFTER`, ``null`` never; correspondence games are never forfeited so), and ``starts`` (when
-        the server starts it by itself, seconds since the epoch; by default the organiser starts it).
+        the server starts it by itself, seconds since the epoch; by default the organiser starts it). Each number
+        is checked against its range (:data:`FORFEIT_RANGE`, :data:`STARTS_RANGE`, :data:`MAX_ROUNDS`) before
+        anything is stored.
 
         :raises BadRequest: naming the field at fault.
+        :raises TooMany: past :data:`LIMITS` (the organiser's tournaments open, and made today).
         """
         name = data.get("name")
         if not isinstance(name, str) or not name.strip() or len(name) > NAME_LIMIT:
             raise BadRequest(f"A tournament's name is 1 to {NAME_LIMIT} characters, not {shown(name)}.")
+        check_text(name, "A tournament's name", NAME_LIMIT)
         if "kind" in data and "game" not in data:
             kind, options = data["kind"], data.get("options", {})
         else:
@@ -81,19 +93,23 @@ class Tournaments:
         if rated and probe.record.clock is None:
             raise BadRequest("A rated tournament needs a time control.")
         forfeit = data.get("forfeit_after", FORFEIT_AFTER)
-        if forfeit is not None and (isinstance(forfeit, bool) or not isinstance(forfeit, int | float) or forfeit <= 0):
-            raise BadRequest(f"'forfeit_after' is a number of minutes above 0, or null, not {shown(forfeit)}.")
+        if forfeit is not None:
+            check_number(forfeit, "'forfeit_after' (minutes, or null)", *FORFEIT_RANGE)
         starts = data.get("starts")
-        if starts is not None and (isinstance(starts, bool) or not isinstance(starts, int | float) or starts < 0):
-            raise BadRequest(f"'starts' is a time in seconds since the epoch, or null, not {shown(starts)}.")
+        if starts is not None:
+            check_number(starts, "'starts' (seconds since the epoch, or null)", *STARTS_RANGE)
         bots, invite_only = data.get("bots", True), data.get("invite_only", False)
         if not isinstance(bots, bool) or not isinstance(invite_only, bool):
             raise BadRequest("'bots' and 'invite_only' are true or false.")
         rounds, double = data.get("rounds", 0), data.get("double", False)
-        if isinstance(rounds, bool) or not isinstance(rounds, int) or not isinstance(double, bool):
-            raise BadRequest(f"'rounds' is a whole number and 'double' true or false, not {shown(rounds)}.")
+        check_number(rounds, "'rounds'", 0, MAX_ROUNDS, whole=True)
+        if not isinstance(double, bool):
+            raise BadRequest(f"'double' is true or false, not {shown(double)}.")
+        fmt = data.get("format", "swiss")
+        if fmt not in FORMATS:
+            raise BadRequest(f"Unknown format {shown(fmt)}: 'format' is one of {', '.join(FORMATS)}.")
         try:
-            state = Tournament(str(data.get("format", "swiss")), rounds=rounds, cycles=2 if double else 1)
+            state = Tournament(str(fmt), rounds=int(rounds), cycles=2 if double else 1)
         except TournamentError as err:
             raise BadRequest(str(err)) from None
         stored = StoredTournament(
@@ -102,7 +118,7 @@ class Tournaments:
             (signed.account.id,) if invite_only else None, None if forfeit is None else float(forfeit) * 60,
             None if starts is None else float(starts),
         )  # fmt: skip
-        return await self.describe(await self.repository.create(stored))
+        return await self.describe(await self.repository.create(stored, LIMITS))
 
     async def _change(self, tournament_id: str, change: Any) -> StoredTournament:
         """Apply ``change(stored, tournament)`` (which returns the new status and the round's new games) and store it,

@@ -8,12 +8,12 @@ the service keeps the result.
 from __future__ import annotations
 
 import secrets
-import unicodedata
 from dataclasses import dataclass
 
 from ...games import find_game, games
 from ..errors import BadRequest, shown
 from ..model import GameRecord
+from ..values import check_text
 from ..views import DEFAULT_KIND, JSON, Board, View, replay, view_for
 from . import clock, setup
 
@@ -30,6 +30,8 @@ def seats() -> dict[str, int]:
 
 #: The longest display name a player may give.
 NAME_LIMIT = 24
+#: The longest record a new game may go on from (a GameString, PGN or SGF), in characters: a request's body.
+RECORD_LIMIT = 64 * 1024
 
 
 def ai_levels(name: str) -> tuple[str, ...]:
@@ -48,17 +50,14 @@ def all_ai_levels() -> list[str]:
 def display_name(value: object) -> str | None:
     """A player's display name as given: its white space tidied, ``None`` when empty.
 
-    :raises BadRequest: when it is not a text, too long, or holds control characters.
+    :raises BadRequest: when it is not a text, too long, or holds control or format characters (see
+        :func:`~hive.web.values.check_text`).
     """
     if value is None:
         return None
     if not isinstance(value, str):
         raise BadRequest(f"'name' must be a text, not {shown(value)}.")
-    name = " ".join(value.split())
-    if len(name) > NAME_LIMIT:
-        raise BadRequest(f"A name has at most {NAME_LIMIT} characters; {shown(name)} has {len(name)}.")
-    if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise BadRequest(f"A name cannot hold control characters: {shown(name)}.")
+    name = check_text(" ".join(value.split()), "'name'", NAME_LIMIT, empty=True)
     return name or None
 
 
@@ -125,6 +124,7 @@ def new_game(data: JSON) -> NewGame:
     if text is not None:
         if not isinstance(text, str) or not text.strip():
             raise BadRequest(f"'game_string' must be {view.record_example}.")
+        check_text(text, "'game_string'", RECORD_LIMIT, multiline=True)
         options, board, warnings = view.import_record(text, options)
         start = setup.start_of(view, board, options)
     if data.get("position") is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ...position_records import is_position_record
 from ..errors import BadRequest, shown
+from ..values import check_text
 from ..views import DEFAULT_KIND, JSON, Board, View, view_for
 
 #: The longest position record read (the largest Hive position with every expansion is under 300 characters).
@@ -24,6 +25,7 @@ def position_text(value: object, field: str = "position") -> str:
         raise BadRequest(f"{field!r} must be a position record such as 'Position;Base;White[1];', not {shown(value)}.")
     if len(value) > TEXT_LIMIT:
         raise BadRequest(f"{field!r} has {len(value):,} characters; a position record has at most {TEXT_LIMIT:,}.")
+    check_text(value, repr(field), TEXT_LIMIT, multiline=True)
     if not is_position_record(value):
         raise BadRequest(f"{field!r} must start with 'Position;' (a position record), not {shown(value[:40])}.")
     return value.strip()

@@ -4,9 +4,13 @@ answer has.
 - ``Host`` must be one of the allowed names (DNS rebinding: a page of another site, its name pointed at this
   machine, is refused), but for the operator's ``/healthz``, ``/readyz`` and ``/metrics``.
 - A WebSocket, and every request that changes something (not ``GET``/``HEAD``/``OPTIONS``), must come from the
-  server's own origin or an allowed one when the browser says where it comes from (``Origin``).
+  server's own origin (the scheme the request came in on, as a trusted proxy forwards it, its host and port) or an
+  allowed one when the browser says where it comes from (``Origin``).
+- A path or query holding a control or format character (``%00``, ``%0a``, a bidi control) is refused (400): no
+  id, name or parameter holds one.
 - A request body is JSON (``Content-Type: application/json``), read as it arrives and refused past the size limit
-  before more is read, within the request time limit.
+  before more is read, within the request time limit; :func:`parse_json` refuses what JSON has not or no field
+  takes (``NaN``, infinities, integers beyond 2^53, lone surrogates, NUL).
 - An incoming WebSocket message is at most :data:`WS_MAX_SIZE` bytes; the ASGI server enforces it, as each frame's
   header arrives (:func:`~hive.web.http.run.config` sets it for uvicorn).
 - Every answer carries a strict Content Security Policy (no inline script or style, no framing), ``nosniff`` and no
@@ -17,13 +21,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import re
-import sys
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 from ..settings import Settings
+from ..values import SAFE_INTEGER, character_name, unsafe
 from .network import is_address, local_names
 
 Scope = MutableMapping[str, Any]
@@ -59,8 +64,8 @@ POLICY = 1008
 #: memory while it trickles in.
 WS_MAX_SIZE = 512
 #: Half of a UTF-16 surrogate pair: a JSON escape (``"\ud800"``) makes one, but it is not text, and cannot be
-#: stored or sent as UTF-8.
-SURROGATE = re.compile("[\ud800-\udfff]")
+#: stored or sent as UTF-8; and NUL, which no field takes and PostgreSQL cannot store in a text.
+SURROGATE = re.compile("[\ud800-\udfff\x00]")
 
 
 class Refused(Exception):
@@ -113,20 +118,38 @@ def json_depth(raw: bytes) -> int:
 
 
 def _integer(digits: str) -> int:
-    """A JSON integer, refused past Python's limit on the digits it converts (4,300 by default)."""
-    try:
-        return int(digits)
-    except ValueError:
-        limit = sys.get_int_max_str_digits()
-        raise Refused(
-            400,
-            f"The request body has a number of {len(digits.lstrip('-')):,} digits ({digits[:12]}…);"
-            f" at most {limit:,} digits are read.",
-        ) from None
+    """A JSON integer, refused beyond what a JSON number carries exactly (±(2^53 - 1)): a longer one is refused by
+    its length, before any conversion."""
+    if len(digits.lstrip("-")) <= len(str(SAFE_INTEGER)):
+        number = int(digits)
+        if abs(number) <= SAFE_INTEGER:
+            return number
+    raise Refused(
+        400,
+        f"The request body has an integer out of range ({_cut(digits)}, {len(digits.lstrip('-')):,} digits):"
+        f" integers are at most {SAFE_INTEGER:,} in size.",
+    )
+
+
+def _float(text: str) -> float:
+    """A JSON number with a fraction or an exponent, refused when it is not finite (``1e400`` overflows)."""
+    number = float(text)
+    if not math.isfinite(number):
+        raise Refused(400, f"The request body has a number out of range ({_cut(text)}): numbers must be finite.")
+    return number
+
+
+def _constant(name: str) -> Any:
+    """``NaN``, ``Infinity`` and ``-Infinity``, which Python's parser reads but JSON has not: refused."""
+    raise Refused(400, f"The request body has {name}, which is not a JSON number: numbers must be finite.")
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= 16 else text[:12] + "…"
 
 
 def _not_text(data: Any, where: str = "") -> str | None:
-    """Where in ``data`` a string holds a lone surrogate (``'name'``, ``'options.moves[2]'``, ``a key of
+    """Where in ``data`` a string holds a lone surrogate or a NUL (``'name'``, ``'options.moves[2]'``, ``a key of
     'options'``), or ``None`` when all its strings are text."""
     if isinstance(data, str):
         return repr(where) if SURROGATE.search(data) else None
@@ -146,15 +169,16 @@ def _not_text(data: Any, where: str = "") -> str | None:
 def parse_json(raw: bytes, max_depth: int) -> dict[str, Any]:
     """A request body's JSON object (``{}`` for an empty body).
 
-    :raises Refused: 400 when it is not JSON, nests deeper than ``max_depth``, is not an object, has an integer
-        longer than Python converts, or a string that is not text (a lone surrogate, from a ``\\ud800`` escape).
+    :raises Refused: 400 when it is not JSON, nests deeper than ``max_depth``, is not an object, has a number that
+        is not finite (``NaN``, ``Infinity``, ``1e400``) or an integer beyond ±(2^53 - 1), or a string that is not
+        text (a lone surrogate, from a ``\\ud800`` escape, or a NUL).
     """
     if not raw.strip():
         return {}
     if json_depth(raw) > max_depth:
         raise Refused(400, f"The request body nests deeper than {max_depth} levels.")
     try:
-        data = json.loads(raw, parse_int=_integer)
+        data = json.loads(raw, parse_int=_integer, parse_float=_float, parse_constant=_constant)
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
         raise Refused(400, f"The request body is not valid JSON: {err}.") from None
     if not isinstance(data, dict):
@@ -163,8 +187,8 @@ def parse_json(raw: bytes, max_depth: int) -> dict[str, Any]:
     if where is not None:
         raise Refused(
             400,
-            f"The request body holds a lone UTF-16 surrogate (an escape such as \\ud800 without its other half) in"
-            f" {where}, which is not text.",
+            f"The request body holds a lone UTF-16 surrogate (an escape such as \\ud800 without its other half) or a"
+            f" NUL character in {where}, which is not text.",
         )
     return data
 
@@ -177,10 +201,10 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
-def _origin_host(origin: str) -> tuple[str, int | None] | None:
+def _origin_host(origin: str) -> tuple[str, int | None, str] | None:
     """An ``Origin``'s host and port as a ``Host`` header names them (the scheme's default port left out), with
-    that default port; ``None`` when its port is not one (out of range, not a number) or its IPv6 address is not
-    closed."""
+    that default port and the scheme; ``None`` when its port is not one (out of range, not a number) or its IPv6
+    address is not closed."""
     try:
         parts = urlsplit(origin.lower())
         port = parts.port
@@ -188,7 +212,20 @@ def _origin_host(origin: str) -> tuple[str, int | None] | None:
         return None
     default = {"http": 80, "https": 443}.get(parts.scheme)
     netloc = parts.netloc.removesuffix(f":{port}") if port is not None and port == default else parts.netloc
-    return netloc, default
+    return netloc, default, parts.scheme
+
+
+def _scheme(scope: Scope) -> str:
+    """The scheme the request came in on, as a page's origin names it (a socket's ``wss`` is ``https``); behind a
+    trusted proxy, the one its ``X-Forwarded-Proto`` says (uvicorn puts it in the scope)."""
+    scheme = str(scope.get("scheme") or ("ws" if scope.get("type") == "websocket" else "http"))
+    return {"ws": "http", "wss": "https"}.get(scheme, scheme)
+
+
+def _refused_character(text: str) -> str | None:
+    """The first character of a path or query that no id, name or parameter holds, as a message names it."""
+    found = unsafe(text)
+    return None if found is None else f"{character_name(found[1])} at character {found[0] + 1}"
 
 
 def _shown(text: str) -> str:
@@ -211,6 +248,7 @@ class Guard:
             return
         try:
             self.check_host(scope)
+            self.check_target(scope)
             if scope["type"] == "websocket" or scope["method"] not in SAFE_METHODS:
                 self.check_origin(scope)
             if scope["type"] == "http" and scope["method"] not in SAFE_METHODS:
@@ -246,20 +284,34 @@ class Guard:
                 " (hive play --allow-host adds a name).",
             )
 
+    def check_target(self, scope: Scope) -> None:
+        """Refuse a path or query parameter holding a control or format character (``%00``, ``%0a``, a bidi
+        control): no id, name or parameter holds one, and it must reach neither the database nor the log."""
+        found = _refused_character(scope.get("path", ""))
+        if found is not None:
+            raise Refused(400, f"The request's path holds a control or format character ({found}).")
+        query = scope.get("query_string", b"").decode("latin-1")
+        for key, value in parse_qsl(query, keep_blank_values=True):
+            found = _refused_character(key + "=" + value)
+            if found is not None:
+                raise Refused(400, f"The request's query holds a control or format character in {_shown(key)}.")
+
     def check_origin(self, scope: Scope) -> None:
+        """Admit a request without ``Origin`` (not sent by a page), from an allowed origin, or from the server's own:
+        the same scheme as the request came in on, the same host and port."""
         origin = _header(scope, b"origin")
         if origin is None:
             return  # not sent by a browser's page
+        if origin.rstrip("/") in self.settings.origins:
+            return
         own = (_header(scope, b"host") or "").lower()
         page = _origin_host(origin)
-        if page is not None and page[0] in (own, own.removesuffix(f":{page[1]}")):
-            return
-        if origin.rstrip("/") in self.settings.origins:
+        if page is not None and page[2] == _scheme(scope) and page[0] in (own, own.removesuffix(f":{page[1]}")):
             return
         raise Refused(
             403,
             f"Cross-origin request refused: the page at {_shown(origin)} is not this server's"
-            " (hive play --allow-origin admits another).",
+            f" ({_shown(_scheme(scope) + '://' + own)}; hive play --allow-origin admits another).",
         )
 
     async def read_body(self, scope: Scope, receive: Receive) -> Receive:

@@ -4,7 +4,8 @@ access-log line per request.
 
 The metrics: requests by route and status and their latency, sockets open, games in memory and in progress, the AI's
 queue (the moves waiting in the shared queue, the hints and review positions waiting here), moves stored and flags
-fallen. With several processes behind one port (``hive serve --workers``), each process's figures are summed
+fallen. The access log's path has its control characters escaped (:func:`~hive.web.http.logs.clean`). With several
+processes behind one port (``hive serve --workers``), each process's figures are summed
 (prometheus-client's multiprocess mode, in the directory ``PROMETHEUS_MULTIPROC_DIR`` names).
 """
 
@@ -34,6 +35,7 @@ from starlette.routing import Route
 
 from ..settings import Settings
 from ..storage.schema import games
+from .logs import clean
 
 if TYPE_CHECKING:
     from .app import App
@@ -166,17 +168,18 @@ class Observed:
             route = self.route(scope)
             self.metrics.observe(scope["method"], route, status, seconds)
             client = scope.get("client")
+            path = clean(scope.get("path", ""))  # a %0a in a path would forge a line of its own
             access.info(
                 "%s %s %s %d %.1f ms",
                 client[0] if client else "-",
                 scope["method"],
-                scope.get("path", ""),
+                path,
                 status,
                 seconds * 1000,
                 extra={
                     "client": client[0] if client else None,
                     "method": scope["method"],
-                    "path": scope.get("path", ""),
+                    "path": path,
                     "route": route,
                     "status": status,
                     "ms": round(seconds * 1000, 2),

@@ -5,7 +5,8 @@ The games themselves are :class:`~hive.web.game.service.GameService`'s, the AI i
 the flags, the sockets watching the game) follows from the change's event (see :mod:`~hive.web.http.app`), not from
 the request that made it.
 
-API (JSON; errors are ``{"error": message}`` with a 4xx status):
+API (JSON; errors are ``{"error": message}`` with a 4xx status; an unexpected failure is a 500 ``{"error":
+"Internal error", "request": reference}``, the reference naming the failure's lines in the log):
 
 - ``GET /api/games``: the stored games, in progress first, then finished (names, kind, result, dates).
 - ``POST /api/games`` create (``kind``, ``mode`` ``ai``/``local``/``online``, ``options``, ``colour``,
@@ -77,6 +78,8 @@ limit, security headers); new games, hints and moves asking the AI are counted p
 
 from __future__ import annotations
 
+import logging
+import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -113,6 +116,7 @@ if TYPE_CHECKING:
 
     from .app import App
 
+log = logging.getLogger("hive.web")
 STATIC = Path(__file__).parent.parent / "static"
 #: The status code of each kind of refusal.
 STATUS: dict[type[GameError], int] = {
@@ -178,10 +182,11 @@ class Api:
         )
 
     async def _crash(self, request: Request, exc: Exception) -> Response:
-        import logging
-
-        logging.getLogger("hive.web").error("unexpected error", exc_info=exc)
-        return JSONResponse({"error": f"Internal error: {exc}"}, status_code=500)
+        """A request that failed unexpectedly: its exception and traceback go to the log under a reference, and the
+        answer carries only the reference (never the exception's text, which may quote SQL or the data)."""
+        reference = secrets.token_hex(6)
+        log.error("unexpected error, request %s: %s %s", reference, request.method, request.url.path, exc_info=exc)
+        return JSONResponse({"error": "Internal error", "request": reference}, status_code=500)
 
     async def body(self, request: Request) -> JSON:
         """The request's JSON object (``{}`` for an empty body), its size checked by the guard already.

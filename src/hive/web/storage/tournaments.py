@@ -9,8 +9,20 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from ..errors import TooMany
 from .database import Repository
+from .quotas import take_in
 from .schema import games, tournament_games, tournaments
+
+DAY = 86_400.0
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How many tournaments one organiser may have open (not yet started) at once, and make in a day."""
+
+    open: int
+    per_day: int
 
 
 @dataclass(frozen=True)
@@ -40,11 +52,14 @@ class StoredTournament:
 class TournamentRepository(Repository):
     """The tournaments of a server."""
 
-    async def create(self, tournament: StoredTournament) -> StoredTournament:
-        """Store a new tournament (its ``created`` set now, version 0)."""
-        return await self.database.run(self._create, tournament)
+    async def create(self, tournament: StoredTournament, limits: Limits | None = None) -> StoredTournament:
+        """Store a new tournament (its ``created`` set now, version 0), within its organiser's ``limits`` when given.
 
-    def _create(self, t: StoredTournament) -> StoredTournament:
+        :raises TooMany: when the organiser has as many tournaments open as the limits allow, or made as many today.
+        """
+        return await self.database.run(self._create, tournament, limits)
+
+    def _create(self, t: StoredTournament, limits: Limits | None) -> StoredTournament:
         row = {
             "id": t.id, "name": t.name, "organiser": t.organiser, "kind": t.kind, "options": json.dumps(t.options),
             "time_control": None if t.time_control is None else json.dumps(t.time_control), "rated": t.rated,
@@ -53,8 +68,22 @@ class TournamentRepository(Repository):
             "starts": t.starts,
         }  # fmt: skip
         with self.database.engine.begin() as connection:
+            if limits is not None:
+                self._within(connection, t.organiser, limits)
             connection.execute(tournaments.insert().values(row))
         return StoredTournament(**{**t.__dict__, "created": row["created"], "version": 0})
+
+    def _within(self, connection: sa.Connection, organiser: str, limits: Limits) -> None:
+        """Count a tournament made by ``organiser`` today, under the quota row's lock, which holds until the
+        transaction ends: concurrent creations of one organiser, on any process, count their open tournaments one
+        after another. A refusal rolls the count back."""
+        taken = take_in(connection, f"tournaments:{organiser}", limits.per_day, DAY, self.now())
+        if not taken.allowed:
+            hours = max(1, round(taken.retry_after / 3600))
+            raise TooMany(f"At most {limits.per_day} new tournaments a day: try again in about {hours} h.")
+        query = sa.select(sa.func.count()).where(tournaments.c.organiser == organiser, tournaments.c.status == "open")
+        if connection.execute(query).scalar_one() >= limits.open:
+            raise TooMany(f"You have {limits.open} tournaments open already: start one, or wait for one to start.")
 
     async def find(self, tournament_id: str) -> StoredTournament | None:
         """The tournament ``tournament_id`` as stored now."""
@@ -160,4 +189,4 @@ class TournamentRepository(Repository):
         return [g for g in game_ids if g not in found]
 
 
-__all__ = ["StoredTournament", "TournamentRepository"]
+__all__ = ["Limits", "StoredTournament", "TournamentRepository"]
