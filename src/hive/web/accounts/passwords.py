@@ -24,14 +24,14 @@ def check_length(value: str, field: str) -> str:
     return value
 
 
-def check_password(value: object, name: str) -> str:
-    """The password ``value`` gives, checked.
+def check_password(value: object, name: str, field: str = "password") -> str:
+    """The password ``value`` gives (in ``field``), checked.
 
     :raises BadRequest: saying what a password must be (never quoting it).
     """
     low, high = LENGTH
     if isinstance(value, str):
-        check_length(value, "password")
+        check_length(value, field)
     if not isinstance(value, str) or not low <= len(value) <= high:
         raise BadRequest(f"A password is {low} to {high} characters.")
     if value.casefold() == name.casefold():

@@ -283,7 +283,7 @@ class Accounts:
         :raises BadRequest: naming what is wrong with ``new``, or an ``old`` longer than a password may be.
         """
         account = signed.account
-        old, new = _text(data, "old"), check_password(_text(data, "new"), account.name)
+        old, new = _text(data, "old"), check_password(_text(data, "new"), account.name, "new")
         if not isinstance(old, str):
             raise Unauthorized("Wrong password.")
         check_length(old, "old")
