@@ -1,13 +1,18 @@
-"""Look-alike names: a name's key folds to a fixed point, so that no order of the folds lets a look-alike through."""
+"""Look-alike names: a name's key folds to a fixed point, so that no order of the folds lets a look-alike through;
+the upgrade folds the keys stored before."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+import sqlalchemy as sa
 from hypothesis import given
 from hypothesis import strategies as st
 
 from hive.web.accounts.names import check_name, name_key
 from hive.web.errors import BadRequest
+from hive.web.storage import migrations
 
 #: Pairs of names that must clash: each is one name to a reader.
 CLASHES = [
@@ -67,3 +72,28 @@ def test_reserved_names_are_refused_in_every_look() -> None:
     for name in ("Admin", "adm1n", "ADMlN", "rnoderator", "r00t", "B0T"):
         with pytest.raises(BadRequest, match="is reserved"):
             check_name(name)
+
+
+def test_the_upgrade_folds_the_stored_keys_and_the_first_keeps_a_name(tmp_path: Path) -> None:
+    """Accounts made under the old keys (``clint`` and ``cIint`` both let in): the upgrade gives each its new key;
+    of two that now clash, the first to sign up keeps the name."""
+    engine = sa.create_engine(f"sqlite:///{tmp_path / 'old.sqlite3'}")
+    try:
+        with engine.begin() as connection:
+            migrations.upgrade(connection, "0005")
+            for i, (name, old_key) in enumerate([("clint", "dlnt"), ("cIint", "cllnt"), ("Vvan", "wan")]):
+                connection.execute(
+                    sa.text(
+                        "INSERT INTO accounts (id, name, key, password, created, admin, banned, bot)"
+                        " VALUES (:id, :name, :key, 'x', :created, false, false, false)"
+                    ),
+                    {"id": f"a{i}", "name": name, "key": old_key, "created": 1000.0 + i},
+                )
+        with engine.begin() as connection:
+            migrations.upgrade(connection)
+            rows = connection.execute(sa.text("SELECT name, key FROM accounts")).all()
+            keys: dict[str, str] = {str(name): str(key) for name, key in rows}
+    finally:
+        engine.dispose()
+    assert keys == {"clint": name_key("clint"), "cIint": name_key("cIint") + "#a1", "Vvan": name_key("Vvan")}
+    assert name_key("clint") == "dlnt" and name_key("Vvan") == "wan"

@@ -41,14 +41,14 @@ class Counted(Passwords):
 
 
 @asynccontextmanager
-async def service(tmp_path: Path, **limits: int) -> AsyncIterator[tuple[Accounts, FakeTime, Counted]]:
+async def service(tmp_path: Path, per_name: int = 10) -> AsyncIterator[tuple[Accounts, FakeTime, Counted]]:
     """The accounts of a server on SQLite, on a clock the test moves."""
     clock, passwords = FakeTime(), Counted()
     database = Database(tmp_path / "accounts.sqlite3")
     try:
         repository = AccountRepository(database, clock)
         quotas = QuotaRepository(database, clock)
-        settings = Settings(accounts=True, **limits)
+        settings = Settings(accounts=True, sign_in_failures_per_name=per_name)
         yield Accounts(repository, passwords, clock, quotas=quotas, settings=settings), clock, passwords
     finally:
         database.close()
@@ -109,7 +109,7 @@ def test_a_stranger_at_one_address_is_held_by_name_and_address(tmp_path: Path) -
 
 def test_the_windows_lapse_and_a_success_is_no_failure(tmp_path: Path) -> None:
     async def main() -> None:
-        async with service(tmp_path, sign_in_failures_per_name=4) as (accounts, clock, passwords):
+        async with service(tmp_path, per_name=4) as (accounts, clock, passwords):
             await accounts.sign_up({"name": "quinn", "password": PASSWORD}, OWNER)
             strangers = [await attempt(accounts, "quinn", "wrong!!!", f"203.0.113.{i}") for i in range(10)]
             assert strangers == [401] * 4 + [429] * 6 and passwords.checked == 4
@@ -236,3 +236,23 @@ def test_a_refused_sign_up_is_not_counted(tmp_path: Path) -> None:
                 await sign_up(c, f"fresh{i}")
 
     asyncio.run(main())
+
+
+def test_the_limits_are_options_of_hive_serve() -> None:
+    import argparse
+
+    from hive.cli.server_options import add_server_options, settings_from
+
+    parser = argparse.ArgumentParser()
+    add_server_options(parser, proxy="--forwarded-allow-ips", accounts=True)
+    text = parser.format_help()
+    for option in ("--sign-ups-per-hour", "--sign-in-failures", "--sign-in-failures-per-address"):
+        assert option in text
+    assert "never signed it in (default 10)" in " ".join(text.split())
+    settings = settings_from(parser.parse_args(["--sign-ups-per-hour", "40", "--sign-in-failures-per-name", "3"]))
+    assert (settings.sign_ups_per_hour, settings.sign_in_failures_per_name, settings.sign_in_failures) == (40, 3, 5)
+    with pytest.raises(ValueError, match="--sign-ups-per-hour must be at least 1, not 0"):
+        settings_from(parser.parse_args(["--sign-ups-per-hour", "0"]))
+    play = argparse.ArgumentParser()
+    add_server_options(play)  # hive play keeps no accounts: no such options
+    assert "--sign-ups-per-hour" not in play.format_help()

@@ -2,11 +2,14 @@
 
 - ``POST /api/accounts`` (``name``, ``password``): make an account and sign it in; 201 with ``name``, ``admin`` and
   ``csrf``, and the session's cookie.
-- ``POST /api/session`` (``name``, ``password``): sign in: a new session, its cookie, and ``csrf``. A wrong name and
-  a wrong password are both ``401 Wrong name or password.``; too many failures for a name or from an address, 429.
+- ``POST /api/session`` (``name``, ``password``): sign in: a new session, its cookie, and ``csrf`` (and a device
+  cookie, :data:`DEVICE`, for a browser that has none). A wrong name and a wrong password are both ``401 Wrong name
+  or password.``; a password over 256 characters, 400; too many attempts (counted before the password is checked:
+  for the name from the address or browser, from the address, or for the name from places that never signed it in),
+  429 (see :mod:`hive.web.accounts.throttle`).
 - ``GET /api/session``: who is signed in (``name``, ``admin``, ``csrf``), or ``{"name": null}``.
 - ``DELETE /api/session``: sign out. ``POST /api/session/password`` (``old``, ``new``): a new password; every other
-  session ends, and the answer carries the new session's cookie and ``csrf``.
+  session ends and every API token is revoked, and the answer carries the new session's cookie and ``csrf``.
 - ``GET /api/games/{id}/seat``: the signed-in player's ``seat`` and its ``token`` in a game from a seek.
 - ``GET /api/players/{name}``: what anyone may see of an account, with its ``ratings`` by game and speed (each
   ``rating``, ``deviation``, ``provisional``, ``games``, ``wins``, ``draws``, ``losses``).
@@ -37,9 +40,10 @@
 - Challenges: ``POST /api/challenges`` (``to``: a player's name, and a seek's fields), ``GET /api/challenges``
   (``incoming`` and ``outgoing``), ``POST /api/challenges/{id}/accept`` (as a seek's), ``POST
   /api/challenges/{id}/decline`` (the challenged player's; the challenger withdraws it the same way).
-- API tokens and bots: ``POST /api/account/token`` answers a new API token (once; it replaces any other), which acts
-  as the account in ``Authorization: Bearer <token>``; ``POST /api/account/bot`` makes the account a bot's for good
-  (one without rated games). ``GET /api/bot/stream`` streams the account's events, one JSON object a line
+- API tokens and bots: ``POST /api/account/token`` (``scope``: ``bot``, the default) answers a new API token (once;
+  it replaces any other), which acts as the account in ``Authorization: Bearer <token>`` within its scope (``bot``:
+  reading and playing; see :data:`hive.web.accounts.service.NEEDS`); ``POST /api/account/bot`` makes the account a
+  bot's for good (one without rated games). ``GET /api/bot/stream`` streams the account's events, one JSON object a line
   (``challenge``, ``gameStart``); ``GET /api/bot/games`` lists its games in progress with its seat tokens.
 
 - Tournaments: ``GET /api/tournaments``; ``POST /api/tournaments`` (``name``, ``format`` ``swiss`` or
@@ -51,7 +55,8 @@
   The server pairs each round when the last one's games have ended, and starts its games.
 
 Every change made with the cookie (sign-out, password, an admin's) carries the session's CSRF token in
-``X-CSRF-Token``; one made with an API token needs none. The cookie is ``HttpOnly``, ``SameSite=Lax``, and
+``X-CSRF-Token``; one made with an API token needs none, but only what its scope allows: changing the account and
+an admin's actions answer an API token 403, naming the scope needed. The cookie is ``HttpOnly``, ``SameSite=Lax``, and
 ``Secure`` when the page came over HTTPS (behind a trusted proxy, as its ``X-Forwarded-Proto`` says).
 """
 
