@@ -74,7 +74,7 @@ class Signed:
 @dataclass(frozen=True)
 class SignedIn(Signed):
     """A session just opened, with the cookie's token (given to the browser once, never stored), and the device
-    cookie to give the browser (``""``: it keeps the one it has)."""
+    cookie to give the browser (its own again, or a new one)."""
 
     token: str = ""
     device: str = ""
@@ -158,13 +158,15 @@ class Accounts:
 
     async def _trusted(self, account: StoredAccount, address: str, device: str | None) -> SignedIn:
         """A new session of ``account``, signed in from ``address`` with the browser's ``device`` cookie: both are
-        trusted for it from now (a device cookie this server did not give is replaced)."""
+        trusted for it from now, and the cookie given again (a device cookie this server did not give is replaced)."""
         fresh = "" if await self.throttle.known_device(device) else secrets.token_urlsafe(32)
         places = [f"address:{address}"]
         places.append(device_key(fresh or device or ""))
         await self.throttle.trust(account, tuple(places))
         opened = await self._open(account)
-        return SignedIn(opened.account, opened.token_hash, opened.csrf, token=opened.token, device=fresh)
+        return SignedIn(
+            opened.account, opened.token_hash, opened.csrf, token=opened.token, device=fresh or device or ""
+        )
 
     async def sign_in(self, data: dict[str, Any], address: str, device: str | None = None) -> SignedIn:
         """Open a new session for ``name`` and ``password``, from ``address`` with the browser's ``device`` cookie.
