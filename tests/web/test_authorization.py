@@ -1,6 +1,7 @@
 """The authorization matrix of ``hive serve``: every account, lobby, bot, admin and game endpoint asked by a guest,
-an account playing no part, each of a game's two players, a bot (by its API token) and an admin, each with the
-credentials and CSRF token they would have. Each answer's status is checked against the table below."""
+an account playing no part, each of a game's two players, a bot (by its API token), an admin, and the admin's own
+API token (``admin_token``: a token plays and reads, but changes no account and does no admin's action), each with
+the credentials and CSRF token they would have. Each answer's status is checked against the table below."""
 
 from __future__ import annotations
 
@@ -17,6 +18,11 @@ from ..web_support import in_process
 from .test_accounts import PASSWORD, SERVER, other
 
 ACTORS = ("guest", "account", "player", "opponent", "bot", "admin")
+#: Who asks every row of the matrix: the actors, and the admin's API token (of scope ``bot``), which answers as the
+#: admin does unless the row says otherwise.
+ASKERS = (*ACTORS, "admin_token")
+#: A token asked to change the account or do an admin's action: 403, naming the scope needed.
+SCOPE = -403
 
 
 class Actor:
@@ -29,8 +35,7 @@ class Actor:
 
     async def ask(self, method: str, path: str, body: Any = None) -> int:
         r = await self.client.request(method, path, json=body, headers=self.headers)
-        if path == "/api/account/token" and r.status_code == 200 and "authorization" in self.headers:
-            self.headers = {"authorization": f"Bearer {r.json()['token']}"}  # the new token replaced the old
+        self.last = r
         return r.status_code
 
 
@@ -82,30 +87,85 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
         {"to": "player", "game": "Base", "rated": False},
         {"guest": 401, "account": 200, "player": 400, "opponent": 200, "bot": 200, "admin": 200},
     ),
-    ("POST", "/api/account/token", None, {"guest": 401} | dict.fromkeys(ACTORS[1:], 200)),
+    # changing the account, and an admin's actions, need a signed-in session: an API token is refused by its scope
+    (
+        "POST",
+        "/api/account/token",
+        None,
+        {"guest": 401, "bot": SCOPE, "admin_token": SCOPE}
+        | dict.fromkeys(("account", "player", "opponent", "admin"), 200),
+    ),
+    ("POST", "/api/account/token", {"scope": "everything"}, {"account": 400, "bot": SCOPE}),
     (
         "POST",
         "/api/session/password",
         {"old": "not the password", "new": "whatever it is"},
-        {"guest": 401} | dict.fromkeys(ACTORS[1:], 401),
+        {"guest": 401, "bot": SCOPE, "admin_token": SCOPE}
+        | dict.fromkeys(("account", "player", "opponent", "admin"), 401),
+    ),
+    ("POST", "/api/account/bot", None, {"guest": 401, "bot": SCOPE, "admin_token": SCOPE}),
+    ("DELETE", "/api/session", None, {"guest": 401, "bot": SCOPE, "admin_token": SCOPE}),
+    (
+        "POST",
+        "/api/tournaments",
+        {"name": "Token cup", "format": "round-robin", "game": "Base", "rated": False},
+        {"guest": 401, "bot": SCOPE, "admin_token": SCOPE, "account": 200},
+    ),
+    (
+        "GET",
+        "/api/admin/reports",
+        None,
+        {
+            "guest": 401,
+            "account": 403,
+            "player": 403,
+            "opponent": 403,
+            "bot": SCOPE,
+            "admin": 200,
+            "admin_token": SCOPE,
+        },
     ),
     (
         "POST",
         "/api/admin/accounts/{victim}/ban",
         {"banned": True},
-        {"guest": 401, "account": 403, "player": 403, "opponent": 403, "bot": 403, "admin": 200},
+        {
+            "guest": 401,
+            "account": 403,
+            "player": 403,
+            "opponent": 403,
+            "bot": SCOPE,
+            "admin": 200,
+            "admin_token": SCOPE,
+        },
     ),
     (
         "POST",
         "/api/admin/accounts/{victim}/password",
         None,
-        {"guest": 401, "account": 403, "player": 403, "opponent": 403, "bot": 403, "admin": 200},
+        {
+            "guest": 401,
+            "account": 403,
+            "player": 403,
+            "opponent": 403,
+            "bot": SCOPE,
+            "admin": 200,
+            "admin_token": SCOPE,
+        },
     ),
     (
         "DELETE",
         "/api/admin/accounts/{victim}",
         None,
-        {"guest": 401, "account": 403, "player": 403, "opponent": 403, "bot": 403, "admin": 200},
+        {
+            "guest": 401,
+            "account": 403,
+            "player": 403,
+            "opponent": 403,
+            "bot": SCOPE,
+            "admin": 200,
+            "admin_token": SCOPE,
+        },
     ),
     # the game's chat: the players' room is its two players'; the spectators' room is everyone else's while it goes on
     (
@@ -132,9 +192,25 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
         {"room": "spectators", "text": "go"},
         {"guest": 401, "account": 200, "player": 403, "opponent": 403, "bot": 200, "admin": 200},
     ),
-    ("POST", "/api/chat/99999/report", None, {"guest": 401} | dict.fromkeys(ACTORS[1:], 404)),
-    ("POST", "/api/account/block", {"name": "chief"}, {"guest": 401, "admin": 400} | dict.fromkeys(ACTORS[1:5], 200)),
-    ("POST", "/api/account/unblock", {"name": "chief"}, {"guest": 401, "admin": 400} | dict.fromkeys(ACTORS[1:5], 200)),
+    # reports and blocks are the account's own doing, not its token's
+    (
+        "POST",
+        "/api/chat/99999/report",
+        None,
+        {"guest": 401, "bot": SCOPE, "admin_token": SCOPE} | dict.fromkeys(ACTORS[1:4], 404) | {"admin": 404},
+    ),
+    (
+        "POST",
+        "/api/account/block",
+        {"name": "chief"},
+        {"guest": 401, "admin": 400, "bot": SCOPE, "admin_token": SCOPE} | dict.fromkeys(ACTORS[1:4], 200),
+    ),
+    (
+        "POST",
+        "/api/account/unblock",
+        {"name": "chief"},
+        {"guest": 401, "admin": 400, "bot": SCOPE, "admin_token": SCOPE} | dict.fromkeys(ACTORS[1:4], 200),
+    ),
     # the game's actions: only its players, by their sessions; the opponent is not to move
     (
         "POST",
@@ -177,6 +253,9 @@ def test_the_authorization_matrix(tmp_path: Path) -> None:
                 signed = (await client.post("/api/session", json={"name": login, "password": PASSWORD})).json()
                 actors[name] = Actor(name, client, {"x-csrf-token": signed["csrf"]})
             await app.accounts.set_admin("chief", True)
+            admin = actors["admin"]
+            token = (await admin.client.post("/api/account/token", headers=admin.headers)).json()["token"]
+            actors["admin_token"] = Actor("admin_token", other(c), {"authorization": f"Bearer {token}"})
             bot = actors["bot"]
             assert (await bot.client.post("/api/account/bot", headers=bot.headers)).status_code == 200
             token = (await bot.client.post("/api/account/token", headers=bot.headers)).json()["token"]
@@ -188,7 +267,8 @@ def test_the_authorization_matrix(tmp_path: Path) -> None:
             game_id = game["id"]
             victims = 0
             failures = []
-            for method, path, body, expected in MATRIX:
+            for method, path, body, row in MATRIX:
+                expected = row if "admin_token" in row or "admin" not in row else row | {"admin_token": row["admin"]}
                 for actor_name in expected:  # in the row's order: who acts last changes the game
                     actor = actors[actor_name]
                     filled = path.replace("{game}", game_id)
@@ -211,8 +291,14 @@ def test_the_authorization_matrix(tmp_path: Path) -> None:
                             board.push_text(text)
                         sent = {"move": board.move_text(next(iter(board.legal_moves)))}
                     status = await actor.ask(method, filled, sent)
+                    if path == "/api/account/token" and actor_name == "admin" and status == 200:
+                        fresh_token = actor.last.json()["token"]  # in place of the admin's token: ask with the new one
+                        actors["admin_token"].headers = {"authorization": f"Bearer {fresh_token}"}
                     if seek_id is not None:  # the player's seeks open stay few
                         await player.ask("DELETE", f"/api/seeks/{seek_id}")
+                    if expected[actor_name] == SCOPE:  # a 403 that names the scope needed
+                        error = actor.last.json().get("error", "") if status == 403 else ""
+                        status = SCOPE if "scope, which only a signed-in session has" in error else status
                     if status != expected[actor_name]:
                         failures.append(f"{actor_name} {method} {path}: {status}, expected {expected[actor_name]}")
             assert failures == [], "\n".join(failures)

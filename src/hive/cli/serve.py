@@ -143,7 +143,7 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     serve.add_argument(
         "--log-format", default="text", metavar="FORMAT", help="text (default) or json: one object a line"
     )
-    add_server_options(serve, proxy="--forwarded-allow-ips")
+    add_server_options(serve, proxy="--forwarded-allow-ips", accounts=True)
     serve.set_defaults(func=cmd_serve)
 
     db = subparsers.add_parser(

@@ -21,6 +21,23 @@ LIMITS = (
     ("--send-timeout", "send_timeout", float, "seconds a live update may take before its socket is dropped"),
     ("--ai-lease", "ai_lease", float, "seconds before another process takes over the AI move of one that stopped"),
 )
+#: The limits of accounts (``hive serve``'s only), as :data:`LIMITS`.
+ACCOUNT_LIMITS = (
+    ("--sign-ups-per-hour", "sign_ups_per_hour", int, "accounts one address may make in an hour"),
+    ("--sign-in-failures", "sign_in_failures", int, "failed sign-ins for one name from one address in 15 minutes"),
+    (
+        "--sign-in-failures-per-address",
+        "sign_in_failures_per_address",
+        int,
+        "failed sign-ins from one address in 15 minutes, all names together",
+    ),
+    (
+        "--sign-in-failures-per-name",
+        "sign_in_failures_per_name",
+        int,
+        "failed sign-ins for one name in 15 minutes from addresses and devices that never signed it in",
+    ),
+)
 
 
 def settings_from(args: argparse.Namespace) -> Settings:
@@ -28,18 +45,19 @@ def settings_from(args: argparse.Namespace) -> Settings:
 
     :raises ValueError: naming the option out of range.
     """
-    values = {field: getattr(args, field) for _, field, _, _ in LIMITS if getattr(args, field) is not None}
+    limits = LIMITS + ACCOUNT_LIMITS
+    values = {field: getattr(args, field) for _, field, _, _ in limits if getattr(args, field, None) is not None}
     hosts = tuple(args.allow_host) if args.allow_host else None
     try:
         return Settings(hosts=hosts, origins=tuple(args.allow_origin), proxy=args.proxy, **values)
     except ValueError as err:
-        option = next(option for option, field, _, _ in LIMITS if str(err).startswith(field + " "))
+        option = next(option for option, field, _, _ in limits if str(err).startswith(field + " "))
         raise ValueError(f"{option} {str(err).split(' ', 1)[1]}") from None
 
 
-def add_server_options(parser: argparse.ArgumentParser, *, proxy: str = "--proxy") -> None:
+def add_server_options(parser: argparse.ArgumentParser, *, proxy: str = "--proxy", accounts: bool = False) -> None:
     """Add the options of reach and limits to ``parser``; ``proxy`` is the name of the option trusting a reverse
-    proxy's forwarded addresses."""
+    proxy's forwarded addresses; ``accounts``: the limits of accounts too (``hive serve``)."""
     group = parser.add_argument_group("who may reach the server, and its limits (see docs/security.md)")
     group.add_argument(
         "--allow-host",
@@ -67,7 +85,7 @@ def add_server_options(parser: argparse.ArgumentParser, *, proxy: str = "--proxy
     )
     group.add_argument("--ai-workers", type=int, default=1, metavar="N", help="processes for the AI (default 1)")
     defaults = Settings()
-    for option, field, kind, text in LIMITS:
+    for option, field, kind, text in LIMITS + (ACCOUNT_LIMITS if accounts else ()):
         group.add_argument(
             option,
             dest=field,
@@ -78,4 +96,4 @@ def add_server_options(parser: argparse.ArgumentParser, *, proxy: str = "--proxy
         )
 
 
-__all__ = ["LIMITS", "add_server_options", "settings_from"]
+__all__ = ["ACCOUNT_LIMITS", "LIMITS", "add_server_options", "settings_from"]

@@ -19,6 +19,12 @@ class Settings:
     :ivar accounts: whether players may make accounts and sign in (``hive serve``; ``hive play`` has none).
     :ivar lobby_sockets: the lobby's sockets (``/ws/lobby``) one client (an address) may hold open at once; ``0``:
         no limit.
+    :ivar sign_ups_per_hour: the accounts one address may make in an hour (clubs behind one address raise it).
+    :ivar sign_in_failures: the failed sign-ins one address may make for one name in 15 minutes (or one device
+        cookie, for its accounts).
+    :ivar sign_in_failures_per_address: the failed sign-ins one address may make in 15 minutes, all names together.
+    :ivar sign_in_failures_per_name: the failed sign-ins for one name in 15 minutes from the addresses and devices
+        that never signed it in (those that did are not held by it: a stranger does not lock the owner out).
     """
 
     hosts: tuple[str, ...] | None = None
@@ -39,12 +45,27 @@ class Settings:
     ai_lease: float = 15.0
     accounts: bool = False
     lobby_sockets: int = 8
+    sign_ups_per_hour: int = 5
+    sign_in_failures: int = 5
+    sign_in_failures_per_address: int = 20
+    sign_in_failures_per_name: int = 10
 
     def __post_init__(self) -> None:
         for name in ("games_per_minute", "hints_per_minute", "ai_per_minute", "lobby_sockets"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be 0 (no limit) or more, not {getattr(self, name)}")
-        for name in ("ai_queue", "ai_per_game", "live_games", "body_bytes", "json_depth", "send_queue"):
+        for name in (
+            "ai_queue",
+            "ai_per_game",
+            "live_games",
+            "body_bytes",
+            "json_depth",
+            "send_queue",
+            "sign_ups_per_hour",
+            "sign_in_failures",
+            "sign_in_failures_per_address",
+            "sign_in_failures_per_name",
+        ):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
         for name in ("request_timeout", "idle_timeout", "send_timeout", "ai_lease"):

@@ -8,7 +8,9 @@ letters make names.
 Two names clash when their keys are equal. The key folds case, ``-`` into ``_``, and the look-alikes of Unicode's
 confusable skeleton (UTS #39) that remain among these characters: ``0`` and ``o``; ``1``, ``l``, ``I`` and ``i``;
 ``rn`` and ``m``; ``vv`` and ``w``; ``cl`` and ``d``. So ``Alice``, ``ALICE``, ``aIice``, ``a1ice`` and ``alice``
-are one name, and only the first to sign up has it. Some names that would speak for the server are reserved.
+are one name, and only the first to sign up has it. The single characters are folded first, then the pairs, again
+until nothing changes: the key is a fixed point (``cIint`` is ``clint`` is ``dint``, whichever look-alike came
+first), so that the key of a key is itself. Some names that would speak for the server are reserved.
 """
 
 from __future__ import annotations
@@ -27,11 +29,17 @@ RESERVED = ("admin", "administrator", "moderator", "system", "server", "guest", 
 
 
 def name_key(name: str) -> str:
-    """The key two names are compared by (see the module's text)."""
-    key = unicodedata.normalize("NFKC", name).casefold()
-    for pair, single in _PAIRS:
-        key = key.replace(pair, single)
-    return key.translate(_SINGLE)
+    """The key two names are compared by (see the module's text): ``name_key(name_key(x)) == name_key(x)``."""
+    key = name
+    for _ in range(8):  # two or three rounds in practice; bounded all the same
+        # casefolding can undo NFKC (and the pairs can make new ones), so repeat until nothing changes
+        folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", key).casefold()).translate(_SINGLE)
+        for pair, single in _PAIRS:
+            folded = folded.replace(pair, single)
+        if folded == key:
+            break
+        key = folded
+    return key
 
 
 _RESERVED_KEYS = frozenset(name_key(name) for name in RESERVED)

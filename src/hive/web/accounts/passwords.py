@@ -13,12 +13,25 @@ from ..errors import BadRequest
 LENGTH = (8, 256)
 
 
-def check_password(value: object, name: str) -> str:
-    """The password ``value`` gives, checked.
+def check_length(value: str, field: str) -> str:
+    """``value`` unless it is longer than any password may be (a longer one is refused, never cut to fit, wherever
+    a password is given: signing up or in, changing it).
+
+    :raises BadRequest: naming ``field`` and the rule (never quoting the value).
+    """
+    if len(value) > LENGTH[1]:
+        raise BadRequest(f"{field!r}: a password is at most {LENGTH[1]} characters (a longer one is refused, not cut).")
+    return value
+
+
+def check_password(value: object, name: str, field: str = "password") -> str:
+    """The password ``value`` gives (in ``field``), checked.
 
     :raises BadRequest: saying what a password must be (never quoting it).
     """
     low, high = LENGTH
+    if isinstance(value, str):
+        check_length(value, field)
     if not isinstance(value, str) or not low <= len(value) <= high:
         raise BadRequest(f"A password is {low} to {high} characters.")
     if value.casefold() == name.casefold():
@@ -51,4 +64,4 @@ class Passwords:
             return False
 
 
-__all__ = ["LENGTH", "Passwords", "check_password"]
+__all__ = ["LENGTH", "Passwords", "check_length", "check_password"]

@@ -1,10 +1,14 @@
-"""Accounts on a club's server: signing up, in and out, passwords, sessions and what an admin may do.
+"""Accounts on a club's server: signing up, in and out, passwords, sessions, API tokens and what an admin may do.
 
 A session is a random token in an ``HttpOnly`` cookie; the server keeps only its SHA-256, so that a copy of the
 database signs nobody in. Each session has a CSRF token as well, which every change made with the cookie must carry
-in ``X-CSRF-Token``. Signing in always opens a new session (a token planted before it is never adopted), and a new
-password ends every other session. Failed sign-ins are counted in the database, so that every server process
-throttles alike, by address and by name; a wrong name and a wrong password are answered alike and as slowly.
+in ``X-CSRF-Token``. Signing in always opens a new session (a token planted before it is never adopted); a new
+password ends every other session and revokes the API tokens, and an admin's reset ends them all. Every sign-in
+attempt is counted in the database before its password is checked (:mod:`.throttle`), so that every server process
+throttles alike and no burst gets past it; a wrong name and a wrong password are answered alike and as slowly.
+
+An API token acts as its account within its scope (:data:`SCOPES`): a ``bot`` token plays (its seats, seeks and
+challenges, the bot API) and reads; changing the account and an admin's actions need a signed-in session.
 """
 
 from __future__ import annotations
@@ -17,24 +21,28 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import BadRequest, Conflict, Forbidden, NotFound, TooMany, Unauthorized, shown
+from ..errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized, shown
+from ..settings import Settings
 from ..storage.accounts import AccountRepository, NameTaken, StoredAccount
+from ..storage.quotas import QuotaRepository
 from .names import check_name, name_key
-from .passwords import Passwords, check_password
+from .passwords import Passwords, check_length, check_password
+from .throttle import Throttle, device_key
 
 #: How long a session lasts unused (each use extends it, at most once an hour).
 SESSION_SECONDS = 30 * 24 * 3600
-#: The window the sign-in throttle counts failures in, and what it allows in it.
-WINDOW = 15 * 60
-FAILURES_PER_NAME = 5
-FAILURES_PER_ADDRESS = 20
-#: Accounts one address may make in an hour.
-SIGN_UPS_PER_HOUR = 5
 WRONG = "Wrong name or password."
 #: An account is online while it was seen (a request of its session or its API token) in the last this many seconds;
 #: each server process marks it at most once every :data:`SEEN_EVERY` seconds.
 ONLINE_SECONDS = 5 * 60
 SEEN_EVERY = 60
+#: What a request may need: ``read`` (the account's own lists and streams), ``play`` (its seats' games, seeks and
+#: challenges, its games' chat, tournaments it joins), ``account`` (changing the account: its password, API token,
+#: becoming a bot, signing out, blocks, reports, tournaments it organises) and ``admin`` (an admin's actions). A
+#: signed-in session may do all of them.
+NEEDS = ("read", "play", "account", "admin")
+#: What an API token of each scope may do.
+SCOPES: dict[str, frozenset[str]] = {"bot": frozenset({"read", "play"})}
 
 
 def token_hash(token: str) -> str:
@@ -45,23 +53,31 @@ def token_hash(token: str) -> str:
 @dataclass(frozen=True)
 class Signed:
     """A request's live session: its account, the hash of its token, and its CSRF token; or an API token's
-    (``bearer``), which no other site can make a browser send, so its changes need no CSRF token."""
+    (``scope``: the token's), which no other site can make a browser send, so its changes need no CSRF token."""
 
     account: StoredAccount
     token_hash: str
     csrf: str
-    bearer: bool = False
+    scope: str | None = None
+
+    @property
+    def bearer(self) -> bool:
+        """Whether an API token acts (not a signed-in session)."""
+        return self.scope is not None
 
     def answer(self) -> dict[str, Any]:
         """What the API answers about it (never the token, which the cookie holds)."""
-        return {"name": self.account.name, "admin": self.account.admin, "csrf": self.csrf}
+        answer = {"name": self.account.name, "admin": self.account.admin, "csrf": self.csrf}
+        return answer if self.scope is None else answer | {"scope": self.scope}
 
 
 @dataclass(frozen=True)
 class SignedIn(Signed):
-    """A session just opened, with the cookie's token (given to the browser once, never stored)."""
+    """A session just opened, with the cookie's token (given to the browser once, never stored), and the device
+    cookie to give the browser (its own again, or a new one)."""
 
     token: str = ""
+    device: str = ""
 
 
 def _text(data: dict[str, Any], field: str) -> object:
@@ -76,14 +92,24 @@ class Accounts:
     :param repository: where they are kept.
     :param passwords: how passwords are hashed (argon2id).
     :param now: the time source, seconds since the epoch.
+    :param quotas: where sign-ins and sign-ups are counted (by default, in the repository's database).
+    :param settings: the server's limits (the throttle's allowances).
     """
 
     def __init__(
-        self, repository: AccountRepository, passwords: Passwords | None = None, now: Callable[[], float] = time.time
+        self,
+        repository: AccountRepository,
+        passwords: Passwords | None = None,
+        now: Callable[[], float] = time.time,
+        *,
+        quotas: QuotaRepository | None = None,
+        settings: Settings | None = None,
     ) -> None:
         self.repository = repository
         self.passwords = passwords or Passwords()
         self.now = now
+        quotas = quotas or QuotaRepository(repository.database, repository.now)
+        self.throttle = Throttle(quotas, repository, settings or Settings(), now)
         self._marked: dict[str, float] = {}  # when this process last marked each account online
 
     async def seen(self, account: StoredAccount) -> None:
@@ -108,55 +134,63 @@ class Accounts:
         await self.seen(account)
         return SignedIn(account, hashed, csrf, token=token)
 
-    async def _throttle(self, keys: dict[str, int], what: str, window: float = WINDOW) -> None:
-        """Refuse when any key has its allowance of failures in the window."""
-        found = await self.repository.failures(list(keys), self.now() - window)
-        for key, allowed in keys.items():
-            times = found[key]
-            if len(times) >= allowed:
-                wait = max(1, round((times[0] + window - self.now()) / 60))
-                raise TooMany(f"Too many {what}; try again in {wait} min.")
-
-    async def sign_up(self, data: dict[str, Any], address: str) -> SignedIn:
-        """Make an account (``name``, ``password``) and sign it in.
+    async def sign_up(self, data: dict[str, Any], address: str, device: str | None = None) -> SignedIn:
+        """Make an account (``name``, ``password``) and sign it in; the address and browser it was made from are
+        trusted for it (see :mod:`.throttle`).
 
         :raises BadRequest: naming what is wrong with the name or the password.
         :raises Conflict: when the name, or one too like it, is taken.
-        :raises TooMany: past the accounts an address may make in an hour.
+        :raises TooMany: past the accounts an address may make in an hour (counted before the account is made).
         """
         name = check_name(_text(data, "name"))
         password = check_password(_text(data, "password"), name)
-        signups = f"signup:{address}"
-        await self._throttle({signups: SIGN_UPS_PER_HOUR}, "new accounts from this address", 3600)
-        hashed = await self.passwords.hash(password)
+        quota = await self.throttle.sign_up(address)
         try:
+            hashed = await self.passwords.hash(password)
             account = await self.repository.create(secrets.token_hex(8), name, name_key(name), hashed)
         except NameTaken:
+            await self.throttle.unused(quota)
             raise Conflict(f"The name {shown(name)} is taken, or too like one that is: choose another.") from None
-        await self.repository.fail([signups], self.now() - 3600)  # counted as made, for the hour's allowance
-        return await self._open(account)
+        except BaseException:
+            await self.throttle.unused(quota)
+            raise
+        return await self._trusted(account, address, device)
 
-    async def sign_in(self, data: dict[str, Any], address: str) -> SignedIn:
-        """Open a new session for ``name`` and ``password``.
+    async def _trusted(self, account: StoredAccount, address: str, device: str | None) -> SignedIn:
+        """A new session of ``account``, signed in from ``address`` with the browser's ``device`` cookie: both are
+        trusted for it from now, and the cookie given again (a device cookie this server did not give is replaced)."""
+        fresh = "" if await self.throttle.known_device(device) else secrets.token_urlsafe(32)
+        places = [f"address:{address}"]
+        places.append(device_key(fresh or device or ""))
+        await self.throttle.trust(account, tuple(places))
+        opened = await self._open(account)
+        return SignedIn(
+            opened.account, opened.token_hash, opened.csrf, token=opened.token, device=fresh or device or ""
+        )
 
+    async def sign_in(self, data: dict[str, Any], address: str, device: str | None = None) -> SignedIn:
+        """Open a new session for ``name`` and ``password``, from ``address`` with the browser's ``device`` cookie.
+        The attempt is counted before the password is checked (see :mod:`.throttle`).
+
+        :raises BadRequest: for a password longer than a password may be (never cut to fit).
         :raises Unauthorized: ``Wrong name or password.``, whichever was wrong.
-        :raises TooMany: after too many failures for the name, or from the address.
+        :raises TooMany: past the failed sign-ins allowed for the name from here, from the address, or for the name
+            from places that never signed it in.
         :raises Forbidden: for a banned account (with the right password only).
         """
         raw_name, password = _text(data, "name"), _text(data, "password")
         if not isinstance(raw_name, str) or not isinstance(password, str) or len(raw_name) > 200:
             raise Unauthorized(WRONG)
+        check_length(password, "password")
         key = name_key(raw_name.strip())
-        keys = {f"name:{key}": FAILURES_PER_NAME, f"address:{address}": FAILURES_PER_ADDRESS}
-        await self._throttle(keys, "failed sign-ins")
         account = await self.repository.find(key)
-        if not await self.passwords.verify(account.password if account else None, password[:256]) or not account:
-            await self.repository.fail(list(keys), self.now() - WINDOW)
+        attempt = await self.throttle.attempt(key, account, address, device)
+        if not await self.passwords.verify(account.password if account else None, password) or not account:
             raise Unauthorized(WRONG)
         if account.banned:
             raise Forbidden("This account is banned.")
-        await self.repository.forgive(f"name:{key}")
-        return await self._open(account)
+        await self.throttle.succeeded(attempt, account)
+        return await self._trusted(account, address, device)
 
     async def signed(self, token: str | None) -> Signed | None:
         """The live session of a cookie's token (``None``: none, unknown, lapsed, or its account banned)."""
@@ -179,17 +213,39 @@ class Accounts:
         scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer" or not token.strip() or len(token) > 100:
             raise Unauthorized("The Authorization header is 'Bearer <API token>'.")
-        account = await self.repository.by_token(token_hash(token.strip()))
-        if account is None or account.banned:
+        found = await self.repository.by_token(token_hash(token.strip()))
+        if found is None or found[0].banned:
             raise Unauthorized("This API token is unknown, revoked, or its account banned.")
+        account, scope = found
         await self.seen(account)
-        return Signed(account, token_hash(token.strip()), "", bearer=True)
+        return Signed(account, token_hash(token.strip()), "", scope=scope)
 
-    async def make_token(self, signed: Signed) -> str:
-        """A new API token for the account (returned once: only its hash is kept), in place of any it had."""
+    async def make_token(self, signed: Signed, scope: object = "bot") -> str:
+        """A new API token of ``scope`` for the account (returned once: only its hash is kept), in place of any it
+        had.
+
+        :raises BadRequest: for a scope that is none of :data:`SCOPES`.
+        """
+        if not isinstance(scope, str) or scope not in SCOPES:
+            raise BadRequest(f"'scope' is one of {', '.join(map(repr, SCOPES))}, not {shown(scope)}.")
         token = "hive_" + secrets.token_urlsafe(32)
-        await self.repository.set_token(signed.account.id, token_hash(token))
+        await self.repository.set_token(signed.account.id, token_hash(token), scope)
         return token
+
+    @staticmethod
+    def check_scope(signed: Signed, need: str) -> None:
+        """Make sure an API token's scope allows what a request needs (``need``, one of :data:`NEEDS`; a signed-in
+        session may do everything).
+
+        :raises Forbidden: naming what is needed.
+        """
+        if signed.scope is None or need in SCOPES.get(signed.scope, frozenset()):
+            return
+        what = {"read": "reading", "play": "playing", "account": "changing the account", "admin": "an admin's action"}
+        raise Forbidden(
+            f"An API token of scope {signed.scope!r} may not do this: {what[need]} needs the {need!r} scope, "
+            "which only a signed-in session has (with its CSRF token)."
+        )
 
     async def become_bot(self, signed: Signed) -> StoredAccount:
         """Make the account a bot's, for good (its games are then played by an engine, through the bot API).
@@ -222,18 +278,22 @@ class Accounts:
         await self.repository.gone(signed.account.id)
 
     async def change_password(self, signed: Signed, data: dict[str, Any]) -> SignedIn:
-        """Set a new password (``old``, ``new``); every session of the account ends, and a new one opens.
+        """Set a new password (``old``, ``new``): every session of the account ends and every API token is revoked,
+        and a new session opens in place of the one making the change.
 
         :raises Unauthorized: when ``old`` is wrong.
-        :raises BadRequest: naming what is wrong with ``new``.
+        :raises BadRequest: naming what is wrong with ``new``, or an ``old`` longer than a password may be.
         """
         account = signed.account
-        old, new = _text(data, "old"), check_password(_text(data, "new"), account.name)
-        if not isinstance(old, str) or not await self.passwords.verify(account.password, old[:256]):
+        old, new = _text(data, "old"), check_password(_text(data, "new"), account.name, "new")
+        if not isinstance(old, str):
+            raise Unauthorized("Wrong password.")
+        check_length(old, "old")
+        if not await self.passwords.verify(account.password, old):
             raise Unauthorized("Wrong password.")
         hashed = await self.passwords.hash(new)
         await self.repository.update(account.id, password=hashed)
-        await self.repository.close_sessions(account.id)
+        await self.repository.revoke(account.id)
         return await self._open(StoredAccount(**{**account.__dict__, "password": hashed}))
 
     # ------------------------------------------------------------------ what an admin may do
@@ -247,7 +307,8 @@ class Accounts:
         return account
 
     async def reset_password(self, admin: Signed, name: str) -> str:
-        """Give the account a new random password (returned, to pass on) and end its sessions.
+        """Give the account a new random password (returned, to pass on), end its sessions, revoke its API tokens,
+        and forget where it signed in from (whoever had the old password is a stranger again).
 
         :raises Forbidden: unless ``admin`` is one.
         :raises NotFound: for an unknown name.
@@ -255,7 +316,7 @@ class Accounts:
         account = await self._target(admin, name)
         password = secrets.token_urlsafe(12)
         await self.repository.update(account.id, password=await self.passwords.hash(password))
-        await self.repository.close_sessions(account.id)
+        await self.repository.revoke(account.id, trust=True)
         return password
 
     async def set_banned(self, admin: Signed, name: str, banned: bool) -> StoredAccount:
@@ -305,4 +366,4 @@ class Accounts:
         return account
 
 
-__all__ = ["ONLINE_SECONDS", "SESSION_SECONDS", "Accounts", "Signed", "SignedIn", "token_hash"]
+__all__ = ["NEEDS", "ONLINE_SECONDS", "SCOPES", "SESSION_SECONDS", "Accounts", "Signed", "SignedIn", "token_hash"]

@@ -2,11 +2,14 @@
 
 - ``POST /api/accounts`` (``name``, ``password``): make an account and sign it in; 201 with ``name``, ``admin`` and
   ``csrf``, and the session's cookie.
-- ``POST /api/session`` (``name``, ``password``): sign in: a new session, its cookie, and ``csrf``. A wrong name and
-  a wrong password are both ``401 Wrong name or password.``; too many failures for a name or from an address, 429.
+- ``POST /api/session`` (``name``, ``password``): sign in: a new session, its cookie, and ``csrf`` (and a device
+  cookie, :data:`DEVICE`, for a browser that has none). A wrong name and a wrong password are both ``401 Wrong name
+  or password.``; a password over 256 characters, 400; too many attempts (counted before the password is checked:
+  for the name from the address or browser, from the address, or for the name from places that never signed it in),
+  429 (see :mod:`hive.web.accounts.throttle`).
 - ``GET /api/session``: who is signed in (``name``, ``admin``, ``csrf``), or ``{"name": null}``.
 - ``DELETE /api/session``: sign out. ``POST /api/session/password`` (``old``, ``new``): a new password; every other
-  session ends, and the answer carries the new session's cookie and ``csrf``.
+  session ends and every API token is revoked, and the answer carries the new session's cookie and ``csrf``.
 - ``GET /api/games/{id}/seat``: the signed-in player's ``seat`` and its ``token`` in a game from a seek.
 - ``GET /api/players/{name}``: what anyone may see of an account, with its ``ratings`` by game and speed (each
   ``rating``, ``deviation``, ``provisional``, ``games``, ``wins``, ``draws``, ``losses``).
@@ -37,9 +40,10 @@
 - Challenges: ``POST /api/challenges`` (``to``: a player's name, and a seek's fields), ``GET /api/challenges``
   (``incoming`` and ``outgoing``), ``POST /api/challenges/{id}/accept`` (as a seek's), ``POST
   /api/challenges/{id}/decline`` (the challenged player's; the challenger withdraws it the same way).
-- API tokens and bots: ``POST /api/account/token`` answers a new API token (once; it replaces any other), which acts
-  as the account in ``Authorization: Bearer <token>``; ``POST /api/account/bot`` makes the account a bot's for good
-  (one without rated games). ``GET /api/bot/stream`` streams the account's events, one JSON object a line
+- API tokens and bots: ``POST /api/account/token`` (``scope``: ``bot``, the default) answers a new API token (once;
+  it replaces any other), which acts as the account in ``Authorization: Bearer <token>`` within its scope (``bot``:
+  reading and playing; see :data:`hive.web.accounts.service.NEEDS`); ``POST /api/account/bot`` makes the account a
+  bot's for good (one without rated games). ``GET /api/bot/stream`` streams the account's events, one JSON object a line
   (``challenge``, ``gameStart``); ``GET /api/bot/games`` lists its games in progress with its seat tokens.
 
 - Tournaments: ``GET /api/tournaments``; ``POST /api/tournaments`` (``name``, ``format`` ``swiss`` or
@@ -51,7 +55,8 @@
   The server pairs each round when the last one's games have ended, and starts its games.
 
 Every change made with the cookie (sign-out, password, an admin's) carries the session's CSRF token in
-``X-CSRF-Token``; one made with an API token needs none. The cookie is ``HttpOnly``, ``SameSite=Lax``, and
+``X-CSRF-Token``; one made with an API token needs none, but only what its scope allows: changing the account and
+an admin's actions answer an API token 403, naming the scope needed. The cookie is ``HttpOnly``, ``SameSite=Lax``, and
 ``Secure`` when the page came over HTTPS (behind a trusted proxy, as its ``X-Forwarded-Proto`` says).
 """
 
@@ -70,6 +75,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response, Strea
 from ..accounts import Accounts, Signed, SignedIn
 from ..accounts.seeks import Seeks
 from ..accounts.service import ONLINE_SECONDS, SESSION_SECONDS
+from ..accounts.throttle import TRUST_SECONDS
 from ..errors import BadRequest, Forbidden, NotFound, Unauthorized
 from ..game.session import Session
 from ..views import JSON
@@ -78,6 +84,9 @@ if TYPE_CHECKING:
     from .app import App
 
 COOKIE = "hive_session"
+#: The device cookie: a random token the server gives a browser that signs an account in, so that later sign-ins
+#: from it are not held by the lock a stranger's guesses put on the name (see :mod:`hive.web.accounts.throttle`).
+DEVICE = "hive_device"
 #: The most entries each of the caches of :meth:`AccountApi.game_facts` keeps.
 CACHED = 4096
 #: How often the bot stream looks for new events, in seconds.
@@ -161,40 +170,46 @@ class AccountApi:
             return await self.accounts.by_bearer(header)
         return await self.accounts.signed(request.cookies.get(COOKIE))
 
-    async def _changing(self, request: Request) -> Signed:
-        """The session of a change made with the cookie, its CSRF token checked.
+    async def _changing(self, request: Request, need: str) -> Signed:
+        """The session of a change that needs the scope ``need`` (one of :data:`~hive.web.accounts.service.NEEDS`): an
+        API token's within its scope, or the cookie's with its CSRF token.
 
         :raises Unauthorized: when nobody is signed in.
-        :raises Forbidden: without the session's CSRF token.
+        :raises Forbidden: without the session's CSRF token, or for an API token whose scope does not allow it.
         """
         self._check_enabled()
         signed = await self.signed(request)
         if signed is None:
             raise Unauthorized("Sign in first.")
+        self.accounts.check_scope(signed, need)
         self.accounts.check_csrf(signed, request.headers.get("x-csrf-token"))
         return signed
 
     def _with_cookie(self, request: Request, opened: SignedIn, status: int = 200) -> Response:
         response = JSONResponse(opened.answer(), status_code=status)
-        response.set_cookie(
-            COOKIE,
-            opened.token,
-            max_age=SESSION_SECONDS,
-            httponly=True,
-            samesite="lax",
-            secure=request.url.scheme == "https",
-            path="/",
-        )
+        secure = request.url.scheme == "https"
+        cookies = [(COOKIE, opened.token, SESSION_SECONDS)]
+        if opened.device:
+            cookies.append((DEVICE, opened.device, int(TRUST_SECONDS)))
+        for name, value, seconds in cookies:
+            response.set_cookie(name, value, max_age=seconds, httponly=True, samesite="lax", secure=secure, path="/")
         return response
+
+    @staticmethod
+    def _device(request: Request) -> str | None:
+        device = request.cookies.get(DEVICE)
+        return device if device and len(device) <= 100 else None
 
     async def sign_up(self, request: Request) -> Response:
         self._check_enabled()
-        opened = await self.accounts.sign_up(await self._body(request), self.app.api.client(request))
+        body, address = await self._body(request), self.app.api.client(request)
+        opened = await self.accounts.sign_up(body, address, self._device(request))
         return self._with_cookie(request, opened, 201)
 
     async def sign_in(self, request: Request) -> Response:
         self._check_enabled()
-        opened = await self.accounts.sign_in(await self._body(request), self.app.api.client(request))
+        body, address = await self._body(request), self.app.api.client(request)
+        opened = await self.accounts.sign_in(body, address, self._device(request))
         return self._with_cookie(request, opened)
 
     async def session(self, request: Request) -> Any:
@@ -203,14 +218,14 @@ class AccountApi:
         return {"name": None} if signed is None else signed.answer()
 
     async def sign_out(self, request: Request) -> Response:
-        signed = await self._changing(request)
+        signed = await self._changing(request, "account")
         await self.accounts.sign_out(signed)
         response = JSONResponse({"name": None})
         response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
         return response
 
     async def password(self, request: Request) -> Response:
-        signed = await self._changing(request)
+        signed = await self._changing(request, "account")
         opened = await self.accounts.change_password(signed, await self._body(request))
         return self._with_cookie(request, opened)
 
@@ -274,6 +289,7 @@ class AccountApi:
         if signed.account.id not in record.accounts:
             return None
         if request.method not in ("GET", "HEAD"):
+            self.accounts.check_scope(signed, "play")
             self.accounts.check_csrf(signed, request.headers.get("x-csrf-token"))
         return record.tokens[record.accounts.index(signed.account.id)]
 
@@ -300,7 +316,7 @@ class AccountApi:
         return await self.seeks.listed()
 
     async def open_seek(self, request: Request) -> Any:
-        signed = await self._changing(request)
+        signed = await self._changing(request, "play")
         return await self.seeks.open(signed, await self._body(request))
 
     async def seek(self, request: Request) -> Any:
@@ -308,18 +324,18 @@ class AccountApi:
         return await self.seeks.get(request.path_params["id"])
 
     async def accept_seek(self, request: Request) -> Any:
-        signed = await self._changing(request)
+        signed = await self._changing(request, "play")
         session, game = await self.seeks.accept(signed, request.path_params["id"])
         return await self.app.api.started(session, game.token, None)
 
     async def cancel_seek(self, request: Request) -> Any:
-        signed = await self._changing(request)
+        signed = await self._changing(request, "play")
         return await self.seeks.cancel(signed, request.path_params["id"])
 
     # ------------------------------------------------------------------ challenges, API tokens and bots
 
     async def challenge(self, request: Request) -> Any:
-        signed = await self._changing(request)
+        signed = await self._changing(request, "play")
         return await self.seeks.challenge(signed, await self._body(request))
 
     async def challenges(self, request: Request) -> Any:
@@ -327,11 +343,13 @@ class AccountApi:
         return await self.seeks.challenges(signed)
 
     async def api_token(self, request: Request) -> Any:
-        signed = await self._changing(request)
-        return {"name": signed.account.name, "token": await self.accounts.make_token(signed)}
+        signed = await self._changing(request, "account")
+        scope = (await self._body(request)).get("scope", "bot")
+        token = await self.accounts.make_token(signed, scope)
+        return {"name": signed.account.name, "token": token, "scope": scope}
 
     async def become_bot(self, request: Request) -> Any:
-        signed = await self._changing(request)
+        signed = await self._changing(request, "account")
         account = await self.accounts.become_bot(signed)
         return {"name": account.name, "bot": account.bot}
 
@@ -379,30 +397,30 @@ class AccountApi:
         return await self.app.chat.read(request.path_params["id"], request.query_params.get("room"), signed)
 
     async def say(self, request: Request) -> Any:
-        signed = await self._changing(request)
+        signed = await self._changing(request, "play")
         return await self.app.chat.say(signed, request.path_params["id"], await self._body(request))
 
     async def tournament_chat(self, request: Request) -> Any:
         if request.method == "GET":
             self._check_enabled()
             return await self.app.chat.read_tournament(request.path_params["id"], await self.signed(request))
-        signed = await self._changing(request)
+        signed = await self._changing(request, "play")
         return await self.app.chat.say_tournament(signed, request.path_params["id"], await self._body(request))
 
     async def block(self, request: Request) -> Any:
-        signed = await self._changing(request)
+        signed = await self._changing(request, "account")
         return await self.app.chat.block(signed, await self._body(request), True)
 
     async def unblock(self, request: Request) -> Any:
-        signed = await self._changing(request)
+        signed = await self._changing(request, "account")
         return await self.app.chat.block(signed, await self._body(request), False)
 
     async def report(self, request: Request) -> Any:
-        signed = await self._changing(request)
+        signed = await self._changing(request, "account")
         return await self.app.chat.report(signed, request.path_params["id"])
 
     async def reports(self, request: Request) -> Any:
-        signed = await self._reading(request)
+        signed = await self._reading(request, "admin")
         return await self.app.chat.reports(signed)
 
     # ------------------------------------------------------------------ tournaments
@@ -412,7 +430,7 @@ class AccountApi:
         return await self.app.tournaments.listed()
 
     async def create_tournament(self, request: Request) -> Any:
-        signed = await self._changing(request)
+        signed = await self._changing(request, "account")
         return await self.app.tournaments.create(signed, await self._body(request))
 
     async def tournament(self, request: Request) -> Any:
@@ -420,8 +438,8 @@ class AccountApi:
         return await self.app.tournaments.get(request.path_params["id"])
 
     async def tournament_action(self, request: Request) -> Any:
-        signed = await self._changing(request)
         tournament_id, action = request.path_params["id"], request.path_params["action"]
+        signed = await self._changing(request, "play" if action in ("join", "leave") else "account")
         tournaments = self.app.tournaments
         if action == "join":
             return await tournaments.join(signed, tournament_id)
@@ -437,15 +455,17 @@ class AccountApi:
         self._check_enabled()
         return PlainTextResponse(await self.app.tournaments.records(request.path_params["id"]))
 
-    async def _reading(self, request: Request) -> Signed:
+    async def _reading(self, request: Request, need: str = "read") -> Signed:
+        """The session (or API token, within its scope) of a request that reads, needing ``need``."""
         self._check_enabled()
         signed = await self.signed(request)
         if signed is None:
             raise Unauthorized("Sign in first, or send an API token.")
+        self.accounts.check_scope(signed, need)
         return signed
 
     async def admin(self, request: Request) -> Any:
-        signed = await self._changing(request)
+        signed = await self._changing(request, "admin")
         name, action = request.path_params["name"], request.path_params.get("action")
         if request.method == "DELETE" and action is None:
             await self.accounts.delete(signed, name)
@@ -461,4 +481,4 @@ class AccountApi:
         raise NotFound(f"No admin action {action!r}.")
 
 
-__all__ = ["COOKIE", "AccountApi"]
+__all__ = ["COOKIE", "DEVICE", "AccountApi"]

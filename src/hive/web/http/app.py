@@ -126,7 +126,7 @@ class App:
         self._loops: list[asyncio.Task[None]] = []
         self._stopped = False
         self.api = Api(self)
-        self.accounts = Accounts(self.store.accounts)
+        self.accounts = Accounts(self.store.accounts, quotas=self.store.quotas, settings=settings)
         self.seeks = Seeks(
             self.store.seeks, self.store.ratings, self.service, self.store.accounts, self.store.chat, self.lobby_changed
         )

@@ -1,4 +1,5 @@
-"""The players' accounts, their sessions, and the failed sign-ins, as every server process shares them."""
+"""The players' accounts, their sessions and API tokens, and where each signed in from, as every server process
+shares them."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from sqlalchemy import exc
 from sqlalchemy.dialects import postgresql, sqlite
 
 from .database import Repository
-from .schema import accounts, api_tokens, games, online, rated_games, sessions, sign_in_failures
+from .schema import accounts, api_tokens, games, online, rated_games, sessions, trusted
 
 
 @dataclass(frozen=True)
@@ -98,8 +99,8 @@ class AccountRepository(Repository):
 
     def _delete(self, account_id: str) -> None:
         with self.database.engine.begin() as connection:
-            connection.execute(sessions.delete().where(sessions.c.account_id == account_id))
-            connection.execute(online.delete().where(online.c.account_id == account_id))
+            for table in (sessions, online, api_tokens, trusted):
+                connection.execute(table.delete().where(table.c.account_id == account_id))
             connection.execute(accounts.delete().where(accounts.c.id == account_id))
 
     # ------------------------------------------------------------------ sessions
@@ -156,24 +157,40 @@ class AccountRepository(Repository):
 
     # ------------------------------------------------------------------ API tokens
 
-    async def set_token(self, account_id: str, token_hash: str) -> None:
-        """Give the account a new API token (its hash), in place of any it had."""
-        await self.database.run(self._set_token, account_id, token_hash)
+    async def set_token(self, account_id: str, token_hash: str, scope: str) -> None:
+        """Give the account a new API token (its hash) of ``scope``, in place of any it had."""
+        await self.database.run(self._set_token, account_id, token_hash, scope)
 
-    def _set_token(self, account_id: str, token_hash: str) -> None:
+    def _set_token(self, account_id: str, token_hash: str, scope: str) -> None:
+        row = {"token": token_hash, "account_id": account_id, "created": self.now(), "scope": scope}
         with self.database.engine.begin() as connection:
             connection.execute(api_tokens.delete().where(api_tokens.c.account_id == account_id))
-            connection.execute(api_tokens.insert().values(token=token_hash, account_id=account_id, created=self.now()))
+            connection.execute(api_tokens.insert().values(**row))
 
-    async def by_token(self, token_hash: str) -> StoredAccount | None:
-        """The account an API token (its hash) acts as."""
+    async def by_token(self, token_hash: str) -> tuple[StoredAccount, str] | None:
+        """The account an API token (its hash) acts as, and the token's scope."""
         return await self.database.run(self._by_token, token_hash)
 
-    def _by_token(self, token_hash: str) -> StoredAccount | None:
-        query = sa.select(accounts).join(api_tokens, api_tokens.c.account_id == accounts.c.id)
+    def _by_token(self, token_hash: str) -> tuple[StoredAccount, str] | None:
+        query = sa.select(accounts, api_tokens.c.scope).join(api_tokens, api_tokens.c.account_id == accounts.c.id)
         with self.database.single() as connection:
             row = connection.execute(query.where(api_tokens.c.token == token_hash)).first()
-        return None if row is None else _account(row)
+        return None if row is None else (_account(row), str(row.scope))
+
+    async def revoke(self, account_id: str, *, but: str | None = None, trust: bool = False) -> None:
+        """End every session of the account but ``but`` (a session's hash), and revoke its API tokens, in one
+        transaction (a new password, a reset); ``trust``: forget where it signed in from too."""
+        await self.database.run(self._revoke, account_id, but, trust)
+
+    def _revoke(self, account_id: str, but: str | None, trust: bool) -> None:
+        ended = sessions.delete().where(sessions.c.account_id == account_id)
+        if but is not None:
+            ended = ended.where(sessions.c.token != but)
+        with self.database.engine.begin() as connection:
+            connection.execute(ended)
+            connection.execute(api_tokens.delete().where(api_tokens.c.account_id == account_id))
+            if trust:
+                connection.execute(trusted.delete().where(trusted.c.account_id == account_id))
 
     async def rated_games(self, account_id: str) -> int:
         """How many rated games the account has finished."""
@@ -241,41 +258,43 @@ class AccountRepository(Repository):
             rows = connection.execute(query).all()
         return [(str(row.name), bool(row.bot), float(row.seen)) for row in rows]
 
-    # ------------------------------------------------------------------ failed sign-ins
+    # ------------------------------------------------------------------ where accounts signed in from
 
-    async def failures(self, keys: list[str], since: float) -> dict[str, list[float]]:
-        """The times of the failed sign-ins of each key since ``since``, oldest first."""
-        return await self.database.run(self._failures, keys, since)
+    async def trusts(self, account_id: str, keys: list[str], since: float) -> set[str]:
+        """Those of ``keys`` (``address:...``, ``device:...``) the account signed in from since ``since``."""
+        return await self.database.run(self._trusts, account_id, keys, since)
 
-    def _failures(self, keys: list[str], since: float) -> dict[str, list[float]]:
-        found: dict[str, list[float]] = {key: [] for key in keys}
-        query = (
-            sa.select(sign_in_failures.c.key, sign_in_failures.c.at)
-            .where(sign_in_failures.c.key.in_(keys), sign_in_failures.c.at > since)
-            .order_by(sign_in_failures.c.at)
+    def _trusts(self, account_id: str, keys: list[str], since: float) -> set[str]:
+        query = sa.select(trusted.c.key).where(
+            trusted.c.account_id == account_id, trusted.c.key.in_(keys), trusted.c.seen >= since
         )
         with self.database.single() as connection:
-            for key, at in connection.execute(query):
-                found[key].append(float(at))
-        return found
+            return {str(key) for key in connection.execute(query).scalars()}
 
-    async def fail(self, keys: list[str], older: float) -> None:
-        """Count a failed sign-in against each key now, and forget the failures before ``older``."""
-        await self.database.run(self._fail, keys, older)
+    async def known_device(self, key: str, since: float) -> bool:
+        """Whether a device key was given by this server to an account that signed in since ``since``."""
+        return await self.database.run(self._known_device, key, since)
 
-    def _fail(self, keys: list[str], older: float) -> None:
+    def _known_device(self, key: str, since: float) -> bool:
+        query = sa.select(trusted.c.key).where(trusted.c.key == key, trusted.c.seen >= since)
+        with self.database.single() as connection:
+            return connection.execute(query.limit(1)).first() is not None
+
+    async def trust(self, account_id: str, keys: list[str], older: float) -> None:
+        """The account signed in from ``keys`` now; forget what was last used before ``older``."""
+        await self.database.run(self._trust, account_id, keys, older)
+
+    def _trust(self, account_id: str, keys: list[str], older: float) -> None:
         now = self.now()
+        insert = (sqlite.insert if self.database.sqlite else postgresql.insert)(trusted)
         with self.database.engine.begin() as connection:
-            connection.execute(sign_in_failures.insert(), [{"key": key, "at": now} for key in keys])
-            connection.execute(sign_in_failures.delete().where(sign_in_failures.c.at < older))
-
-    async def forgive(self, key: str) -> None:
-        """Forget the failed sign-ins of ``key`` (after a sign-in that succeeded)."""
-        await self.database.run(self._forgive, key)
-
-    def _forgive(self, key: str) -> None:
-        with self.database.engine.begin() as connection:
-            connection.execute(sign_in_failures.delete().where(sign_in_failures.c.key == key))
+            for key in sorted(keys):
+                connection.execute(
+                    insert.values(account_id=account_id, key=key, seen=now).on_conflict_do_update(
+                        index_elements=[trusted.c.account_id, trusted.c.key], set_={"seen": now}
+                    )
+                )
+            connection.execute(trusted.delete().where(trusted.c.seen < older))
 
 
 __all__ = ["AccountRepository", "NameTaken", "StoredAccount", "StoredSession"]

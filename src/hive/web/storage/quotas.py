@@ -71,6 +71,29 @@ class QuotaRepository(Repository):
                 connection.execute(sa.delete(quotas).where(quotas.c.start < self.now() - 86_400))
             return taken
 
+    async def take_all(self, quotas: list[tuple[str, int, float]]) -> list[Taken]:
+        """Count one use of each ``(key, limit, window)`` now, in one transaction, the keys in sorted order (so that
+        two such transactions never wait on each other's rows in a circle); the answers in the order given."""
+        return await self.database.run(self._take_all, quotas)
+
+    def _take_all(self, quotas: list[tuple[str, int, float]]) -> list[Taken]:
+        taken: dict[str, Taken] = {}
+        with self.database.engine.begin() as connection:
+            for key, limit, window in sorted(quotas):
+                taken[key] = take_in(connection, key, limit, window, self.now())
+        return [taken[key] for key, _, _ in quotas]
+
+    async def give_back(self, *keys: str) -> None:
+        """Return one use of each of ``keys`` to its window (the use turned out not to count: a sign-in that
+        succeeded is no failure), never below none."""
+        await self.database.run(self._give_back, list(keys))
+
+    def _give_back(self, keys: list[str]) -> None:
+        with self.database.engine.begin() as connection:
+            connection.execute(
+                sa.update(quotas).where(quotas.c.key.in_(keys), quotas.c.used > 0).values(used=quotas.c.used - 1)
+            )
+
     async def peek(self, key: str, window: float) -> int:
         """The uses of ``key`` in its current window (0 when it has lapsed), counting none."""
         return await self.database.run(self._peek, key, window)

@@ -131,13 +131,15 @@ accounts = sa.Table(
     sa.Column("bot", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
-#: API tokens (the SHA-256 of each): ``Authorization: Bearer <token>`` acts as the account (a bot's engine).
+#: API tokens (the SHA-256 of each): ``Authorization: Bearer <token>`` acts as the account (a bot's engine), within
+#: its scope (``bot``: play and read; see :data:`hive.web.accounts.service.SCOPES`).
 api_tokens = sa.Table(
     "api_tokens",
     metadata,
     sa.Column("token", sa.Text, primary_key=True),
     sa.Column("account_id", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True),
     sa.Column("created", sa.Float, nullable=False),
+    sa.Column("scope", sa.Text, nullable=False, server_default="bot"),
 )
 
 #: Signed-in sessions: the SHA-256 of the cookie's token (the token itself is never stored), the CSRF token that
@@ -162,14 +164,14 @@ online = sa.Table(
     sa.Column("seen", sa.Float, nullable=False, index=True),
 )
 
-#: Failed sign-ins, by address (``address:...``) and by account name (``name:<key>``), for the throttle that every
-#: server process shares.
-sign_in_failures = sa.Table(
-    "sign_in_failures",
+#: Where each account signed in from before (``address:<address>``, ``device:<SHA-256 of a device cookie>``) and
+#: when last: sign-ins from there are not held by the lock a stranger's guesses put on the name.
+trusted = sa.Table(
+    "trusted",
     metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("key", sa.Text, nullable=False, index=True),
-    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("account_id", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("key", sa.Text, primary_key=True),
+    sa.Column("seen", sa.Float, nullable=False, index=True),
 )
 
 #: Quotas counted atomically (see :mod:`~hive.web.storage.quotas`): each key's window start and the uses in it.
@@ -308,8 +310,8 @@ __all__ = [
     "reviews",
     "seeks",
     "sessions",
-    "sign_in_failures",
     "tournament_games",
     "tournaments",
+    "trusted",
     "watchers",
 ]
