@@ -65,7 +65,8 @@ def test_the_rooms_limits_blocks_and_reports(tmp_path: Path) -> None:
             # a report reaches the admins only
             first = (await bob.get(chat, params={"room": "players"})).json()["messages"][0]
             assert (await bob.post(f"/api/chat/{first['id']}/report", headers=bob_h)).json() == {
-                "reported": first["id"]
+                "reported": first["id"],
+                "already": False,
             }
             assert (await bob.post("/api/chat/99999/report", headers=bob_h)).status_code == 404
             assert (await bob.get("/api/admin/reports")).status_code == 403

@@ -251,6 +251,7 @@ class App:
             return
         if event.what == LOBBY:
             self.lobby_sockets.deliver(event.detail or {})
+            await self._offered(event.detail or {})
             return
         if event.what == CHAT:
             self._tell_chat(event)
@@ -307,6 +308,14 @@ class App:
         except Exception as err:  # stored all the same: the other processes' pages see it when they look again
             log.warning("a change of the lobby could not be sent to the other processes: %s", err)
         self.lobby_sockets.deliver(change)
+        await self._offered(change)
+
+    async def _offered(self, change: dict[str, Any]) -> None:
+        """A rematch offer opened, declined or withdrawn: the finished game's sockets here are shown it (its state's
+        ``rematch_offer``)."""
+        game_id = change.get("rematch_of")
+        if isinstance(game_id, str):
+            await self.broadcast(game_id)
 
     async def lobby_hello(self, signed: Signed | None) -> dict[str, Any]:
         """The first message of a lobby socket: the open seeks and, for a signed-in player, their challenges and
