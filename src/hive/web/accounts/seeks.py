@@ -191,7 +191,7 @@ class Seeks:
 
     async def describe(self, seek: StoredSeek) -> JSON:
         """A seek as the lobby shows it, with the seeker's rating in its game and speed (and, for a challenge, the
-        challenged player's name in ``to``)."""
+        challenged player's name in ``to``; for a rematch offer, the finished game in ``rematch_of``)."""
         game = self._game(seek, seek.colour)
         rating = await self._rating(seek.account_id, seek, game)
         seeker = await self.accounts.by_id(seek.account_id)
@@ -213,6 +213,7 @@ class Seeks:
             "rating_range": [seek.low, seek.high],
             "created": seek.created,
             "game_id": seek.game_id,
+            "rematch_of": seek.rematch_of,
         }
 
     async def listed(self) -> JSON:
