@@ -106,5 +106,10 @@ def test_a_tournament_has_a_room_for_its_organiser_and_players(tmp_path: Path) -
                 assert (await outsider.post(room, json={"text": "hi"}, headers=headers)).status_code in (401, 403)
             assert (await ada.post(room, json={"text": "x" * 301}, headers=ada_h)).status_code == 400
             assert (await ada.get("/api/tournaments/nope/chat")).status_code == 404
+            # a message of the room is reported by its members alone, once each
+            report = f"/api/chat/{read[0]['id']}/report"
+            assert (await cat.post(report, headers=cat_h)).status_code == 404
+            assert (await ben.post(report, headers=ben_h)).json()["already"] is False
+            assert (await ben.post(report, headers=ben_h)).json()["already"] is True
 
     asyncio.run(main())

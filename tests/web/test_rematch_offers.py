@@ -118,7 +118,7 @@ def test_a_tournament_game_has_no_rematch(database: str) -> None:
             for name in ("ada", "ben"):
                 client = other(c)
                 people[name] = (client, {"x-csrf-token": (await sign_up(client, name))["csrf"]})
-            (ada, ada_h), (ben, ben_h) = people["ada"], people["ben"]
+            (ada, ada_h), (ben, _) = people["ada"], people["ben"]
             body = {"name": "Club", "rounds": 1, "game": "Base", "time_control": "blitz"}
             tid = (await ada.post("/api/tournaments", json=body, headers=ada_h)).json()["id"]
             for client, headers in people.values():

@@ -19,6 +19,10 @@ class Settings:
     :ivar accounts: whether players may make accounts and sign in (``hive serve``; ``hive play`` has none).
     :ivar lobby_sockets: the lobby's sockets (``/ws/lobby``) one client (an address) may hold open at once; ``0``:
         no limit.
+    :ivar game_sockets: the games' sockets (``/ws/games/{id}``) one client (an address) may hold open on one
+        process at once, in all; ``game_sockets_per_game`` of them on one game, ``spectator_sockets`` of them
+        without a seat; ``seat_sockets``: the sockets one seat of a game may have open on one process, from any
+        address. ``0``: no limit.
     """
 
     hosts: tuple[str, ...] | None = None
@@ -39,9 +43,14 @@ class Settings:
     ai_lease: float = 15.0
     accounts: bool = False
     lobby_sockets: int = 8
+    game_sockets: int = 100
+    game_sockets_per_game: int = 20
+    spectator_sockets: int = 50
+    seat_sockets: int = 8
 
     def __post_init__(self) -> None:
-        for name in ("games_per_minute", "hints_per_minute", "ai_per_minute", "lobby_sockets"):
+        sockets = ("lobby_sockets", "game_sockets", "game_sockets_per_game", "spectator_sockets", "seat_sockets")
+        for name in ("games_per_minute", "hints_per_minute", "ai_per_minute", *sockets):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be 0 (no limit) or more, not {getattr(self, name)}")
         for name in ("ai_queue", "ai_per_game", "live_games", "body_bytes", "json_depth", "send_queue"):

@@ -138,6 +138,7 @@ class Seeks:
         theirs = [offer for offer in offers if offer.target == signed.account.id]
         if theirs:
             session, _ = await self.accept(signed, theirs[0].id)
+            assert isinstance(session, Session)
             return session
         if offers:
             return {"offered": await self.describe(offers[0])}
@@ -152,9 +153,7 @@ class Seeks:
         }  # fmt: skip
         return {"offered": await self.open(signed, data, opponent.id, rematch_of=game_id)}
 
-    async def open(
-        self, signed: Signed, data: JSON, target: str | None = None, rematch_of: str | None = None
-    ) -> JSON:
+    async def open(self, signed: Signed, data: JSON, target: str | None = None, rematch_of: str | None = None) -> JSON:
         """Open a seek: ``game`` (a name, e.g. ``Base+MLP`` or ``HiveQueen``; or ``kind`` and ``options`` as for a
         new game), ``time_control`` (as for a new game; a rated game needs a clock), ``rated`` (default true),
         ``colour`` (the seeker's side, or ``random``, the default) and ``rating_range`` (``[low, high]``).

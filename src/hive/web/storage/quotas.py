@@ -67,7 +67,6 @@ def lock_account(connection: sa.Connection, account_id: str) -> None:
     connection.execute(query)
 
 
-
 class QuotaRepository(Repository):
     """The quotas of a server (see the module's text)."""
 
