@@ -199,6 +199,20 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
         None,
         {"guest": 401, "bot": SCOPE, "admin_token": SCOPE} | dict.fromkeys(ACTORS[1:4], 404) | {"admin": 404},
     ),
+    # a report is a reader's of the message's room (any other is told there is no such message), once each: asked
+    # again, it says so and is stored once; it is the account's own doing, not its token's
+    (
+        "POST",
+        "/api/chat/{said:players}/report",
+        None,
+        {"guest": 401, "account": 404, "player": 200, "opponent": 200, "bot": SCOPE, "admin": 404, "admin_token": SCOPE},
+    ),
+    (
+        "POST",
+        "/api/chat/{said:spectators}/report",
+        None,
+        {"guest": 401, "account": 200, "player": 404, "opponent": 404, "bot": SCOPE, "admin": 200, "admin_token": SCOPE},
+    ),
     (
         "POST",
         "/api/account/block",
@@ -232,6 +246,14 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
     ),
     ("DELETE", "/api/games/{game}", None, dict.fromkeys(ACTORS, 403)),
     ("POST", "/api/games/{game}/resign", {}, {"guest": 403, "account": 403, "bot": 403, "admin": 403, "player": 200}),
+    # the rematch of the game over: the player offers it, the opponent asking too accepts it; a spectator (the guest,
+    # the accounts playing no part) gets nothing
+    (
+        "POST",
+        "/api/games/{game}/rematch",
+        None,
+        {"guest": 401, "account": 403, "bot": 403, "admin": 403, "player": 200, "opponent": 200},
+    ),
 ]
 
 
@@ -265,6 +287,11 @@ def test_the_authorization_matrix(tmp_path: Path) -> None:
             seek = (await player.client.post("/api/seeks", json=offer, headers=player.headers)).json()
             game = (await opponent.client.post(f"/api/seeks/{seek['id']}/accept", headers=opponent.headers)).json()
             game_id = game["id"]
+            said = {}  # a message in each room of the game, by one who may write there
+            for room, writer in (("players", opponent), ("spectators", actors["account"])):
+                body = {"room": room, "text": "a message to report"}
+                message = await writer.client.post(f"/api/games/{game_id}/chat", json=body, headers=writer.headers)
+                said[room] = str(message.json()["id"])
             victims = 0
             failures = []
             for method, path, body, row in MATRIX:
@@ -272,6 +299,8 @@ def test_the_authorization_matrix(tmp_path: Path) -> None:
                 for actor_name in expected:  # in the row's order: who acts last changes the game
                     actor = actors[actor_name]
                     filled = path.replace("{game}", game_id)
+                    for room, message_id in said.items():
+                        filled = filled.replace(f"{{said:{room}}}", message_id)
                     seek_id = None
                     if "{seek}" in filled:
                         fresh = await player.client.post(
@@ -302,6 +331,20 @@ def test_the_authorization_matrix(tmp_path: Path) -> None:
                     if status != expected[actor_name]:
                         failures.append(f"{actor_name} {method} {path}: {status}, expected {expected[actor_name]}")
             assert failures == [], "\n".join(failures)
+            # each report was stored once, however often it was made
+            reports = (await actors["admin"].client.get("/api/admin/reports")).json()["reports"]
+            assert sorted((r["room"], r["reports"]) for r in reports) == [("players", 2), ("spectators", 3)]
+            again = await player.client.post(f"/api/chat/{said['players']}/report", headers=player.headers)
+            assert again.json() == {"reported": int(said["players"]), "already": True}
+            # the rematch started: each answer carries its asker's own seat's token, never the other's
+            tokens = {}
+            for name in ("player", "opponent"):
+                who = actors[name]
+                answer = (await who.client.post(f"/api/games/{game_id}/rematch", headers=who.headers)).json()
+                seat = (await who.client.get(f"/api/games/{answer['id']}/seat")).json()
+                assert answer["token"] == seat["token"] and answer["invite"] is None
+                tokens[name] = seat["token"]
+            assert tokens["player"] != tokens["opponent"]
             # without the CSRF token, a session changes nothing
             for actor_name in ("account", "player", "admin"):
                 bare = Actor(actor_name, actors[actor_name].client, {})

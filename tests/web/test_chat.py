@@ -65,7 +65,8 @@ def test_the_rooms_limits_blocks_and_reports(tmp_path: Path) -> None:
             # a report reaches the admins only
             first = (await bob.get(chat, params={"room": "players"})).json()["messages"][0]
             assert (await bob.post(f"/api/chat/{first['id']}/report", headers=bob_h)).json() == {
-                "reported": first["id"]
+                "reported": first["id"],
+                "already": False,
             }
             assert (await bob.post("/api/chat/99999/report", headers=bob_h)).status_code == 404
             assert (await bob.get("/api/admin/reports")).status_code == 403
@@ -105,5 +106,10 @@ def test_a_tournament_has_a_room_for_its_organiser_and_players(tmp_path: Path) -
                 assert (await outsider.post(room, json={"text": "hi"}, headers=headers)).status_code in (401, 403)
             assert (await ada.post(room, json={"text": "x" * 301}, headers=ada_h)).status_code == 400
             assert (await ada.get("/api/tournaments/nope/chat")).status_code == 404
+            # a message of the room is reported by its members alone, once each
+            report = f"/api/chat/{read[0]['id']}/report"
+            assert (await cat.post(report, headers=cat_h)).status_code == 404
+            assert (await ben.post(report, headers=ben_h)).json()["already"] is False
+            assert (await ben.post(report, headers=ben_h)).json()["already"] is True
 
     asyncio.run(main())

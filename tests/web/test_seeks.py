@@ -88,12 +88,16 @@ def test_a_rated_blitz_game_from_a_seek_moves_both_ratings_as_glicko2_says(datab
             assert won["rating"] == round(expected[1].rating) and lost["rating"] == round(expected[0].rating)
             assert (won["wins"], won["losses"], lost["wins"], lost["losses"]) == (1, 0, 0, 1)
             assert won["provisional"] and won["deviation"] == round(expected[1].deviation)
-            # a rematch by the session: the same two accounts, colours swapped, rated again
+            # a rematch by the session is offered; asked by the other too, it starts: the same two accounts, colours
+            # swapped, rated again, each answer carrying its asker's own token alone
             again = await first.post(f"/api/games/{game_id}/rematch", headers={"x-csrf-token": csrf[first]})
             assert again.status_code == 200, again.text
-            following = again.json()["state"]
+            assert again.json()["offered"]["rated"] and again.json()["token"] is None
+            taken = await second.post(f"/api/games/{game_id}/rematch", headers={"x-csrf-token": csrf[second]})
+            following = taken.json()["state"]
             assert following["names"] == final["names"][::-1] and following["rated"]
-            assert (await second.get(f"/api/games/{following['id']}/seat")).json()["seat"] == 0
+            seat = (await second.get(f"/api/games/{following['id']}/seat")).json()
+            assert seat["seat"] == 0 and taken.json()["token"] == seat["token"] and taken.json()["invite"] is None
 
     asyncio.run(main())
 

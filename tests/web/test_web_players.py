@@ -4,7 +4,8 @@ accounts (as ``hive serve`` does):
 - Two accounts, each signed in in a browser of its own, play a rated game from a seek: the lobby lists it among the
   live games (each name a link to its player's profile) and both among who is online, with a Challenge for the
   other that opens the seek dialog as a challenge. One opens the game from the lobby; its player resigns on the
-  page; both pages show each side's rating before and after, and the change.
+  page; both pages show each side's rating before and after, and the change. A Rematch is offered, shown to the
+  opponent with Accept and Decline, and declined.
 - The profile (reached by a player's name on the game page) shows the player's name, rating (provisional, with
   "?"), the rating history as a graph with its summary in words, the game with its W/D/L, and the filters (opponent,
   result) narrow the list and the download of its records; an unknown name says so.
@@ -162,6 +163,19 @@ def test_a_rated_game_its_rating_change_the_profiles_and_the_leaderboard(
         expect(page.locator(".card a.player-link", has_text="Ben")).to_have_attribute("href", "/player/Ben")
         assert overflow(page) == 0
         shoot(page, f"rating-change-{device}.png", tmp_path)
+
+        # Ada's Rematch is an offer: her banner says it is offered, Ben's shows it with Accept and Decline; declined,
+        # both banners offer a rematch again
+        press(page, device, "#btn-banner-rematch")
+        expect(page.locator("#btn-banner-rematch")).to_have_text("Rematch offered")
+        expect(page.locator("#btn-banner-rematch")).to_be_disabled()
+        expect(ben.page.locator("#banner-offer")).to_have_text("Ada offers a rematch.")
+        expect(ben.page.locator("#btn-banner-rematch")).to_have_text("Accept rematch")
+        press(ben.page, device, "#btn-banner-decline")
+        for player in (ada, ben):
+            expect(player.page.locator("#btn-banner-rematch")).to_have_text("Rematch")
+        expect(ben.page.locator("#banner-offer")).to_be_hidden()
+        assert page.evaluate("app.state.rematch") is None  # no game was started
 
         # Ada's profile, reached by her name on the game page
         press(page, device, ".card a.player-link:text('Ada')")

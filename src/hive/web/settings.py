@@ -25,6 +25,10 @@ class Settings:
     :ivar sign_in_failures_per_address: the failed sign-ins one address may make in 15 minutes, all names together.
     :ivar sign_in_failures_per_name: the failed sign-ins for one name in 15 minutes from the addresses and devices
         that never signed it in (those that did are not held by it: a stranger does not lock the owner out).
+    :ivar game_sockets: the games' sockets (``/ws/games/{id}``) one client (an address) may hold open on one
+        process at once, in all; ``game_sockets_per_game`` of them on one game, ``spectator_sockets`` of them
+        without a seat; ``seat_sockets``: the sockets one seat of a game may have open on one process, from any
+        address. ``0``: no limit.
     """
 
     hosts: tuple[str, ...] | None = None
@@ -49,9 +53,14 @@ class Settings:
     sign_in_failures: int = 5
     sign_in_failures_per_address: int = 20
     sign_in_failures_per_name: int = 10
+    game_sockets: int = 100
+    game_sockets_per_game: int = 20
+    spectator_sockets: int = 50
+    seat_sockets: int = 8
 
     def __post_init__(self) -> None:
-        for name in ("games_per_minute", "hints_per_minute", "ai_per_minute", "lobby_sockets"):
+        sockets = ("lobby_sockets", "game_sockets", "game_sockets_per_game", "spectator_sockets", "seat_sockets")
+        for name in ("games_per_minute", "hints_per_minute", "ai_per_minute", *sockets):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be 0 (no limit) or more, not {getattr(self, name)}")
         for name in (

@@ -2,7 +2,7 @@
 the players see only once the game is over (no help from the audience while it is played). Signed-in players
 write; a message is plain text of at most :data:`LENGTH` characters (the page shows it as text, never as markup), an
 account writes at most :data:`RATE` messages a minute, a blocked account's messages are hidden from the one who
-blocked it, and any message can be reported to the admins."""
+blocked it, and a message can be reported to the admins by those who may read its room, once each."""
 
 from __future__ import annotations
 
@@ -86,19 +86,28 @@ class Chat:
         :raises TooMany: past the rate.
         """
         room = await self._room(game_id, data.get("room", "players"), signed, writing=True)
-        text = await self._text(signed, data)
-        message_id = await self.repository.say(game_id, room, signed.account.id, text)
+        text = self._text(data)
+        message_id = self._within_rate(await self.repository.say(game_id, room, signed.account.id, text, rate=RATE))
         await self.said(game_id, room, message_id)
         return {"id": message_id, "room": room, "name": signed.account.name, "text": text}
 
-    async def _text(self, signed: Signed, data: JSON) -> str:
-        """A message's text, checked, its runs of white space as one space; the writer's rate checked too."""
+    @staticmethod
+    def _within_rate(message_id: int | None) -> int:
+        """The id of a message stored (``None``: refused, the writer past the rate).
+
+        :raises TooMany: past the rate.
+        """
+        if message_id is None:
+            raise TooMany(f"At most {RATE} messages a minute: wait a little.")
+        return message_id
+
+    @staticmethod
+    def _text(data: JSON) -> str:
+        """A message's text, checked, its runs of white space as one space."""
         text = data.get("text")
         if not isinstance(text, str) or not text.strip():
             raise BadRequest("A message is some text.")
         text = check_text(" ".join(text.split()), "A message", LENGTH)
-        if await self.repository.recent(signed.account.id, self.service.now() - 60) >= RATE:
-            raise TooMany(f"At most {RATE} messages a minute: wait a little.")
         return text
 
     # ------------------------------------------------------------------ a tournament's room
@@ -126,8 +135,9 @@ class Chat:
     async def say_tournament(self, signed: Signed, tournament_id: str, data: JSON) -> JSON:
         """Write ``text`` in the tournament's room (its organiser and players)."""
         await self._member(tournament_id, signed)
-        text = await self._text(signed, data)
-        message_id = await self.repository.say(None, "tournament", signed.account.id, text, tournament_id)
+        text = self._text(data)
+        said = await self.repository.say(None, "tournament", signed.account.id, text, tournament_id, RATE)
+        message_id = self._within_rate(said)
         return {"id": message_id, "room": "tournament", "name": signed.account.name, "text": text}
 
     async def block(self, signed: Signed, data: JSON, on: bool) -> JSON:
@@ -146,15 +156,29 @@ class Chat:
         return {"name": account.name, "blocked": on}
 
     async def report(self, signed: Signed, message_id: str) -> JSON:
-        """Report a message to the admins.
+        """Report a message to the admins, for a reader of its room; once per reader (``already``: reported by them
+        before, and stored once).
 
-        :raises NotFound: for an unknown message.
+        :raises NotFound: for an unknown message, and for one in a room the reporter may not read (as if there were
+            none: its id says nothing of what is there).
         """
         number = parse_id(message_id)
-        found = None if number is None else await self.repository.report(number, signed.account.id)
-        if found is None:
+        found = None if number is None else await self.repository.message(number)
+        if found is None or not await self._readable(found, signed):
             raise NotFound(f"No message {shown(message_id)}.")
-        return {"reported": found["id"]}
+        new = await self.repository.report(number, signed.account.id)
+        return {"reported": found["id"], "already": not new}
+
+    async def _readable(self, message: JSON, signed: Signed) -> bool:
+        """Whether ``signed`` may read the room of ``message`` (see :meth:`read` and :meth:`read_tournament`)."""
+        try:
+            if message["tournament_id"] is not None:
+                await self._member(message["tournament_id"], signed)
+            else:
+                await self._room(message["game_id"], message["room"], signed, writing=False)
+        except (Forbidden, NotFound):
+            return False
+        return True
 
     async def reports(self, signed: Signed) -> JSON:
         """The messages reported, for an admin.

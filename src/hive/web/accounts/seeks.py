@@ -1,6 +1,7 @@
 """The lobby's seeks: a signed-in player offers a game (any game the server plays, its time control, rated or
 casual, a colour, the ratings an opponent may have); another accepts it, and the game starts for both, each account
-holding its seat."""
+holding its seat. A challenge is a seek for one player; the rematch of a game between accounts is a challenge to the
+opponent (the same game, options, time control and rating, the colours swapped), which they accept or decline."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from ..errors import BadRequest, Conflict, Forbidden, NotFound, shown
 from ..game import clock
 from ..game.newgame import new_game, seats
 from ..game.service import GameService
+from ..game.session import Session
 from ..storage.accounts import AccountRepository
 from ..storage.chat import ChatRepository
 from ..storage.ratings import RatingRepository
@@ -86,6 +88,7 @@ class Seeks:
             "type": "seek" if stored.target is None else "challenge", "change": change, "id": stored.id,
             "player": stored.name, "to": target.name if target is not None else None, **more,
             "route": [stored.account_id, *([stored.target] if stored.target is not None else [])],
+            **({"rematch_of": stored.rematch_of} if stored.rematch_of is not None else {}),
         })  # fmt: skip
 
     def _game(self, seek: StoredSeek, colour: str) -> Any:
@@ -115,7 +118,46 @@ class Seeks:
             raise BadRequest(f"{target.name} cannot be challenged.")
         return await self.open(signed, {key: value for key, value in data.items() if key != "to"}, target.id)
 
-    async def open(self, signed: Signed, data: JSON, target: str | None = None) -> JSON:
+    async def rematch(self, signed: Signed, game_id: str) -> Session | JSON:
+        """Ask for the rematch of a finished game between accounts, as one of its players: an offer to the opponent
+        (a challenge to the same game, options, time control and rating, the colours swapped; answered
+        ``{"offered": challenge}``), which they accept or decline. Asked by both, the rematch starts: asking while
+        the opponent's offer is open accepts it. Returns the rematch once it is started (the asker then gets their
+        own seat's token, never the opponent's).
+
+        :raises Forbidden: for anyone but the game's two players.
+        :raises Conflict: while the game goes on, and for a tournament's game (the tournament pairs its rounds).
+        :raises BadRequest: when the opponent cannot be challenged (banned, or they blocked the asker).
+        """
+        record = (await self.service.session(game_id)).record
+        if signed.account.id not in record.accounts:
+            raise Forbidden("Only the game's two players ask for its rematch.")
+        if record.result is None:
+            raise Conflict("A rematch follows a finished game: finish or resign this one first.")
+        if await self.repository.tournament_of(game_id) is not None:
+            raise Conflict("A tournament's game has no rematch: the tournament pairs its rounds.")
+        if record.rematch is not None:
+            return await self.service.session(record.rematch)
+        offers = await self.repository.rematch_offers(game_id)
+        theirs = [offer for offer in offers if offer.target == signed.account.id]
+        if theirs:
+            session, _ = await self.accept(signed, theirs[0].id)
+            assert isinstance(session, Session)
+            return session
+        if offers:
+            return {"offered": await self.describe(offers[0])}
+        seat = record.accounts.index(signed.account.id)
+        opponent = await self.accounts.by_id(record.accounts[1 - seat] or "")
+        if opponent is None or opponent.banned or await self.blocks.blocked(signed.account.id, by=opponent.id):
+            raise BadRequest(f"{record.names[1 - seat] or 'Your opponent'} cannot be challenged.")
+        colour = next(name for name, side in seats().items() if side == 1 - seat)
+        data = {
+            "kind": record.kind, "options": record.options, "time_control": clock.asked(record.clock),
+            "rated": record.rated, "colour": colour,
+        }  # fmt: skip
+        return {"offered": await self.open(signed, data, opponent.id, rematch_of=game_id)}
+
+    async def open(self, signed: Signed, data: JSON, target: str | None = None, rematch_of: str | None = None) -> JSON:
         """Open a seek: ``game`` (a name, e.g. ``Base+MLP`` or ``HiveQueen``; or ``kind`` and ``options`` as for a
         new game), ``time_control`` (as for a new game; a rated game needs a clock), ``rated`` (default true),
         ``colour`` (the seeker's side, or ``random``, the default) and ``rating_range`` (``[low, high]``).
@@ -139,19 +181,20 @@ class Seeks:
         assert isinstance(colour, str)
         seek = StoredSeek(
             secrets.token_urlsafe(9), signed.account.id, signed.account.name, game.record.kind, game.record.options,
-            data.get("time_control"), rated, colour, low, high, 0.0, None, target,
+            data.get("time_control"), rated, colour, low, high, 0.0, None, target, rematch_of,
         )  # fmt: skip
         if rated and game.record.clock is None:
             raise BadRequest("A rated game needs a time control (bullet, blitz, rapid, classical, or days per move).")
-        if await self.repository.count(signed.account.id) >= OPEN_SEEKS:
+        stored = await self.repository.open(seek, OPEN_SEEKS)  # counted and stored at once: a burst cannot race it
+        if stored is None:
             raise Conflict(f"You have {OPEN_SEEKS} seeks open already: cancel one first.")
-        described = await self.describe(await self.repository.open(seek))
+        described = await self.describe(stored)
         await self._changed(seek, "opened", **{"seek" if target is None else "challenge": described})
         return described
 
     async def describe(self, seek: StoredSeek) -> JSON:
         """A seek as the lobby shows it, with the seeker's rating in its game and speed (and, for a challenge, the
-        challenged player's name in ``to``)."""
+        challenged player's name in ``to``; for a rematch offer, the finished game in ``rematch_of``)."""
         game = self._game(seek, seek.colour)
         rating = await self._rating(seek.account_id, seek, game)
         seeker = await self.accounts.by_id(seek.account_id)
@@ -173,6 +216,7 @@ class Seeks:
             "rating_range": [seek.low, seek.high],
             "created": seek.created,
             "game_id": seek.game_id,
+            "rematch_of": seek.rematch_of,
         }
 
     async def listed(self) -> JSON:
@@ -204,6 +248,9 @@ class Seeks:
             raise Forbidden("This is your own seek: another player accepts it.")
         if seek.target is not None and seek.target != signed.account.id:
             raise Forbidden("This challenge is for another player.")
+        if seek.rematch_of is not None and (await self.service.session(seek.rematch_of)).record.rematch is not None:
+            await self.repository.cancel(seek_id)
+            raise Conflict("The rematch was started already.")
         named = seats()
         seeker = named[seek.colour] if seek.colour in named else secrets.randbelow(2)
         # the acceptor creates the game, in the seat the seeker left
@@ -224,8 +271,19 @@ class Seeks:
         )
         game = dataclasses.replace(game, record=record)
         session = await self.service.start(game)
+        if seek.rematch_of is not None:
+            await self._follows(seek.rematch_of, game.record.id, signed.account.id)
         await self._changed(seek, "accepted", game_id=game.record.id, by=signed.account.name)
         return session, game
+
+    async def _follows(self, game_id: str, rematch: str, account: str) -> None:
+        """Store that ``rematch`` follows the game ``game_id`` (its offer accepted by ``account``): both players'
+        pages then offer to go to it."""
+        async with self.service.lock(game_id):
+            session = await self.service.fresh(game_id)
+            if session.record.rematch is None and account in session.record.accounts:
+                seat = session.record.accounts.index(account)
+                await self.service.commit(session, "rematch", seat, rematch=rematch)
 
     async def challenges(self, signed: Signed) -> JSON:
         """The open challenges to the account (``incoming``) and from it (``outgoing``)."""

@@ -79,6 +79,15 @@ def label(tc: JSON | None) -> str:
     return f"{name.capitalize()} {text}" if name else text
 
 
+def asked(stored: JSON | None) -> JSON | None:
+    """The time control of a game's clock as a request gives it (see :func:`control`): ``None`` (untimed),
+    ``{"days": n}`` or ``{"initial": seconds, "increment": seconds}``."""
+    tc = None if stored is None else stored.get("control")
+    if tc is None or "days" in tc:
+        return None if tc is None else {"days": tc["days"]}
+    return {"initial": tc["initial"] / 1000, "increment": tc["increment"] / 1000}
+
+
 def new(tc: JSON | None) -> JSON | None:
     """A fresh clock for a game under ``tc``: both sides' full time, nothing running, no move timed. ``used`` is
     the time each move took (ms, ``None`` for the first), ``at`` the server's time of each move (ms since the
@@ -230,6 +239,7 @@ def speed_of(stored: JSON | None) -> str:
 __all__ = [
     "DAYS",
     "PRESETS",
+    "asked",
     "check",
     "control",
     "deadline",

@@ -1,5 +1,6 @@
-"""The list of stored games and what it offers beside resuming one: the rematch with the colours swapped, and
-deleting a game (by one of its players)."""
+"""The list of stored games and what it offers beside resuming one: the rematch with the colours swapped (of a guest's
+game: between accounts it is an offer, :mod:`~hive.web.accounts.seeks`), and deleting a game (by one of its
+players)."""
 
 from __future__ import annotations
 
@@ -57,12 +58,17 @@ class Lobby:
         """The rematch of a finished game for the holder of ``token``: started by the first player to ask, joined by
         the other; returns the finished game, the rematch and the asker's token in it (the seat of the other colour).
 
-        :raises Forbidden: when the token holds no seat of the game.
+        Between accounts a rematch is an offer instead (see :meth:`~hive.web.accounts.seeks.Seeks.rematch`): a seat's
+        token goes to its own account alone.
+
+        :raises Forbidden: when the token holds no seat of the game, or the game is between accounts.
         :raises Conflict: when the game is not over.
         """
         async with self.service.lock(game_id):
             session = await self.service.fresh(game_id)
             held = await self.service.holder(session, token)
+            if any(session.record.accounts):
+                raise Forbidden("A rematch between accounts is offered to the opponent: ask for it signed in.")
             seat = min(held)
             if not session.over:
                 raise Conflict("A rematch follows a finished game: finish or resign this one first.")

@@ -162,8 +162,9 @@ def new_game(data: JSON) -> NewGame:
 def rematch(old: GameRecord, seat: int) -> NewGame:
     """The next game after ``old``, asked for by the holder of ``seat``: the same kind, options, mode, AI and time
     control, from the start (or the position the game started from), each player in the other colour with their
-    name, account and choice of help (a rated game's rematch rated too); the asker's seat is dealt its token, the
-    other seat its own (``invite``)."""
+    name and choice of help; the asker's seat is dealt its token, the other seat its own (``invite``). A game between
+    accounts is not rematched so: its rematch is a challenge the opponent accepts (see
+    :meth:`~hive.web.accounts.seeks.Seeks.rematch`), each seat's token going to its own account alone."""
     view = view_for(old.kind)
     mine = 1 - seat
     token, other, tokens = _tokens(old.mode, mine)

@@ -78,6 +78,7 @@ from ..accounts.service import ONLINE_SECONDS, SESSION_SECONDS
 from ..accounts.throttle import TRUST_SECONDS
 from ..errors import BadRequest, Forbidden, NotFound, Unauthorized
 from ..game.session import Session
+from ..model import GameRecord
 from ..views import JSON
 
 if TYPE_CHECKING:
@@ -111,6 +112,7 @@ class AccountApi:
         self.seeks = seeks
         self._accounts: dict[str, JSON] = {}  # each account's name and bot flag, by id (see game_facts)
         self._rated: dict[str, JSON | None] = {}  # each rated game's effect on the ratings, once it is over
+        self._tournament_of: dict[str, str | None] = {}  # each finished game's tournament (a game never changes it)
 
     async def page(self, request: Request) -> Response:
         """A page of the accounts (a profile, the leaderboard): the page's shell, whose script shows it; none on a
@@ -138,7 +140,22 @@ class AccountApi:
                 _bounded(self._rated)[record.id] = change
             if self._rated[record.id] is not None:
                 facts["ratings"] = self._rated[record.id]
+        if record.result is not None:
+            facts.update(await self._rematch_facts(record))
         return facts
+
+    async def _rematch_facts(self, record: GameRecord) -> JSON:
+        """A finished game's ``tournament`` (its id, ``None``: none; a tournament's game has no rematch) and
+        ``rematch_offer``: the open offer of its rematch (``id``: the challenge's, ``by``: the offering seat)."""
+        if record.id not in self._tournament_of:
+            _bounded(self._tournament_of)[record.id] = await self.app.store.seeks.tournament_of(record.id)
+        offer = None
+        if record.rematch is None:
+            for seek in await self.app.store.seeks.rematch_offers(record.id):
+                if seek.account_id in record.accounts:
+                    offer = {"id": seek.id, "by": record.accounts.index(seek.account_id)}
+                    break
+        return {"tournament": self._tournament_of[record.id], "rematch_offer": offer}
 
     async def _account_of(self, account_id: str | None) -> JSON | None:
         if account_id is None:
@@ -327,6 +344,18 @@ class AccountApi:
         signed = await self._changing(request, "play")
         session, game = await self.seeks.accept(signed, request.path_params["id"])
         return await self.app.api.started(session, game.token, None)
+
+    async def rematch(self, request: Request) -> Any:
+        """The rematch of a finished game between accounts (see :meth:`~hive.web.accounts.seeks.Seeks.rematch`):
+        offered (``offered``: the challenge), or started (the rematch, with the asker's own seat's token alone)."""
+        signed = await self._changing(request)
+        found = await self.seeks.rematch(signed, request.path_params["id"])
+        if not isinstance(found, Session):
+            return {"id": None, "token": None, "invite": None, **found}
+        record = found.record
+        token = record.tokens[record.accounts.index(signed.account.id)]
+        assert token is not None
+        return {**await self.app.api.started(found, token, None), "offered": None}
 
     async def cancel_seek(self, request: Request) -> Any:
         signed = await self._changing(request, "play")

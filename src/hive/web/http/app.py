@@ -42,7 +42,7 @@ from ..game.lobby import Lobby
 from ..game.service import GameService
 from ..game.session import Session
 from ..realtime.bus import Bus, LocalBus, PostgresBus, RedisBus
-from ..realtime.fanout import Fanout, dumps, with_seats
+from ..realtime.fanout import Fanout, Watcher, dumps, with_seats
 from ..realtime.flags import Flags
 from ..realtime.lobby import LobbySockets
 from ..realtime.presence import Watching
@@ -50,7 +50,7 @@ from ..settings import Settings
 from ..storage import open_store
 from .accounts import AccountApi
 from .guard import Guard
-from .limits import OpenSockets, RateLimits
+from .limits import GameSockets, OpenSockets, RateLimits
 from .ops import Metrics, Observed
 
 #: Seconds between two looks at the tournaments under way.
@@ -115,6 +115,7 @@ class App:
         self.watching = Watching(self.store.presence, self._presence)
         self.lobby_sockets = LobbySockets(settings.send_queue, settings.send_timeout)
         self.lobby_clients = OpenSockets(settings.lobby_sockets)
+        self.game_clients = GameSockets(settings)
         self.service.sessions.in_use = lambda game_id: self.fanout.watched(game_id) or self.ai.busy(game_id)
         self.metrics = Metrics(self)
         #: The address and port the server listens on, once :func:`~hive.web.http.run.serve` knows them.
@@ -251,6 +252,7 @@ class App:
             return
         if event.what == LOBBY:
             self.lobby_sockets.deliver(event.detail or {})
+            await self._offered(event.detail or {})
             return
         if event.what == CHAT:
             self._tell_chat(event)
@@ -307,6 +309,14 @@ class App:
         except Exception as err:  # stored all the same: the other processes' pages see it when they look again
             log.warning("a change of the lobby could not be sent to the other processes: %s", err)
         self.lobby_sockets.deliver(change)
+        await self._offered(change)
+
+    async def _offered(self, change: dict[str, Any]) -> None:
+        """A rematch offer opened, declined or withdrawn: the finished game's sockets here are shown it (its state's
+        ``rematch_offer``)."""
+        game_id = change.get("rematch_of")
+        if isinstance(game_id, str):
+            await self.broadcast(game_id)
 
     async def lobby_hello(self, signed: Signed | None) -> dict[str, Any]:
         """The first message of a lobby socket: the open seeks and, for a signed-in player, their challenges and
@@ -401,22 +411,9 @@ class App:
         on one (``version``: the version just stored, when it is known to be the one in memory)."""
         if not self.fanout.watched(game_id):
             return
-        try:
-            session = self.service.sessions.get(game_id)
-            if session is None or version is None or session.record.version != version:
-                session = await self.service.session(game_id)
-            present = await self.watching.present(game_id)
-        except Exception as err:
-            log.warning("game %s could not be shown to its watchers: %s", game_id, err)
+        shared = await self._shared(game_id, version)
+        if shared is None:
             return
-        base = self.service.state(session, present=present)
-        del base["seats"]
-        try:
-            base.update(await self.account_api.game_facts(session))
-        except Exception as err:
-            log.warning("game %s's accounts could not be read: %s", game_id, err)
-        shared = dumps(base)[:-1]  # encoded once; each socket's seats are added at the end
-        self._shown[game_id] = (session.record.version, time.monotonic(), shared)
         texts: dict[frozenset[int], str] = {}
 
         def text(seats: frozenset[int]) -> str:
@@ -425,6 +422,33 @@ class App:
             return texts[seats]
 
         self.fanout.publish(game_id, text)
+
+    async def show(self, game_id: str, watcher: Watcher) -> None:
+        """Queue the game's state as stored for one socket (one just opened, when nothing changed for the others)."""
+        shared = await self._shared(game_id, None)
+        if shared is not None:
+            self.fanout.send(game_id, watcher, with_seats(shared, watcher.seats))
+
+    async def _shared(self, game_id: str, version: int | None) -> str | None:
+        """The game's state as its sockets are sent it, without ``seats`` (see :func:`with_seats`); ``None`` when
+        it cannot be read now (logged)."""
+        try:
+            session = self.service.sessions.get(game_id)
+            if session is None or version is None or session.record.version != version:
+                session = await self.service.session(game_id)
+            present = await self.watching.present(game_id)
+        except Exception as err:
+            log.warning("game %s could not be shown to its watchers: %s", game_id, err)
+            return None
+        base = self.service.state(session, present=present)
+        del base["seats"]
+        try:
+            base.update(await self.account_api.game_facts(session))
+        except Exception as err:
+            log.warning("game %s's accounts could not be read: %s", game_id, err)
+        shared = dumps(base)[:-1]  # encoded once; each socket's seats are added at the end
+        self._shown[game_id] = (session.record.version, time.monotonic(), shared)
+        return shared
 
 
 def create_app(

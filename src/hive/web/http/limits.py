@@ -88,4 +88,61 @@ class OpenSockets:
         return self._open[client]
 
 
-__all__ = ["RATES", "OpenSockets", "RateLimits"]
+@dataclass
+class GameSockets:
+    """The games' sockets each client and each seat holds open on this process, within the server's limits (see
+    :class:`~hive.web.settings.Settings`: ``game_sockets``, ``game_sockets_per_game``, ``spectator_sockets``,
+    ``seat_sockets``; ``0``: no limit)."""
+
+    settings: Settings
+    _open: Counter[tuple[str, ...]] = field(default_factory=Counter)
+
+    def _keys(self, client: str, game_id: str, seats: frozenset[int]) -> list[tuple[tuple[str, ...], int, str]]:
+        """What one socket counts against: each key, its limit, and the refusal's words."""
+        s = self.settings
+        keys = [
+            (("client", client), s.game_sockets, f"At most {s.game_sockets} game sockets from one address"),
+            (
+                ("game", client, game_id),
+                s.game_sockets_per_game,
+                f"At most {s.game_sockets_per_game} sockets on one game from one address",
+            ),
+        ]
+        if not seats:
+            keys.append(
+                (
+                    ("watching", client),
+                    s.spectator_sockets,
+                    f"At most {s.spectator_sockets} spectators' sockets from one address",
+                )
+            )
+        for seat in sorted(seats):
+            keys.append(
+                (
+                    ("seat", game_id, str(seat)),
+                    s.seat_sockets,
+                    f"At most {s.seat_sockets} sockets on one seat of a game",
+                )
+            )
+        return keys
+
+    def admit(self, client: str, game_id: str, seats: frozenset[int]) -> str | None:
+        """Count one more socket of ``client`` on the game with ``seats``; why not (and nothing counted) when a limit
+        is reached already, ``None`` when it is admitted."""
+        keys = self._keys(client, game_id, seats)
+        for key, limit, words in keys:
+            if limit and self._open[key] >= limit:
+                return f"{words}: close one first."
+        for key, _, _ in keys:
+            self._open[key] += 1
+        return None
+
+    def release(self, client: str, game_id: str, seats: frozenset[int]) -> None:
+        """A socket that was admitted closed."""
+        for key, _, _ in self._keys(client, game_id, seats):
+            self._open[key] -= 1
+            if self._open[key] <= 0:
+                del self._open[key]
+
+
+__all__ = ["RATES", "GameSockets", "OpenSockets", "RateLimits"]

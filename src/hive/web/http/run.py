@@ -33,6 +33,7 @@ from ..storage.database import Database, DatabaseError, default_path
 from . import logs
 from .app import App, create_app
 from .guard import WS_MAX_SIZE, allowed_hosts
+from .sockets import AbortableWebSockets
 
 #: Seconds a stopping process lets its requests in flight finish.
 DRAIN = 30
@@ -135,7 +136,7 @@ def config(app: App, host: str, port: int, *, logged: bool = False) -> uvicorn.C
         port=port,
         **logging,
         http=timed_protocol(settings.request_timeout),
-        ws="websockets-sansio",
+        ws=AbortableWebSockets,
         ws_max_size=WS_MAX_SIZE,
         timeout_keep_alive=settings.idle_timeout,
         proxy_headers=settings.proxy is not None,

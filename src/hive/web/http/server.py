@@ -27,7 +27,9 @@ API (JSON; errors are ``{"error": message}`` with a 4xx status; an unexpected fa
   :meth:`~hive.web.http.accounts.AccountApi.game_facts`); its sockets' states carry them too.
 - ``DELETE /api/games/{id}``: delete the game (a seat holder only).
 - ``POST /api/games/{id}/rematch``: the next game with the colours swapped (a seat holder of a finished game):
-  returns it and your token in it, like a new game.
+  returns it and your token in it, like a new game (an online game's ``invite`` too, for the other browser). Between
+  accounts it is an offer (``offered``: a challenge to the opponent, which they accept or decline; asked by both, it
+  starts, and each gets their own seat's token alone); a tournament's game has none.
 - ``GET /api/games/{id}/position?ply=N``: the position after the first N moves.
 - ``POST /api/games/{id}/move`` (``move`` or the game's own fields, e.g. ``piece`` and ``to``; optional ``ply``),
   ``/undo``, ``/redo``, ``/resign``, ``/offer`` (``what``: ``draw`` or ``undo``), ``/answer`` (``accept``),
@@ -265,6 +267,10 @@ class Api:
         return {"deleted": session.record.id}
 
     async def rematch(self, request: Request) -> JSON:
+        game = await self.service.session(request.path_params["id"])
+        if any(game.record.accounts):  # between accounts: an offer the opponent accepts or declines
+            answer: JSON = await self.app.account_api.rematch(request)
+            return answer
         _, following, token = await self.app.lobby.rematch(
             request.path_params["id"], await self.held(request), self.client(request)
         )

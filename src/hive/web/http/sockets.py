@@ -6,8 +6,13 @@ A socket holding a seat's token makes that seat present (the opponent sees it co
 of them reached). A game's socket opened with ``chat=1`` is also told of each message written in a room of the
 game's chat that it may read (``{"type": "chat", "room", "id"}``: the page then reads the room). The page only ever
 sends ``ping`` (answered ``pong``); a binary frame closes the socket with a reason. A socket that cannot keep up is
-dropped (see :mod:`~hive.web.realtime.fanout`); one whose process is stopping is closed with 1012, and the page
-reconnects.
+dropped (see :mod:`~hive.web.realtime.fanout`): closed, and its connection aborted if its client does not take the
+close; one whose process is stopping is closed with 1012, and the page reconnects.
+
+Who is present changes only with a seat's first socket and its last: a socket opening another of a seat's sockets is
+sent the game alone, and the others nothing. Each client address holds a bounded number of game sockets, per game
+and in all, and of spectators' sockets; each seat a bounded number (:class:`~hive.web.http.limits.GameSockets`): a
+socket past a limit is closed with :data:`TOO_MANY` and why.
 """
 
 from __future__ import annotations
@@ -18,9 +23,11 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from starlette.websockets import WebSocket
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.http11 import Request as Handshake
 
 from ..errors import GameError, Unauthorized
-from ..realtime.fanout import Fanout, Watcher, dumps
+from ..realtime.fanout import ABORT, Fanout, Watcher
 from ..realtime.lobby import GUESTS
 from .accounts import COOKIE
 from .guard import POLICY
@@ -34,8 +41,21 @@ UNSUPPORTED = 1003
 GONE = 4404
 #: The close code of a lobby socket on a server without accounts.
 NO_LOBBY = 4404
-#: The close code of a lobby socket refused because its client holds its limit of them already.
+#: The close code of a socket refused because its client (or the seat it asks for) holds its limit of them already
+#: (see :class:`~hive.web.http.limits.GameSockets`); the page says why and tries again later.
 TOO_MANY = 4429
+
+
+class AbortableWebSockets(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol, whose sockets' scopes carry :data:`~hive.web.realtime.fanout.ABORT`: the
+    transport's ``abort``, which frees a connection at once, where closing it would wait for its unsent data to
+    drain, for ever when the peer reads nothing."""
+
+    def handle_connect(self, event: Handshake) -> None:
+        super().handle_connect(event)
+        scope = self.__dict__.get("scope")
+        if scope is not None:
+            scope.setdefault("extensions", {})[ABORT] = self.transport.abort
 
 
 def websocket(app: App) -> Callable[[WebSocket], Awaitable[None]]:
@@ -50,38 +70,55 @@ def websocket(app: App) -> Callable[[WebSocket], Awaitable[None]]:
         try:
             session = await app.service.session(game_id)
             seats = app.service.seats(session.record, token)
-            if seats:
-                session = await app.service.join(game_id, seats)
         except GameError as err:
             await ws.close(code=GONE, reason=str(err)[:120])
             return
-        await ws.accept()
-        watcher = app.fanout.add(game_id, ws, seats)
-        watcher.chat = ws.query_params.get("chat") == "1"
-        app.metrics.sockets.inc()
+        client = ws.client.host if ws.client else "unknown"
+        refused = app.game_clients.admit(client, game_id, seats)
+        if refused is not None:  # accepted, then closed: a page is told the code and why
+            await ws.accept()
+            await ws.close(code=TOO_MANY, reason=refused[:120])
+            return
         try:
-            if seats:
-                await app.watching.opened(game_id, seats)  # every process shows this seat present, this one included
-            else:
-                present = await app.watching.present(game_id)
-                app.fanout.send(game_id, watcher, dumps(app.service.state(session, seats, present)))
-            try:
-                await _until_gone(_read(app, ws, game_id, watcher), watcher)
-            finally:
-                app.fanout.remove(game_id, ws)
-            if watcher.dropped.is_set():
-                await app.fanout.closing(watcher)
-        except GameError:
-            with contextlib.suppress(Exception):
-                await ws.close(code=1011, reason="The game cannot be shown now: reconnecting.")
+            await _watch(app, ws, game_id, seats)
         finally:
-            app.metrics.sockets.dec()
-            app.fanout.remove(game_id, ws)
-            if seats:
-                with contextlib.suppress(GameError):
-                    await app.watching.closed(game_id, seats)
+            app.game_clients.release(client, game_id, seats)
 
     return endpoint
+
+
+async def _watch(app: App, ws: WebSocket, game_id: str, seats: frozenset[int]) -> None:
+    """Send the game's states to an admitted socket until it goes: the first at once, then each change."""
+    try:
+        if seats:
+            await app.service.join(game_id, seats)
+    except GameError as err:
+        await ws.close(code=GONE, reason=str(err)[:120])
+        return
+    await ws.accept()
+    watcher = app.fanout.add(game_id, ws, seats)
+    watcher.chat = ws.query_params.get("chat") == "1"
+    app.metrics.sockets.inc()
+    try:
+        # a seat's first socket here changes who is present: every process shows it, this socket included; any
+        # other socket is sent the game alone
+        if not (seats and await app.watching.opened(game_id, seats)):
+            await app.show(game_id, watcher)
+        try:
+            await _until_gone(_read(app, ws, game_id, watcher), watcher)
+        finally:
+            app.fanout.remove(game_id, ws)
+        if watcher.dropped.is_set():
+            await app.fanout.closing(watcher)
+    except GameError:
+        with contextlib.suppress(Exception):
+            await ws.close(code=1011, reason="The game cannot be shown now: reconnecting.")
+    finally:
+        app.metrics.sockets.dec()
+        app.fanout.remove(game_id, ws)
+        if seats:
+            with contextlib.suppress(GameError):
+                await app.watching.closed(game_id, seats)
 
 
 async def _read(app: App, ws: WebSocket, game_id: str, watcher: Watcher, fanout: Fanout | None = None) -> None:
@@ -173,4 +210,4 @@ def lobby_websocket(app: App) -> Callable[[WebSocket], Awaitable[None]]:
     return endpoint
 
 
-__all__ = ["GONE", "NO_LOBBY", "TOO_MANY", "UNSUPPORTED", "lobby_websocket", "websocket"]
+__all__ = ["GONE", "NO_LOBBY", "TOO_MANY", "UNSUPPORTED", "AbortableWebSockets", "lobby_websocket", "websocket"]

@@ -2,8 +2,8 @@
 
 Every socket has its own bounded queue and a task that sends from it, each send with a time limit. Publishing a
 state only puts it in the queues, so a move is answered as soon as it is stored, whoever is watching. A socket whose
-queue is full or whose send times out is dropped: it is closed with :data:`TOO_SLOW`, and the page, reconnecting,
-gets the game as it stands.
+queue is full or whose send times out is dropped: it is closed with :data:`TOO_SLOW` (and its connection aborted if
+it does not take the close), and the page, reconnecting, gets the game as it stands.
 """
 
 from __future__ import annotations
@@ -22,6 +22,9 @@ log = logging.getLogger("hive.web")
 #: The close code of a socket dropped for not keeping up (the page reconnects and resyncs).
 TOO_SLOW = 4408
 TOO_SLOW_REASON = "Too slow to keep up: reconnect to get the game as it stands."
+#: The ASGI extension (in a WebSocket's scope) that aborts its connection at once, unsent data dropped: set by the
+#: server's WebSocket protocol (:class:`~hive.web.http.sockets.AbortableWebSockets`).
+ABORT = "hive.abort"
 
 
 def dumps(data: dict[str, Any]) -> str:
@@ -139,10 +142,14 @@ class Fanout:
         return watchers
 
     async def closing(self, watcher: Watcher) -> None:
-        """Close a dropped socket with its code, waiting at most the send timeout (a peer that reads nothing
-        never sees it; its connection is closed all the same)."""
+        """Close a dropped socket with its code, waiting at most the send timeout; its connection is aborted a send
+        timeout later if it is still open then (a peer that reads nothing never takes the close, and a transport
+        closed politely would wait for it for ever, holding its descriptor)."""
         with contextlib.suppress(Exception):
             await asyncio.wait_for(watcher.ws.close(code=watcher.code, reason=watcher.reason), self.send_timeout)
+        abort = watcher.ws.scope.get("extensions", {}).get(ABORT)
+        if callable(abort):
+            asyncio.get_running_loop().call_later(self.send_timeout, abort)
 
 
-__all__ = ["TOO_SLOW", "TOO_SLOW_REASON", "Fanout", "Watcher", "dumps", "with_seats"]
+__all__ = ["ABORT", "TOO_SLOW", "TOO_SLOW_REASON", "Fanout", "Watcher", "dumps", "with_seats"]

@@ -65,25 +65,36 @@ class Watching:
             except Exception:
                 log.exception("the presence heartbeat failed")
 
-    async def opened(self, game_id: str, seats: frozenset[int]) -> None:
-        """A socket of this process opened the game with a token of ``seats``."""
-        await self._count(game_id, seats, 1)
+    async def opened(self, game_id: str, seats: frozenset[int]) -> bool:
+        """A socket of this process opened the game with a token of ``seats``: whether that changed who is present
+        (the first socket here of one of its seats), and every process was told."""
+        return await self._count(game_id, seats, 1)
 
-    async def closed(self, game_id: str, seats: frozenset[int]) -> None:
-        """A socket of this process on the game closed."""
-        await self._count(game_id, seats, -1)
+    async def closed(self, game_id: str, seats: frozenset[int]) -> bool:
+        """A socket of this process on the game closed: whether that changed who is present (the last socket here
+        of one of its seats), and every process was told."""
+        return await self._count(game_id, seats, -1)
 
-    async def _count(self, game_id: str, seats: frozenset[int], delta: int) -> None:
+    async def _count(self, game_id: str, seats: frozenset[int], delta: int) -> bool:
+        """Count the socket in and out; who is present is announced only when it changes here (a seat's first
+        socket opened, its last closed), so that the sockets of one seat cost messages in proportion to their
+        number, not its square."""
         if not seats:
-            return
+            return False
+        changed = False
         for seat in seats:
+            before = self._sockets[(game_id, seat)]
             self._sockets[(game_id, seat)] += delta
-            if self._sockets[(game_id, seat)] <= 0:
+            after = self._sockets[(game_id, seat)]
+            if after <= 0:
                 del self._sockets[(game_id, seat)]
+            changed = changed or (before > 0) != (after > 0)
         await self._register()
         await self.repository.watch(game_id, seats, delta)
-        self.heard(game_id)
-        await self.changed(game_id)
+        if changed:
+            self.heard(game_id)
+            await self.changed(game_id)
+        return changed
 
     async def present(self, game_id: str) -> tuple[bool, bool]:
         """Which seats of the game have a socket open on any live process."""

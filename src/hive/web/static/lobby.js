@@ -1,11 +1,12 @@
 // The home page: the stored games, in progress first, then finished, each with its players, kind, result and date;
-// resume, review, rematch (colours swapped) and delete (with confirmation, for a seat this browser holds). Above
+// resume, review, rematch (colours swapped; between accounts, an offer) and delete (with confirmation, for a seat this browser holds). Above
 // them, on a server with accounts, the seeks and challenges (seeks.js), the live games and who is online
 // (players.js) and the tournaments (tournaments.js).
 
 import { api } from "./net.js";
 import { $, app, h, toast } from "./page.js";
 import { forgetGame, keepToken, storedToken } from "./seats.js";
+import { csrfHeaders, signedIn } from "./account.js";
 import { LEVEL_NAMES } from "./panel.js";
 import { hideSeeks, showSeeks } from "./seeks.js";
 import { showTournamentList } from "./tournaments.js";
@@ -65,9 +66,15 @@ function row(game) {
   return li;
 }
 
+// The rematch of a finished game: a guest's starts at once; between accounts it is offered to the opponent (the
+// banner then says so, and the opponent's shows Accept and Decline), and asking while their offer is open accepts it.
 export async function rematch(id, token) {
   try {
-    const data = await api("POST", `/api/games/${id}/rematch`, {}, token);
+    const data = await api("POST", `/api/games/${id}/rematch`, {}, token, signedIn() ? csrfHeaders() : {});
+    if (data.offered) {
+      toast(`Rematch offered to ${data.offered.to}: the game starts when they accept.`, false);
+      return;
+    }
     keepToken(data.id, data.token, data.invite);
     history.pushState(null, "", `/game/${data.id}`);
     await open(data.id, {});
@@ -84,6 +91,16 @@ async function remove(game, token) {
     forgetGame(game.id);
     if (localStorage.getItem("hive.last") === game.id) localStorage.removeItem("hive.last");
     await showLobby();
+  } catch (err) {
+    toast(err.message);
+  }
+}
+
+// Decline the opponent's rematch offer of the game on screen.
+export async function declineRematch(offer) {
+  try {
+    await api("POST", `/api/challenges/${offer.id}/decline`, undefined, null, csrfHeaders());
+    toast("Rematch declined.", false);
   } catch (err) {
     toast(err.message);
   }

@@ -24,7 +24,7 @@ import { $, app, h, toast } from "./page.js";
 import { newGameFrom, wireDialogs } from "./dialogs.js";
 import { LEVEL_NAMES, cardHead, engineAllowed, renderControls, renderSide } from "./panel.js";
 import { announce, noticeMove, setTitle, wireSound } from "./alerts.js";
-import { hideLobby, rematch, showLobby, wireLobby } from "./lobby.js";
+import { declineRematch, hideLobby, rematch, showLobby, wireLobby } from "./lobby.js";
 import { keepToken, resolveSeat, takeLinkToken } from "./seats.js";
 import { closeEditor, editorBoard, openEditor, renderEditor, startPly } from "./editor.js";
 import * as analysis from "./analysis.js";
@@ -476,6 +476,7 @@ async function wire() {
   $("btn-banner-close").onclick = () => { app.bannerClosed = app.state && app.state.id; $("banner").hidden = true; };
   $("btn-banner-review").onclick = () => { app.bannerClosed = app.state.id; showReview(0); };
   $("btn-banner-rematch").onclick = () => rematch(app.gameId, app.token);
+  $("btn-banner-decline").onclick = () => { if (app.state && app.state.rematch_offer) declineRematch(app.state.rematch_offer); };
   $("btn-help-yes").onclick = () => action("help", { help: true });
   $("btn-help-no").onclick = () => action("help", { help: false });
   $("btn-menu").onclick = () => {

@@ -53,6 +53,12 @@ export function connect(onState, onEvent = null) {
   };
   ws.onclose = (evt) => {
     if (evt.code === 4410 || evt.code === 4404) { conn.textContent = evt.reason || "This game is gone."; return; }
+    if (evt.code === 4429) { // too many sockets open from here: say why, and try again a while later
+      conn.textContent = evt.reason || "Too many connections from here: close some tabs.";
+      conn.className = "conn down";
+      setTimeout(() => { if (socket === ws) connect(onState, onEvent); }, 30000);
+      return;
+    }
     conn.textContent = "Connection lost — reconnecting…";
     conn.className = "conn down";
     setTimeout(() => { if (socket === ws) connect(onState, onEvent); }, delay);

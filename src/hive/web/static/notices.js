@@ -1,9 +1,9 @@
 // A signed-in player's news, on a server that keeps accounts, from the lobby's socket (lobbysocket.js) wherever
-// the page is: a game of theirs becoming their turn (another game than the one on screen), a challenge to them, and
-// their seek or challenge accepted while they are away from the game list. Each shows as a notice with a link, the
-// tab's title counts them, and the browser shows a notification too when the player allowed it (and the page is in
-// the background). The lobby's "Your turn" list (/api/account/turns) is kept here as well: the correspondence games
-// waiting for the player's move, each a link to play it.
+// the page is: a game of theirs becoming their turn (another game than the one on screen), a challenge to them (or
+// an offer of a rematch), and their seek or challenge accepted while they are away from the game list. Each shows as
+// a notice with a link, the tab's title counts them, and the browser shows a notification too when the player allowed
+// it (and the page is in the background). The lobby's "Your turn" list (/api/account/turns) is kept here as well:
+// the correspondence games waiting for the player's move, each a link to play it.
 
 import { api } from "./net.js";
 import { $, app, h } from "./page.js";
@@ -84,8 +84,13 @@ function heard(message) {
   if (message.type !== "challenge" && message.type !== "seek") return;
   if (message.type === "challenge" && message.change === "opened" && message.challenge.to === me) {
     const c = message.challenge;
-    notify(`challenge:${message.id}`, `${c.player} challenges you: ${c.game}, ${c.time_control}, ${c.rated ? "rated" : "casual"}`,
-      "Answer", "/", () => go("/"));
+    const terms = `${c.game}, ${c.time_control}, ${c.rated ? "rated" : "casual"}`;
+    if (c.rematch_of) { // answered on the finished game's page, whose banner shows Accept and Decline
+      notify(`challenge:${message.id}`, `${c.player} offers a rematch: ${terms}`, "Answer", `/game/${c.rematch_of}`,
+        playGame(c.rematch_of));
+    } else {
+      notify(`challenge:${message.id}`, `${c.player} challenges you: ${terms}`, "Answer", "/", () => go("/"));
+    }
   } else if (message.change !== "opened") {
     dismiss(`challenge:${message.id}`);
     if (message.change === "accepted" && message.player === me && !seeksShowing()) {

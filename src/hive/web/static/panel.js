@@ -139,8 +139,16 @@ function renderStatus(game) {
   if (s.result) {
     $("banner-title").textContent = resultTitle(game, s);
     $("banner-reason").textContent = game.reasonText(s.reason || "");
-    $("btn-banner-rematch").hidden = !s.seats.length;
-    $("btn-banner-rematch").textContent = s.rematch ? "Go to the rematch" : "Rematch";
+    // a tournament's game has no rematch; between accounts a rematch is offered, and the opponent answers it
+    const offer = s.rematch ? null : s.rematch_offer;
+    const offeredByMe = !!offer && s.seats.includes(offer.by);
+    const rematch = $("btn-banner-rematch");
+    rematch.hidden = !s.seats.length || !!s.tournament;
+    rematch.disabled = offeredByMe;
+    rematch.textContent = s.rematch ? "Go to the rematch" : offeredByMe ? "Rematch offered" : offer ? "Accept rematch" : "Rematch";
+    $("btn-banner-decline").hidden = rematch.hidden || !offer || offeredByMe;
+    $("banner-offer").hidden = !offer || offeredByMe || rematch.hidden;
+    $("banner-offer").textContent = offer ? `${s.names[offer.by] || game.sideName(offer.by)} offers a rematch.` : "";
   }
   const offer = s.offer;
   $("offer").hidden = !offer || !!s.result;

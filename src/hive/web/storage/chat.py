@@ -8,24 +8,41 @@ import sqlalchemy as sa
 from sqlalchemy import exc
 
 from .database import Repository
-from .schema import accounts, blocks, chat
+from .quotas import lock_account
+from .schema import accounts, blocks, chat, chat_reports
 
 
 class ChatRepository(Repository):
     """The chat of a server's games."""
 
     async def say(
-        self, game_id: str | None, room: str, account_id: str, text: str, tournament: str | None = None
-    ) -> int:
-        """Store a message in a game's room, or a tournament's (``tournament``); its id."""
-        return await self.database.run(self._say, game_id, room, account_id, text, tournament)
+        self,
+        game_id: str | None,
+        room: str,
+        account_id: str,
+        text: str,
+        tournament: str | None = None,
+        rate: int | None = None,
+    ) -> int | None:
+        """Store a message in a game's room, or a tournament's (``tournament``); its id. With ``rate``, nothing is
+        stored (``None``) when the account wrote that many messages in the last minute already: counted and stored
+        in one transaction under the account's row lock, so that a burst on any number of processes stores at most
+        ``rate``."""
+        return await self.database.run(self._say, game_id, room, account_id, text, tournament, rate)
 
-    def _say(self, game_id: str | None, room: str, account_id: str, text: str, tournament: str | None) -> int:
+    def _say(
+        self, game_id: str | None, room: str, account_id: str, text: str, tournament: str | None, rate: int | None
+    ) -> int | None:
+        now = self.now()
         row = {
             "game_id": game_id, "tournament_id": tournament, "room": room, "account_id": account_id, "text": text,
-            "at": self.now(),
+            "at": now,
         }  # fmt: skip
         with self.database.engine.begin() as connection:
+            if rate is not None:
+                lock_account(connection, account_id)
+                if self._recent_in(connection, account_id, now - 60) >= rate:
+                    return None
             inserted = connection.execute(chat.insert().values(row).returning(chat.c.id))
             return int(inserted.scalar_one())
 
@@ -58,9 +75,13 @@ class ChatRepository(Repository):
         return await self.database.run(self._recent, account_id, since)
 
     def _recent(self, account_id: str, since: float) -> int:
-        query = sa.select(sa.func.count()).where(chat.c.account_id == account_id, chat.c.at > since)
         with self.database.single() as connection:
-            return int(connection.execute(query).scalar_one())
+            return self._recent_in(connection, account_id, since)
+
+    @staticmethod
+    def _recent_in(connection: sa.Connection, account_id: str, since: float) -> int:
+        query = sa.select(sa.func.count()).where(chat.c.account_id == account_id, chat.c.at > since)
+        return int(connection.execute(query).scalar_one())
 
     async def block(self, account_id: str, blocked: str, on: bool) -> None:
         """Block ``blocked`` for ``account_id`` (``on``), or no longer."""
@@ -87,17 +108,33 @@ class ChatRepository(Repository):
         with self.database.single() as connection:
             return connection.execute(query).first() is not None
 
-    async def report(self, message_id: int, reporter: str) -> dict[str, Any] | None:
-        """Mark a message reported by ``reporter``; the message (its ``game_id``), or ``None`` if there is none."""
+    async def message(self, message_id: int) -> dict[str, Any] | None:
+        """Where a message was written (``id``, ``game_id``, ``tournament_id``, ``room``), or ``None`` if there is
+        none."""
+        return await self.database.run(self._message, message_id)
+
+    def _message(self, message_id: int) -> dict[str, Any] | None:
+        query = sa.select(chat.c.id, chat.c.game_id, chat.c.tournament_id, chat.c.room).where(chat.c.id == message_id)
+        with self.database.single() as connection:
+            row = connection.execute(query).first()
+        return None if row is None else dict(row._mapping)
+
+    async def report(self, message_id: int, reporter: str) -> bool:
+        """Store ``reporter``'s report of a message: whether it is new (a reporter reports a message once; the
+        first reporter is also kept on the message)."""
         return await self.database.run(self._report, message_id, reporter)
 
-    def _report(self, message_id: int, reporter: str) -> dict[str, Any] | None:
+    def _report(self, message_id: int, reporter: str) -> bool:
         with self.database.engine.begin() as connection:
-            row = connection.execute(sa.select(chat).where(chat.c.id == message_id)).first()
-            if row is None:
-                return None
-            connection.execute(chat.update().where(chat.c.id == message_id).values(reported=reporter))
-        return {"id": row.id, "game_id": row.game_id, "tournament_id": row.tournament_id, "room": row.room}
+            try:
+                with connection.begin_nested():
+                    row = {"message_id": message_id, "account_id": reporter, "at": self.now()}
+                    connection.execute(chat_reports.insert().values(row))
+            except exc.IntegrityError:
+                return False  # reported by them already
+            first = sa.and_(chat.c.id == message_id, chat.c.reported.is_(None))
+            connection.execute(chat.update().where(first).values(reported=reporter))
+        return True
 
     async def reports(self) -> list[dict[str, Any]]:
         """The messages reported, newest first, with who wrote and who reported them."""
@@ -105,8 +142,11 @@ class ChatRepository(Repository):
 
     def _reports(self) -> list[dict[str, Any]]:
         reporter = accounts.alias("reporter")
+        count = (
+            sa.select(sa.func.count()).where(chat_reports.c.message_id == chat.c.id).scalar_subquery().label("reports")
+        )
         query = (
-            sa.select(chat, accounts.c.name, reporter.c.name.label("reporter_name"))
+            sa.select(chat, accounts.c.name, reporter.c.name.label("reporter_name"), count)
             .join(accounts, accounts.c.id == chat.c.account_id)
             .join(reporter, reporter.c.id == chat.c.reported)
             .order_by(chat.c.at.desc())
@@ -115,7 +155,7 @@ class ChatRepository(Repository):
             rows = connection.execute(query).all()
         return [
             {"id": r.id, "game_id": r.game_id, "tournament_id": r.tournament_id, "room": r.room, "name": r.name,
-             "text": r.text, "at": r.at, "reported_by": r.reporter_name}
+             "text": r.text, "at": r.at, "reported_by": r.reporter_name, "reports": int(r.reports)}
             for r in rows
         ]  # fmt: skip
 

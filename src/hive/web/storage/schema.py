@@ -236,6 +236,8 @@ seeks = sa.Table(
     sa.Column("game_id", sa.Text),
     #: a challenge's one possible opponent (``None``: a seek anyone may accept)
     sa.Column("target", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE")),
+    #: a rematch offer's finished game (the challenge asks for its rematch, the colours swapped)
+    sa.Column("rematch_of", sa.Text, index=True),
 )
 
 #: Tournaments on the server: their settings, and their state as :class:`hive.tournament.Tournament` keeps it (JSON,
@@ -285,6 +287,15 @@ chat = sa.Table(
     sa.Column("reported", sa.Text),
 )
 
+#: Who reported which message, once each: a report by a reader of the message's room (see ``chat.reported``, the first).
+chat_reports = sa.Table(
+    "chat_reports",
+    metadata,
+    sa.Column("message_id", sa.Integer, sa.ForeignKey("chat.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("account_id", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
 #: Who blocked whom: a blocked account's chat is hidden from the blocker, and it cannot challenge them.
 blocks = sa.Table(
     "blocks",
@@ -299,6 +310,7 @@ __all__ = [
     "api_tokens",
     "blocks",
     "chat",
+    "chat_reports",
     "games",
     "lines",
     "metadata",

@@ -9,7 +9,8 @@ from typing import Any
 import sqlalchemy as sa
 
 from .database import Repository
-from .schema import accounts, seeks
+from .quotas import lock_account
+from .schema import accounts, seeks, tournament_games
 
 
 @dataclass(frozen=True)
@@ -30,13 +31,14 @@ class StoredSeek:
     created: float
     game_id: str | None = None
     target: str | None = None
+    rematch_of: str | None = None
 
 
 def _seek(row: sa.Row[Any]) -> StoredSeek:
     control = json.loads(row.time_control) if row.time_control is not None else None
     return StoredSeek(
         row.id, row.account_id, row.name, row.kind, json.loads(row.options), control, bool(row.rated), row.colour,
-        row.low, row.high, float(row.created), row.game_id, row.target,
+        row.low, row.high, float(row.created), row.game_id, row.target, row.rematch_of,
     )  # fmt: skip
 
 
@@ -46,20 +48,45 @@ _LISTED = sa.select(seeks, accounts.c.name).join(accounts, accounts.c.id == seek
 class SeekRepository(Repository):
     """The open seeks of a server."""
 
-    async def open(self, seek: StoredSeek) -> StoredSeek:
-        """Store a new seek (its ``created`` set now)."""
-        return await self.database.run(self._open, seek)
+    async def open(self, seek: StoredSeek, limit: int) -> StoredSeek | None:
+        """Store a new seek (its ``created`` set now), unless its account has ``limit`` seeks open already
+        (``None``). The count and the insert are one transaction under the account's row lock, so that a burst of
+        requests, on any number of processes, never opens more than ``limit``."""
+        return await self.database.run(self._open, seek, limit)
 
-    def _open(self, seek: StoredSeek) -> StoredSeek:
+    def _open(self, seek: StoredSeek, limit: int) -> StoredSeek | None:
         row = {
             "id": seek.id, "account_id": seek.account_id, "kind": seek.kind, "options": json.dumps(seek.options),
             "time_control": None if seek.time_control is None else json.dumps(seek.time_control),
             "rated": seek.rated, "colour": seek.colour, "low": seek.low, "high": seek.high, "created": self.now(),
-            "game_id": None, "target": seek.target,
+            "game_id": None, "target": seek.target, "rematch_of": seek.rematch_of,
         }  # fmt: skip
         with self.database.engine.begin() as connection:
+            lock_account(connection, seek.account_id)
+            if self._count_in(connection, seek.account_id) >= limit:
+                return None
             connection.execute(seeks.insert().values(row))
         return StoredSeek(**{**seek.__dict__, "created": row["created"]})
+
+    async def rematch_offers(self, game_id: str) -> list[StoredSeek]:
+        """The open challenges that offer the rematch of the game ``game_id``, oldest first."""
+        return await self.database.run(self._rematch_offers, game_id)
+
+    def _rematch_offers(self, game_id: str) -> list[StoredSeek]:
+        query = _LISTED.where(seeks.c.rematch_of == game_id, seeks.c.game_id.is_(None)).order_by(seeks.c.created)
+        with self.database.single() as connection:
+            rows = connection.execute(query).all()
+        return [_seek(row) for row in rows]
+
+    async def tournament_of(self, game_id: str) -> str | None:
+        """The tournament whose game ``game_id`` is (``None``: none)."""
+        return await self.database.run(self._tournament_of, game_id)
+
+    def _tournament_of(self, game_id: str) -> str | None:
+        query = sa.select(tournament_games.c.tournament_id).where(tournament_games.c.game_id == game_id)
+        with self.database.single() as connection:
+            found = connection.execute(query).scalar()
+        return None if found is None else str(found)
 
     async def listed(self, limit: int = 200) -> list[StoredSeek]:
         """The open seeks, newest first."""
@@ -119,10 +146,13 @@ class SeekRepository(Repository):
         return await self.database.run(self._count, account_id)
 
     def _count(self, account_id: str) -> int:
-        mine = sa.and_(seeks.c.account_id == account_id, seeks.c.game_id.is_(None))
-        query = sa.select(sa.func.count()).select_from(seeks).where(mine)
         with self.database.single() as connection:
-            return int(connection.execute(query).scalar_one())
+            return self._count_in(connection, account_id)
+
+    @staticmethod
+    def _count_in(connection: sa.Connection, account_id: str) -> int:
+        mine = sa.and_(seeks.c.account_id == account_id, seeks.c.game_id.is_(None))
+        return int(connection.execute(sa.select(sa.func.count()).select_from(seeks).where(mine)).scalar_one())
 
 
 __all__ = ["SeekRepository", "StoredSeek"]

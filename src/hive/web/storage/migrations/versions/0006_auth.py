@@ -2,7 +2,7 @@
 which a stranger's guesses do not lock out), each API token's scope, and names' keys folded to a fixed point. The
 failed sign-ins move to the quotas (counted before a password is checked), so their table goes.
 
-Revision ID: 0006_auth
+Revision ID: 0006
 Revises: 0005
 Create Date: 2026-12-08
 """
@@ -14,7 +14,7 @@ import unicodedata
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0006_auth"
+revision = "0006"
 down_revision = "0005"
 branch_labels = None
 depends_on = None
