@@ -40,6 +40,10 @@ class BotError(ValueError):
     """The server refused what the bot asked (the message is the server's), or the bot's settings are wrong."""
 
 
+class PlayerFailed(Exception):
+    """The bot's player could not give a move (its engine died, timed out, or answered what is not a move)."""
+
+
 @dataclass(frozen=True)
 class BotSettings:
     """What a bot plays and accepts.
@@ -151,6 +155,7 @@ class Bot:
         profile = await self.call("GET", f"/api/players/{urllib.parse.quote(self.name)}")
         if not profile.get("bot"):
             raise BotError(f"{self.name} is a player's account: make it a bot's first (POST /api/account/bot).")
+        await self.check_player()
         self.log(f"{self.name} is online at {self.settings.server}, played by {self.spec.text}")
         backoff = 1.0
         while not stop.is_set():
@@ -166,6 +171,19 @@ class Bot:
                 backoff = min(MOST_BACKOFF, backoff * 2)
         for task in self.games.values():
             task.cancel()
+
+    async def check_player(self) -> None:
+        """Start the player once (an engine's process, answering the protocol) and close it, before the bot goes
+        online, so that a bot whose engine cannot run never accepts a game it would lose on time.
+
+        :raises BotError: with the engine's error.
+        """
+        game = _spec_of("hive", next(iter(sorted(self.settings.games)), None) if self.settings.games else None)
+        try:
+            player = await asyncio.to_thread(make_player, self.spec, game)
+        except (ValueError, OSError) as err:  # EngineError and InvalidPlayerError are ValueErrors
+            raise BotError(f"{self.spec.text} cannot play: {err}") from None
+        await asyncio.to_thread(player.close)
 
     async def _follow(self, stop: asyncio.Event) -> None:
         """Follow the event stream until it ends or ``stop`` is set."""
@@ -271,6 +289,9 @@ class Bot:
                                 self.log(f"game {game.id} is over: {state['result']} ({state['reason']})")
                                 return
                             player = await self._answer(game, state, player)
+                except PlayerFailed as err:
+                    await self._give_up(game, err.__cause__ or err)
+                    return
                 except (TimeoutError, OSError, WebSocketException) as err:
                     self.log(f"game {game.id}: connection lost ({err}); again in {backoff:g} s")
                     await asyncio.sleep(backoff)
@@ -282,6 +303,17 @@ class Bot:
             if player is not None:
                 await asyncio.to_thread(player.close)
 
+    async def _give_up(self, game: _Game, err: BaseException) -> None:
+        """Resign ``game`` because its player failed, saying why in the log and in the game's chat."""
+        self.log(f"game {game.id}: {self.spec.text} failed ({err}); resigning")
+        with contextlib.suppress(BotError, OSError):
+            text = f"My engine failed, so I resign: {err}"[:300]
+            await self.call("POST", f"/api/games/{game.id}/chat", {"room": "players", "text": text})
+        try:
+            await self.call("POST", f"/api/games/{game.id}/resign", {}, token=game.token)
+        except (BotError, OSError) as refused:
+            self.log(f"game {game.id}: could not resign: {refused}")
+
     async def _answer(self, game: _Game, state: dict[str, Any], player: Player | None) -> Player | None:
         """Move if it is the bot's turn in ``state`` and it has not answered this ply yet; the player, made at the
         first move."""
@@ -291,12 +323,15 @@ class Bot:
         game.answered.add(ply)
         spec = _spec_of(state["kind"], None)
         board = type(spec()).from_record(state["game_string"])
-        if player is None:
-            player = await asyncio.to_thread(make_player, self.spec, spec)
-        if isinstance(player, Timed):
-            player.limits = Limits(time=_budget(state.get("clock"), game.seat))
-        move = await asyncio.to_thread(player.choose, board)
-        text = board.move_text(move)
+        try:
+            if player is None:
+                player = await asyncio.to_thread(make_player, self.spec, spec)
+            if isinstance(player, Timed):
+                player.limits = Limits(time=_budget(state.get("clock"), game.seat))
+            move = await asyncio.to_thread(player.choose, board)
+            text = board.move_text(move)
+        except Exception as err:  # an engine that died, timed out or answered nonsense: no move will come
+            raise PlayerFailed(str(err)) from err
         try:
             await self.call("POST", f"/api/games/{game.id}/move", {"move": text, "ply": ply}, token=game.token)
         except BotError as err:

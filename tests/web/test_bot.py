@@ -4,6 +4,7 @@ they do not, and plays a whole rated game on the clock against an account, all t
 from __future__ import annotations
 
 import random
+import shlex
 import subprocess
 import sys
 import time
@@ -20,6 +21,7 @@ from hive.web.settings import Settings
 from ..web_support import ROOT, free_port, server_thread, wait_until_up
 
 PASSWORD = "correct horse battery"
+FAKE = shlex.join([sys.executable, str(ROOT / "tests" / "fake_uhp_engine.py")])
 
 
 @pytest.fixture
@@ -103,6 +105,55 @@ def test_a_uhp_engine_as_a_bot_accepts_a_challenge_and_plays_a_whole_game_on_the
         assert ratings["bot"] is True and ratings["ratings"]["Base"]["bullet"]["games"] == 1
         assert "accepting alice's challenge: Base, Bullet 1+2, rated" in log.read_text()
         wait_for(lambda: f"game {game_id} is over" in log.read_text(), 30, "the bot to see the end")
+    finally:
+        process.terminate()
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)
+
+
+def bot_account(url: str, name: str) -> str:
+    """A bot account made through the API; its API token."""
+    bot, csrf = account(url, name)
+    assert bot.post("/api/account/bot", headers=csrf).status_code == 200
+    token: str = bot.post("/api/account/token", headers=csrf).json()["token"]
+    return token
+
+
+def test_a_bot_whose_engine_cannot_start_says_why_and_never_goes_online(club: str) -> None:
+    token = bot_account(club, "botty")
+    command = [sys.executable, "-m", "hive", "bot", "--server", club, "--token", token, "--engine", "no-such-engine-x"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "cannot start engine 'no-such-engine-x'" in done.stderr and "No such file" in done.stderr, done.stderr
+    assert "online" not in done.stdout
+
+
+def test_a_bot_whose_engine_dies_in_a_game_resigns_it_saying_why(club: str, tmp_path: Path) -> None:
+    token = bot_account(club, "botty")
+    alice, csrf = account(club, "alice")
+    log = tmp_path / "bot.log"
+    engine = f"{FAKE} --die bestmove"  # starts and answers, then dies on its first move
+    with open(log, "w") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "hive", "bot", "--server", club, "--token", token, "--engine", engine],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            cwd=ROOT,
+        )
+    try:
+        wait_for(lambda: "is online" in log.read_text(), 60, "the bot to start")
+        body = {"to": "botty", "game": "Base", "time_control": "blitz", "rated": False, "colour": "black"}
+        challenge = alice.post("/api/challenges", json=body, headers=csrf).json()
+        game_id = wait_for(lambda: alice.get(f"/api/seeks/{challenge['id']}").json().get("game_id"), 60, "acceptance")
+        state = wait_for(
+            lambda: (lambda s: s if s["result"] else None)(alice.get(f"/api/games/{game_id}").json()), 60, "the end"
+        )
+        assert state["reason"] and "resign" in state["reason"].lower() and state["winner"] == 1, state["reason"]
+        assert len(state["moves"]) == 0  # it resigned at once, not after its clock ran out
+        wait_for(lambda: "failed" in log.read_text() and "resigning" in log.read_text(), 30, "the bot's word")
     finally:
         process.terminate()
         try:

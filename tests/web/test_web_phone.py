@@ -255,7 +255,7 @@ def test_the_game_list_resumes_reviews_rematches_and_deletes(
     page.tap(f"{row} button[data-action=delete]")
     page.wait_for_selector(row, state="detached")
     assert httpx.get(f"{server.url}api/games/{game_id}", timeout=10).status_code == 404
-    page.tap(f'.game-row[data-id="{rematch["id"]}"] button[data-action=resume]')
+    page.tap(f'.game-row[data-id="{rematch["id"]}"] button[data-action=play]')
     page.wait_for_function(f"app.state && app.state.id === '{rematch['id']}'")
     assert page.url.endswith(f"/game/{rematch['id']}") and token != page.evaluate("app.token")
     assert page.errors == []
@@ -342,7 +342,8 @@ def test_the_menu_closes_the_header_names_the_game_type_and_the_list_has_no_flip
     # measured in one step: the hands are drawn again when the game's socket answers, which may fall between steps
     boxes = page.evaluate(
         """() => [...document.querySelectorAll('.hand .hand-piece')].filter(p => p.querySelector('.count'))
-            .map(p => [p.querySelector('svg'), p.querySelector('.count')].map(e => e.getBoundingClientRect().toJSON()))"""
+            .map(p => [p.querySelector('svg'), p.querySelector('.count')]
+                .map(e => e.getBoundingClientRect().toJSON()))"""
     )
     assert boxes
     for tile, count in boxes:

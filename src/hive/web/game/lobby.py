@@ -5,15 +5,24 @@ players)."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 
 from ..errors import Conflict, Forbidden, GameError
-from ..model import Summary
+from ..model import GameRecord, Summary
 from ..views import JSON, view_for
 from .newgame import rematch
 from .service import GameService, damage, summary
 from .session import Session
 
 log = logging.getLogger("hive.web")
+
+
+def _seat(record: GameRecord, account: str | None, tokens: frozenset[str]) -> int | None:
+    """The seat of ``record`` its asker plays: by account, else by a token held (the first, on one screen)."""
+    for seat in (0, 1):
+        if account is not None and record.accounts[seat] == account:
+            return seat
+    return next((seat for seat in (0, 1) if record.tokens[seat] in tokens), None)
 
 
 class Lobby:
@@ -25,15 +34,23 @@ class Lobby:
     def __init__(self, service: GameService) -> None:
         self.service = service
 
-    async def games(self, limit: int = 200) -> JSON:
+    async def games(self, limit: int = 200, *, account: str | None = None, tokens: Sequence[str] | None = None) -> JSON:
         """The stored games, those in progress first, then the finished ones, the latest first in each. A game whose
         stored record cannot be read is listed as ``damaged`` (with why), and logged; the others are listed as usual.
 
+        With ``tokens`` (a server with accounts), only the asker's games: those ``account`` plays and those a seat of
+        which one of ``tokens`` holds; each says which ``seat`` is the asker's. Without, every game (``hive play``,
+        whose games are all its user's), ``seat`` left out.
+
         :raises Unavailable: when the database cannot be read.
         """
+        held = None if tokens is None else frozenset(tokens)
         listed = []
-        for item in await self.service.store.games.games(limit):
-            listed.append(self._entry(item))
+        for item in await self.service.store.games.games(limit, account=account, tokens=tokens):
+            entry = self._entry(item)
+            if held is not None:
+                entry["seat"] = _seat(item.record, account, held)
+            listed.append(entry)
         return {"games": listed}
 
     def _entry(self, item: Summary) -> JSON:

@@ -8,7 +8,8 @@ the request that made it.
 API (JSON; errors are ``{"error": message}`` with a 4xx status; an unexpected failure is a 500 ``{"error":
 "Internal error", "request": reference}``, the reference naming the failure's lines in the log):
 
-- ``GET /api/games``: the stored games, in progress first, then finished (names, kind, result, dates).
+- ``GET /api/games``: the stored games, in progress first, then finished (names, kind, result, dates); on a server
+  with accounts only the asker's (see :meth:`Api.games`), each with the ``seat`` the asker plays.
 - ``POST /api/games`` create (``kind``, ``mode`` ``ai``/``local``/``online``, ``options``, ``colour``,
   ``ai_level``, ``name``, ``help``, ``game_string``, ``time_control``: ``untimed``, ``bullet`` (1+2), ``blitz``
   (5+3), ``rapid`` (15+10), ``classical`` (30+20), ``{"initial": seconds, "increment": seconds}`` or
@@ -135,6 +136,24 @@ STATUS: dict[type[GameError], int] = {
 AI_ACTIONS = ("move", "undo", "redo")
 
 
+#: The most seat tokens a game list is asked for at once, and the longest a token may be.
+HELD_TOKENS, TOKEN_LENGTH = 500, 64
+
+
+def held_tokens(header: str) -> list[str]:
+    """The seat tokens of an ``X-Seat-Tokens`` header (comma-separated).
+
+    :raises BadRequest: for more than :data:`HELD_TOKENS`, or a token that no seat could have.
+    """
+    tokens = [token.strip() for token in header.split(",") if token.strip()]
+    if len(tokens) > HELD_TOKENS:
+        raise BadRequest(f"X-Seat-Tokens holds at most {HELD_TOKENS} tokens, not {len(tokens)}.")
+    for token in tokens:
+        if len(token) > TOKEN_LENGTH or not token.replace("-", "").replace("_", "").isalnum() or not token.isascii():
+            raise BadRequest("X-Seat-Tokens holds seat tokens (letters, digits, - and _), comma-separated.")
+    return tokens
+
+
 def status_of(err: GameError) -> int:
     """The HTTP status of a refusal."""
     return next(status for kind, status in STATUS.items() if isinstance(err, kind))
@@ -247,7 +266,14 @@ class Api:
     # the API
 
     async def games(self, request: Request) -> JSON:
-        return await self.app.lobby.games()
+        """The game list: under ``hive play`` every game; on a server with accounts the asker's own, those its
+        session's account plays and those a seat of which a token in ``X-Seat-Tokens`` holds (the tokens this browser
+        keeps, comma-separated). The live games anyone may watch are ``/api/live``'s."""
+        if not self.app.settings.accounts:
+            return await self.app.lobby.games()
+        signed = await self.app.account_api.signed(request)
+        tokens = held_tokens(request.headers.get("x-seat-tokens", ""))
+        return await self.app.lobby.games(account=signed.account.id if signed else None, tokens=tokens)
 
     async def create(self, request: Request) -> JSON:
         data = await self.body(request)

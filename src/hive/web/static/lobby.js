@@ -5,7 +5,7 @@
 
 import { api } from "./net.js";
 import { $, app, h, toast } from "./page.js";
-import { forgetGame, keepToken, storedToken } from "./seats.js";
+import { forgetGame, keepToken, storedToken, storedTokens } from "./seats.js";
 import { csrfHeaders, signedIn } from "./account.js";
 import { LEVEL_NAMES } from "./panel.js";
 import { hideSeeks, showSeeks } from "./seeks.js";
@@ -58,10 +58,13 @@ function row(game) {
     buttons.append(b);
     return b;
   };
-  if (!game.result) button(mine ? "Resume" : "Watch", "primary", () => open(game.id, {}));
+  // a server with accounts says which seat is the asker's: its account's, on any device, or a token's it holds
+  const playing = mine || (game.seat !== undefined && game.seat !== null);
+  if (!game.result) button(playing ? "Play" : "Watch", "primary", () => open(game.id, {}));
   else button("Review", "primary", () => open(game.id, { review: true }));
   if (game.result && mine) button("Rematch", "", () => rematch(game.id, mine));
-  if (mine) button("Delete", "danger", () => remove(game, mine));
+  // a game between accounts stays in both players' records: the server keeps it, so it is not offered
+  if (mine && !(game.seat_accounts || []).some(Boolean)) button("Delete", "danger", () => remove(game, mine));
   li.append(head, detail, buttons);
   return li;
 }
@@ -119,7 +122,9 @@ export async function showLobby() {
   showCommunity(); // the live games, and who is online
   const list = $("game-list");
   try {
-    const { games } = await api("GET", "/api/games", undefined, null);
+    // on a server with accounts the list is the asker's own games: its account's, and those of the seats held here
+    const held = app.assets && app.assets.accounts ? { "x-seat-tokens": storedTokens().join(",") } : {};
+    const { games } = await api("GET", "/api/games", undefined, null, held);
     list.replaceChildren(...games.map(row));
     $("lobby-empty").hidden = games.length > 0;
   } catch (err) {

@@ -231,16 +231,19 @@ export function renderControls(game, canAct) {
   $("btn-undo").title = s.result ? "The game is over: its result stands (Analyse to try other moves)"
     : s.clock ? "Moves are not taken back in a timed game" : "Undo (Ctrl+Z)";
   $("btn-undo").textContent = s.mode === "online" ? "Ask to undo" : "Undo";
-  $("btn-redo").hidden = s.mode === "online";
+  // a spectator acts in nothing: the players' buttons are not shown to them
+  $("btn-undo").hidden = !player;
+  $("btn-redo").hidden = s.mode === "online" || !player;
   $("btn-redo").disabled = !player || !s.redo || !!s.result || !!s.clock;
   $("btn-pass").hidden = !((app.analysis ? app.analysis.view : s.view).pass && canAct());
   const engine = engineAllowed();
   $("btn-hint").disabled = (!live && !app.analysis) || !!app.review || !engine;
   $("btn-hint").title = engine ? "Ask the AI for a move (H)" : "Engine help is off in this game";
   $("btn-eval").disabled = !engine;
-  $("btn-draw").hidden = s.mode === "ai";
+  $("btn-draw").hidden = s.mode === "ai" || !player;
   $("btn-draw").disabled = !player || !live;
   $("btn-draw").textContent = s.mode === "local" ? "Agree a draw" : "Offer draw";
+  $("btn-resign").hidden = !player;
   $("btn-resign").disabled = !player || !live;
   $("btn-eval").classList.toggle("primary", app.evalOn);
   $("btn-eval").hidden = !game.evaluation;

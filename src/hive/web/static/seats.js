@@ -9,6 +9,16 @@ const SEAT_KEY = (id) => `hive.token.${id}`;
 const INVITE_KEY = (id) => `hive.invite.${id}`;
 
 export function storedToken(id) { return localStorage.getItem(SEAT_KEY(id)); }
+
+// Every seat token this browser keeps (a server with accounts lists a guest's games by them).
+export function storedTokens() {
+  const tokens = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (key && key.startsWith("hive.token.")) tokens.push(localStorage.getItem(key));
+  }
+  return tokens.filter(Boolean);
+}
 export function storedInvite(id) { return localStorage.getItem(INVITE_KEY(id)); }
 
 export function keepToken(id, token, invite = null) {

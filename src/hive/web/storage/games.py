@@ -16,7 +16,7 @@ caller's own statements (an announcement of the change that is sent only if it i
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -220,15 +220,24 @@ class GameRepository(Repository):
             found: int | None = connection.execute(VERSION, {"game": game_id}).scalar_one_or_none()
             return found
 
-    async def games(self, limit: int = 200, account: str | None = None, live: bool = False) -> list[Summary]:
-        """The stored games (``account``: those the account plays; ``live``: those in progress between two
-        accounts), those in progress first, then the finished ones, the latest change first in each; a row that
-        cannot be read is listed as damaged rather than failing the list."""
-        return await self.database.run(self._games, limit, account, live)
+    async def games(
+        self, limit: int = 200, account: str | None = None, live: bool = False, tokens: Sequence[str] | None = None
+    ) -> list[Summary]:
+        """The stored games (``account``: those the account plays; ``tokens``: those a seat of which one of the
+        tokens holds, besides the account's; ``live``: those in progress between two accounts), those in progress
+        first, then the finished ones, the latest change first in each; a row that cannot be read is listed as
+        damaged rather than failing the list."""
+        return await self.database.run(self._games, limit, account, live, tokens)
 
-    def _games(self, limit: int, account: str | None, live: bool) -> list[Summary]:
+    def _games(self, limit: int, account: str | None, live: bool, tokens: Sequence[str] | None) -> list[Summary]:
         query = sa.select(games).order_by(games.c.result.is_not(None), games.c.updated.desc()).limit(limit)
-        if account is not None:
+        if tokens is not None:
+            held = list(tokens)
+            mine: list[sa.ColumnElement[bool]] = [games.c.token0.in_(held), games.c.token1.in_(held)] if held else []
+            if account is not None:
+                mine += [games.c.account0 == account, games.c.account1 == account]
+            query = query.where(sa.or_(sa.false(), *mine))
+        elif account is not None:
             query = query.where(sa.or_(games.c.account0 == account, games.c.account1 == account))
         if live:
             query = query.where(games.c.result.is_(None), games.c.account0.is_not(None), games.c.account1.is_not(None))
