@@ -164,7 +164,7 @@ class Chat:
         """
         number = parse_id(message_id)
         found = None if number is None else await self.repository.message(number)
-        if found is None or not await self._readable(found, signed):
+        if number is None or found is None or not await self._readable(found, signed):
             raise NotFound(f"No message {shown(message_id)}.")
         new = await self.repository.report(number, signed.account.id)
         return {"reported": found["id"], "already": not new}

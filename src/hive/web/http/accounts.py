@@ -348,7 +348,7 @@ class AccountApi:
     async def rematch(self, request: Request) -> Any:
         """The rematch of a finished game between accounts (see :meth:`~hive.web.accounts.seeks.Seeks.rematch`):
         offered (``offered``: the challenge), or started (the rematch, with the asker's own seat's token alone)."""
-        signed = await self._changing(request)
+        signed = await self._changing(request, "play")
         found = await self.seeks.rematch(signed, request.path_params["id"])
         if not isinstance(found, Session):
             return {"id": None, "token": None, "invite": None, **found}
