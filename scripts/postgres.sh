@@ -173,12 +173,8 @@ cmd_start() {
   prepare_dir "$1"
   BINDIR=$(bindir_for_cluster)
   if is_running; then
-    if [ -n "$port" ] && [ "$port" != "$(running_port)" ]; then
-      die "a server is already running in $DIR, on port $(running_port), not $port"
-    fi
-    say "a server is already running in $DIR"
-    url_of "$(running_port)"
-    return
+    # started before, by another command or person: its URL is not printed on stdout as if this start made it
+    die "a server started earlier is already running in $DIR, on port $(running_port) ($(url_of "$(running_port)")): it is not one this command started; use it (url $DIR), stop it (stop $DIR) first, or choose another DIR"
   fi
   # The unix socket's path (DIR/.s.PGSQL.PORT) must fit in sockaddr_un (107 bytes).
   socket_path="$DIR/.s.PGSQL.65535"

@@ -205,12 +205,8 @@ cmd_start() {
   CLI=$(find_cli)
   prepare_dir "$1"
   if [ -n "$(running_pid)" ]; then
-    if [ -n "$port" ] && [ "$port" != "$(running_port)" ]; then
-      die "a server is already running in $DIR, on port $(running_port), not $port"
-    fi
-    say "a server is already running in $DIR"
-    url_of "$(running_port)"
-    return
+    # started before, by another command or person: its URL is not printed on stdout as if this start made it
+    die "a server started earlier is already running in $DIR, on port $(running_port) ($(url_of "$(running_port)")): it is not one this command started; use it (url $DIR), stop it (stop $DIR) first, or choose another DIR"
   fi
   STARTED_PID=
   trap abort_start EXIT

@@ -142,3 +142,22 @@ def test_a_failed_start_leaves_nothing_running(name: str, options: list[str], ta
     finally:
         script(name, "stop", str(directory))
         shutil.rmtree(directory)
+
+
+@pytest.mark.parametrize(("name", "options"), [("postgres.sh", ["--fast"]), ("redis.sh", [])])
+def test_a_start_where_a_server_runs_already_says_it_is_not_its_own(name: str, options: list[str]) -> None:
+    """A second start on a directory whose server runs prints no URL on stdout (as if it had started it): it says
+    the server was started earlier and stops, with the way to use or stop that server."""
+    ensure_installed(name)
+    directory = Path(tempfile.mkdtemp(prefix="hive-test-second-start-", dir=scratch_parent()))
+    try:
+        first = script(name, *options, "start", str(directory))
+        assert first.returncode == 0, first.stderr
+        again = script(name, *options, "start", str(directory))
+        assert again.returncode == 1 and again.stdout == "", again.stdout + again.stderr
+        assert "started earlier" in again.stderr and "not one this command started" in again.stderr
+        assert first.stdout.strip() in again.stderr  # its address, named as someone else's
+        assert script(name, "url", str(directory)).stdout == first.stdout  # the first server runs on, untouched
+    finally:
+        script(name, "stop", str(directory))
+        shutil.rmtree(directory)

@@ -258,3 +258,28 @@ def test_a_games_file_written_by_release_0_1_opens_with_every_game(tmp_path: Pat
         assert upgraded.execute("SELECT version_num FROM alembic_version").fetchone() == ("0008",)
         total = sum(len(m) for m in moves.values()) - 2 + 1  # the local game's two moves taken back gave way to one
         assert upgraded.execute("SELECT COUNT(*) FROM moves").fetchone() == (total,)
+
+
+def test_hive_db_upgrade_says_what_it_did(tmp_path: Path) -> None:
+    """An empty database is given its tables, an older one upgraded from its schema, a current one left alone: each
+    said in those words, not one "up to date" for all three."""
+    import sqlalchemy as sa
+
+    from hive.web.storage import migrations
+
+    def upgrade(path: Path) -> str:
+        command = [sys.executable, "-m", "hive", "db", "upgrade", "--database", f"sqlite:///{path}"]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stdout + done.stderr
+        return done.stdout
+
+    newest = migrations.head()
+    empty = tmp_path / "empty.sqlite3"
+    assert f"Made the tables of schema {newest} in the empty database" in upgrade(empty)
+    assert f"up to date (schema {newest}): nothing to do" in upgrade(empty)
+    older = tmp_path / "older.sqlite3"
+    engine = sa.create_engine(f"sqlite:///{older}")
+    with engine.begin() as connection:
+        migrations.upgrade(connection, "0004")
+    engine.dispose()
+    assert f"from schema 0004 to {newest}" in upgrade(older)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from dataclasses import replace
@@ -64,10 +65,13 @@ def cmd_db(args: argparse.Namespace) -> int:
     from ..web.storage.database import Database, DatabaseError
     from ..web.storage.migrations import head
 
+    url = _database(args) or _default()
     try:
-        database = Database(
-            _database(args) or _default(), upgrade=args.action == "upgrade", check=args.action == "admin"
-        )
+        before = None
+        if args.action == "upgrade":  # where it stood, to say what the upgrade did
+            with contextlib.closing(Database(url, upgrade=False, check=False)) as found_first:
+                before = found_first.revision()
+        database = Database(url, upgrade=args.action == "upgrade", check=args.action == "admin")
     except DatabaseError as err:
         print(f"hive db {args.action}: {err}", file=sys.stderr)
         return 2
@@ -77,7 +81,12 @@ def cmd_db(args: argparse.Namespace) -> int:
         found = database.revision()
         newest = head()
         if args.action == "upgrade":
-            print(f"The database at {database.shown} is up to date (schema {found}).")
+            if before is None:
+                print(f"Made the tables of schema {found} in the empty database at {database.shown}: it is up to date.")
+            elif before != found:
+                print(f"Upgraded the database at {database.shown} from schema {before} to {found}: it is up to date.")
+            else:
+                print(f"The database at {database.shown} is up to date (schema {found}): nothing to do.")
             return 0
         state = "up to date" if found == newest else f"behind: run hive db upgrade (newest {newest})"
         print(f"The database at {database.shown} is at schema {found or 'none'}: {state}.")
