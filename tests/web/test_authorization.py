@@ -347,9 +347,9 @@ def test_the_authorization_matrix(tmp_path: Path) -> None:
                     if status != expected[actor_name]:
                         failures.append(f"{actor_name} {method} {path}: {status}, expected {expected[actor_name]}")
             assert failures == [], "\n".join(failures)
-            # each report was stored once, however often it was made
+            # each report was stored once, however often it was made (the bot's token may not report)
             reports = (await actors["admin"].client.get("/api/admin/reports")).json()["reports"]
-            assert sorted((r["room"], r["reports"]) for r in reports) == [("players", 2), ("spectators", 3)]
+            assert sorted((r["room"], r["reports"]) for r in reports) == [("players", 2), ("spectators", 2)]
             again = await player.client.post(f"/api/chat/{said['players']}/report", headers=player.headers)
             assert again.json() == {"reported": int(said["players"]), "already": True}
             # the rematch started: each answer carries its asker's own seat's token, never the other's
