@@ -1,6 +1,7 @@
-"""Limits a burst cannot race: 40 seeks opened at once by one account, and 60 chat lines written at once, over two
-``hive serve`` processes sharing one PostgreSQL database, store exactly the limit (5 open seeks, 10 lines a minute);
-the others are refused (409, 429). Real processes on real ports."""
+"""Limits a burst cannot race: 40 seeks opened at once by one account, 60 chat lines written at once, and 60
+tournaments made at once, over two ``hive serve`` processes sharing one PostgreSQL database, store exactly the limit
+(5 open seeks, 10 lines a minute, 5 open tournaments); the others are refused (409, 429). Real processes on real
+ports."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import httpx
 
 from hive.web.accounts.chat import RATE
 from hive.web.accounts.seeks import OPEN_SEEKS
+from hive.web.accounts.tournaments import LIMITS as TOURNAMENTS
 
 from ..web_support import ServeProcess
 from .test_lobby_socket import account
@@ -48,6 +50,11 @@ async def bursts(one: str, two: str) -> None:
             assert sorted(set(seeks)) == [200, 409] and seeks.count(200) == OPEN_SEEKS, seeks
             listed = (await b.get("/api/seeks")).json()["seeks"]
             assert [s["player"] for s in listed] == ["ann"] * OPEN_SEEKS
+
+            cup = {"name": "Cup", "rated": False, "rounds": 1}
+            made = await burst([a, a2], 60, "/api/tournaments", cup, ann["headers"])
+            assert sorted(set(made)) == [200, 429] and made.count(200) == TOURNAMENTS.open, made
+            assert len((await b.get("/api/tournaments")).json()["tournaments"]) == TOURNAMENTS.open
 
 
 def test_bursts_over_two_processes_store_exactly_the_limit(upgraded: str) -> None:
