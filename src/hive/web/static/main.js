@@ -456,8 +456,8 @@ function wireKeys() {
     else if (k === "escape") { dropPick(); app.selected = null; app.review = null; if (game) game.escape(); render(); }
     else if (k === "arrowleft") reviewStep(-1);
     else if (k === "arrowright" && (app.review || app.analysis)) reviewStep(1);
-    else if ((k === "home" || k === "end") && app.state && !app.analysis && !document.body.classList.contains("at-lobby")) {
-      evt.preventDefault(); // the first position, or back to the game's: not the page's top or bottom
+    else if ((k === "home" || k === "end") && !evt.defaultPrevented && app.state && !app.analysis && !document.body.classList.contains("at-lobby")) {
+      evt.preventDefault(); // the first position, or back to the game's (the board's cells take these keys first)
       reviewStep(k === "home" ? -Infinity : Infinity);
     }
   });

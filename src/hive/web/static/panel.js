@@ -44,7 +44,7 @@ export function cardHead(game, card, seat, view, swatch) {
     role.textContent = "AI is thinking";
     role.classList.add("thinking-dots");
   }
-  meta.append(role);
+  if (role.textContent) meta.append(role);
   if (s.mode === "online" && !s.seats.includes(seat)) meta.append(presence(seat));
   head.append(name, meta);
   const clock = clockFor(seat);

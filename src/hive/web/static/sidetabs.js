@@ -73,4 +73,6 @@ export function wireTabs() {
     chooseTab(shown[(to + shown.length) % shown.length].dataset.tab, true);
   });
   WIDE.addEventListener("change", () => { syncTabs(); scrollMoves(); });
+  // the list's box changes with what is around it (a message, an offer, a hand's second row): the move on show stays
+  new ResizeObserver(() => scrollMoves()).observe($("movelist"));
 }
