@@ -18,6 +18,7 @@ or HIVE_SCREENSHOT=1.
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from collections.abc import Iterator
@@ -89,7 +90,8 @@ def covered_controls(page: Page, selector: str) -> list[str]:
     found: list[str] = page.evaluate(
         """(selector) => {
           const over = document.querySelector(selector).getBoundingClientRect();
-          const meets = (r) => r.width && r.height && r.left < over.right && over.left < r.right && r.top < over.bottom && over.top < r.bottom;
+          const meets = (r) => r.width && r.height && r.left < over.right && over.left < r.right
+            && r.top < over.bottom && over.top < r.bottom;
           return [...document.querySelectorAll("button, a[href], input, select, textarea")]
             .filter((c) => !c.closest(selector) && c.checkVisibility() && meets(c.getBoundingClientRect()))
             .map((c) => c.id || c.textContent.trim());
@@ -111,7 +113,8 @@ def rows(page: Page) -> list[dict[str, Any]]:
             range.selectNodeContents(li);
             const text = range.getBoundingClientRect();
             return {
-              text: li.textContent, cls: li.className, top: r.top, bottom: r.bottom, height: r.height, textHeight: text.height,
+              text: li.textContent, cls: li.className, top: r.top, bottom: r.bottom, height: r.height,
+              textHeight: text.height,
               lineHeight: parseFloat(getComputedStyle(li).lineHeight), clipped: li.scrollHeight > li.clientHeight,
               listTop: box.top, listBottom: box.bottom, column: Math.round(r.left),
             };
@@ -122,7 +125,7 @@ def rows(page: Page) -> list[dict[str, Any]]:
 
 
 def box(page: Page, selector: str) -> dict[str, float]:
-    found = page.locator(selector).bounding_box()
+    found: dict[str, float] | None = page.locator(selector).bounding_box()
     assert found is not None, f"{selector} is not shown"
     return found
 
@@ -169,7 +172,7 @@ def test_the_game_page_reads_at_every_size(browser: Any, club: tuple[str, Path],
         for item in items:
             by_column.setdefault(item["column"], []).append(item)
         for column in by_column.values():
-            for above, below in zip(column, column[1:]):
+            for above, below in itertools.pairwise(column):
                 assert below["top"] >= above["bottom"] - 0.5, (above, below)
         last = items[-1]
         assert last["top"] >= last["listTop"] - 0.5 and last["bottom"] <= last["listBottom"] + 0.5, last
@@ -180,7 +183,8 @@ def test_the_game_page_reads_at_every_size(browser: Any, club: tuple[str, Path],
         expect(page.locator("#card-top .card-player")).to_have_text(BOT)
         expect(page.locator("#card-bottom .card-player")).to_have_text(ANN)
         for card in cards.values():
-            fits = page.eval_on_selector(f"{card} .card-player", "(n) => [n.scrollWidth, n.clientWidth, n.scrollHeight, n.clientHeight]")
+            sizes = "(n) => [n.scrollWidth, n.clientWidth, n.scrollHeight, n.clientHeight]"
+            fits = page.eval_on_selector(f"{card} .card-player", sizes)
             assert fits[0] <= fits[1] and fits[2] <= fits[3], (card, fits)
         expect(page.locator("#card-top .card-rating")).to_have_text("1500?")
         expect(page.locator("#card-bottom .card-rating")).to_have_text("1712")
@@ -188,7 +192,8 @@ def test_the_game_page_reads_at_every_size(browser: Any, club: tuple[str, Path],
         mark = page.locator("#card-top .bot-mark")
         expect(mark).to_be_visible()
         expect(mark).to_have_text("BOT")
-        assert page.eval_on_selector("#card-top .bot-mark", "(n) => n.scrollWidth <= n.clientWidth && n.clientWidth > 20")
+        whole = "(n) => n.scrollWidth <= n.clientWidth && n.clientWidth > 20"
+        assert page.eval_on_selector("#card-top .bot-mark", whole)
         name, beside = box(page, "#card-top .card-player"), box(page, "#card-top .bot-mark")
         assert beside["x"] >= name["x"] + name["width"] + 2, (name, beside)  # a gap, no "uhpbotBOT"
         assert beside["y"] < name["y"] + name["height"] and name["y"] < beside["y"] + beside["height"]  # one line
