@@ -393,6 +393,14 @@ def shoot(page: Any, name: str, tmp_path: Path) -> None:
     assert target.read_bytes().startswith(b"\x89PNG")
 
 
+def show_tab(page: Any, name: str) -> None:
+    """Choose the tab ``name`` (moves, chat, review, share) beside the board where the window shows one box at a time
+    (a wide one); a phone's shows every box, one under another, and has no tabs to choose."""
+    if page.evaluate("matchMedia('(min-width: 861px)').matches"):
+        page.locator(f"#tab-{name}").click()
+        page.wait_for_selector(f"#tab-{name}[aria-selected=true]")
+
+
 def game_of(page: Any) -> tuple[str, str]:
     """The open game's id and the seat token the page keeps in its storage (never in the address bar)."""
     match = re.search(r"/game/([\w-]+)$", page.url)

@@ -30,7 +30,7 @@ import pytest
 
 from hive.web.settings import Settings
 
-from ..web_support import DESKTOP, PHONE, SHOTS, browser, open_page, overflow, server_thread, shoot, sizes
+from ..web_support import DESKTOP, PHONE, SHOTS, browser, open_page, overflow, server_thread, shoot, show_tab, sizes
 from .test_accessibility import AXE
 from .test_web_accounts import PASSWORD, no_serious_violation, press, sign, signed_in_as
 
@@ -86,7 +86,9 @@ def counting_seeks(page: Page) -> list[float]:
 
 
 def chat_open(page: Page) -> None:
-    """Unfold the chat if it is folded (a phone's starts folded)."""
+    """Show the chat: its tab on a wide window; unfolded if it is folded (a phone's starts folded)."""
+    page.wait_for_selector("#tab-chat:not([hidden])", state="attached")
+    show_tab(page, "chat")
     toggle = page.locator("#btn-chat-toggle")
     expect(toggle).to_be_visible()
     if toggle.get_attribute("aria-expanded") != "true":
@@ -138,7 +140,7 @@ def test_a_live_lobby_a_game_between_accounts_and_its_chat(
             assert page.evaluate("app.state.seat_accounts") == [True, True]
             expect(page.locator("#share")).to_be_hidden()  # no invitation to send
             expect(page.locator(".rename")).to_have_count(0)  # an account's name is its own
-            expect(page.locator("#chat-box")).to_be_visible()
+            expect(page.locator("#tab-chat" if device == "desktop" else "#chat-box")).to_be_visible()  # a tab, or a box
         assert a.evaluate("app.state.view.turn") == a.evaluate("app.state.seats[0]")
         game_id = a.evaluate("app.state.id")
 
@@ -204,6 +206,8 @@ def test_a_live_lobby_a_game_between_accounts_and_its_chat(
         b.reload()
         b.wait_for_selector("body[data-ready='1']")
         expect(b.locator("#chat-body")).to_be_hidden()
+        b.wait_for_selector("#tab-chat:not([hidden])", state="attached")
+        show_tab(b, "chat")
         press(b, device, "#btn-chat-mute")
         expect(b.locator("#chat-list li").filter(has_text="thanks, you too")).to_have_count(1)
         assert a.errors == [] and b.errors == [] and watcher.errors == []

@@ -57,7 +57,7 @@ def start_game(
     page.set_checked("#form-new input[name=repetition]", repetition)
     page.click("#btn-start")
     page.wait_for_url(re.compile(r"/game/"))
-    page.wait_for_selector("#movelist")
+    page.wait_for_function("!!app.state")  # (a two-browser game opens on its Invite tab, not on the moves)
     return game_of(page)
 
 

@@ -17,7 +17,19 @@ import pytest
 
 from hive.games import find_game
 
-from ..web_support import DEVICES, WON, ServerProcess, browser, create, overflow, own_server, seat_page, shoot, sizes
+from ..web_support import (
+    DEVICES,
+    WON,
+    ServerProcess,
+    browser,
+    create,
+    overflow,
+    own_server,
+    seat_page,
+    shoot,
+    show_tab,
+    sizes,
+)
 
 Page = Any
 __all__ = ["browser", "own_server"]  # the fixtures
@@ -29,7 +41,8 @@ SIZES = {"phone": NARROW, "desktop": DEVICES["desktop"]}
 
 def start_review(page: Page) -> None:
     """Choose the fastest level and start the review; its progress shows at once."""
-    page.wait_for_selector("#engine-review:not([hidden]) #btn-engine-review:not([hidden])")
+    page.wait_for_selector("#engine-review:not([hidden]) #btn-engine-review:not([hidden])", state="attached")
+    show_tab(page, "review")  # a wide window shows the review in a tab beside the moves
     page.select_option("#er-level", "easy")
     page.click("#btn-engine-review")
     page.wait_for_selector("#er-progress-row:not([hidden])", timeout=5_000)
@@ -54,11 +67,12 @@ def test_a_finished_game_is_reviewed_and_a_blunder_shown(
     assert "30 or more, a blunder (??)" in page.inner_text("#er-rules")
     page.locator("#er-graph circle.er-dot[data-ply='14']").dispatch_event("click")
     page.wait_for_selector("#review:not([hidden])")
-    page.wait_for_selector("#movelist li.reviewed[data-ply='14']")
+    page.wait_for_selector("#movelist li.reviewed[data-ply='14']", state="attached")  # (in the moves' tab)
     assert page.inner_text("#review-text").startswith("After 7… bB1 /bQ")
     assert "Blunder by Black: 7… bB1 /bQ" in page.inner_text("#toast")
     page.click("#er-marks button[data-ply='14']")
-    page.wait_for_selector("#movelist li.reviewed[data-ply='14']")
+    page.wait_for_selector("#movelist li.reviewed[data-ply='14']", state="attached")
+    page.locator("#er-graph").scroll_into_view_if_needed()  # the review's box may scroll
     box = page.locator("#er-graph").bounding_box()
     page.mouse.click(box["x"] + 2, box["y"] + box["height"] / 2)  # the graph's left edge: the start
     page.wait_for_function("document.getElementById('review-text').textContent === 'The start of the game'")
@@ -70,6 +84,8 @@ def test_a_finished_game_is_reviewed_and_a_blunder_shown(
         shoot(page, "engine-review.png", tmp_path)
     page.reload()
     page.wait_for_selector("body[data-ready='1']")
+    page.wait_for_selector("#tab-review:not([hidden])", state="attached")
+    show_tab(page, "review")
     page.wait_for_selector("#er-graph:not([hidden]) circle.er-dot.blunder")  # stored: shown at once
     assert page.is_hidden("#btn-engine-review") and page.is_hidden("#er-progress-row")
     assert not page.errors
@@ -95,9 +111,10 @@ def test_a_hivequeen_game_is_reviewed_too(browser: Any, own_server: ServerProces
     page.wait_for_selector("#er-progress-row", state="hidden")
     assert page.locator("#er-graph polyline.er-line").get_attribute("points").count(",") == 4
     assert "not winning chances" in page.inner_text("#er-rules")
+    page.locator("#er-graph").scroll_into_view_if_needed()  # the review's box may scroll
     box = page.locator("#er-graph").bounding_box()
     page.mouse.click(box["x"] + box["width"] / 3, box["y"] + box["height"] / 2)  # ply 1 of 3
-    page.wait_for_selector("#movelist li.reviewed[data-ply='1']")
+    page.wait_for_selector("#movelist li.reviewed[data-ply='1']", state="attached")
     assert overflow(page) == 0
     assert not page.errors
     context.close()

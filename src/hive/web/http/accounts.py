@@ -77,6 +77,7 @@ from ..accounts.seeks import Seeks
 from ..accounts.service import ONLINE_SECONDS, SESSION_SECONDS
 from ..accounts.throttle import TRUST_SECONDS
 from ..errors import BadRequest, Forbidden, NotFound, Unauthorized
+from ..game import clock
 from ..game.session import Session
 from ..model import GameRecord
 from ..views import JSON
@@ -113,6 +114,7 @@ class AccountApi:
         self._accounts: dict[str, JSON] = {}  # each account's name and bot flag, by id (see game_facts)
         self._rated: dict[str, JSON | None] = {}  # each rated game's effect on the ratings, once it is over
         self._tournament_of: dict[str, str | None] = {}  # each finished game's tournament (a game never changes it)
+        self._began: dict[str, list[JSON | None]] = {}  # each game's players' ratings as this process first read them
 
     async def page(self, request: Request) -> Response:
         """A page of the accounts (a profile, the leaderboard): the page's shell, whose script shows it; none on a
@@ -123,14 +125,32 @@ class AccountApi:
 
     async def game_facts(self, session: Session) -> JSON:
         """What a game's state adds about its accounts: ``accounts``, each seat's account (``name`` and ``bot``, for
-        a link to its profile) or ``None`` for a guest's; and once a rated game is over, ``ratings``: the ``speed``
-        and both players' ratings ``before`` and ``after`` it. Nothing for a game without accounts. Both are read
-        once a game and process: an account's name never changes, nor a rated game's effect once it is stored (in the
-        transaction that stores the game's end)."""
+        a link to its profile, and its ``rating`` in the game's game and speed, rounded, with ``provisional``, to
+        show beside the name while the game is played) or ``None`` for a guest's; and once a rated game is over,
+        ``ratings``: the ``speed`` and both players' ratings ``before`` and ``after`` it. Nothing for a game without
+        accounts. Each is read once a game and process: an account's name never changes, the ratings shown during
+        play are those the game began with (as this process first read them), and a rated game's effect never
+        changes once it is stored (in the transaction that stores the game's end)."""
         record = session.record
         if not any(record.accounts):
             return {}
-        facts: JSON = {"accounts": [await self._account_of(account) for account in record.accounts]}
+        if record.id not in self._began:
+            game, speed = session.board.game_name, clock.speed_of(record.clock)
+            began: list[JSON | None] = []
+            for account in record.accounts:
+                if account is None:
+                    began.append(None)
+                    continue
+                rating = await self.app.store.ratings.rating(account, game, speed)
+                began.append({"rating": round(rating.rating), "provisional": rating.provisional})
+            _bounded(self._began)[record.id] = began
+        accounts = [await self._account_of(account) for account in record.accounts]
+        facts: JSON = {
+            "accounts": [
+                None if account is None else {**account, **(rating or {})}
+                for account, rating in zip(accounts, self._began[record.id], strict=True)
+            ]
+        }
         if record.rated and record.result is not None:
             if record.id not in self._rated:
                 rated = await self.app.store.ratings.rated(record.id)

@@ -185,7 +185,9 @@ export function renderAnalysis() {
   $("analysis-where").textContent = `${a.line === null ? "Main line" : `Line ${a.line}`} · ${where}`;
   $("btn-analysis-prev").disabled = !a.ply;
   $("btn-analysis-next").disabled = a.ply >= lengthOf(a.line);
-  for (const id of ["btn-prev", "btn-next"]) $(id).disabled = $(`btn-analysis-${id.slice(4)}`).disabled;
+  for (const [id, twin] of [["btn-first", "prev"], ["btn-prev", "prev"], ["btn-next", "next"], ["btn-last", "next"]]) {
+    $(id).disabled = $(`btn-analysis-${twin}`).disabled;
+  }
 }
 
 // The lines under the moves they branch from, in the move list the panel has drawn; the position on show marked.

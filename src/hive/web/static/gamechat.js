@@ -9,6 +9,7 @@ import { api } from "./net.js";
 import { $, app, h, toast } from "./page.js";
 import { askSignIn, csrfHeaders, onAccountChange, signedIn } from "./account.js";
 import { accountSeat } from "./panel.js";
+import { onTab, tabShown } from "./sidetabs.js";
 
 const MUTED_KEY = "hive.chat.muted";
 let muted = localStorage.getItem(MUTED_KEY) === "1";
@@ -16,7 +17,7 @@ let open = !window.matchMedia("(max-width: 860px)").matches; // folded on a phon
 let room = null; // the room on show
 let shownFor = null; // "game room": what the list shows
 let messages = [];
-let unread = 0; // messages come while the chat was folded
+let unread = 0; // messages come while the chat was folded, or its tab not chosen
 let reading = 0; // the last read asked for: an older one's answer is dropped
 const blocked = new Set(); // names blocked from this page (to unblock)
 
@@ -24,6 +25,18 @@ const blocked = new Set(); // names blocked from this page (to unblock)
 function playing(s) {
   const me = signedIn();
   return !!me && s.seats.length > 0 && s.seats.every((seat) => accountSeat(s, seat) && s.names[seat] === me);
+}
+
+// Whether the player sees the messages: the chat unfolded, and its tab chosen on a wide window.
+function seeing() { return open && tabShown("chat"); }
+
+// The count of messages unseen, on the chat's title and on its tab.
+function showUnread() {
+  $("chat-unread").hidden = muted || open || !unread;
+  $("chat-unread").textContent = unread ? String(unread) : "";
+  $("tab-chat-unread").hidden = muted || !unread || seeing();
+  $("tab-chat-unread").textContent = unread ? String(unread) : "";
+  $("tab-chat-unread").setAttribute("aria-label", `${unread} unread`);
 }
 
 // The rooms this page may read now.
@@ -50,8 +63,7 @@ export function renderChat() {
   $("btn-chat-toggle").disabled = muted;
   $("btn-chat-toggle").setAttribute("aria-expanded", String(open && !muted));
   $("chat-body").hidden = muted || !open;
-  $("chat-unread").hidden = muted || open || !unread;
-  $("chat-unread").textContent = unread ? String(unread) : "";
+  showUnread();
   if (muted) return;
   const allowed = rooms(s);
   if (!allowed.includes(room)) room = allowed[0];
@@ -129,13 +141,12 @@ async function load() {
     const before = shownFor === where ? messages.length : null;
     messages = answer.messages;
     $("chat-text").maxLength = answer.length;
-    if (before !== null && !open && messages.length > before) unread += messages.length - before;
+    if (before !== null && !seeing() && messages.length > before) unread += messages.length - before;
     if (shownFor !== where) unread = 0;
     shownFor = where;
     $("chat-error").textContent = "";
     renderMessages();
-    $("chat-unread").hidden = open || !unread;
-    $("chat-unread").textContent = unread ? String(unread) : "";
+    showUnread();
   } catch (err) {
     if (mine === reading) $("chat-error").textContent = err.message;
   }
@@ -216,6 +227,12 @@ export function wireChat() {
   for (const tab of $("chat-rooms").querySelectorAll("[data-room]")) {
     tab.onclick = () => { room = tab.dataset.room; open = true; unread = 0; renderChat(); }; // a room chosen is shown
   }
+  onTab((name) => {
+    if (name !== "chat") return;
+    if (open) unread = 0;
+    showUnread();
+    $("chat-list").scrollTop = $("chat-list").scrollHeight;
+  });
   $("btn-chat-sign").onclick = askSignIn;
   $("form-chat").addEventListener("submit", (evt) => { evt.preventDefault(); send(); });
   onAccountChange(() => { shownFor = null; blocked.clear(); if (app.state) renderChat(); });

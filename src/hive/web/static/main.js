@@ -36,6 +36,7 @@ import { chatEvent, renderChat, wireChat } from "./gamechat.js";
 import { seenGame, wireNotices } from "./notices.js";
 import { hideLeaderboard, renderRatingChange, showLeaderboard, wirePlayers } from "./players.js";
 import { hideProfile, showProfile, wireProfile } from "./profile.js";
+import { syncTabs, wireTabs } from "./sidetabs.js";
 
 const modules = {};
 let game = null;
@@ -96,6 +97,7 @@ function draw() {
     renderRatingChange((seat) => game.sideName(seat));
     document.body.classList.add(`game-${app.state.kind}`);
   }
+  syncTabs();
   const info = gameInfo();
   $("brand-name").textContent = info.title;
   $("board").setAttribute("aria-label", `${info.title} board`);
@@ -108,8 +110,8 @@ function draw() {
   $("evalbar").hidden = !app.evalOn || !(game && game.evaluation) || !engineAllowed();
   $("review").hidden = !app.review;
   if (app.review) $("review-text").textContent = reviewText(app.review.ply);
-  for (const id of ["btn-prev", "btn-review-prev"]) $(id).disabled = !app.state || !app.state.moves.length || (app.review && !app.review.ply);
-  for (const id of ["btn-next", "btn-review-next"]) $(id).disabled = !app.review;
+  for (const id of ["btn-first", "btn-prev", "btn-review-prev"]) $(id).disabled = !app.state || !app.state.moves.length || (app.review && !app.review.ply);
+  for (const id of ["btn-next", "btn-last", "btn-review-next"]) $(id).disabled = !app.review;
   analysis.renderAnalysis();
   if (app.state) setTitle(`${app.state.result ? "Game over" : `${game.sideName(app.state.view.turn)} to move`} · ${info.title}`);
   if (app.editor) renderEditor();
@@ -454,6 +456,10 @@ function wireKeys() {
     else if (k === "escape") { dropPick(); app.selected = null; app.review = null; if (game) game.escape(); render(); }
     else if (k === "arrowleft") reviewStep(-1);
     else if (k === "arrowright" && (app.review || app.analysis)) reviewStep(1);
+    else if ((k === "home" || k === "end") && !evt.defaultPrevented && app.state && !app.analysis && !document.body.classList.contains("at-lobby")) {
+      evt.preventDefault(); // the first position, or back to the game's (the board's cells take these keys first)
+      reviewStep(k === "home" ? -Infinity : Infinity);
+    }
   });
 }
 
@@ -470,7 +476,8 @@ async function wire() {
   $("btn-accept").onclick = () => action("answer", { accept: true });
   $("btn-decline").onclick = () => action("answer", { accept: false });
   $("btn-review-exit").onclick = exitReview;
-  for (const [id, delta] of [["btn-prev", -1], ["btn-review-prev", -1], ["btn-next", 1], ["btn-review-next", 1]]) {
+  const steps = [["btn-first", -Infinity], ["btn-prev", -1], ["btn-review-prev", -1], ["btn-next", 1], ["btn-last", Infinity], ["btn-review-next", 1]];
+  for (const [id, delta] of steps) {
     $(id).onclick = () => reviewStep(delta);
   }
   $("btn-banner-close").onclick = () => { app.bannerClosed = app.state && app.state.id; $("banner").hidden = true; };
@@ -491,6 +498,7 @@ async function wire() {
   $("btn-lobby-new").onclick = () => $("btn-new").click();
   for (const id of ["link-editor", "btn-lobby-editor"]) $(id).onclick = (evt) => { evt.preventDefault(); history.pushState(null, "", "/editor"); route(); };
   wireEngineReview(showReview, render);
+  wireTabs();
   analysis.wireAnalysis({ render, refreshEval, game: () => game });
   wireLobby((id, opts) => { history.pushState(null, "", `/game/${id}`); return openGame(id, opts); });
   const dialogs = wireDialogs(app.assets.games, { loadModule: gameFor, createGame });

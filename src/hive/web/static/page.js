@@ -37,8 +37,13 @@ export function stylesheet(url) {
   document.head.append(link);
 }
 
+// A message for a few seconds, in a place of its own that covers nothing: beside the board under the game's status
+// while a game shows, else under the top bar (the page moves down to make room).
 export function toast(message, error = true) {
   const t = $("toast");
+  const home = $("toast-home");
+  const place = home && home.offsetParent !== null ? home : $("messages");
+  if (t.parentElement !== place) place.append(t);
   t.textContent = message;
   t.className = "toast" + (error ? " error" : "");
   t.hidden = false;

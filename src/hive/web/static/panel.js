@@ -8,11 +8,12 @@ import { clockFor, usedFor } from "./clocks.js";
 import { markFor } from "./engine_review.js";
 import { analysisStatus, renderLines } from "./analysis.js";
 import { startPly } from "./editor.js";
-import { botMark, playerLink, ratingBadge } from "./players.js";
+import { botMark, playerLink, ratingBadge, ratingNow } from "./players.js";
 
 export const LEVEL_NAMES = { random: "Random mover", easy: "Easy", medium: "Medium", hard: "Hard", max: "Max" };
 
-// A side card's head (swatch, side, role), appended to the emptied card; the game adds its meter to it.
+// A side card's head, appended to the emptied card: the name row (swatch, name, BOT, rating), under it the side and
+// role (or presence), and the clock; the game adds its meter to it.
 export function cardHead(game, card, seat, view, swatch) {
   const s = app.state;
   card.innerHTML = "";
@@ -22,19 +23,14 @@ export function cardHead(game, card, seat, view, swatch) {
   const name = h("div", "card-name");
   const sw = h("span", "swatch");
   sw.style.background = swatch;
-  const role = h("span", "card-role", roleOf(seat));
-  if (s.thinking && s.ai && s.ai.seat === seat) {
-    role.textContent = "AI is thinking";
-    role.classList.add("thinking-dots");
-  }
   const player = s.names[seat];
-  const label = h("span", "card-player", player ? `${player} · ${game.sideName(seat)}` : game.sideName(seat));
   const account = s.accounts && s.accounts[seat]; // a player's account: their name links to their profile
-  if (account) label.replaceChildren(playerLink(account.name), account.bot ? botMark() : "", ` · ${game.sideName(seat)}`);
-  name.append(sw, label, role);
-  const rated = ratingBadge(s, seat);
+  const label = h("span", "card-player", player || game.sideName(seat));
+  if (account) label.replaceChildren(playerLink(account.name));
+  name.append(sw, label);
+  if (account && account.bot) name.append(botMark());
+  const rated = ratingBadge(s, seat) || ratingNow(s, seat);
   if (rated) name.append(rated);
-  if (s.mode === "online" && !s.seats.includes(seat)) name.append(presence(seat));
   if (s.seats.includes(seat) && !(s.ai && s.ai.seat === seat) && !accountSeat(s, seat)) { // an account is named
     const edit = h("button", "rename", "✎");
     edit.title = "Set the name shown for this side";
@@ -42,7 +38,15 @@ export function cardHead(game, card, seat, view, swatch) {
     edit.onclick = () => rename(seat, player);
     name.append(edit);
   }
-  head.append(name);
+  const meta = h("div", "card-meta");
+  const role = h("span", "card-role", [player || account ? game.sideName(seat) : "", roleOf(seat)].filter(Boolean).join(" · "));
+  if (s.thinking && s.ai && s.ai.seat === seat) {
+    role.textContent = "AI is thinking";
+    role.classList.add("thinking-dots");
+  }
+  if (role.textContent) meta.append(role);
+  if (s.mode === "online" && !s.seats.includes(seat)) meta.append(presence(seat));
+  head.append(name, meta);
   const clock = clockFor(seat);
   if (clock) head.append(clock);
   card.append(head);
@@ -213,12 +217,18 @@ function renderMoves(showReview) {
     list.append(li);
   });
   renderLines(list);
+  scrollMoves();
+}
+
+// Bring the move on show into the list's view (the last one during play): the list scrolls, never the page.
+export function scrollMoves() {
+  const list = $("movelist");
   const target = list.querySelector(".reviewed, .shown") || list.lastElementChild;
-  if (target) { // scroll the list only, never the page
-    const top = target.offsetTop - list.offsetTop;
-    if (top < list.scrollTop || top + target.offsetHeight > list.scrollTop + list.clientHeight) {
-      list.scrollTop = top - list.clientHeight + target.offsetHeight + 4;
-    }
+  if (!target || !list.clientHeight) return; // not shown now (another tab): scrolled when it is
+  const top = target.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
+  if (top < list.scrollTop) list.scrollTop = top - 4;
+  else if (top + target.offsetHeight > list.scrollTop + list.clientHeight) {
+    list.scrollTop = top + target.offsetHeight - list.clientHeight + 4;
   }
 }
 

@@ -70,6 +70,17 @@ export function ratingBadge(state, seat) {
   return badge;
 }
 
+// A side card's rating while the game is played: the account's rating in the game's game and speed when it began
+// ("1500?" while provisional), or null for a guest's seat.
+export function ratingNow(state, seat) {
+  const account = state && state.accounts && state.accounts[seat];
+  if (!account || typeof account.rating !== "number") return null;
+  const text = ratingText(account.rating, account.provisional);
+  const badge = h("span", "card-rating", text);
+  badge.title = `Rating: ${text}${account.provisional ? " (provisional)" : ""}`;
+  return badge;
+}
+
 // The result banner's lines of a rated game over: each side's rating before → after, and the change.
 export function renderRatingChange(sideName) {
   const box = $("banner-ratings");
