@@ -37,6 +37,7 @@ ACCOUNT_LIMITS = (
         int,
         "failed sign-ins for one name in 15 minutes from addresses and devices that never signed it in",
     ),
+    ("--seek-grace", "seek_grace", float, "seconds a seek stays open once its seeker has no page open"),
 )
 
 
