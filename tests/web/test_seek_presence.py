@@ -15,7 +15,7 @@ import pytest
 
 from hive.web.settings import Settings
 
-from ..web_support import FakeTime, JSON, ServeProcess, in_process, server_thread
+from ..web_support import JSON, FakeTime, ServeProcess, in_process, server_thread
 from .test_accounts import SERVER, other, sign_up
 from .test_lobby_socket import account, lobby, message
 from .test_web_cluster import LIMITS, upgraded

@@ -31,6 +31,8 @@ class Settings:
         address. ``0``: no limit.
     :ivar seek_grace: seconds a seek or challenge (but a correspondence one) stays open once its seeker has no page
         (lobby socket) and no bot event stream open on any process; then it is cancelled.
+    :ivar first_move: seconds the side to move has for its first move in a real-time game between two players online
+        (each side's first move) before the server aborts the game (a correspondence game gives its days per move).
     """
 
     hosts: tuple[str, ...] | None = None
@@ -60,6 +62,7 @@ class Settings:
     spectator_sockets: int = 50
     seat_sockets: int = 8
     seek_grace: float = 30.0
+    first_move: float = 30.0
 
     def __post_init__(self) -> None:
         sockets = ("lobby_sockets", "game_sockets", "game_sockets_per_game", "spectator_sockets", "seat_sockets")
@@ -80,7 +83,7 @@ class Settings:
         ):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
-        for name in ("request_timeout", "idle_timeout", "send_timeout", "ai_lease", "seek_grace"):
+        for name in ("request_timeout", "idle_timeout", "send_timeout", "ai_lease", "seek_grace", "first_move"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be more than 0 seconds, not {getattr(self, name)}")
 

@@ -326,7 +326,6 @@ class Seeks:
         await self._changed(seek, change, by=signed.account.name)
         return {"cancelled": seek_id}
 
-
     # ------------------------------------------------------------------ seeks that end by themselves
 
     async def _end(self, seek: StoredSeek, why: str) -> bool:

@@ -33,9 +33,10 @@
   ``POST /api/seeks/{id}/accept`` (the game starts: answers its ``id``, the accepting player's seat ``token`` and its
   ``state``); ``DELETE /api/seeks/{id}`` (the seeker's own). A seek or challenge (but a correspondence one) ends by
   itself when its seeker has had no page (lobby socket) or bot stream open for ``--seek-grace`` seconds, signs out,
-  or starts another game from a seek or a challenge; it is announced as cancelled (withdrawn) with ``why``. A game from a seek is played with the game API as any
-  other, the session's cookie standing for the seat's token (its changes carrying the CSRF token). A rated game that
-  ends after both players moved moves both ratings (Glicko-2), in the transaction that stores its end.
+  or starts another game from a seek or a challenge; it is announced as cancelled (withdrawn) with ``why``. A game
+  from a seek is played with the game API as any other, the session's cookie standing for the seat's token (its
+  changes carrying the CSRF token). A rated game that ends after both players moved moves both ratings (Glicko-2), in
+  the transaction that stores its end; one aborted before (``POST /api/games/{id}/abort``) moves none.
 - An admin's: ``POST /api/admin/accounts/{name}/password`` (answers a new random ``password`` to pass on),
   ``POST /api/admin/accounts/{name}/ban`` (``banned``: true or false), ``DELETE /api/admin/accounts/{name}``.
 

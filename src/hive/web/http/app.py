@@ -67,7 +67,7 @@ SWEEP = 10.0
 #: remaining times are those of that moment).
 SHOWN_FOR = 0.25
 #: The changes of a game after which its players' lobby sockets are told whose turn it is.
-TURNS = frozenset({MOVE, AI_MOVE, CREATED, FLAG, "undo", "redo", "answer", "resign"})
+TURNS = frozenset({MOVE, AI_MOVE, CREATED, FLAG, "undo", "redo", "answer", "resign", "abort"})
 
 
 def process_name() -> str:
@@ -106,7 +106,13 @@ class App:
         self.bus: Bus = (
             RedisBus(redis, self.origin) if redis else LocalBus() if db.sqlite else PostgresBus(db, self.origin)
         )
-        self.service = GameService(self.store, live_games=settings.live_games, origin=self.origin, announcer=self)
+        self.service = GameService(
+            self.store,
+            live_games=settings.live_games,
+            origin=self.origin,
+            announcer=self,
+            first_move=settings.first_move,
+        )
         self.ai = AIPlayer(self.service, self.store.jobs, Workers(workers), settings)
         self.lobby = Lobby(self.service)
         self.reviews = Reviews(self.service, self.ai.jobs, self.store.reviews)
