@@ -39,8 +39,8 @@ class Actor:
         return r.status_code
 
 
-# (method, path, body, {actor: status}), asked in the order of the row's actors; "{game}", "{seek}" and "{victim}"
-# are filled in per ask: a fresh seek of the player's, a fresh account
+# (method, path, body, {actor: status}), asked in the order of the row's actors; "{game}", "{seek}", "{victim}",
+# "{fresh}" and "{botgame}" are filled in per ask: a fresh seek of the player's, a fresh account, a fresh game
 MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
     ("GET", "/api/session", None, dict.fromkeys(ACTORS, 200)),
     ("GET", "/api/players/player", None, dict.fromkeys(ACTORS, 200)),
@@ -261,6 +261,20 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
         {"guest": 403, "account": 403, "bot": 403, "admin": 403, "player": 409, "opponent": 200},
     ),
     ("DELETE", "/api/games/{game}", None, dict.fromkeys(ACTORS, 403)),
+    # aborting a game before both sides moved: either of its players, on a game of their own ("{fresh}": the
+    # player's and the opponent's, "{botgame}": the player's and the bot's, new for each ask); never a spectator
+    (
+        "POST",
+        "/api/games/{fresh}/abort",
+        {},
+        {"guest": 403, "account": 403, "bot": 403, "admin": 403, "player": 200, "opponent": 200},
+    ),
+    (
+        "POST",
+        "/api/games/{botgame}/abort",
+        {},
+        {"guest": 403, "account": 403, "opponent": 403, "admin": 403, "bot": 200, "player": 200},
+    ),
     ("POST", "/api/games/{game}/resign", {}, {"guest": 403, "account": 403, "bot": 403, "admin": 403, "player": 200}),
     # the rematch of the game over: the player offers it, the opponent asking too accepts it; a spectator (the guest,
     # the accounts playing no part) gets nothing
@@ -324,6 +338,12 @@ def test_the_authorization_matrix(tmp_path: Path) -> None:
                         )
                         seek_id = fresh.json()["id"]
                         filled = filled.replace("{seek}", seek_id)
+                    for mark, taker in (("{fresh}", opponent), ("{botgame}", actors["bot"])):
+                        if mark in filled:
+                            fresh = await player.client.post("/api/seeks", json=offer, headers=player.headers)
+                            accept = f"/api/seeks/{fresh.json()['id']}/accept"
+                            started = await taker.client.post(accept, headers=taker.headers)
+                            filled = filled.replace(mark, started.json()["id"])
                     if "{victim}" in filled:
                         victims += 1
                         await make(f"victim{victims}")

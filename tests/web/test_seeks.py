@@ -160,7 +160,9 @@ def test_seeks_refuse_what_they_should(tmp_path: Path) -> None:
             assert again.status_code == 401
             late = await bo.post(f"/api/seeks/{casual['id']}/accept", headers={"x-csrf-token": bob["csrf"]})
             assert late.status_code == 404 and "was accepted, cancelled" in late.json()["error"]
-            for _ in range(4):
+            # ann plays now: her other seek ended with the game's start (see test_seek_presence.py)
+            assert (await c.get(f"/api/seeks/{strong.json()['id']}")).status_code == 404
+            for _ in range(5):
                 await open_seek(c, ann["csrf"], game="HiveQueen", rated=False)
             many = await open_seek(c, ann["csrf"], game="HiveQueen", rated=False)
             assert many.status_code == 409 and "5 seeks open" in many.json()["error"]

@@ -20,6 +20,12 @@ LIMITS = (
     ("--idle-timeout", "idle_timeout", int, "seconds an idle connection is kept open"),
     ("--send-timeout", "send_timeout", float, "seconds a live update may take before its socket is dropped"),
     ("--ai-lease", "ai_lease", float, "seconds before another process takes over the AI move of one that stopped"),
+    (
+        "--first-move",
+        "first_move",
+        float,
+        "seconds each side has for its first move in a real-time game between two players before it is aborted",
+    ),
 )
 #: The limits of accounts (``hive serve``'s only), as :data:`LIMITS`.
 ACCOUNT_LIMITS = (
@@ -37,6 +43,7 @@ ACCOUNT_LIMITS = (
         int,
         "failed sign-ins for one name in 15 minutes from addresses and devices that never signed it in",
     ),
+    ("--seek-grace", "seek_grace", float, "seconds a seek stays open once its seeker has no page open"),
 )
 
 

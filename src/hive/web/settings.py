@@ -29,6 +29,10 @@ class Settings:
         process at once, in all; ``game_sockets_per_game`` of them on one game, ``spectator_sockets`` of them
         without a seat; ``seat_sockets``: the sockets one seat of a game may have open on one process, from any
         address. ``0``: no limit.
+    :ivar seek_grace: seconds a seek or challenge (but a correspondence one) stays open once its seeker has no page
+        (lobby socket) and no bot event stream open on any process; then it is cancelled.
+    :ivar first_move: seconds the side to move has for its first move in a real-time game between two players online
+        (each side's first move) before the server aborts the game (a correspondence game gives its days per move).
     """
 
     hosts: tuple[str, ...] | None = None
@@ -57,6 +61,8 @@ class Settings:
     game_sockets_per_game: int = 20
     spectator_sockets: int = 50
     seat_sockets: int = 8
+    seek_grace: float = 30.0
+    first_move: float = 30.0
 
     def __post_init__(self) -> None:
         sockets = ("lobby_sockets", "game_sockets", "game_sockets_per_game", "spectator_sockets", "seat_sockets")
@@ -77,7 +83,7 @@ class Settings:
         ):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
-        for name in ("request_timeout", "idle_timeout", "send_timeout", "ai_lease"):
+        for name in ("request_timeout", "idle_timeout", "send_timeout", "ai_lease", "seek_grace", "first_move"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be more than 0 seconds, not {getattr(self, name)}")
 

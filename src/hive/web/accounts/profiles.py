@@ -1,6 +1,9 @@
 """Players' profiles: their games (filtered by opponent, result, game and speed, with the W/D/L they add up to, so
 head-to-head too), every game as a record, their rating history, the games where it is their turn, and the
-leaderboards."""
+leaderboards.
+
+A game counts as a win, a draw or a loss once both sides have moved, as a rated game moves the ratings only then: one
+that ended before (aborted, or a forfeit for a first move never made) is listed as ``aborted`` and counts as none."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ from typing import Any
 from ...ratings import SPEEDS
 from ..errors import BadRequest, NotFound, shown
 from ..game import clock
+from ..game.aborts import ABORTED
 from ..game.service import GameService, first_score
 from ..model import GameRecord
 from ..storage.accounts import AccountRepository, StoredAccount
@@ -20,7 +24,7 @@ from .service import Signed
 
 #: The most games a profile lists.
 GAMES = 500
-RESULTS = ("win", "draw", "loss", "ongoing")
+RESULTS = ("win", "draw", "loss", "aborted", "ongoing")
 
 
 class Profiles:
@@ -48,6 +52,8 @@ class Profiles:
         holds none)."""
         if record.result is None:
             result = "ongoing"
+        elif record.result == ABORTED or moves < 2:  # not played: neither won nor lost, as no rating moved
+            result = "aborted"
         else:
             score = first_score(spec_of(record.kind).sides, record.result)
             score = score if seat == 0 else 1.0 - score
@@ -87,7 +93,8 @@ class Profiles:
 
     async def games(self, name: str, query: Mapping[str, str]) -> JSON:
         """The player's games, newest first (in progress first), as filtered by ``opponent``, ``result`` (``win``,
-        ``draw``, ``loss``, ``ongoing``), ``game`` and ``speed``; and the W/D/L of those finished.
+        ``draw``, ``loss``, ``aborted``, ``ongoing``), ``game`` and ``speed``; and the W/D/L of those played (an
+        aborted game counts as none).
 
         :raises NotFound: for an unknown player.
         :raises BadRequest: for a filter's bad value.
@@ -103,7 +110,7 @@ class Profiles:
         """
         texts = []
         for entry in await self._games(name, query):
-            if entry["result"] != "ongoing":
+            if entry["result"] not in ("ongoing", "aborted"):
                 texts.append((await self.service.session(entry["id"])).board.record().rstrip("\n"))
         separator = "\n\n" if any("\n" in text for text in texts) else "\n"
         return separator.join(texts) + ("\n" if texts else "")

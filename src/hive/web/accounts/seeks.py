@@ -1,13 +1,19 @@
 """The lobby's seeks: a signed-in player offers a game (any game the server plays, its time control, rated or
 casual, a colour, the ratings an opponent may have); another accepts it, and the game starts for both, each account
 holding its seat. A challenge is a seek for one player; the rematch of a game between accounts is a challenge to the
-opponent (the same game, options, time control and rating, the colours swapped), which they accept or decline."""
+opponent (the same game, options, time control and rating, the colours swapped), which they accept or decline.
+
+A seek or challenge is for a player who is there: it ends (cancelled, or withdrawn, with ``why``) when its seeker has
+had no page open (no lobby socket, which every page of a signed-in player holds) and no bot event stream open for a
+while (:meth:`Seeks.expire`; each server process says which accounts it holds, :meth:`Seeks.hold`), signs out, or
+starts another game from a seek or a challenge. A correspondence one (days per move) waits for its seeker: it ends only
+when they sign out."""
 
 from __future__ import annotations
 
 import dataclasses
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from typing import Any
 
 from ...ratings import Rating
@@ -31,6 +37,10 @@ OPEN_SEEKS = 5
 NAME_TEXT = 200
 #: The ratings a seek's ``rating_range`` may name.
 RATINGS = (0, 5000)
+
+#: Why a seek or challenge ended without its seeker cancelling it (the change's ``why``): nobody was there for it, its
+#: seeker signed out, or started another game.
+GONE, SIGNED_OUT, PLAYING = "gone", "signed out", "playing"
 
 #: Who hears of each change of the lobby once it is stored (the lobby's sockets, on every server process): a
 #: ``seek`` or ``challenge`` (``type``) ``opened``, ``accepted``, ``cancelled``, ``declined`` or ``withdrawn``
@@ -261,6 +271,8 @@ class Seeks:
                 f"Your rating {rating} is out of this seek's range ({seek.low or '-'} to {seek.high or '-'})."
             )
         if not await self.repository.take(seek_id, game.record.id):
+            if await self.repository.find(seek_id) is None:
+                raise NotFound(f"No open seek {shown(seek_id)}: it was cancelled.")
             raise Conflict("Another player accepted this seek first.")
         accounts: list[str | None] = [None, None]
         names: list[str | None] = [None, None]
@@ -274,6 +286,9 @@ class Seeks:
         if seek.rematch_of is not None:
             await self._follows(seek.rematch_of, game.record.id, signed.account.id)
         await self._changed(seek, "accepted", game_id=game.record.id, by=signed.account.name)
+        if not _correspondence(seek):  # each player sits at this game now: their other ones end
+            for account in (seek.account_id, signed.account.id):
+                await self.withdraw_all(account, PLAYING, correspondence=False)
         return session, game
 
     async def _follows(self, game_id: str, rematch: str, account: str) -> None:
@@ -311,5 +326,47 @@ class Seeks:
         await self._changed(seek, change, by=signed.account.name)
         return {"cancelled": seek_id}
 
+    # ------------------------------------------------------------------ seeks that end by themselves
 
-__all__ = ["OPEN_SEEKS", "Announce", "Seeks"]
+    async def _end(self, seek: StoredSeek, why: str) -> bool:
+        """End an open seek or challenge its seeker left (``why``: :data:`GONE`, ...), and announce it as cancelled
+        (a seek) or withdrawn (a challenge): whether this call ended it."""
+        if not await self.repository.cancel(seek.id):
+            return False  # accepted or ended meanwhile
+        await self._changed(seek, "cancelled" if seek.target is None else "withdrawn", by=seek.name, why=why)
+        return True
+
+    async def hold(self, account_ids: Collection[str]) -> None:
+        """The accounts whose seeks this process holds now: those with a page (a lobby socket) or a bot event stream
+        open here."""
+        await self.repository.hold(account_ids)
+
+    async def expire(self, grace: float) -> list[str]:
+        """End the open seeks and challenges (but correspondence ones) that no process has held (see :meth:`hold`)
+        for ``grace`` seconds: their seeker left. Returns their ids."""
+        ended = []
+        for seek in await self.repository.unheld(self.repository.now() - grace):
+            if not _correspondence(seek) and await self._end(seek, GONE):
+                ended.append(seek.id)
+        return ended
+
+    async def withdraw_all(self, account_id: str, why: str, correspondence: bool = True) -> list[str]:
+        """End the account's open seeks and the challenges it made (``correspondence``: those too); returns their
+        ids."""
+        ended = []
+        for seek in await self.repository.mine(account_id):
+            if (correspondence or not _correspondence(seek)) and await self._end(seek, why):
+                ended.append(seek.id)
+        return ended
+
+
+def _correspondence(seek: StoredSeek) -> bool:
+    """Whether the seek is for a correspondence game (days per move), which waits for its seeker."""
+    try:
+        control = clock.control(seek.time_control)
+    except BadRequest:
+        return False
+    return control is not None and "days" in control
+
+
+__all__ = ["GONE", "OPEN_SEEKS", "PLAYING", "SIGNED_OUT", "Announce", "Seeks"]

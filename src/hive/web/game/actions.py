@@ -1,5 +1,5 @@
-"""What a player does to a game (:data:`HANDLERS`): move, take back and replay moves, resign, offer and answer draws
-and takebacks, name a seat, choose engine help.
+"""What a player does to a game (:data:`HANDLERS`): move, take back and replay moves, resign, abort (before both sides
+moved, see :mod:`~hive.web.game.aborts`), offer and answer draws and takebacks, name a seat, choose engine help.
 
 Each handler checks the action against the game as it stands, changes the board if the action moves pieces, then
 stores the change through :meth:`~hive.web.game.service.GameService.commit` (one transaction over the game's
@@ -16,7 +16,7 @@ from typing import Any
 from ...game import Outcome, Termination
 from ..errors import BadRequest, Conflict, Forbidden, NotFound, shown
 from ..views import JSON, preview, why
-from . import access, clock
+from . import aborts, access, clock
 from .newgame import display_name
 from .service import GameService, ended
 from .session import Session
@@ -143,6 +143,15 @@ async def resign(service: GameService, session: Session, seats: frozenset[int], 
     await service.commit(session, "resign", seat, client=client, **ended(board, resigned), offer=None, clock=stopped)
 
 
+async def abort(service: GameService, session: Session, seats: frozenset[int], data: JSON, client: str) -> None:
+    """Abort a game between two players online before both sides moved: neither a win nor a loss, and no rating
+    moves (see :mod:`~hive.web.game.aborts`)."""
+    why = aborts.refusal(session.record, session.paired)
+    if why is not None:
+        raise Conflict(why)
+    await service.abort(session, next(iter(seats)) if len(seats) == 1 else session.board.turn, client)
+
+
 async def offer(service: GameService, session: Session, seats: frozenset[int], data: JSON, client: str) -> None:
     """``{"what": "draw" | "undo"}``: offer it to the opponent online; agreed at once on one screen."""
     what = data.get("what")
@@ -235,6 +244,7 @@ HANDLERS: dict[str, Handler] = {
     "undo": undo,
     "redo": redo,
     "resign": resign,
+    "abort": abort,
     "offer": offer,
     "answer": answer,
     "name": name,
@@ -290,6 +300,8 @@ async def _query(session: Session, action: str, data: JSON) -> tuple[Session, JS
 async def _act(service: GameService, session: Session, action: str, token: str | None, data: JSON, client: str) -> None:
     seats = await service.holder(session, token)
     if await service.flag(session):
+        if session.record.result == aborts.ABORTED:
+            raise Conflict(f"The game was aborted: {session.shown(session.record.reason or '')}.")
         raise Conflict("The game is over: time ran out.")
     await HANDLERS[action](service, session, seats, data, client)
 

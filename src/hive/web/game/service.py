@@ -51,7 +51,7 @@ from ..views import (
     spec_of,
     view_for,
 )
-from . import access, clock
+from . import aborts, access, clock
 from .events import AI_ERROR, AI_MOVE, CREATED, FLAG, JOINED, Announcer, GameChanged, Unheard
 from .newgame import NewGame, all_ai_levels, new_game
 from .session import LiveGames, Session
@@ -127,6 +127,8 @@ class GameService:
     :param now: the clock's time source, seconds since the epoch.
     :param origin: this server process's name in the events it announces.
     :param announcer: who hears of each change (see :class:`~hive.web.game.events.Announcer`).
+    :param first_move: seconds each side has for its first move in a real-time game between two players online
+        before the game is aborted (see :mod:`~hive.web.game.aborts`).
     """
 
     def __init__(
@@ -137,9 +139,11 @@ class GameService:
         now: Callable[[], float] = time.time,
         origin: str = "",
         announcer: Announcer | None = None,
+        first_move: float = 30.0,
     ) -> None:
         self.store = store
         self.now = now
+        self.first_move = first_move
         self.origin = origin or secrets.token_hex(6)
         self.announcer: Announcer = announcer or Unheard()
         self.sessions: LiveGames[Session] = LiveGames(live_games)
@@ -175,6 +179,8 @@ class GameService:
     async def start(self, game: NewGame, client: str = "") -> Session:
         """Store a new game, keep it in memory and announce it."""
         session = Session(game.record, game.view, game.board)
+        game.record.created = game.record.created or self.now()  # its first move's time counts from now
+        await self.placed(session)
         event = self._event(session, CREATED, None)
         await self.store.games.create(game.record, self._effects(session, event, client))
         session.last = event
@@ -217,12 +223,22 @@ class GameService:
         if session is not None and session.record.kind == record.kind and session.record.start == record.start:
             try:
                 self._catch_up(session, record)
+                await self.placed(session)
                 return session
             except (ValueError, IndexError):
                 log.warning("game %s could not be brought up to date in memory; loading it again", game_id)
         session = self._load(record)
+        await self.placed(session)
         self.sessions[game_id] = session
         return session
+
+    async def placed(self, session: Session) -> None:
+        """Look up whether a game that may be aborted is a tournament's (once a game: see
+        :attr:`~hive.web.game.session.Session.paired`)."""
+        record = session.record
+        if session.paired is None and aborts.open_to_abort(record):
+            paired = None not in record.accounts and await self.store.seeks.tournament_of(record.id) is not None
+            session.paired = paired
 
     async def refresh(self, event: GameChanged) -> Session | None:
         """Bring the copy in memory of the game an event from another process changed up to date, when there is one
@@ -313,6 +329,7 @@ class GameService:
             "ai_error": record.ai_error,
             "seats": sorted(seats),
             "help": {"on": access.help_on(record), "choices": list(record.help)},
+            "abortable": aborts.abortable(record, session.paired),
             "joined": access.joined(record),
             "present": list(present),
             "note": None if session.over else pass_note(position, session.sides),
@@ -417,10 +434,21 @@ class GameService:
 
     async def flag(self, session: Session) -> bool:
         """End the game if the running clock's flag has fallen: the player out of time loses, or draws when the
-        opponent could not win by any series of legal moves (the game's :meth:`~hive.game.Game.could_win`). Returns
-        whether it ended the game now (for a caller holding the game's lock)."""
-        seat = clock.fallen(session.record.clock, self.now())
-        if seat is None or session.over:
+        opponent could not win by any series of legal moves (the game's :meth:`~hive.game.Game.could_win`). A game
+        between accounts is aborted instead when its flag falls before both sides moved, or its side to move made
+        no first move in time (see :mod:`~hive.web.game.aborts`). Returns whether it ended the game now (for a
+        caller holding the game's lock)."""
+        if session.over:
+            return False
+        now = self.now()
+        seat = clock.fallen(session.record.clock, now)
+        await self.placed(session)
+        if aborts.watched(session.record, session.paired):
+            due = aborts.due(session.record, session.paired, self.first_move)
+            if seat is not None or (due is not None and now >= due):
+                await self.abort(session, None)
+                return True
+        if seat is None:
             return False
         if session.board.could_win(1 - seat):
             out = Outcome(Termination.FORFEIT, 1 - seat, session.board.sides, "time ran out")
@@ -433,6 +461,17 @@ class GameService:
             session, FLAG, None, detail={"flag": seat}, **ended(session.board, out), offer=None, clock=stopped
         )
         return True
+
+    async def abort(self, session: Session, by: int | None, client: str = "") -> None:
+        """Abort the game (checked abortable already): by the player of seat ``by``, or by the server (``None``) as
+        its side to move made no first move in time. Its result is :data:`~hive.web.game.aborts.ABORTED`, neither a
+        win nor a loss; no rating moves (for a caller holding the game's lock)."""
+        board = session.board
+        stopped = clock.stopped(session.record.clock, self.now())
+        why = aborts.reason(board.sides, by, board.turn)
+        await self.commit(
+            session, "abort", by, client=client, result=aborts.ABORTED, reason=why, offer=None, clock=stopped
+        )
 
     async def no_show(self, session: Session, after: float) -> bool:
         """End a game whose first player has not moved ``after`` seconds after it began: a loss by forfeit for the
@@ -539,6 +578,9 @@ class GameService:
     def _event(self, session: Session, what: str, by: int | None, detail: JSON | None = None) -> GameChanged:
         record = session.record
         deadline = None if record.result is not None else clock.deadline(record.clock)
+        abort = aborts.due(record, session.paired, self.first_move)  # the flag watcher aborts it then
+        if abort is not None:
+            deadline = abort if deadline is None else min(deadline, abort)
         return GameChanged(
             record.id,
             record.version,
@@ -565,7 +607,7 @@ class GameService:
         """What rates a rated game in the transaction that ends it: only a game between two accounts that both moved
         (one aborted before is not rated)."""
         first, second = updated.accounts
-        if not updated.rated or updated.result is None or previous.result is not None:
+        if not updated.rated or updated.result in (None, aborts.ABORTED) or previous.result is not None:
             return None
         if first is None or second is None or len(updated.moves) < 2:
             return None

@@ -31,6 +31,8 @@ class Session:
     last: GameChanged | None = None
     #: The board's view for the page at a version (the legal moves: worked out once per version).
     shown_view: tuple[int, JSON] | None = field(default=None, repr=False)
+    #: Whether the game is a tournament's (``None``: not looked up yet; looked up while it may be aborted).
+    paired: bool | None = None
 
     @property
     def over(self) -> bool:

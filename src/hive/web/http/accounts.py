@@ -31,9 +31,12 @@
   game, which a rated seek needs; ``rated``, default true; ``colour``, the seeker's side or ``random``;
   ``rating_range``, ``[low, high]``); ``GET /api/seeks/{id}`` (its ``game_id`` once accepted);
   ``POST /api/seeks/{id}/accept`` (the game starts: answers its ``id``, the accepting player's seat ``token`` and its
-  ``state``); ``DELETE /api/seeks/{id}`` (the seeker's own). A game from a seek is played with the game API as any
-  other, the session's cookie standing for the seat's token (its changes carrying the CSRF token). A rated game that
-  ends after both players moved moves both ratings (Glicko-2), in the transaction that stores its end.
+  ``state``); ``DELETE /api/seeks/{id}`` (the seeker's own). A seek or challenge (but a correspondence one) ends by
+  itself when its seeker has had no page (lobby socket) or bot stream open for ``--seek-grace`` seconds, signs out,
+  or starts another game from a seek or a challenge; it is announced as cancelled (withdrawn) with ``why``. A game
+  from a seek is played with the game API as any other, the session's cookie standing for the seat's token (its
+  changes carrying the CSRF token). A rated game that ends after both players moved moves both ratings (Glicko-2), in
+  the transaction that stores its end; one aborted before (``POST /api/games/{id}/abort``) moves none.
 - An admin's: ``POST /api/admin/accounts/{name}/password`` (answers a new random ``password`` to pass on),
   ``POST /api/admin/accounts/{name}/ban`` (``banned``: true or false), ``DELETE /api/admin/accounts/{name}``.
 
@@ -44,7 +47,8 @@
   it replaces any other), which acts as the account in ``Authorization: Bearer <token>`` within its scope (``bot``:
   reading and playing; see :data:`hive.web.accounts.service.NEEDS`); ``POST /api/account/bot`` makes the account a
   bot's for good (one without rated games). ``GET /api/bot/stream`` streams the account's events, one JSON object a line
-  (``challenge``, ``gameStart``); ``GET /api/bot/games`` lists its games in progress with its seat tokens.
+  (``challenge``, ``gameStart``), and holds the account's seeks and challenges while it is open (a bot's page);
+  ``GET /api/bot/games`` lists its games in progress with its seat tokens.
 
 - Tournaments: ``GET /api/tournaments``; ``POST /api/tournaments`` (``name``, ``format`` ``swiss`` or
   ``round-robin``, ``rounds``, ``double``, ``game``, ``time_control``, ``rated``); ``GET /api/tournaments/{id}`` (its
@@ -65,6 +69,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections import Counter
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
@@ -73,7 +78,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 
 from ..accounts import Accounts, Signed, SignedIn
-from ..accounts.seeks import Seeks
+from ..accounts.seeks import SIGNED_OUT, Seeks
 from ..accounts.service import ONLINE_SECONDS, SESSION_SECONDS
 from ..accounts.throttle import TRUST_SECONDS
 from ..errors import BadRequest, Forbidden, NotFound, Unauthorized
@@ -115,6 +120,8 @@ class AccountApi:
         self._rated: dict[str, JSON | None] = {}  # each rated game's effect on the ratings, once it is over
         self._tournament_of: dict[str, str | None] = {}  # each finished game's tournament (a game never changes it)
         self._began: dict[str, list[JSON | None]] = {}  # each game's players' ratings as this process first read them
+        #: The bot event streams open here, by account: each holds its account's seeks (see Seeks.hold).
+        self.streams: Counter[str] = Counter()
 
     async def page(self, request: Request) -> Response:
         """A page of the accounts (a profile, the leaderboard): the page's shell, whose script shows it; none on a
@@ -257,6 +264,7 @@ class AccountApi:
     async def sign_out(self, request: Request) -> Response:
         signed = await self._changing(request, "account")
         await self.accounts.sign_out(signed)
+        await self.seeks.withdraw_all(signed.account.id, SIGNED_OUT)  # nobody is there to play them
         response = JSONResponse({"name": None})
         response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
         return response
@@ -415,6 +423,17 @@ class AccountApi:
         return StreamingResponse(self._events(request, signed), media_type="application/x-ndjson")
 
     async def _events(self, request: Request, signed: Signed) -> AsyncIterator[str]:
+        account = signed.account.id
+        self.streams[account] += 1  # the stream holds the bot's seeks while it is open
+        try:
+            async for lines in self._lines(request, signed):
+                yield lines
+        finally:
+            self.streams[account] -= 1
+            if self.streams[account] <= 0:
+                del self.streams[account]
+
+    async def _lines(self, request: Request, signed: Signed) -> AsyncIterator[str]:
         told: set[str] = set()
         quiet = 0.0
         while not await request.is_disconnected():

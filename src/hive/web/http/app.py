@@ -55,6 +55,8 @@ from .ops import Metrics, Observed
 
 #: Seconds between two looks at the tournaments under way.
 TOURNAMENT_LOOK = 30.0
+#: Seconds between two words that this process holds its seekers' seeks, at most (see :meth:`App.hold_seeks`).
+SEEKERS_BEAT = 5.0
 log = logging.getLogger("hive.web")
 #: The close code and reason of the sockets of a process that is stopping (the page reconnects at once).
 RESTARTING = 1012
@@ -65,7 +67,7 @@ SWEEP = 10.0
 #: remaining times are those of that moment).
 SHOWN_FOR = 0.25
 #: The changes of a game after which its players' lobby sockets are told whose turn it is.
-TURNS = frozenset({MOVE, AI_MOVE, CREATED, FLAG, "undo", "redo", "answer", "resign"})
+TURNS = frozenset({MOVE, AI_MOVE, CREATED, FLAG, "undo", "redo", "answer", "resign", "abort"})
 
 
 def process_name() -> str:
@@ -104,7 +106,13 @@ class App:
         self.bus: Bus = (
             RedisBus(redis, self.origin) if redis else LocalBus() if db.sqlite else PostgresBus(db, self.origin)
         )
-        self.service = GameService(self.store, live_games=settings.live_games, origin=self.origin, announcer=self)
+        self.service = GameService(
+            self.store,
+            live_games=settings.live_games,
+            origin=self.origin,
+            announcer=self,
+            first_move=settings.first_move,
+        )
         self.ai = AIPlayer(self.service, self.store.jobs, Workers(workers), settings)
         self.lobby = Lobby(self.service)
         self.reviews = Reviews(self.service, self.ai.jobs, self.store.reviews)
@@ -170,6 +178,7 @@ class App:
         self._loops.append(asyncio.get_running_loop().create_task(self._sweep()))
         if self.settings.accounts:
             self._loops.append(asyncio.get_running_loop().create_task(self._tournaments()))
+            self._loops.append(asyncio.get_running_loop().create_task(self._seekers()))
 
     async def drain(self) -> None:
         """Stop being ready, and close every socket with a reason (the page reconnects, to another process if there
@@ -381,6 +390,27 @@ class App:
                 await self.tournaments.look()
             except Exception as err:
                 log.warning("could not look at the tournaments: %s", err)
+
+    def seekers_here(self) -> set[str]:
+        """The accounts this process holds the seeks of: those with a lobby socket (any page of theirs) or a bot
+        event stream open here."""
+        return self.lobby_sockets.accounts() | set(self.account_api.streams)
+
+    async def hold_seeks(self) -> list[str]:
+        """Say which seekers are here, then end the seeks that nobody held for the grace (their seekers left); their
+        ids. Every process does so every few seconds: a process that stops holds nothing more, so that its players'
+        seeks end too."""
+        await self.seeks.hold(self.seekers_here())
+        return await self.seeks.expire(self.settings.seek_grace)
+
+    async def _seekers(self) -> None:
+        """Every few seconds (a sixth of the grace, 5 s at most), :meth:`hold_seeks`."""
+        while True:
+            await asyncio.sleep(min(SEEKERS_BEAT, self.settings.seek_grace / 6))
+            try:
+                await self.hold_seeks()
+            except Exception as err:
+                log.warning("could not look at the seekers: %s", err)
 
     async def _sweep(self) -> None:
         """Every few seconds, show again the games watched here whose stored version is newer than shown."""

@@ -33,7 +33,9 @@ API (JSON; errors are ``{"error": message}`` with a 4xx status; an unexpected fa
   starts, and each gets their own seat's token alone); a tournament's game has none.
 - ``GET /api/games/{id}/position?ply=N``: the position after the first N moves.
 - ``POST /api/games/{id}/move`` (``move`` or the game's own fields, e.g. ``piece`` and ``to``; optional ``ply``),
-  ``/undo``, ``/redo``, ``/resign``, ``/offer`` (``what``: ``draw`` or ``undo``), ``/answer`` (``accept``),
+  ``/undo``, ``/redo``, ``/resign``, ``/abort`` (a game between two players online before both sides moved: no
+  winner, no rating; see :mod:`~hive.web.game.aborts`), ``/offer`` (``what``: ``draw`` or ``undo``), ``/answer``
+  (``accept``),
   ``/name`` (``name``), ``/help`` (``help``: a casual game with engine help), ``/why`` (``piece``),
   ``/preview`` (HiveQueen: part of a turn, ``move``; answers the field after it and the
   productions that may follow).

@@ -95,6 +95,10 @@ class LobbySockets:
         """Whether the account has a lobby socket open here."""
         return account is not None and self.fanout.watched(account)
 
+    def accounts(self) -> set[str]:
+        """The accounts with a lobby socket open here (every page of a signed-in player holds one)."""
+        return {key for key in self.fanout.games if key != GUESTS}
+
     @property
     def signed_in(self) -> bool:
         """Whether any signed-in player has a lobby socket open here."""

@@ -24,7 +24,7 @@ function moves(n) { return n === 1 ? "1 move" : `${n} moves`; }
 
 function resultText(game) {
   if (!game.result) return game.length ? `${moves(game.length)} · in progress` : "not started";
-  const winner = game.winner === null ? "Draw" : `${game.sides[game.winner]} won`;
+  const winner = game.result === "Aborted" ? "Aborted" : game.winner === null ? "Draw" : `${game.sides[game.winner]} won`;
   return `${winner}${game.reason ? ` (${game.reason})` : ""} · ${moves(game.length)}`;
 }
 

@@ -237,7 +237,8 @@ async function refreshEval() {
   const s = app.state;
   if (ply === s.moves.length && s.result) {
     const drawn = s.result === "Draw" || s.winner === null;
-    showEval(drawn ? "=" : "won", drawn ? null : s.winner, drawn ? "The game was drawn." : `${game.sideName(s.winner)} won.`);
+    const ended = s.result === "Aborted" ? "The game was aborted." : drawn ? "The game was drawn." : `${game.sideName(s.winner)} won.`;
+    showEval(drawn ? "=" : "won", drawn ? null : s.winner, ended);
     return;
   }
   try {
@@ -472,6 +473,7 @@ async function wire() {
   $("btn-hint").onclick = hint;
   $("btn-eval").onclick = toggleEval;
   $("btn-resign").onclick = () => { if (confirm("Resign this game?")) action("resign"); };
+  $("btn-abort").onclick = () => { if (confirm("Abort this game? It ends unrated, as no win or loss.")) action("abort"); };
   $("btn-draw").onclick = () => action("offer", { what: "draw" });
   $("btn-accept").onclick = () => action("answer", { accept: true });
   $("btn-decline").onclick = () => action("answer", { accept: false });

@@ -142,7 +142,7 @@ function renderStatus(game) {
   $("banner").hidden = !s.result || !!app.review || !!app.analysis || app.bannerClosed === s.id;
   if (s.result) {
     $("banner-title").textContent = resultTitle(game, s);
-    $("banner-reason").textContent = game.reasonText(s.reason || "");
+    $("banner-reason").textContent = game.reasonText(s.reason || "") + (s.result === "Aborted" ? ABORTED_NOTE : "");
     // a tournament's game has no rematch; between accounts a rematch is offered, and the opponent answers it
     const offer = s.rematch ? null : s.rematch_offer;
     const offeredByMe = !!offer && s.seats.includes(offer.by);
@@ -182,7 +182,11 @@ function renderHelp() {
   $("btn-help-no").textContent = s.help.on ? "Turn help off" : "Keep it fair";
 }
 
+// Why an aborted game's banner says it was not rated.
+const ABORTED_NOTE = ". Not rated, and no win or loss: the game ended before both sides moved.";
+
 function resultTitle(game, s) {
+  if (s.result === "Aborted") return "Game aborted";
   if (s.result === "Draw" || s.winner === null) return "Draw";
   return `${game.sideName(s.winner)} wins`;
 }
@@ -253,7 +257,9 @@ export function renderControls(game, canAct) {
   $("btn-draw").hidden = s.mode === "ai" || !player;
   $("btn-draw").disabled = !player || !live;
   $("btn-draw").textContent = s.mode === "local" ? "Agree a draw" : "Offer draw";
-  $("btn-resign").hidden = !player;
+  // before both sides moved, a game between two players is aborted (unrated), not resigned
+  $("btn-abort").hidden = !player || !s.abortable;
+  $("btn-resign").hidden = !player || !!s.abortable;
   $("btn-resign").disabled = !player || !live;
   $("btn-eval").classList.toggle("primary", app.evalOn);
   $("btn-eval").hidden = !game.evaluation;

@@ -11,7 +11,7 @@ import { ratingGraph, graphSummary } from "./rating_graph.js";
 import { SPEEDS, botMark, challenge, enterGame, playerLink, profilePath, ratingText } from "./players.js";
 
 const FILTERS = ["opponent", "result", "game", "speed"];
-const RESULTS = { win: "Won", draw: "Drawn", loss: "Lost", ongoing: "In progress" };
+const RESULTS = { win: "Won", draw: "Drawn", loss: "Lost", aborted: "Aborted", ongoing: "In progress" };
 
 let current = null; // the player on show (their name as the address has it)
 let player = null; // what the API answered about them

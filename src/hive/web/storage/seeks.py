@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,6 +62,7 @@ class SeekRepository(Repository):
             "rated": seek.rated, "colour": seek.colour, "low": seek.low, "high": seek.high, "created": self.now(),
             "game_id": None, "target": seek.target, "rematch_of": seek.rematch_of,
         }  # fmt: skip
+        row["held"] = row["created"]
         with self.database.engine.begin() as connection:
             lock_account(connection, seek.account_id)
             if self._count_in(connection, seek.account_id) >= limit:
@@ -140,6 +142,44 @@ class SeekRepository(Repository):
         with self.database.engine.begin() as connection:
             query = seeks.delete().where(seeks.c.id == seek_id, seeks.c.game_id.is_(None))
             return connection.execute(query).rowcount == 1
+
+    async def hold(self, account_ids: Collection[str]) -> None:
+        """Note that the accounts ``account_ids`` are here now (a page or a bot stream of theirs is open on this
+        process): their open seeks are held (see :meth:`unheld`). Only the accounts with an open seek are written."""
+        if account_ids:
+            await self.database.run(self._hold, set(account_ids))
+
+    def _hold(self, account_ids: set[str]) -> None:
+        open_seek = seeks.c.game_id.is_(None)
+        with self.database.engine.begin() as connection:
+            seekers = set(connection.execute(sa.select(seeks.c.account_id).distinct().where(open_seek)).scalars())
+            here = sorted(seekers & account_ids)
+            if here:
+                connection.execute(
+                    seeks.update().where(open_seek, seeks.c.account_id.in_(here)).values(held=self.now())
+                )
+
+    async def unheld(self, before: float) -> list[StoredSeek]:
+        """The open seeks and challenges whose seeker was last here (see :meth:`hold`) before ``before``, oldest
+        first."""
+        return await self.database.run(self._unheld, before)
+
+    def _unheld(self, before: float) -> list[StoredSeek]:
+        held = sa.func.coalesce(seeks.c.held, seeks.c.created)
+        query = _LISTED.where(seeks.c.game_id.is_(None), held < before).order_by(seeks.c.created)
+        with self.database.single() as connection:
+            rows = connection.execute(query).all()
+        return [_seek(row) for row in rows]
+
+    async def mine(self, account_id: str) -> list[StoredSeek]:
+        """The open seeks and challenges the account made, oldest first."""
+        return await self.database.run(self._mine, account_id)
+
+    def _mine(self, account_id: str) -> list[StoredSeek]:
+        query = _LISTED.where(seeks.c.game_id.is_(None), seeks.c.account_id == account_id).order_by(seeks.c.created)
+        with self.database.single() as connection:
+            rows = connection.execute(query).all()
+        return [_seek(row) for row in rows]
 
     async def count(self, account_id: str) -> int:
         """How many seeks the account has open."""
