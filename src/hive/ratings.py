@@ -144,6 +144,7 @@ def games_to_establish(player: Rating, tau: float = TAU) -> int:
     (same rating and deviation, as two new players are), that bring it there. An estimate: games against established
     opponents settle it a little sooner.
 
+    >>> from hive.ratings import Rating, games_to_establish
     >>> games_to_establish(Rating()), games_to_establish(Rating(1600, 100))
     (13, 0)
     """
