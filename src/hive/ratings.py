@@ -138,6 +138,28 @@ def rate_game(first: Rating, second: Rating, first_score: float, tau: float = TA
     return rate(first, [(second, first_score)], tau), rate(second, [(first, 1.0 - first_score)], tau)
 
 
+def games_to_establish(player: Rating, tau: float = TAU) -> int:
+    """About how many more rated games settle ``player``'s rating (its deviation at or below
+    :data:`PROVISIONAL_DEVIATION`; 0 once it is): the games, each a draw against a peer as uncertain as the player
+    (same rating and deviation, as two new players are), that bring it there. An estimate: games against established
+    opponents settle it a little sooner.
+
+    >>> from hive.ratings import Rating, games_to_establish
+    >>> games_to_establish(Rating()), games_to_establish(Rating(1600, 100))
+    (13, 0)
+    """
+    count = 0
+    while player.provisional and count < 100:
+        peer = Rating(player.rating, player.deviation, player.volatility)
+        player = rate(player, [(peer, 0.5)], tau)
+        count += 1
+    return count
+
+
+#: About how many rated games a new player's rating needs before it is established (see :func:`games_to_establish`).
+ESTABLISHED_AFTER = games_to_establish(Rating())
+
+
 def speed(base_seconds: float | None, increment_seconds: float = 0.0, *, days_per_move: float | None = None) -> str:
     """The speed a time control is rated in, by the game's expected length, ``base + 40 * increment`` seconds (as
     hivegame.com reckons it): under 3 minutes bullet, under 8 blitz, under 25 rapid, under 5 hours classical, else
@@ -160,11 +182,13 @@ __all__ = [
     "DEFAULT_DEVIATION",
     "DEFAULT_RATING",
     "DEFAULT_VOLATILITY",
+    "ESTABLISHED_AFTER",
     "PROVISIONAL_DEVIATION",
     "SPEEDS",
     "TAU",
     "Rating",
     "RatingError",
+    "games_to_establish",
     "rate",
     "rate_game",
     "speed",

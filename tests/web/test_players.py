@@ -1,7 +1,7 @@
 """The community's server side on ``hive serve``, on SQLite and PostgreSQL: who is online (``GET /api/online``, a fact
 every server process shares through the database), a game's state naming its accounts and, once a rated game is over,
-the rating change (in the GET and on the game's socket alike), and the pages of profiles and the leaderboard, which
-``hive play`` has none of."""
+the rating change (in the GET and on the game's socket alike), the pages of profiles and the leaderboard, which
+``hive play`` has none of, and how many rated games establish a rating (on the leaderboard, the asker's own count)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import websockets
 
-from hive.ratings import Rating, rate_game
+from hive.ratings import ESTABLISHED_AFTER, Rating, games_to_establish, rate_game
 from hive.web.accounts.service import ONLINE_SECONDS
 from hive.web.http.accounts import ONLINE_LIMIT
 from hive.web.storage.schema import online
@@ -152,5 +152,32 @@ def test_the_pages_of_profiles_and_the_leaderboard_are_hive_serves_alone(tmp_pat
             for path in ("/player/ann", "/leaderboard", "/api/online", "/api/leaderboard", "/api/live"):
                 assert (await c.get(path)).status_code == 404, path
             assert (await c.get("/api/assets")).json()["accounts"] is False
+
+    asyncio.run(main())
+
+
+def test_the_leaderboard_and_the_profile_say_how_many_games_establish_a_rating(database: str) -> None:
+    async def main() -> None:
+        async with in_process(database, settings=SERVER) as (app, c):
+            await sign_up(c, "ann")
+            bob = other(c)
+            await sign_up(bob, "bob")
+            board = (await c.get("/api/leaderboard", params={"game": "Base", "speed": "blitz"})).json()
+            assert board["established_after"] == ESTABLISHED_AFTER == games_to_establish(Rating()) == 13
+            assert board["leaders"] == []
+            assert board["you"] == {"name": "ann", "games": 0, "provisional": True, "more": ESTABLISHED_AFTER}
+            async with other(c) as guest:
+                assert (await guest.get("/api/leaderboard")).json()["you"] is None
+            ids = [(await app.store.accounts.find(name)) for name in ("ann", "bob")]
+            assert ids[0] is not None and ids[1] is not None
+            with app.store.database.engine.begin() as connection:  # one rated game, as its end stores it
+                app.store.ratings.rate_within(connection, "g1", "Base", "blitz", (ids[0].id, ids[1].id), 1.0)
+            board = (await c.get("/api/leaderboard", params={"game": "Base", "speed": "blitz"})).json()
+            after = rate_game(Rating(), Rating(), 1.0)[0]
+            assert board["you"] == {"name": "ann", "games": 1, "provisional": True, "more": games_to_establish(after)}
+            assert 0 < board["you"]["more"] < ESTABLISHED_AFTER
+            rating = (await c.get("/api/players/ann")).json()["ratings"]["Base"]["blitz"]
+            assert rating["provisional"] and rating["games"] == 1 and rating["more"] == board["you"]["more"]
+            await bob.aclose()
 
     asyncio.run(main())

@@ -194,7 +194,9 @@ def test_a_rated_game_its_rating_change_the_profiles_and_the_leaderboard(
         expect(graph.locator("title")).to_have_text(f"Rating history, {GAME}, blitz")
         expect(graph.locator("desc")).to_contain_text("1 rated game on")
         expect(graph.locator("text.axis-title")).to_have_count(2)
-        expect(graph.locator(".rating-dots circle")).to_have_count(1)
+        expect(graph.locator(".rating-dots circle")).to_have_count(2)  # one game: from the start rating to it
+        expect(graph.locator(".rating-dots circle.start")).to_have_count(1)
+        expect(graph.locator(".one-game")).to_have_text("1 rated game")
         width = graph.evaluate("svg => svg.getBoundingClientRect().width")
         assert width <= SIZES[device]["viewport"]["width"]
         games = page.locator("#p-games li")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...ratings import SPEEDS
+from ...ratings import ESTABLISHED_AFTER, SPEEDS
 from ..errors import BadRequest, NotFound, shown
 from ..game import clock
 from ..game.aborts import ABORTED
@@ -151,16 +151,28 @@ class Profiles:
         found.sort(key=lambda pair: -pair[0])
         return {"games": [entry for _, entry in found]}
 
-    async def leaders(self, query: Mapping[str, str]) -> JSON:
+    async def leaders(self, query: Mapping[str, str], signed: Signed | None = None) -> JSON:
         """The leaderboard of ``game`` (default ``Base+MLP``) and ``speed`` (default ``blitz``): the best established
-        ratings, highest first; and ``games``, the games anyone has a rating in (the other boards)."""
+        ratings, highest first; ``games``, the games anyone has a rating in (the other boards); ``established_after``,
+        about how many rated games a new player's rating needs to be listed; and ``you``, the ``signed`` player's
+        rating there (``games``, ``provisional``, ``more``: the games still needed), ``None`` for a guest."""
         game, speed = query.get("game", "Base+MLP"), query.get("speed", "blitz")
         if speed not in SPEEDS:
             raise BadRequest(f"'speed' is one of {', '.join(SPEEDS)}, not {shown(speed)}.")
         leaders: list[Any] = []
         for rank, (name, rating, bot) in enumerate(await self.ratings.leaders(game, speed), start=1):
             leaders.append({"rank": rank, "name": name, "bot": bot, **rating.answer()})
-        return {"game": game, "speed": speed, "leaders": leaders, "games": await self.ratings.games()}
+        you: JSON | None = None
+        if signed is not None:
+            you = {"name": signed.account.name, "games": 0, "provisional": True, "more": ESTABLISHED_AFTER}
+            for mine in await self.ratings.of(signed.account.id):
+                if (mine.game, mine.speed) == (game, speed):
+                    answer = mine.answer()
+                    you.update(games=answer["games"], provisional=answer["provisional"], more=answer["more"])
+        return {
+            "game": game, "speed": speed, "leaders": leaders, "games": await self.ratings.games(),
+            "established_after": ESTABLISHED_AFTER, "you": you,
+        }  # fmt: skip
 
 
 __all__ = ["Profiles"]

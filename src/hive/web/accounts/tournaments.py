@@ -24,6 +24,7 @@ from ..storage.tournaments import Limits, StoredTournament, TournamentRepository
 from ..values import check_number, check_text
 from ..views import JSON, game_options, view_for
 from .names import name_key
+from .seeks import Announce
 from .service import Signed
 
 #: The longest tournament name.
@@ -39,6 +40,12 @@ FORFEIT_RANGE, STARTS_RANGE = (0.01, 7 * 24 * 60), (0, 253_402_300_799)
 MAX_ROUNDS = 50
 #: The tournaments one account may have open (not started) at once, and make in a day.
 LIMITS = Limits(open=5, per_day=20)
+#: The lobby's kind of change that tells a player of an invitation (sent to the invited player's lobby sockets).
+INVITE = "invite"
+
+
+async def _unheard(change: JSON) -> None:
+    """Nobody listens (a service used on its own)."""
 
 
 class Tournaments:
@@ -47,12 +54,20 @@ class Tournaments:
     :param repository: where they are kept.
     :param service: the games.
     :param accounts: the players' accounts.
+    :param announce: who hears of an invitation once it is stored (the lobby, which tells the invited player).
     """
 
-    def __init__(self, repository: TournamentRepository, service: GameService, accounts: AccountRepository) -> None:
+    def __init__(
+        self,
+        repository: TournamentRepository,
+        service: GameService,
+        accounts: AccountRepository,
+        announce: Announce = _unheard,
+    ) -> None:
         self.repository = repository
         self.service = service
         self.accounts = accounts
+        self.announce = announce
 
     async def _load(self, tournament_id: str) -> tuple[StoredTournament, Tournament]:
         stored = await self.repository.find(tournament_id)
@@ -155,7 +170,8 @@ class Tournaments:
         return await self.describe(await self._change(tournament_id, change))
 
     async def invite(self, signed: Signed, tournament_id: str, data: JSON) -> JSON:
-        """Invite the player named ``name`` to an invite-only tournament (its organiser).
+        """Invite the player named ``name`` to an invite-only tournament (its organiser); the lobby tells them
+        (an :data:`INVITE` change, to their lobby sockets).
 
         :raises Forbidden: for anyone but the organiser.
         :raises NotFound: for an unknown player.
@@ -168,6 +184,10 @@ class Tournaments:
         if account is None:
             raise NotFound(f"No account is named {shown(name)}.")
         await self.repository.invite(tournament_id, account.id)
+        await self.announce({
+            "type": INVITE, "id": stored.id, "name": stored.name, "by": signed.account.name, "to": account.name,
+            "route": [account.id],
+        })  # fmt: skip
         return await self.describe((await self.repository.find(tournament_id)) or stored)
 
     async def leave(self, signed: Signed, tournament_id: str) -> JSON:
@@ -321,10 +341,12 @@ class Tournaments:
         return names
 
     async def describe(self, stored: StoredTournament) -> JSON:
-        """The tournament as its page shows it: settings, players, every round's games with their results, and the
-        standings with their tie-breaks."""
+        """The tournament as its page shows it: settings, the players invited (``invited``, an invite-only one's, its
+        organiser left out) and those playing, every round's games with their results, and the standings with their
+        tie-breaks."""
         tournament = Tournament.from_json(stored.state)
-        names = await self._names([stored.organiser, *tournament.players])
+        invited = [account for account in stored.invited or () if account != stored.organiser]
+        names = await self._names([stored.organiser, *tournament.players, *invited])
         rounds = []
         for number, games in enumerate(tournament.paired, start=1):
             rounds.append([
@@ -359,6 +381,8 @@ class Tournaments:
             "rated": stored.rated,
             "bots": stored.bots,
             "invite_only": stored.invited is not None,
+            "invited": [names[p] for p in invited],
+            "bye_points": tournament.bye_points,
             "forfeit_after": None if stored.forfeit_after is None else stored.forfeit_after / 60,
             "starts": stored.starts,
             "players": [names[p] for p in tournament.active],
@@ -398,4 +422,4 @@ class Tournaments:
         return separator.join(texts) + ("\n" if texts else "")
 
 
-__all__ = ["Tournaments"]
+__all__ = ["INVITE", "Tournaments"]

@@ -12,7 +12,8 @@
   session ends and every API token is revoked, and the answer carries the new session's cookie and ``csrf``.
 - ``GET /api/games/{id}/seat``: the signed-in player's ``seat`` and its ``token`` in a game from a seek.
 - ``GET /api/players/{name}``: what anyone may see of an account, with its ``ratings`` by game and speed (each
-  ``rating``, ``deviation``, ``provisional``, ``games``, ``wins``, ``draws``, ``losses``).
+  ``rating``, ``deviation``, ``provisional``, ``more``: about how many more rated games establish it, ``games``,
+  ``wins``, ``draws``, ``losses``).
 - Chat: ``GET /api/games/{id}/chat?room=players|spectators`` and ``POST`` (``room``, ``text``): the players' room
   (the two players') and the spectators' room (which the players read once the game is over); ``POST
   /api/account/block`` and ``/unblock`` (``name``); ``GET``/``POST /api/tournaments/{id}/chat`` (``text``): a
@@ -23,7 +24,8 @@
   player's games with the W/D/L they add up to, so head-to-head with ``opponent``), ``GET
   /api/players/{name}/records`` (those finished, as one file of records); the profile's ``history`` (the rating
   after each rated game, by game and speed); ``GET /api/account/turns`` (the signed-in player's games where it is
-  their turn); ``GET /api/leaderboard?game=&speed=`` (the best established ratings); ``GET /api/live`` (the games
+  their turn); ``GET /api/leaderboard?game=&speed=`` (the best established ratings, how many rated games a rating needs
+  to be established, and the asker's own count there); ``GET /api/live`` (the games
   in progress between accounts, strongest first, to watch); ``GET /api/online`` (who is online: the accounts seen in
   the last 5 minutes, most recent first, at most 100: each one's ``name``, ``bot`` and ``seen``).
 - The lobby's seeks: ``GET /api/seeks`` (the open ones, newest first); ``POST /api/seeks`` (``game``: a name such
@@ -118,7 +120,7 @@ class AccountApi:
         self.seeks = seeks
         self._accounts: dict[str, JSON] = {}  # each account's name and bot flag, by id (see game_facts)
         self._rated: dict[str, JSON | None] = {}  # each rated game's effect on the ratings, once it is over
-        self._tournament_of: dict[str, str | None] = {}  # each finished game's tournament (a game never changes it)
+        self._tournament_of: dict[str, JSON | None] = {}  # each game's place in a tournament (never changes)
         self._began: dict[str, list[JSON | None]] = {}  # each game's players' ratings as this process first read them
         #: The bot event streams open here, by account: each holds its account's seeks (see Seeks.hold).
         self.streams: Counter[str] = Counter()
@@ -133,11 +135,13 @@ class AccountApi:
     async def game_facts(self, session: Session) -> JSON:
         """What a game's state adds about its accounts: ``accounts``, each seat's account (``name`` and ``bot``, for
         a link to its profile, and its ``rating`` in the game's game and speed, rounded, with ``provisional``, to
-        show beside the name while the game is played) or ``None`` for a guest's; and once a rated game is over,
-        ``ratings``: the ``speed`` and both players' ratings ``before`` and ``after`` it. Nothing for a game without
-        accounts. Each is read once a game and process: an account's name never changes, the ratings shown during
-        play are those the game began with (as this process first read them), and a rated game's effect never
-        changes once it is stored (in the transaction that stores the game's end)."""
+        show beside the name while the game is played) or ``None`` for a guest's; ``tournament``, the id of the
+        tournament it is a game of (``None``: none; a tournament's game has no rematch) and ``tournament_game``, its
+        place there (the tournament's ``id`` and ``name``, the ``round`` and ``board``); and once a rated game is
+        over, ``ratings``: the ``speed`` and both players' ratings ``before`` and ``after`` it. Nothing for a game
+        without accounts. Each is read once a game and process: an account's name never changes, nor a game's
+        tournament, the ratings shown during play are those the game began with (as this process first read them),
+        and a rated game's effect never changes once it is stored (in the transaction that stores the game's end)."""
         record = session.record
         if not any(record.accounts):
             return {}
@@ -167,22 +171,28 @@ class AccountApi:
                 _bounded(self._rated)[record.id] = change
             if self._rated[record.id] is not None:
                 facts["ratings"] = self._rated[record.id]
+        if record.id not in self._tournament_of:
+            found = await self.app.store.tournaments.place_of(record.id)
+            _bounded(self._tournament_of)[record.id] = (
+                None if found is None else dict(zip(("id", "name", "round", "board"), found, strict=True))
+            )
+        place = self._tournament_of[record.id]
+        facts["tournament"] = None if place is None else place["id"]
+        facts["tournament_game"] = place
         if record.result is not None:
             facts.update(await self._rematch_facts(record))
         return facts
 
     async def _rematch_facts(self, record: GameRecord) -> JSON:
-        """A finished game's ``tournament`` (its id, ``None``: none; a tournament's game has no rematch) and
-        ``rematch_offer``: the open offer of its rematch (``id``: the challenge's, ``by``: the offering seat)."""
-        if record.id not in self._tournament_of:
-            _bounded(self._tournament_of)[record.id] = await self.app.store.seeks.tournament_of(record.id)
+        """A finished game's ``rematch_offer``: the open offer of its rematch (``id``: the challenge's, ``by``: the
+        offering seat)."""
         offer = None
         if record.rematch is None:
             for seek in await self.app.store.seeks.rematch_offers(record.id):
                 if seek.account_id in record.accounts:
                     offer = {"id": seek.id, "by": record.accounts.index(seek.account_id)}
                     break
-        return {"tournament": self._tournament_of[record.id], "rematch_offer": offer}
+        return {"rematch_offer": offer}
 
     async def _account_of(self, account_id: str | None) -> JSON | None:
         if account_id is None:
@@ -316,7 +326,10 @@ class AccountApi:
 
     async def leaders(self, request: Request) -> Any:
         self._check_enabled()
-        return await self.app.profiles.leaders(request.query_params)
+        signed = None
+        with contextlib.suppress(Unauthorized):  # a bad API token sees the board as a guest does
+            signed = await self.signed(request)
+        return await self.app.profiles.leaders(request.query_params, signed)
 
     async def seat_token(self, request: Request, game_id: str) -> str | None:
         """The seat token a signed-in player's session stands for in a game from a seek (``None``: no session, or

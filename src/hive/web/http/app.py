@@ -139,7 +139,7 @@ class App:
         self.seeks = Seeks(
             self.store.seeks, self.store.ratings, self.service, self.store.accounts, self.store.chat, self.lobby_changed
         )
-        self.tournaments = Tournaments(self.store.tournaments, self.service, self.store.accounts)
+        self.tournaments = Tournaments(self.store.tournaments, self.service, self.store.accounts, self.lobby_changed)
         self.profiles = Profiles(self.store.accounts, self.store.ratings, self.service)
         self.chat = Chat(self.store.chat, self.service, self.store.accounts, self.store.tournaments, self.chat_said)
         self._tasks: set[asyncio.Task[None]] = set()

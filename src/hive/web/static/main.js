@@ -31,7 +31,7 @@ import * as analysis from "./analysis.js";
 import { followEngineReview, renderEngineReview, wireEngineReview } from "./engine_review.js";
 import { wireAccount } from "./account.js";
 import { wireSeeks } from "./seeks.js";
-import { hideTournament, showTournament, wireTournaments } from "./tournaments.js";
+import { hideTournament, renderGameTournament, showTournament, wireTournaments } from "./tournaments.js";
 import { chatEvent, renderChat, wireChat } from "./gamechat.js";
 import { seenGame, wireNotices } from "./notices.js";
 import { hideLeaderboard, renderRatingChange, showLeaderboard, wirePlayers } from "./players.js";
@@ -95,6 +95,7 @@ function draw() {
     renderEngineReview();
     renderChat();
     renderRatingChange((seat) => game.sideName(seat));
+    renderGameTournament();
     document.body.classList.add(`game-${app.state.kind}`);
   }
   syncTabs();

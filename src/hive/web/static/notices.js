@@ -1,6 +1,7 @@
 // A signed-in player's news, on a server that keeps accounts, from the lobby's socket (lobbysocket.js) wherever
 // the page is: a game of theirs becoming their turn (another game than the one on screen), a challenge to them (or
-// an offer of a rematch), and their seek or challenge accepted while they are away from the game list. Each shows as
+// an offer of a rematch), an invitation to a tournament, and their seek or challenge accepted while they are away
+// from the game list. Each shows as
 // a notice with a link, the tab's title counts them, and the browser shows a notification too when the player allowed
 // it (and the page is in the background). The lobby's "Your turn" list (/api/account/turns) is kept here as well:
 // the correspondence games waiting for the player's move, each a link to play it.
@@ -79,6 +80,12 @@ function heard(message) {
       dismiss(key);
     }
     if (showing) loadTurns();
+    return;
+  }
+  if (message.type === "invite") { // an organiser invited the player to a tournament by invitation
+    const path = `/tournament/${encodeURIComponent(message.id)}`;
+    notify(`invite:${message.id}`, `${message.by} invites you to the tournament ${message.name}`, "Open", path,
+      () => go(path));
     return;
   }
   if (message.type !== "challenge" && message.type !== "seek") return;

@@ -1,8 +1,10 @@
 // Players, on a server that keeps accounts (app.assets.accounts; one machine's has none): their names as links to
 // their profiles (/player/{name}, profile.js) wherever accounts show, the lobby's "Live games" (strongest first, each
 // to watch) and "Who is online" (each with a Challenge, which opens the seek dialog of seeks.js with their name), the
-// leaderboard at /leaderboard (a game and a speed chosen), and a rated game's rating change once it is over (on the
-// result banner and beside each player's name). The lobby's lists are asked for again every few seconds while it
+// leaderboard at /leaderboard (a game and a speed chosen, with how many rated games a rating needs to be listed and
+// how many the player has), a rated game's rating change once it is over (on the result banner and beside each
+// player's name), and the ☰ menu's and the account dialog's links to the player's own profile, the leaderboard and
+// the lobby's tournaments. The lobby's lists are asked for again every few seconds while it
 // shows, and drawn again only when they changed.
 
 import { api } from "./net.js";
@@ -255,6 +257,20 @@ function headRow(cells) {
   return thead;
 }
 
+function plural(n, one, many = `${one}s`) { return `${n} ${n === 1 ? one : many}`; }
+
+// What it takes to be listed: about established_after rated games in the game and speed; the player's own count.
+function renderThreshold(board) {
+  $("lb-threshold").textContent = `Players appear here once their rating is established: after about ` +
+    `${plural(board.established_after, "rated game")} in a game and speed (a provisional rating shows with a ?).`;
+  const you = board.you;
+  $("lb-you").hidden = !you;
+  if (!you) return;
+  const have = `You have ${plural(you.games, "rated game")} in ${board.game} ${board.speed}`;
+  $("lb-you").textContent = you.provisional ? `${have}: about ${plural(you.more, "more game")} to go.`
+    : `${have}: your rating is established.`;
+}
+
 export async function showLeaderboard() {
   $("leaderboard").hidden = false;
   document.title = "Leaderboard";
@@ -273,6 +289,7 @@ export async function showLeaderboard() {
   for (const name of games) option($("lb-game"), name);
   $("lb-game").value = board.game;
   $("lb-speed").value = board.speed;
+  renderThreshold(board);
   const me = signedIn();
   const body = h("tbody");
   body.append(...board.leaders.map((line) => leaderRow(line, me)));
@@ -293,6 +310,31 @@ export function hideLeaderboard() { $("leaderboard").hidden = true; }
 
 // ------------------------------------------------------------------ wiring
 
+// The ☰ menu's links (a phone's; the wide top bar has the account's button, and the lobby these lists) and the
+// account dialog's: the player's own profile, the leaderboard, the lobby's tournaments.
+function wireMenu() {
+  const follow = (id, path, before = () => {}) => {
+    $(id).onclick = (evt) => {
+      if (evt.button || evt.ctrlKey || evt.metaKey || evt.shiftKey || evt.altKey) return;
+      evt.preventDefault();
+      before();
+      go(path());
+    };
+  };
+  $("menu-leaderboard").hidden = false;
+  $("menu-tournaments").hidden = false;
+  follow("menu-leaderboard", () => "/leaderboard");
+  follow("menu-tournaments", () => "/#tournaments");
+  follow("menu-profile", () => profilePath(signedIn()));
+  follow("account-profile", () => profilePath(signedIn()), () => $("dlg-account").close());
+  const mine = (name) => {
+    $("menu-profile").hidden = !name;
+    for (const id of ["menu-profile", "account-profile"]) $(id).href = name ? profilePath(name) : "/";
+  };
+  onAccountChange(mine);
+  mine(signedIn());
+}
+
 // goTo(path) goes to an address of the page (pushed); openGame(id, {review}) opens a game (its address pushed).
 export function wirePlayers(goTo, openGame) {
   if (!app.assets.accounts) return;
@@ -302,6 +344,7 @@ export function wirePlayers(goTo, openGame) {
   $("form-lb").addEventListener("change", chooseBoard);
   $("form-lb").addEventListener("submit", (evt) => { evt.preventDefault(); chooseBoard(); });
   $("link-leaderboard").onclick = (evt) => { evt.preventDefault(); go("/leaderboard"); };
+  wireMenu();
   $("dlg-seek").addEventListener("close", () => {
     if (challenging) { challenging = false; $("seek-to").value = ""; }
   });

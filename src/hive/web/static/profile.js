@@ -1,5 +1,5 @@
 // A player's profile, at /player/{name} on a server that keeps accounts: the name (BOT for a bot's account), the
-// ratings by game and speed (a provisional one with "?"), a rating history graph for each game and speed
+// ratings by game and speed (a provisional one with "?" and about how many more rated games establish it), a rating history graph for each game and speed
 // (rating_graph.js), and the player's games, filtered by opponent (head to head), result, game and speed as the API
 // filters them (the filters kept in the address, ?opponent=...), with the W/D/L they add up to, each game opened to
 // play, watch or review, and the games shown downloaded as one file of records. An unknown name says so.
@@ -33,13 +33,17 @@ function option(select, value, text = value) {
 
 function renderRatings() {
   const rows = [];
+  const notes = []; // each provisional rating: how many more games establish it
   for (const [game, speeds] of Object.entries(player.ratings)) {
     for (const speed of SPEEDS) {
       const r = speeds[speed];
       if (!r) continue;
       const tr = h("tr");
       const rating = h("td", "num", ratingText(r.rating, r.provisional));
-      if (r.provisional) rating.title = "Provisional: a few more rated games settle it";
+      if (r.provisional) {
+        rating.title = `Provisional: about ${plural(r.more, "more rated game")} establish it`;
+        notes.push(h("li", "", `${game} ${speed}: provisional, about ${plural(r.more, "more rated game")} to establish it`));
+      }
       tr.append(h("td", "", game), h("td", "", speed), rating, h("td", "num", String(r.games)),
         h("td", "num", `${r.wins}/${r.draws}/${r.losses}`));
       rows.push(tr);
@@ -58,6 +62,8 @@ function renderRatings() {
   body.append(...rows);
   $("p-ratings").replaceChildren(h("caption", "sr-only", `${player.name}'s ratings`), head, body);
   $("p-ratings-box").hidden = !rows.length;
+  $("p-provisional").replaceChildren(...notes);
+  $("p-provisional").hidden = !notes.length;
   $("p-ratings-empty").hidden = rows.length > 0;
 }
 

@@ -1,11 +1,13 @@
 // A rating history graph, as inline SVG: the rating after each rated game (points joined by a line) against time, with
 // its axes named in words ("Rating", "Date" or the day's "Time on ..."), ratings and dates along them, and a summary
-// in words for those who do not see it (role="img", its <title> and <desc>). It is drawn at the width it is shown at
+// in words for those who do not see it (role="img", its <title> and <desc>). One game's graph is a line from the
+// start rating to the rating after it. It is drawn at the width it is shown at
 // (one user unit a CSS pixel), so that its text stays readable on a phone.
 
 const NS = "http://www.w3.org/2000/svg";
 const PAD = { left: 60, right: 16, top: 12, bottom: 44 };
 const DAY = 86400;
+const START = 1500; // every player's rating before their first rated game
 let made = 0; // ids of the graphs' titles
 
 function el(tag, attrs = {}, text = null) {
@@ -40,6 +42,36 @@ export function graphSummary(points, what) {
     `(highest ${Math.max(...ratings)}, lowest ${Math.min(...ratings)}).`;
 }
 
+// One rated game: a line from the rating every player starts at to the rating after it, each end marked with its
+// value, the game's date below its end, and "1 rated game" over it (a lone dot reads as nothing).
+function onePoint(svg, [t, r], w, height) {
+  const inner = { x: PAD.left, y: PAD.top + 18, w: w - PAD.left - PAD.right, h: height - PAD.top - 18 - PAD.bottom };
+  const low = Math.min(START, r) - 30, high = Math.max(START, r) + 30;
+  const y = (v) => inner.y + inner.h - ((v - low) / (high - low)) * inner.h;
+  const x0 = inner.x + inner.w * 0.12, x1 = inner.x + inner.w * 0.88;
+  const axes = el("g", { class: "axes", "aria-hidden": "true" });
+  for (const value of ticks(low, high, 4)) {
+    axes.append(el("line", { x1: inner.x, x2: inner.x + inner.w, y1: y(value), y2: y(value), class: "grid" }),
+      el("text", { x: inner.x - 6, y: y(value) + 4, "text-anchor": "end" }, String(value)));
+  }
+  axes.append(el("line", { x1: inner.x, x2: inner.x + inner.w, y1: inner.y + inner.h, y2: inner.y + inner.h, class: "axis" }),
+    el("text", { x: x0, y: inner.y + inner.h + 17, "text-anchor": "middle" }, "Start"),
+    el("text", { x: x1, y: inner.y + inner.h + 17, "text-anchor": "middle" }, dateText(t, true)),
+    el("text", { x: inner.x + inner.w / 2, y: PAD.top + 4, "text-anchor": "middle", class: "axis-title one-game" }, "1 rated game"),
+    el("text", { x: 14, y: inner.y + inner.h / 2, "text-anchor": "middle", class: "axis-title",
+      transform: `rotate(-90 14 ${inner.y + inner.h / 2})` }, "Rating"));
+  svg.append(axes);
+  const line = el("line", { class: "rating-line rating-start", x1: x0, y1: y(START), x2: x1, y2: y(r), "aria-hidden": "true" });
+  const dots = el("g", { class: "rating-dots", "aria-hidden": "true" });
+  dots.append(el("circle", { cx: x0, cy: y(START).toFixed(1), r: 4, class: "start" }),
+    el("circle", { cx: x1, cy: y(r).toFixed(1), r: 5 }));
+  const values = el("g", { class: "rating-values", "aria-hidden": "true" });
+  // each value above its end; the lower end's drawn away from the line, which rises from it toward the other end
+  values.append(el("text", { x: START >= r ? x0 : x0 + 4, y: y(START) - 10, "text-anchor": START >= r ? "middle" : "end" }, String(START)),
+    el("text", { x: r >= START ? x1 : x1 - 4, y: y(r) - 10, "text-anchor": r >= START ? "middle" : "start" }, String(Math.round(r))));
+  svg.append(line, dots, values);
+}
+
 // The graph of points ([when in seconds, rating], oldest first), width CSS pixels wide; what names it in words.
 export function ratingGraph(points, width, what) {
   const w = Math.max(260, Math.round(width));
@@ -48,6 +80,7 @@ export function ratingGraph(points, width, what) {
   const id = `rating-graph-${++made}`;
   svg.setAttribute("aria-labelledby", `${id}-title ${id}-desc`);
   svg.append(el("title", { id: `${id}-title` }, `Rating history, ${what}`), el("desc", { id: `${id}-desc` }, graphSummary(points, what)));
+  if (points.length === 1) { onePoint(svg, points[0], w, HEIGHT); return svg; }
   const ratings = points.map(([, r]) => r);
   const low = Math.min(...ratings) - 20, high = Math.max(...ratings) + 20;
   const t0 = points[0][0], t1 = points[points.length - 1][0];

@@ -1,10 +1,11 @@
 // Tournaments, on a server that keeps accounts (app.assets.accounts): the lobby's list of them with "New tournament"
 // (a dialog: name, format, rounds or a double round robin, time control, rated), and a tournament's own page at
-// /tournament/{id}: what it is, Join / Leave / Start, its players, every round's pairings (each game a link: a
-// player's own opens with its seat, /api/games/{id}/seat; any other is watched), the standings with the tie-breaks
-// in the tournament's order and, for a round robin, a crosstable; its organiser and players have a chat room there.
-// The page asks for the tournament again every few seconds while it shows, and draws it again only when it changed
-// (a focused button keeps its focus).
+// /tournament/{id}: what it is, Join (to those who may join) / Leave / Start, its players and those invited, every
+// round's pairings (each game a link: a player's own opens with its seat, /api/games/{id}/seat; any other is
+// watched), the standings with the tie-breaks in the tournament's order and, for a round robin, a crosstable; its
+// organiser and players have a chat room there. The page asks for the tournament again every few seconds while it
+// shows, and draws it again only when it changed (a focused button keeps its focus). A tournament's game links back
+// to it ("Round 2 of Friday Swiss", renderGameTournament).
 
 import { api } from "./net.js";
 import { $, app, h, toast } from "./page.js";
@@ -33,6 +34,11 @@ let said = null; // the chat as shown, likewise
 
 const changing = (method, path, body = undefined) => api(method, path, body, null, csrfHeaders());
 
+// The page's error line: what went wrong last (a refresh's own error, or an action's), cleared by what succeeds.
+let failedRefresh = false;
+function fail(text, refreshing = false) { $("t-error").textContent = text; failedRefresh = refreshing; }
+function succeeded(refreshing = false) { if (!refreshing || failedRefresh) fail(""); }
+
 // 1.5 as 1½; 0.5 as ½.
 function points(value) {
   const whole = Math.floor(value);
@@ -40,8 +46,8 @@ function points(value) {
   return whole === 0 && half ? half : `${whole}${half}`;
 }
 
-function resultText(game) {
-  if (game.second === null) return "bye";
+function resultText(game, t) {
+  if (game.second === null) return `+${points(t.bye_points)}`; // a bye's points: the row reads "Ada +1 bye"
   if (game.result === null) return "…";
   const text = game.result === 1 ? "1-0" : game.result === 0 ? "0-1" : "½-½";
   return game.forfeit ? `${text} (forfeit)` : text;
@@ -80,6 +86,10 @@ export async function showTournamentList() {
       return li;
     }));
     $("tournaments-empty").hidden = tournaments.length > 0;
+    if (location.hash === "#tournaments") { // the menu's "Tournaments": the list, in view once
+      history.replaceState(history.state, "", location.pathname + location.search);
+      $("tournaments").scrollIntoView({ block: "start" });
+    }
   } catch (err) {
     toast(`The tournaments were not listed: ${err.message}`);
   }
@@ -228,7 +238,7 @@ async function enterGame(game) {
     hideTournament();
     await open(game.game_id);
   } catch (err) {
-    $("t-error").textContent = err.message;
+    fail(err.message);
   }
 }
 
@@ -256,7 +266,7 @@ function roundTable(t, round, number) {
       cell.append(a);
     }
     tr.append(h("td", "num", String(game.board)), h("td", "name first", game.first),
-      h("td", "t-result", resultText(game)), h("td", "name", game.second === null ? "bye" : game.second), cell);
+      h("td", "t-result", resultText(game, t)), game.second === null ? h("td", "name muted t-bye", "bye") : h("td", "name", game.second), cell);
     body.append(tr);
   }
   table.append(headRow([["Bd", "Board", "num"], ["First", null, "name"], ["Result", null, "t-result"], ["Second", null, "name"], ["Game", null, "t-game"]]), body);
@@ -287,7 +297,9 @@ function render(t) {
   $("t-records").hidden = !t.paired.length;
   const playing = me && t.players.includes(me);
   const before = t.status !== "finished";
-  $("btn-t-join").hidden = !(before && !playing && (t.status === "open" || t.format === "swiss"));
+  // an invitation-only tournament is joined by those invited alone (an invited guest signs in first)
+  const welcome = !t.invite_only || (me && (me === t.organiser || t.invited.includes(me)));
+  $("btn-t-join").hidden = !(before && !playing && welcome && (t.status === "open" || t.format === "swiss"));
   $("btn-t-join").textContent = me ? "Join" : "Sign in to join";
   $("btn-t-leave").hidden = !(me && before && playing);
   $("btn-t-start").hidden = !(me && me === t.organiser && t.status === "open");
@@ -297,6 +309,9 @@ function render(t) {
   $("t-players").replaceChildren(...t.players.map((name) => { const li = h("li", name === me ? "mine" : ""); li.append(playerLink(name)); return li; }),
     ...t.withdrawn.map((name) => h("li", "muted", `${name} (withdrawn)`)));
   if (!t.players.length && !t.withdrawn.length) $("t-players").append(h("li", "muted", "Nobody yet"));
+  const waiting = t.invited.filter((name) => !t.players.includes(name) && !t.withdrawn.includes(name));
+  $("t-invited-box").hidden = !waiting.length;
+  $("t-invited").replaceChildren(...waiting.map((name) => { const li = h("li", name === me ? "mine" : ""); li.append(playerLink(name)); return li; }));
 
   $("t-standings-box").hidden = !t.paired.length;
   $("t-cross-box").hidden = !t.paired.length || t.format === "swiss";
@@ -339,8 +354,9 @@ async function say() {
   try {
     await changing("POST", `/api/tournaments/${current}/chat`, { text });
     $("t-chat-text").value = "";
+    succeeded();
   } catch (err) {
-    $("t-error").textContent = err.message;
+    fail(err.message);
   }
   refresh();
 }
@@ -351,9 +367,10 @@ async function invite() {
   try {
     render(await changing("POST", `/api/tournaments/${current}/invite`, { name }));
     $("t-invite-name").value = "";
+    succeeded();
     toast(`${name} is invited.`, false);
   } catch (err) {
-    $("t-error").textContent = err.message;
+    fail(err.message);
   }
 }
 
@@ -368,9 +385,10 @@ async function refresh() {
       if (mine !== run || current !== id) return;
       render(t);
       await renderChat(t);
+      succeeded(true);
     } catch (err) {
       if (mine !== run || current !== id) return;
-      $("t-error").textContent = `The tournament was not refreshed: ${err.message}`;
+      fail(`The tournament was not refreshed: ${err.message}`, true);
     }
   }
   if (mine === run && current === id) timer = setTimeout(refresh, POLL_MS);
@@ -379,11 +397,11 @@ async function refresh() {
 async function act(button, action) {
   if (!signedIn()) { askSignIn(); return; }
   button.disabled = true;
-  $("t-error").textContent = "";
+  fail("");
   try {
     render(await changing("POST", `/api/tournaments/${current}/${action}`));
   } catch (err) {
-    $("t-error").textContent = err.message;
+    fail(err.message);
   } finally {
     button.disabled = false;
   }
@@ -395,11 +413,22 @@ export async function showTournament(id) {
   current = id;
   shown = null;
   said = null;
-  $("t-error").textContent = "";
+  fail("");
   $("t-name").textContent = "Tournament";
   $("tournament").hidden = false;
   document.body.classList.add("at-lobby");
   await refresh();
+}
+
+// The open game's place in a tournament, as its state says (tournament_game): "Round 2 of Friday Swiss", a link to
+// the tournament's page; nothing for another game.
+export function renderGameTournament() {
+  const link = $("game-tournament");
+  const place = app.state && app.state.tournament_game;
+  link.hidden = !place;
+  if (!place) return;
+  link.href = `/tournament/${encodeURIComponent(place.id)}`;
+  link.replaceChildren(`Round ${place.round} of `, h("b", "", place.name));
 }
 
 export function hideTournament() {
@@ -426,6 +455,7 @@ export function wireTournaments(goTo, openGame) {
   $("btn-t-start").onclick = () => act($("btn-t-start"), "start");
   $("form-t-chat").addEventListener("submit", (evt) => { evt.preventDefault(); say(); });
   $("form-t-invite").addEventListener("submit", (evt) => { evt.preventDefault(); invite(); });
+  $("game-tournament").onclick = (evt) => { evt.preventDefault(); go($("game-tournament").getAttribute("href")); };
   for (const game of app.assets.games) $("tournament-game").append(h("option", "", game.title));
   [...$("tournament-game").options].forEach((option, i) => { option.value = app.assets.games[i].kind; });
   onAccountChange(() => {

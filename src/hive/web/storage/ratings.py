@@ -9,7 +9,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
-from ...ratings import PROVISIONAL_DEVIATION, Rating, rate_game
+from ...ratings import PROVISIONAL_DEVIATION, Rating, games_to_establish, rate_game
 from .database import Repository
 from .schema import accounts, rated_games, ratings
 
@@ -27,11 +27,12 @@ class PlayerRating:
     losses: int
 
     def answer(self) -> dict[str, Any]:
-        """As the API shows it."""
+        """As the API shows it (``more``: about how many more rated games establish a provisional rating)."""
         return {
             "rating": round(self.rating.rating),
             "deviation": round(self.rating.deviation),
             "provisional": self.rating.provisional,
+            "more": games_to_establish(self.rating),
             "games": self.games,
             "wins": self.wins,
             "draws": self.draws,

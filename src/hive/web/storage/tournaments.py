@@ -179,6 +179,21 @@ class TournamentRepository(Repository):
             found = connection.execute(query).first()
         return None if found is None else str(found[0])
 
+    async def place_of(self, game_id: str) -> tuple[str, str, int, int] | None:
+        """Where a game is played in a tournament: the tournament's id and name, the round and the board (``None``:
+        it is no tournament's)."""
+        return await self.database.run(self._place_of, game_id)
+
+    def _place_of(self, game_id: str) -> tuple[str, str, int, int] | None:
+        query = (
+            sa.select(tournaments.c.id, tournaments.c.name, tournament_games.c.round, tournament_games.c.board)
+            .join(tournaments, tournaments.c.id == tournament_games.c.tournament_id)
+            .where(tournament_games.c.game_id == game_id)
+        )
+        with self.database.single() as connection:
+            found = connection.execute(query).first()
+        return None if found is None else (str(found[0]), str(found[1]), int(found[2]), int(found[3]))
+
     async def missing(self, game_ids: list[str]) -> list[str]:
         """Those of ``game_ids`` with no game stored (a process stopped between pairing a round and starting it)."""
         return await self.database.run(self._missing, game_ids)
