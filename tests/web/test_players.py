@@ -99,7 +99,9 @@ def test_a_game_names_its_accounts_and_shows_the_rating_change_on_its_socket(dat
             seek = ann.post("/api/seeks", json=offer, headers=csrf["ann"])
             game_id = bob.post(f"/api/seeks/{seek.json()['id']}/accept", headers=csrf["bob"]).json()["id"]
             state: JSON = ann.get(f"/api/games/{game_id}").json()
-            accounts = {"ann": {"name": "ann", "bot": False}, "bob": {"name": "bob", "bot": True}}
+            # each with the rating the game began with, shown beside the name during play
+            began = {"rating": 1500, "provisional": True}
+            accounts = {"ann": {"name": "ann", "bot": False, **began}, "bob": {"name": "bob", "bot": True, **began}}
             assert state["accounts"] == [accounts[name] for name in state["names"]]
             assert "ratings" not in state
             first, second = ("ann", "bob") if state["names"][0] == "ann" else ("bob", "ann")

@@ -4,6 +4,7 @@ game dialog, both clocks ticking, the time used per move, and a flag that falls 
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +15,7 @@ import pytest
 
 import hive
 
-from ..web_support import ServerProcess, chromium, random_move, serving, sizes
+from ..web_support import DESKTOP, PHONE, ServerProcess, chromium, random_move, serving, sizes
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 Page = Any
@@ -183,4 +184,24 @@ def test_a_timed_game_is_photographed_with_its_clocks(browser: Any, own_server: 
     assert page.inner_text("#game-info").endswith("Blitz 5+3")
     shoot(page, "timed-game.png", tmp_path)
     assert not page.errors
+    context.close()
+
+
+@pytest.mark.parametrize("device", sizes("phone", "desktop"))
+def test_a_correspondence_games_clocks_read_in_one_format_and_the_mover_is_told_it_is_their_move(
+    browser: Any, own_server: ServerProcess, device: str
+) -> None:
+    """At a day a move, after the first move both clocks read in days, hours and minutes ("1d 0h" and "23h 59m"),
+    never one of them as "23:59:07"; White, to move before Black opened the invitation, is told it is their move."""
+    context = browser.new_context(**(PHONE if device == "phone" else DESKTOP))
+    game = create(own_server, mode="online", time_control={"days": 1})
+    page = seat_page(context, own_server, game)
+    status = page.inner_text("#status")
+    assert "your move" in status and "has not opened the invitation" in status and "waiting" not in status, status
+    play(own_server, game["id"], game["token"], "wS1")
+    page.wait_for_function("app.state && app.state.moves.length === 1")
+    page.wait_for_timeout(300)  # a tick of the running clock
+    texts = [clock_text(page, seat) for seat in (0, 1)]
+    assert texts[0] == "1d 0h" and re.fullmatch(r"23h 5\dm", texts[1]), texts
+    assert page.evaluate("document.querySelector('.clock').getClientRects().length") == 1  # one line, not wrapped
     context.close()

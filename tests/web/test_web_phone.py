@@ -274,7 +274,7 @@ def test_seat_links_leave_the_address_bar_and_never_overwrite_a_seat(browser: An
     invite = page.input_value("#invite-link")
     assert "Send this link to your opponent only" in page.inner_text("#share")
     assert "--host 0.0.0.0" in page.inner_text("#reach-note")  # the test server listens on 127.0.0.1 only
-    assert "waiting for your opponent to open the invitation" in page.inner_text("#status")
+    assert "your move (your opponent has not opened the invitation yet)" in page.inner_text("#status")
     own = open_page(mine, invite)  # one's own invitation, opened in the same browser
     own.wait_for_selector("#seat-warning:not([hidden])")
     assert "your opponent's seat" in own.inner_text("#seat-warning")

@@ -17,7 +17,7 @@ import hashlib
 import hmac
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -111,17 +111,20 @@ class Accounts:
         quotas = quotas or QuotaRepository(repository.database, repository.now)
         self.throttle = Throttle(quotas, repository, settings or Settings(), now)
         self._marked: dict[str, float] = {}  # when this process last marked each account online
+        #: Told the name of an account that comes online (it was not, by the database), for the lobby's pages.
+        self.came_online: Callable[[str], Awaitable[None]] | None = None
 
     async def seen(self, account: StoredAccount) -> None:
         """The account made a request now: mark it online (in the database, where every process reads it), unless
-        this process did so less than :data:`SEEN_EVERY` seconds ago."""
+        this process did so less than :data:`SEEN_EVERY` seconds ago; one that was not online is announced."""
         now = self.now()
         if now - self._marked.get(account.id, -SEEN_EVERY) < SEEN_EVERY:
             return
         if len(self._marked) > 10_000:
             self._marked.clear()
         self._marked[account.id] = now
-        await self.repository.seen(account.id)
+        if await self.repository.seen(account.id, now - ONLINE_SECONDS) and self.came_online is not None:
+            await self.came_online(account.name)
 
     async def online(self, limit: int) -> list[tuple[str, bool, float]]:
         """The accounts online (seen in the last :data:`ONLINE_SECONDS`, not banned), most recent first."""

@@ -44,7 +44,7 @@ from ..game.session import Session
 from ..realtime.bus import Bus, LocalBus, PostgresBus, RedisBus
 from ..realtime.fanout import Fanout, Watcher, dumps, with_seats
 from ..realtime.flags import Flags
-from ..realtime.lobby import LobbySockets
+from ..realtime.lobby import ONLINE, LobbySockets
 from ..realtime.presence import Watching
 from ..settings import Settings
 from ..storage import open_store
@@ -136,6 +136,7 @@ class App:
         self._stopped = False
         self.api = Api(self)
         self.accounts = Accounts(self.store.accounts, quotas=self.store.quotas, settings=settings)
+        self.accounts.came_online = self._came_online
         self.seeks = Seeks(
             self.store.seeks, self.store.ratings, self.service, self.store.accounts, self.store.chat, self.lobby_changed
         )
@@ -319,6 +320,10 @@ class App:
             log.warning("a change of the lobby could not be sent to the other processes: %s", err)
         self.lobby_sockets.deliver(change)
         await self._offered(change)
+
+    async def _came_online(self, name: str) -> None:
+        """An account came online: every lobby page is told, to show it among who is online."""
+        await self.lobby_changed({"type": ONLINE, "id": name, "name": name})
 
     async def _offered(self, change: dict[str, Any]) -> None:
         """A rematch offer opened, declined or withdrawn: the finished game's sockets here are shown it (its state's

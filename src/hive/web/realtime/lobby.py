@@ -25,8 +25,11 @@ from .fanout import TOO_SLOW, TOO_SLOW_REASON, Fanout, Watcher, dumps
 JSON = dict[str, Any]
 #: The key of the guests' sockets (a signed-in player's are under their account's id).
 GUESTS = ""
-#: The lobby's kinds of change, as the socket names them (``type``): an open seek, or a challenge to one player.
-SEEK, CHALLENGE = "seek", "challenge"
+#: The lobby's kinds of change, as the socket names them (``type``): an open seek, a challenge to one player, and an
+#: account come online (``name``).
+SEEK, CHALLENGE, ONLINE = "seek", "challenge", "online"
+#: The kinds every lobby socket is sent, a guest's too.
+EVERYONE = (SEEK, ONLINE)
 #: The key of a lobby change that says which accounts it concerns; it is not sent to the sockets.
 ROUTE = "route"
 
@@ -120,7 +123,7 @@ class LobbySockets:
         challenge's to its two players' only."""
         route = [account for account in change.get(ROUTE) or [] if isinstance(account, str)]
         text = dumps({key: value for key, value in change.items() if key != ROUTE})
-        if change.get("type") == SEEK:
+        if change.get("type") in EVERYONE:
             for key in list(self.fanout.games):
                 self._send(key, text)
         else:
@@ -132,4 +135,4 @@ class LobbySockets:
         self._send(account, dumps(message))
 
 
-__all__ = ["CHALLENGE", "GUESTS", "ROUTE", "SEEK", "LobbySockets"]
+__all__ = ["CHALLENGE", "EVERYONE", "GUESTS", "ONLINE", "ROUTE", "SEEK", "LobbySockets"]

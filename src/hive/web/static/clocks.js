@@ -6,10 +6,15 @@ import { app, h } from "./page.js";
 
 const received = new WeakMap(); // a state -> when it arrived (performance.now())
 
-// A remaining time as a clock shows it: "2d 5h", "1:02:03", "4:05", or tenths below ten seconds ("7.3").
-export function clockText(ms) {
+// Whether a clock counts days per move (correspondence).
+export function byDays(clock) { return !!(clock && clock.control && clock.control.days); }
+
+// A remaining time as a clock shows it: "1:02:03", "4:05", or tenths below ten seconds ("7.3"); by days
+// (correspondence: days), in one format from days down to an hour, "2d 5h", "1d 0h", "23h 55m", then "59:07".
+export function clockText(ms, days = false) {
   const s = Math.max(0, ms) / 1000;
   if (s >= 86400) return `${Math.floor(s / 86400)}d ${Math.floor((s % 86400) / 3600)}h`;
+  if (days && s >= 3600) return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
   if (s < 10) return (Math.floor(s * 10) / 10).toFixed(1);
   const whole = Math.floor(s), hours = Math.floor(whole / 3600), minutes = Math.floor((whole % 3600) / 60);
   const seconds = String(whole % 60).padStart(2, "0");
@@ -49,7 +54,7 @@ export function clockFor(seat) {
 function update(box, s) {
   const seat = Number(box.dataset.seat);
   const ms = remaining(s, seat);
-  box.textContent = clockText(ms);
+  box.textContent = clockText(ms, byDays(s.clock));
   box.classList.toggle("running", s.clock.running === seat && !s.result);
   box.classList.toggle("low", ms <= s.clock.low);
   box.classList.toggle("out", ms <= 0);

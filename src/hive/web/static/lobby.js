@@ -12,6 +12,7 @@ import { hideSeeks, showSeeks } from "./seeks.js";
 import { showTournamentList } from "./tournaments.js";
 import { hideTurns, showTurns } from "./notices.js";
 import { hideCommunity, showCommunity } from "./players.js";
+import { onLobbyMessage } from "./lobbysocket.js";
 
 let open = null; // the shell's openGame(id, {review}): shows a game
 
@@ -109,7 +110,17 @@ export async function declineRematch(offer) {
   }
 }
 
-export function wireLobby(openGame) { open = openGame; }
+export function wireLobby(openGame) {
+  open = openGame;
+  // the list stays live: a game of the player's moved (the lobby socket's "turn") or began (a seek or challenge
+  // taken) shows at once, not at the next visit
+  let timer = null;
+  onLobbyMessage((message) => {
+    if ($("lobby").hidden || !(message.type === "turn" || message.change === "accepted")) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => { if (!$("lobby").hidden) refreshList(); }, 200);
+  });
+}
 
 // Show the list of games in place of the board.
 export async function showLobby() {
@@ -120,6 +131,19 @@ export async function showLobby() {
   showTournamentList(); // and the tournaments
   showTurns(); // and a signed-in player's games waiting for their move
   showCommunity(); // the live games, and who is online
+  await refreshList();
+  const rules = $("lobby-rules");
+  rules.replaceChildren();
+  for (const info of app.assets.games) {
+    if (!info.rules) continue;
+    const a = h("a", "button-link", `How to play ${info.title}`);
+    a.href = info.rules;
+    rules.append(a);
+  }
+}
+
+// The game list, asked for again.
+async function refreshList() {
   const list = $("game-list");
   try {
     // on a server with accounts the list is the asker's own games: its account's, and those of the seats held here
@@ -129,14 +153,6 @@ export async function showLobby() {
     $("lobby-empty").hidden = games.length > 0;
   } catch (err) {
     toast(err.message);
-  }
-  const rules = $("lobby-rules");
-  rules.replaceChildren();
-  for (const info of app.assets.games) {
-    if (!info.rules) continue;
-    const a = h("a", "button-link", `How to play ${info.title}`);
-    a.href = info.rules;
-    rules.append(a);
   }
 }
 

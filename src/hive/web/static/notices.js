@@ -11,6 +11,7 @@ import { $, app, h } from "./page.js";
 import { onAccountChange, signedIn } from "./account.js";
 import { onLobbyMessage } from "./lobbysocket.js";
 import { showCount } from "./alerts.js";
+import { byDays, clockText } from "./clocks.js";
 import { seeksShowing } from "./seeks.js";
 
 let open = null; // the shell's: open a game (its address pushed)
@@ -82,6 +83,7 @@ function heard(message) {
     if (showing) loadTurns();
     return;
   }
+  if (message.type === "online") return; // who is online (players.js)
   if (message.type === "invite") { // an organiser invited the player to a tournament by invitation
     const path = `/tournament/${encodeURIComponent(message.id)}`;
     notify(`invite:${message.id}`, `${message.by} invites you to the tournament ${message.name}`, "Open", path,
@@ -110,16 +112,11 @@ function heard(message) {
 
 // ------------------------------------------------------------------ the lobby's "Your turn"
 
-// The time left on the player's clock, in words ("2 days", "5 h", "12 min").
+// The time left on the player's clock as the game's clock shows it ("1d 0h left", "23h 55m left", "4:36 left").
 function left(game) {
   const clock = game.clock;
   if (!clock) return "";
-  const ms = clock.remaining[game.seat];
-  const hours = Math.floor(ms / 3600000);
-  const days = Math.floor(hours / 24);
-  if (days) return `${days} ${days === 1 ? "day" : "days"}${hours % 24 ? ` ${hours % 24} h` : ""} left`;
-  if (hours) return `${hours} h left`;
-  return `${Math.max(0, Math.ceil(ms / 60000))} min left`;
+  return `${clockText(clock.remaining[game.seat], byDays(clock))} left`;
 }
 
 function renderTurns() {

@@ -128,10 +128,13 @@ function renderStatus(game) {
   } else {
     const other = s.seats.length === 1 ? 1 - s.seats[0] : null;
     let you = "";
-    if (other !== null && s.mode === "online" && !s.joined[other]) {
-      you = ` — waiting for your opponent to open ${accountSeat(s, other) ? "the game" : "the invitation"}`;
+    if (other !== null) {
+      // the side to move is told it is their move, whether or not the opponent has opened the game yet
+      const absent = s.mode === "online" && !s.joined[other];
+      const what = accountSeat(s, other) ? "the game" : "the invitation";
+      if (s.seats[0] === view.turn) you = ` — your move${absent ? ` (your opponent has not opened ${what} yet)` : ""}`;
+      else you = absent ? ` — waiting for your opponent to open ${what}` : " — waiting for your opponent";
     }
-    else if (other !== null) you = s.seats[0] === view.turn ? " — your move" : " — waiting for your opponent";
     st.textContent = `${game.sideName(view.turn)}${game.phase()}${you}`;
     if (!s.seats.length) st.textContent += " · watching";
   }

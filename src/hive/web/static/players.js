@@ -11,6 +11,7 @@ import { api } from "./net.js";
 import { $, app, h, toast } from "./page.js";
 import { keepToken } from "./seats.js";
 import { onAccountChange, signedIn } from "./account.js";
+import { onLobbyMessage } from "./lobbysocket.js";
 
 const POLL_MS = 8000;
 export const SPEEDS = ["bullet", "blitz", "rapid", "classical", "correspondence"];
@@ -209,6 +210,13 @@ async function refresh() {
   if (mine === run && active) timer = setTimeout(refresh, POLL_MS);
 }
 
+// A refresh in a moment: the pushes that come together (a game begun tells both players) make one.
+let soonTimer = null;
+function soon() {
+  clearTimeout(soonTimer);
+  soonTimer = setTimeout(() => { if (active) refresh(); }, 200);
+}
+
 // Show the lobby's live games and who is online (nothing on a server without accounts), kept fresh.
 export function showCommunity() {
   if (!app.assets.accounts) return;
@@ -349,5 +357,10 @@ export function wirePlayers(goTo, openGame) {
     if (challenging) { challenging = false; $("seek-to").value = ""; }
   });
   onAccountChange(() => { shown = null; if (active) refresh(); });
+  // pushed: an account came online, a game of the player's moved, a game began from a seek or a challenge
+  onLobbyMessage((message) => {
+    if (!active) return;
+    if (message.type === "online" || message.type === "turn" || message.change === "accepted") soon();
+  });
   document.addEventListener("visibilitychange", () => { if (active && !document.hidden) refresh(); });
 }

@@ -220,18 +220,20 @@ class AccountRepository(Repository):
 
     # ------------------------------------------------------------------ who is online
 
-    async def seen(self, account_id: str) -> None:
-        """Mark the account as seen now (online)."""
-        await self.database.run(self._seen, account_id)
+    async def seen(self, account_id: str, online_since: float = 0.0) -> bool:
+        """Mark the account as seen now (online); whether it came online (not seen after ``online_since``)."""
+        return await self.database.run(self._seen, account_id, online_since)
 
-    def _seen(self, account_id: str) -> None:
+    def _seen(self, account_id: str, online_since: float) -> bool:
         now = self.now()
         insert = (sqlite.insert if self.database.sqlite else postgresql.insert)(online)
         upsert = insert.values(account_id=account_id, seen=now).on_conflict_do_update(
             index_elements=[online.c.account_id], set_={"seen": now}
         )
         with self.database.engine.begin() as connection:
+            before = connection.execute(sa.select(online.c.seen).where(online.c.account_id == account_id)).scalar()
             connection.execute(upsert)
+        return before is None or float(before) <= online_since
 
     async def gone(self, account_id: str) -> None:
         """The account is no longer online (it signed out)."""
