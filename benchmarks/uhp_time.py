@@ -8,6 +8,11 @@ round trip of a move with next to no search in it.
 
     python -m benchmarks.uhp_time [--threads N] [--time T] [--rounds R] [--moves M]
 
+``--depth D`` times ``bestmove depth D`` instead (a new engine each round, its ``newgame`` not counted) against a new
+in-process searcher's ``search(board, Limits(depth=D))``, alternating, on ``--names`` (default the midgames). The
+in-process boards have the engine's rules: the repetition draw on (the library's boards have it off; the
+repetition bookkeeping costs about 1.5 times the instructions a node, so time-to-depth figures must say which).
+
 ``--moves`` plays M moves of self-play over UHP from each position (``newgame`` with the whole GameString before
 each, as ``hive match`` does), reporting each ``bestmove``'s round trip: the later moves show what a session keeps.
 """
@@ -78,7 +83,12 @@ def main() -> None:
     parser.add_argument("--time", type=float, default=1.0)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--moves", type=int, default=0)
+    parser.add_argument("--depth", type=int, default=0)
+    parser.add_argument("--names", nargs="*", default=list(NAMES))
     args = parser.parse_args()
+    if args.depth:
+        time_to_depth(args)
+        return
     print(
         f"hive {hive.__version__} ({hive.BUILD}), {args.threads} thread(s), T = {args.time:g} s, load {os.getloadavg()}"
     )
@@ -90,7 +100,7 @@ def main() -> None:
             newgame.append(engine.ask(f"newgame {record}")[1])
             depth1.append(engine.ask("bestmove depth 1")[1])
             timed.append(engine.ask(f"bestmove time {uhp_time(args.time)}")[1])
-            board = hive.Board.from_game_string(record)
+            board = hive.Board.from_record(record, repetition_draw=True)  # the engine's rules
             searcher = Searcher()
             start = time.perf_counter()
             searcher.search(board, Limits(time=args.time, threads=args.threads))
@@ -103,7 +113,7 @@ def main() -> None:
         )
         print(line, flush=True)
         if args.moves:
-            board = hive.Board.from_game_string(record)
+            board = hive.Board.from_record(record, repetition_draw=True)  # the engine's rules
             trips = []
             for _ in range(args.moves):
                 if board.is_game_over():
@@ -114,6 +124,34 @@ def main() -> None:
                 board.push_text(lines[0])
             print(f"  self-play, {len(trips)} moves: " + ", ".join(f"{t:.3f}" for t in trips), flush=True)
         engine.close()
+
+
+def time_to_depth(args: argparse.Namespace) -> None:
+    """``bestmove depth D`` over UHP against the in-process search, alternating, a new searcher each round."""
+    print(
+        f"hive {hive.__version__} ({hive.BUILD}), {args.threads} thread(s), depth {args.depth}, load {os.getloadavg()}"
+    )
+    for name in args.names:
+        record = (args.positions / f"{name}.txt").read_text().strip()
+        over, inside, nodes = [], [], 0
+        for _ in range(args.rounds):
+            engine = Engine(args.threads)
+            engine.ask(f"newgame {record}")
+            over.append(engine.ask(f"bestmove depth {args.depth}")[1])
+            engine.close()
+            board = hive.Board.from_record(record, repetition_draw=True)  # the engine's rules
+            searcher = Searcher()
+            start = time.perf_counter()
+            nodes = searcher.search(board, Limits(depth=args.depth, threads=args.threads)).nodes
+            inside.append(time.perf_counter() - start)
+            searcher.close()
+        a, b = statistics.median(over), statistics.median(inside)
+        print(
+            f"{name}: over UHP {a:.2f} s (rounds {', '.join(f'{t:.2f}' for t in over)}), in process {b:.2f} s "
+            f"(rounds {', '.join(f'{t:.2f}' for t in inside)}, {nodes:,} nodes), ratio {a / b:.2f}, load "
+            f"{os.getloadavg()[0]:.1f}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

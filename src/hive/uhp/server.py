@@ -10,7 +10,8 @@ and ``exit`` prints nothing. Choices where the protocol leaves room:
   answers with its record in the same form (the position, then the moves played since).
 - ``validmoves`` and ``bestmove`` on a finished game are errors; ``play`` on one is an ``invalidmove``.
 - ``bestmove`` with no argument searches at the ``DefaultLevel`` option; ``bestmove time hh:mm:ss`` (minutes and
-  seconds below 60, fractions allowed) answers within the time given, ``00:00:00`` meaning a one-ply search;
+  seconds below 60, fractions allowed) answers within the time given, counted from the line's arrival: it searches
+  until :data:`ANSWER_MARGIN` before the time runs out; ``00:00:00`` means a one-ply search;
   ``bestmove depth N`` searches N plies (1 and up; deeper than the searcher's limit is clipped to it).
   ``bestmove clock R [I]`` (an extension for clients that run a clock; UHP has no clock of its own) gives the time
   remaining on the engine's clock and the increment added after each move (both hh:mm:ss, the increment 0 when
@@ -24,7 +25,12 @@ and ``exit`` prints nothing. Choices where the protocol leaves room:
   ``MaxTime`` (int, seconds, default 600) is the hard ceiling of every ``bestmove`` and ``perft``; ``TTSizeMB``
   (int, default 250) is the size of the transposition table, which the processes of a search share; ``Threads``
   (int, 1 to 16, default 1) is the number of processes a ``bestmove`` searches with (the same scores at a depth,
-  reached sooner on more cores). These three apply from the next ``bestmove``.
+  reached sooner on more cores). These three apply from the next ``bestmove``. The helper processes of ``Threads``
+  are kept for the session (until ``Threads`` changes, a ``newgame`` of other rules, ``exit`` or the input's end).
+- Between moves the searcher keeps its transposition table while ``newgame`` brings the game in progress (a
+  GameString whose moves go on from, or back along, the game's: clients send the whole game before each
+  ``bestmove``); a ``newgame`` with a game type alone or with another game wipes it; other rules clear it. The
+  ``hive uhp`` process maps the whole table at ``newgame`` (:attr:`UHPEngine.populate`).
 - ``perft [depth]`` (an extension, default depth 3, at most 32) prints one line ``<depth> <count> <seconds>`` per
   depth from 0, like ``hive perft`` (Mzinga prints ``perft(d) = count in ms``).
 - A search or a perft is never left running: a line arriving on the input (or the input closing) stops it, as does
