@@ -17,6 +17,7 @@ from hive.games.hive import Searcher
 from hive.games.hivequeen import Board as QueenBoard
 from hive.games.hivequeen import Searcher as QueenSearcher
 from hive.games.hivequeen.search import search_view
+from hive.players import SearchPlayer
 from hive.search import Limits, parallel
 
 from ..processes import children
@@ -327,3 +328,15 @@ def _ends(pid: int, within: float) -> bool:
             return True
         time.sleep(0.05)
     return False
+
+
+def test_the_in_process_player_keeps_its_helper_until_closed() -> None:
+    before = children()
+    player = SearchPlayer(hive.find_game("Base+MLP"), Limits(depth=2, threads=2))
+    board = midgame("midgame_base")
+    board.push(player.choose(board))
+    helpers = children() - before
+    board.push(player.choose(board))
+    assert len(helpers) == 1 and children() - before == helpers
+    player.close()
+    assert children() <= before
