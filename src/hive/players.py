@@ -269,7 +269,8 @@ def engine_limits(time: float | None = None, depth: int | None = None) -> Limits
 
 
 class SearchPlayer:
-    """The game's built-in searcher with fixed limits (its transposition table is kept between moves).
+    """The game's built-in searcher with fixed limits (its transposition table, and on more than one process its
+    helper processes, are kept between moves; :meth:`close` stops the helpers).
 
     :param game: the game played.
     :param limits: how long each move is searched.
@@ -302,7 +303,10 @@ class SearchPlayer:
         return self.searcher.search(board, self.limits).move
 
     def close(self) -> None:
-        """Nothing to release."""
+        """Stop the helper processes the searcher keeps for searches on more than one process."""
+        close = getattr(self.searcher, "close", None)
+        if close is not None:
+            close()
 
 
 class RandomPlayer:

@@ -55,6 +55,7 @@ def clock(seconds: float) -> str:
 def test_bestmove_clock_thinks_for_the_shared_budget(line: str, remaining: float, increment: float) -> None:
     searcher = Recording()
     engine = UHPEngine(searcher)
+    engine.clock = lambda: 100.0  # no time passes between the command's arrival and the search
     ask(engine, "newgame Base+MLP")
     ask(engine, "options set Threads 2")
     assert ask(engine, "bestmove " + line)[0] in ("wS1", "wB1", "wG1", "wA1", "wM", "wL", "wP")
@@ -137,12 +138,14 @@ def test_threads_search_the_same_and_stop_on_a_new_line(engine: Engine) -> None:
     assert engine.reply()[-1] == "ok"
     board = hive.Board.from_game_string(MIDGAME)
     assert Searcher().search(board, Limits(depth=3)).move == board.parse_move(one[0])
+    helpers = children(engine.proc.pid)
+    assert len(helpers) == 1, "the helper is kept after the search"
     engine.send("bestmove depth 60")
     time.sleep(1.0)
-    assert children(engine.proc.pid), "the search runs on a helper process too"
+    assert children(engine.proc.pid) == helpers, "the search runs on the same helper"
     start = time.monotonic()
     engine.send("info")
     assert engine.reply(timeout=30)[-1] == "ok"
     assert time.monotonic() - start < 5
     assert engine.reply(timeout=30)[0].startswith("id hive")
-    assert children(engine.proc.pid) == set()
+    assert children(engine.proc.pid) == helpers

@@ -13,6 +13,7 @@ from hive.games.hive import Move, Searcher
 from hive.games.hive.ai import LEVELS, random_move
 from hive.games.hive.evaluation import evaluate
 from hive.search import Limits, SearchResult
+from hive.uhp.server import ANSWER_MARGIN
 
 from ..shared import mzinga_rows
 
@@ -100,8 +101,9 @@ def test_answers_within_the_time_given() -> None:
 @pytest.mark.timing
 @pytest.mark.slow
 def test_one_second_on_200_self_play_positions() -> None:
-    """The UHP engine passes 90 % of ``bestmove time 00:00:01`` to the search; all answer within 1.2 s."""
-    check_time_limit(self_play_positions(200, seed=2), budget=0.9, allowed=1.2, clock=time.perf_counter)
+    """The UHP engine passes ``bestmove time 00:00:01`` less its answer's margin to the search; all answer within
+    1.2 s."""
+    check_time_limit(self_play_positions(200, seed=2), budget=1 - ANSWER_MARGIN, allowed=1.2, clock=time.perf_counter)
 
 
 def test_deterministic_without_seed() -> None:

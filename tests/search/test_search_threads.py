@@ -17,6 +17,7 @@ from hive.games.hive import Searcher
 from hive.games.hivequeen import Board as QueenBoard
 from hive.games.hivequeen import Searcher as QueenSearcher
 from hive.games.hivequeen.search import search_view
+from hive.players import SearchPlayer
 from hive.search import Limits, parallel
 
 from ..processes import children
@@ -214,3 +215,128 @@ def test_threads_out_of_range_are_refused(threads: int) -> None:
 def test_limits_describe_their_threads() -> None:
     assert Limits(depth=7, threads=2).describe() == "depth 7, 2 threads"
     assert Limits(time=1).describe() == "1 s per move"
+
+
+def test_the_team_is_kept_for_the_searches_of_a_game() -> None:
+    """A searcher keeps its helper for the next search of the same game (later, or earlier after an undo), each
+    scoring as one process would; a position of another game, other rules or another thread count starts a new
+    team; ``close`` stops it."""
+    board = midgame("midgame_base")
+    searcher = Searcher()
+    before = children()
+    positions = []
+    for _ in range(3):
+        positions.append(board.copy())
+        result = searcher.search(board, Limits(depth=DEEP, threads=2))
+        assert result.score == Searcher().search(board, Limits(depth=DEEP)).score
+        helpers = children() - before
+        assert len(helpers) == 1
+        if len(positions) == 1:
+            first = helpers
+        assert helpers == first, "the helper of the first search searches the later ones"
+        board.push(result.move)
+    for earlier in reversed(positions):  # undo: back along the game
+        searcher.search(earlier, Limits(depth=DEEP - 1, threads=2))
+        assert children() - before == first
+    other = midgame("midgame2_mlp")
+    assert searcher.search(other, Limits(depth=DEEP - 1, threads=2)).score == (
+        Searcher().search(other, Limits(depth=DEEP - 1)).score
+    )
+    second = children() - before
+    assert len(second) == 1 and second != first, "another game: a new helper"
+    assert not first & children()
+    searcher.search(other, Limits(depth=2, threads=3))
+    assert len(children() - before) == 2
+    searcher.close()
+    assert children() <= before
+    searcher.close()  # twice is harmless
+
+
+def test_the_team_follows_a_new_table() -> None:
+    board = midgame("midgame_base")
+    searcher = Searcher()
+    before = children()
+    searcher.search(board, Limits(depth=2, threads=2))
+    first = children() - before
+    searcher.tt_limit = 1_000  # a table of another size: the helpers must share the new one
+    assert (
+        searcher.search(board, Limits(depth=DEEP, threads=2)).score
+        == Searcher().search(board, Limits(depth=DEEP)).score
+    )
+    assert len(children() - before) == 1 and children() - before != first
+    searcher.close()
+
+
+def test_helpers_end_with_the_searcher_dropped() -> None:
+    before = children()
+    searcher = Searcher()
+    searcher.search(midgame("midgame_base"), Limits(depth=2, threads=2))
+    assert len(children() - before) == 1
+    del searcher
+    assert children() <= before
+
+
+def test_helpers_sleep_between_searches() -> None:
+    """An idle helper takes no processor time: it waits on its pipe."""
+    before = children()
+    searcher = Searcher()
+    searcher.search(midgame("midgame_base"), Limits(depth=2, threads=2))
+    (helper,) = children() - before
+    time.sleep(0.3)
+    ticks = _cpu_ticks(helper)
+    time.sleep(1.0)
+    assert _cpu_ticks(helper) - ticks <= 2  # clock ticks of 10 ms
+    searcher.close()
+
+
+def _cpu_ticks(pid: int) -> int:
+    with open(f"/proc/{pid}/stat") as handle:
+        fields = handle.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
+def test_helpers_end_when_the_parent_dies() -> None:
+    """A process that searched on two processes and was killed leaves no helper behind."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the parent to be killed
+        try:
+            os.close(read)
+            searcher = Searcher()
+            searcher.search(midgame("midgame_base"), Limits(depth=2, threads=2))
+            os.write(write, b"%d\n" % next(iter(children())))
+            time.sleep(60)
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as lines:
+        helper = int(lines.readline())
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    assert _ends(helper, within=10.0), "the helper outlived its parent"
+
+
+def _ends(pid: int, within: float) -> bool:
+    """Whether process ``pid`` is gone (or a zombie) within ``within`` seconds."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat") as handle:
+                if handle.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    return True
+        except OSError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_the_in_process_player_keeps_its_helper_until_closed() -> None:
+    before = children()
+    player = SearchPlayer(hive.find_game("Base+MLP"), Limits(depth=2, threads=2))
+    board = midgame("midgame_base")
+    board.push(player.choose(board))
+    helpers = children() - before
+    board.push(player.choose(board))
+    assert len(helpers) == 1 and children() - before == helpers
+    player.close()
+    assert children() <= before

@@ -18,13 +18,16 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sized
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from .._build import filled, is_compiled
 from ..game import DRAW, FIRST_WINS
 from .limits import Limits, SearchResult
 from .table import NO_CUTOFF as NO_CUTOFF
 from .table import TranspositionTable, table_entries
+
+if TYPE_CHECKING:
+    from .parallel import Team
 
 #: The score of a won game (nearer wins score a little higher).
 WIN = 1_000_000
@@ -76,7 +79,7 @@ class SearchBase:
     in entries (a search that finds it changed starts a new, empty table of that size), and :attr:`stop`, a
     function polled with the clock: when it returns true the search ends as if its time were up, with the best move
     found so far. With ``Limits.threads`` above 1 a search forks helper processes (:mod:`hive.search.parallel`),
-    which share the table and stop with the search.
+    which share the table, and keeps them for the next such search (:attr:`team`, stopped by :meth:`close`).
     """
 
     #: What a draw costs the searching side on top of its contempt (a game's searcher may set it, and so may a
@@ -90,6 +93,9 @@ class SearchBase:
         self.contempt = CONTEMPT
         self.tt = TranspositionTable(TT_LIMIT)
         self.stop: Callable[[], bool] | None = None
+        #: The helper processes of the searches on more than one process, kept between searches (see
+        #: :mod:`hive.search.parallel`); :meth:`close` stops them.
+        self.team: Team | None = None
         # seeding a generator costs more than a small search: only searchers that draw have one
         self.rng = random.Random(seed) if seed is not None and opening_noise > 0 else None
         self.opening_noise = opening_noise
@@ -120,11 +126,7 @@ class SearchBase:
             raise ValueError("The game is over: there is no move to search.")
         self.nodes = 0
         self.deadline = start + limits.time if limits.time is not None else float("inf")
-        for index in self._touched:
-            self._history[index] = 0
-        self._touched.clear()
-        self.killers = [0] * KILLER_SLOTS
-        self.second_killers = [0] * KILLER_SLOTS
+        self.reset_ordering()
         self.root_side = position.ply & 1
         self.draw_score = -self.draw_aversion - max(-self.contempt, min(self.contempt, self.evaluate(position) // 2))
         if self.tt.entries != table_entries(self.tt_limit):
@@ -141,7 +143,7 @@ class SearchBase:
         if limits.threads > 1 and (self.rng is None or position.ply >= self.opening_noise):
             from . import parallel  # only searches on more than one core need it
 
-            team = parallel.Team(self, position, len(moves), limits.threads)
+            team = parallel.team_for(self, position, len(moves), limits.threads)
         try:
             for depth in range(1, max_depth + 1):
                 if team is None:
@@ -158,8 +160,33 @@ class SearchBase:
                 position.unmake()
         finally:
             if team is not None:
-                self.nodes += team.close()
+                self.nodes += team.finish()
         return SearchResult(best, best_score, reached, self.nodes, time.perf_counter() - start)
+
+    def reset_ordering(self) -> None:
+        """Forget the history scores and killers (each search starts its move ordering afresh)."""
+        for index in self._touched:
+            self._history[index] = 0
+        self._touched.clear()
+        self.killers = [0] * KILLER_SLOTS
+        self.second_killers = [0] * KILLER_SLOTS
+
+    def rules_of(self, p: SearchPosition) -> object:
+        """What, beside its pieces, makes ``p``'s game the game it is (its rules, as a value that compares equal for
+        the same rules), or ``None`` where the searcher cannot tell: then every search on more than one process
+        starts helpers of its own rather than keeping the last search's (see :func:`hive.search.parallel.team_for`)."""
+        return None
+
+    def begin_root(self, p: SearchPosition) -> None:
+        """Set up what a game's searcher keeps for the search of root ``p`` (called by every process of a
+        search)."""
+
+    def close(self) -> None:
+        """Stop the helper processes kept for searches on more than one process (they start again at the next such
+        search); harmless when there are none."""
+        team, self.team = self.team, None
+        if team is not None:
+            team.close()
 
     def _root(self, p: SearchPosition, moves: list[int], depth: int) -> tuple[int, int]:
         alpha = -_WIN - 1

@@ -1,29 +1,40 @@
 """Searching on more than one core: principal-variation splitting over forked processes.
 
-The compiled search holds the GIL, so more cores mean more processes. At the start of a search with ``threads``
+The compiled search holds the GIL, so more cores mean more processes. At the first search with ``threads``
 above 1, :class:`Team` forks ``threads - 1`` helpers, each with a copy of the searcher (its history and killers)
-and of the root position, all sharing its transposition table (:mod:`hive.search.table`). The parent then walks
-down the principal variation: at each node on it, the first (best-ordered) child is searched first, recursively in
-the same way, and once its score is known the other children become a batch of tasks in shared memory that every
-process takes one at a time, each searched with the game's negamax against the best score known when it starts
-(the shared alpha). A child that reaches beta cancels the rest of its batch. Near the leaves (below
-:data:`SPLIT_DEPTH`) a node is searched whole by one process.
+and of the root position, all sharing its transposition table (:mod:`hive.search.table`). The team is then the
+searcher's for the searches that follow (:func:`team_for`): at each one the helpers bring their copy of the root
+to the new root by the moves that differ (the game's line from its start, see :func:`root_line`) and take the
+search's draw score, table age and a cleared history; between searches they sleep on a pipe. A search whose root
+is on another line (another game, other rules, a game whose searcher cannot tell its rules) or whose table changed
+starts a new team.
+
+In a search, the parent walks down the principal variation: at each node on it, the first (best-ordered) child is
+searched first, recursively in the same way, and once its score is known the other children become a batch of
+tasks in shared memory that every process takes one at a time, each searched with the game's negamax against the
+best score known when it starts (the shared alpha). A child that reaches beta cancels the rest of its batch. Near
+the leaves (below :data:`SPLIT_DEPTH`) a node is searched whole by one process.
 
 Every task is searched with a window that alpha-beta could have given it, so the scores are those of alpha-beta
 at that depth; only the choice between moves of equal score may differ (the first in the ordering that *proved*
 the best score is chosen). What one process stores in the table the others find there, so a task is ordered and
-cut off as one process would. The helpers stop with the parent (its deadline, its ``stop`` function or its death)
-and are reaped before :meth:`~hive.search.framework.SearchBase.search_codes` returns.
+cut off as one process would. A search's tasks stop with the parent's (its deadline or its ``stop`` function);
+the helpers end when the team is closed (:meth:`Team.close`, :meth:`~hive.search.framework.SearchBase.close`),
+when the searcher is dropped, at the interpreter's exit, or when the parent dies (their wake pipe's end, and a
+look at the parent at least every second).
 """
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import mmap
 import os
+import select
 import tempfile
 import time
-from typing import TYPE_CHECKING
+import weakref
+from typing import TYPE_CHECKING, Any
 
 from ..game import DRAW
 from .framework import MAX_DEPTH, NO_CUTOFF, WIN, SearchTimeout
@@ -35,11 +46,36 @@ if TYPE_CHECKING:
 SPLIT_DEPTH = 3
 # how long an idle process sleeps between looks at the queue, in seconds
 _POLL = 0.0002
+# how long a helper sleeps between searches before it looks whether its parent lives, in seconds
+_IDLE = 1.0
 # the header: the batch's number, the stop, quit and beta-reached flags, the batch's alpha, beta, depth, ply, task
-# count and path length, then the path from the root, and per helper its node count
-_BATCH, _STOP, _QUIT, _CUT, _ALPHA, _BETA, _DEPTH, _PLY, _COUNT, _LENGTH, _PATH = range(11)
+# count and path length, the search's number, draw score, root side, table age and root line's length, then the
+# path from the root, per helper its node count, and the root's line (its moves from the game's start)
+(
+    _BATCH,
+    _STOP,
+    _QUIT,
+    _CUT,
+    _ALPHA,
+    _BETA,
+    _DEPTH,
+    _PLY,
+    _COUNT,
+    _LENGTH,
+    _SEARCH,
+    _DRAW,
+    _SIDE,
+    _AGE,
+    _LINE_LENGTH,
+    _PATH,
+) = range(16)
 _LONGEST = 4 * MAX_DEPTH
 _NODES = _PATH + _LONGEST
+#: The longest root line a team follows (a longer game starts a new team at each search).
+LONGEST_LINE = 2048
+# the write ends of every team's wake pipes in this process: a helper forked later closes them, so that a team's
+# helpers see their parent's end when it dies
+_WAKE_ENDS: set[int] = set()
 # a task's state: pending, done, or taken by process k (``_TAKEN + k``, the parent being 0)
 _PENDING, _DONE, _TAKEN = 0, 1, 2
 
@@ -69,37 +105,154 @@ class ProcessLock:
         os.close(self._fd)
 
 
-class Team:
-    """The helper processes of one search and the shared table they work from (see the module's docstring).
+def root_line(searcher: SearchBase, position: SearchPosition) -> tuple[object, list[int]] | None:
+    """The line of ``position``: what its game started from (the searcher's :meth:`rules_of
+    <hive.search.framework.SearchBase.rules_of>` it, the start's hash and ply) and the moves played since, or
+    ``None`` where the searcher cannot tell its rules. ``position`` is unmade to its start and made again."""
+    rules = searcher.rules_of(position)
+    if rules is None:
+        return None
+    moves = []
+    while len(position.history):
+        moves.append(position.unmake())
+    start = (rules, position.hash, position.ply)
+    moves.reverse()
+    for move in moves:
+        position.make(move)
+    return start, moves
 
-    :param searcher: the parent's searcher, already set up for the search (deadline, draw score).
+
+def team_for(searcher: SearchBase, position: SearchPosition, width: int, threads: int) -> Team:
+    """The searcher's team (:attr:`~hive.search.framework.SearchBase.team`) set up for a search of ``position``
+    (``width`` root moves) on ``threads`` processes: the one it has where that can follow, else a new one."""
+    team = searcher.team
+    if team is not None:
+        if team.begin(searcher, position, width, threads):
+            return team
+        team.close()
+        searcher.team = None
+    team = Team(searcher, position, width, threads)
+    searcher.team = team
+    return team
+
+
+def _shut(
+    owner: int, slots: memoryview, memory: mmap.mmap, pids: dict[int, int], wakes: dict[int, int], lock: ProcessLock
+) -> None:
+    """End a team's helpers and release what it holds (a team's close, or its finalizer)."""
+    if os.getpid() != owner:  # a copy of the team in a process forked from its owner
+        return
+    slots[_STOP] = 1
+    slots[_QUIT] = 1
+    for fd in wakes.values():
+        _WAKE_ENDS.discard(fd)
+        os.close(fd)  # an idle helper wakes to the pipe's end
+    wakes.clear()
+    for pid in pids.values():
+        with contextlib.suppress(ChildProcessError):  # reaped already, by a search that found it dead
+            os.waitpid(pid, 0)
+    pids.clear()
+    slots.release()
+    memory.close()
+    lock.close()
+
+
+class Team:
+    """The helper processes of a searcher and the shared memory they work from (see the module's docstring); set up
+    for its first search.
+
+    :param searcher: the parent's searcher, already set up for the search (deadline, draw score, table).
     :param position: the root position.
     :param width: the root's move count (a wider node further down is searched whole, by one process).
     :param threads: processes in all, the parent included.
     """
 
     def __init__(self, searcher: SearchBase, position: SearchPosition, width: int, threads: int) -> None:
-        self.searcher = searcher
-        self.position = position
+        self.searcher: Any = searcher
+        self.position: Any = position
         self.width = max(width, 512)
         self.threads = threads
-        self.base = _NODES + threads
+        self.table = searcher.tt
+        self.table_memory = searcher.tt.memory
+        self.line = root_line(searcher, position)
+        self.lines = _NODES + threads
+        self.base = self.lines + LONGEST_LINE
         self.lock = ProcessLock()
         self.memory = mmap.mmap(-1, 8 * (self.base + 4 * self.width))
         self.slots = memoryview(self.memory).cast("q")
+        self.slots[_SEARCH] = 1
         self.path: list[int] = []
         self.pids: dict[int, int] = {}
+        self.wakes: dict[int, int] = {}
         self.parent = os.getpid()
+        reads: dict[int, int] = {}
+        for helper in range(1, threads):
+            reads[helper], self.wakes[helper] = os.pipe()
         for helper in range(1, threads):
             pid = os.fork()
             if pid == 0:  # pragma: no cover - the helper never returns
                 code = 1
                 try:
-                    self._help(helper)
+                    for fd in (*_WAKE_ENDS, *self.wakes.values(), *(r for h, r in reads.items() if h != helper)):
+                        os.close(fd)
+                    self._help(helper, reads[helper])
                     code = 0
                 finally:
                     os._exit(code)
             self.pids[helper] = pid
+        for fd in reads.values():
+            os.close(fd)
+        _WAKE_ENDS.update(self.wakes.values())
+        self._finalizer = weakref.finalize(
+            self, _shut, self.parent, self.slots, self.memory, self.pids, self.wakes, self.lock
+        )
+
+    def begin(self, searcher: SearchBase, position: SearchPosition, width: int, threads: int) -> bool:
+        """Set the team up for a new search of ``position`` by ``searcher`` (set up for it: draw score, table age,
+        history) and wake the helpers; ``False`` (and nothing done) where this team cannot search it: another number
+        of processes, a wider root, another table, a dead helper, or a root that is not on the team's line."""
+        if threads != self.threads or max(width, 512) > self.width or not self._finalizer.alive:
+            return False
+        if searcher.tt is not self.table or searcher.tt.memory is not self.table_memory:
+            return False
+        if any(os.waitpid(pid, os.WNOHANG)[0] for pid in self.pids.values()) or len(self.pids) != threads - 1:
+            return False
+        line = root_line(searcher, position)
+        if line is None or self.line is None or line[0] != self.line[0] or len(line[1]) > LONGEST_LINE:
+            return False
+        self.searcher, self.position, self.path = searcher, position, []
+        slots = self.slots
+        with self.lock:
+            for index, move in enumerate(line[1]):
+                slots[self.lines + index] = move
+            slots[_LINE_LENGTH] = len(line[1])
+            slots[_DRAW], slots[_SIDE], slots[_AGE] = searcher.draw_score, searcher.root_side, searcher.tt.age
+            for helper in range(1, threads):
+                slots[_NODES + helper] = 0
+            slots[_COUNT], slots[_CUT] = 0, 0
+            slots[_BATCH] += 1
+            slots[_SEARCH] += 1
+            slots[_STOP] = 0
+        try:
+            for fd in self.wakes.values():
+                os.write(fd, b"!")
+        except BlockingIOError:  # pragma: no cover - a pipe full of wake-ups the helper will read
+            pass
+        except BrokenPipeError:
+            slots[_STOP] = 1
+            return False
+        return True
+
+    def finish(self) -> int:
+        """End the search (the helpers go back to sleep); returns the nodes the helpers searched in it."""
+        self.slots[_STOP] = 1
+        self.searcher = self.position = None
+        return sum(self.slots[_NODES + helper] for helper in range(1, self.threads))
+
+    def close(self) -> None:
+        """Stop and reap the helpers and release the shared memory (harmless when called twice)."""
+        self.searcher = self.position = None
+        self._finalizer()
 
     # four slots per task after the header: its move, its state, its score and the alpha it was searched against
     def _slot(self, index: int, field: int) -> int:
@@ -116,7 +269,8 @@ class Team:
 
     def _node(self, depth: int, alpha: int, beta: int, ply: int) -> int:
         """The score of the position the parent is at (on the principal variation), as the negamax returns it."""
-        s, p = self.searcher, self.position
+        s: SearchBase = self.searcher
+        p: SearchPosition = self.position
         if depth < SPLIT_DEPTH or len(self.path) >= _LONGEST or p.status >= DRAW or s.repeated(p, ply):
             return s.score_node(p, depth, alpha, beta, ply)
         score = s.probe(p.hash, depth, alpha, beta)
@@ -233,8 +387,9 @@ class Team:
                                 slots[self._slot(index, 1)] = _PENDING
             time.sleep(_POLL)
 
-    def _help(self, helper: int) -> None:  # pragma: no cover - runs in the helper
-        """A helper's life: take tasks until the parent quits (or dies)."""
+    def _help(self, helper: int, wake: int) -> None:  # pragma: no cover - runs in the helper
+        """A helper's life: take the tasks of each search, bringing its root to the search's first, and sleep
+        between searches, until the parent closes the team (or dies)."""
         slots, s, p = self.slots, self.searcher, self.position
         parent = self.parent
         current = [0]
@@ -243,13 +398,44 @@ class Team:
             return slots[_STOP] != 0 or slots[_BATCH] != current[0] or os.getppid() != parent
 
         s.stop = stop
+        s.deadline = float("inf")  # a search's end is the parent's to say
         s.nodes = 0
+        line = list(self.line[1]) if self.line is not None else []
+        synced = slots[_SEARCH]
         plies = len(p.history)
         while slots[_QUIT] == 0 and os.getppid() == parent:
+            sync: tuple[int, list[int], int, int, int] | None = None
+            idle = False
+            task = None
             with self.lock:
-                current[0] = slots[_BATCH]
-                path = [slots[_PATH + index] for index in range(slots[_LENGTH])]
-                task = self._claim(helper)
+                search = slots[_SEARCH]
+                if search != synced:
+                    moves = [slots[self.lines + index] for index in range(slots[_LINE_LENGTH])]
+                    sync = search, moves, slots[_DRAW], slots[_SIDE], slots[_AGE]
+                elif slots[_STOP]:
+                    idle = True
+                else:
+                    current[0] = slots[_BATCH]
+                    path = [slots[_PATH + index] for index in range(slots[_LENGTH])]
+                    task = self._claim(helper)
+            if sync is not None:
+                synced, moves, s.draw_score, s.root_side, s.tt.age = sync
+                common = 0
+                while common < min(len(line), len(moves)) and line[common] == moves[common]:
+                    common += 1
+                for _ in range(len(line) - common):
+                    p.unmake()
+                for move in moves[common:]:
+                    p.make(move)
+                line, plies = moves, len(p.history)
+                s.reset_ordering()
+                s.begin_root(p)
+                s.nodes = 0
+                continue
+            if idle:
+                if not _sleep(wake, parent):
+                    return
+                continue
             if task is None:
                 time.sleep(_POLL)
                 continue
@@ -261,17 +447,15 @@ class Team:
                 pass
             while len(p.history) > plies:
                 p.unmake()
-            slots[_NODES + helper] = s.nodes
+            if slots[_SEARCH] == synced:
+                slots[_NODES + helper] = s.nodes
 
-    def close(self) -> int:
-        """Stop and reap the helpers; returns the nodes they searched."""
-        self.slots[_STOP] = 1
-        self.slots[_QUIT] = 1
-        for pid in self.pids.values():
-            os.waitpid(pid, 0)
-        self.pids.clear()
-        nodes = sum(self.slots[_NODES + helper] for helper in range(1, self.threads))
-        self.slots.release()
-        self.memory.close()
-        self.lock.close()
-        return nodes
+
+def _sleep(wake: int, parent: int) -> bool:  # pragma: no cover - runs in the helper
+    """Sleep until the parent writes to the ``wake`` pipe; ``False`` when the parent closed it or died."""
+    while True:
+        ready = select.select([wake], [], [], _IDLE)[0]
+        if os.getppid() != parent:
+            return False
+        if ready:
+            return bool(os.read(wake, 4096))

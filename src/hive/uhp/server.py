@@ -10,7 +10,8 @@ and ``exit`` prints nothing. Choices where the protocol leaves room:
   answers with its record in the same form (the position, then the moves played since).
 - ``validmoves`` and ``bestmove`` on a finished game are errors; ``play`` on one is an ``invalidmove``.
 - ``bestmove`` with no argument searches at the ``DefaultLevel`` option; ``bestmove time hh:mm:ss`` (minutes and
-  seconds below 60, fractions allowed) answers within the time given, ``00:00:00`` meaning a one-ply search;
+  seconds below 60, fractions allowed) answers within the time given, counted from the line's arrival: it searches
+  until :data:`ANSWER_MARGIN` before the time runs out; ``00:00:00`` means a one-ply search;
   ``bestmove depth N`` searches N plies (1 and up; deeper than the searcher's limit is clipped to it).
   ``bestmove clock R [I]`` (an extension for clients that run a clock; UHP has no clock of its own) gives the time
   remaining on the engine's clock and the increment added after each move (both hh:mm:ss, the increment 0 when
@@ -24,7 +25,12 @@ and ``exit`` prints nothing. Choices where the protocol leaves room:
   ``MaxTime`` (int, seconds, default 600) is the hard ceiling of every ``bestmove`` and ``perft``; ``TTSizeMB``
   (int, default 250) is the size of the transposition table, which the processes of a search share; ``Threads``
   (int, 1 to 16, default 1) is the number of processes a ``bestmove`` searches with (the same scores at a depth,
-  reached sooner on more cores). These three apply from the next ``bestmove``.
+  reached sooner on more cores). These three apply from the next ``bestmove``. The helper processes of ``Threads``
+  are kept for the session (until ``Threads`` changes, a ``newgame`` of other rules, ``exit`` or the input's end).
+- Between moves the searcher keeps its transposition table while ``newgame`` brings the game in progress (a
+  GameString whose moves go on from, or back along, the game's: clients send the whole game before each
+  ``bestmove``); a ``newgame`` with a game type alone or with another game wipes it; other rules clear it. The
+  ``hive uhp`` process maps the whole table at ``newgame`` (:attr:`UHPEngine.populate`).
 - ``perft [depth]`` (an extension, default depth 3, at most 32) prints one line ``<depth> <count> <seconds>`` per
   depth from 0, like ``hive perft`` (Mzinga prints ``perft(d) = count in ms``).
 - A search or a perft is never left running: a line arriving on the input (or the input closing) stops it, as does
@@ -60,8 +66,9 @@ from ..games.hive.ai import LEVELS
 from ..games.hive.reasons import GAME_OVER, PASS_GAME_OVER
 from ..search import MAX_DEPTH, Limits, SearchTimeout
 from ..search.limits import MAX_THREADS
+from ..search.parallel import root_line
 from ..search.perft import perft
-from ..search.table import ENTRY_BYTES, TableTooLarge
+from ..search.table import ENTRY_BYTES, TableTooLarge, TranspositionTable, table_entries
 from ..search.timing import move_budget
 
 CAPABILITIES = "Mosquito;Ladybug;Pillbug"
@@ -69,9 +76,12 @@ COMMANDS = ("info", "newgame", "play", "pass", "validmoves", "bestmove", "undo",
 NO_GAME = "No game in progress. Try 'newgame' to start a new game."
 DEFAULT_PERFT_DEPTH = 3
 MAX_PERFT_DEPTH = 32
-#: ``bestmove time T`` searches for ``max(T * TIME_SHARE - TIME_MARGIN, T / 2)`` seconds, leaving time to reply.
-TIME_SHARE = 0.9
-TIME_MARGIN = 0.05
+#: Seconds of ``bestmove time T`` kept back for answering (the last clock check, the search's unwinding, the reply's
+#: way out): the search ends ``T - ANSWER_MARGIN`` after the command was read (``T / 2`` where that is later). An
+#: answer takes 1-5 ms on a machine whose two cores run ten other jobs (``benchmarks/uhp_time.py``).
+ANSWER_MARGIN = 0.02
+#: The least a ``bestmove`` searches for (its first depth is always completed).
+LEAST_SEARCH = 0.001
 #: The longest input line read, in bytes.
 MAX_LINE = 1 << 20
 #: The longest output line that quotes input; longer error lines are cut.
@@ -174,14 +184,21 @@ class UHPEngine:
     ['Base;InProgress;Black[1];wS1', 'ok']
 
     :param searcher: the AI behind ``bestmove`` (a deterministic Hive :class:`~hive.games.hive.Searcher` by default).
+    :param populate: see :attr:`populate`.
     :ivar interrupted: polled during ``bestmove`` and ``perft``: when it returns true they stop early (the process
         sets it to "a line is waiting on the input").
     """
 
-    def __init__(self, searcher: Searcher | None = None) -> None:
+    def __init__(self, searcher: Searcher | None = None, *, populate: bool = False) -> None:
         self.board: Board | None = None
+        #: Whether ``newgame`` maps the whole transposition table at once (``hive uhp`` does: no move's search then
+        #: waits for the kernel to supply the table's pages; a session of a few searches need not pay for them).
+        self.populate = populate
         self.finished = False
         self.interrupted: Callable[[], bool] | None = None
+        #: The clock a move's time is counted on (from the moment its command was read).
+        self.clock: Callable[[], float] = time.perf_counter
+        self._received = 0.0
         self.searcher = searcher if searcher is not None else Searcher()
         self.option_table = _options()
         self.options: dict[str, str] = {option.key: option.default for option in self.option_table.values()}
@@ -203,12 +220,16 @@ class UHPEngine:
         """The ``info`` block printed unprompted at start-up: id, capabilities, ``ok``."""
         return [*self._info([], ""), "ok"]
 
-    def handle(self, line: str) -> list[str]:
+    def handle(self, line: str, received: float | None = None) -> list[str]:
         """Process one input line and return the output lines.
 
         Every reply ends with exactly one ``ok`` line; ``exit`` returns ``[]`` and sets :attr:`finished`.
         No input makes this raise: unexpected failures are reported as ``err <type>: <message>``.
+
+        :param received: when the line was read, on :attr:`clock` (now if not given): a ``bestmove``'s time counts
+            from then.
         """
+        self._received = self.clock() if received is None else received
         out: list[str] | None
         try:
             out = self._dispatch(line)
@@ -270,10 +291,43 @@ class UHPEngine:
             board = Board(rest or "Base", tournament_opening=tournament, repetition_draw=repetition)
         rules = (str(board.game_type), tournament, repetition)
         if rules != self._rules:
+            self.searcher.close()
             self.searcher.tt.clear()
             self._rules = rules
+        elif ";" not in rest or not self._continues(board):
+            self.searcher.tt.wipe()  # a new game: as a new player would, the searcher starts with an empty table
         self.board = board
+        self._prepare_table()
         return [board.record()]
+
+    def _continues(self, board: Board) -> bool:
+        """Whether ``board`` (a GameString's) is the game in progress (clients send ``newgame`` with the whole game
+        before each ``bestmove``), a later position of it, or an earlier one (an undo): the same start and the moves
+        of one the first moves of the other."""
+        if self.board is None:
+            return False
+        old, new = root_line(self.searcher, self.board), root_line(self.searcher, board)
+        if old is None or new is None or old[0] != new[0]:
+            return False
+        common = min(len(old[1]), len(new[1]))
+        return old[1][:common] == new[1][:common]
+
+    def _prepare_table(self) -> None:
+        """The transposition table of ``TTSizeMB``, its memory in place (outside any move's time)."""
+        searcher = self.searcher
+        searcher.tt_limit = int(self.options["TTSizeMB"]) * 1_000_000 // ENTRY_BYTES
+        if searcher.tt.entries != table_entries(searcher.tt_limit):
+            searcher.tt = TranspositionTable(searcher.tt_limit)
+        if not self.populate:
+            return  # the search maps it
+        try:
+            searcher.tt.populate()
+        except TableTooLarge as err:
+            raise UHPError(f"{err} Try a smaller TTSizeMB.") from None
+
+    def close(self) -> None:
+        """Stop the searcher's helper processes (the engine's end)."""
+        self.searcher.close()
 
     def _play(self, args: list[str], rest: str) -> list[str]:
         board = self._game()
@@ -301,12 +355,12 @@ class UHPEngine:
         if board.is_game_over():
             raise UHPError(f"The game is over ({board.state}). Try 'newgame' or 'undo'.")
         ceiling = float(self.options["MaxTime"])
-        limits = Limits(
-            depth=limits.depth,
-            time=min(limits.time if limits.time is not None else ceiling, ceiling),
-            threads=int(self.options["Threads"]),
-        )
-        self.searcher.tt_limit = int(self.options["TTSizeMB"]) * 1_000_000 // ENTRY_BYTES
+        # the time is counted from the command's arrival: what the engine did since (replaying, setting up) is spent
+        spent = max(0.0, self.clock() - self._received)
+        seconds = min(limits.time if limits.time is not None else ceiling, ceiling)
+        threads = int(self.options["Threads"])
+        limits = Limits(depth=limits.depth, time=max(LEAST_SEARCH, seconds - spent), threads=threads)
+        self._prepare_table()
         self.searcher.stop = self.interrupted
         try:
             result = self.searcher.search(board.copy(), limits)
@@ -338,7 +392,7 @@ class UHPEngine:
         seconds = _seconds(args[1])
         if seconds <= 0:
             return Limits(depth=1)
-        return Limits(time=max(seconds * TIME_SHARE - TIME_MARGIN, seconds / 2))
+        return Limits(time=max(seconds - ANSWER_MARGIN, seconds / 2))
 
     def _undo(self, args: list[str], rest: str) -> list[str]:
         board = self._game()
@@ -363,7 +417,10 @@ class UHPEngine:
             return [option.line(self.options[option.key])]
         if sub == "set" and len(args) == 3:
             option = self._option(args[1])
-            self.options[option.key] = option.parse(args[2])
+            value = option.parse(args[2])
+            if option.key == "Threads" and value != self.options["Threads"]:
+                self.searcher.close()  # the helpers of the old count
+            self.options[option.key] = value
             return [option.line(self.options[option.key])]
         raise UHPError(
             f"Invalid options arguments {_show(rest)}: "
@@ -406,6 +463,7 @@ class UHPEngine:
 
     def _exit(self, args: list[str], rest: str) -> None:
         self._no_arguments("exit", args)
+        self.close()
         self.finished = True
 
 
@@ -488,9 +546,16 @@ def run(stdin: TextIO, stdout: TextIO, engine: UHPEngine | None = None) -> int:
     Bytes that are not valid text are replaced, never fatal; input arriving during a search stops it. Returns the
     exit status (0).
     """
-    engine = engine if engine is not None else UHPEngine()
+    engine = engine if engine is not None else UHPEngine(populate=True)
     source = _Input(stdin)
     engine.interrupted = source.waiting
+    try:
+        return _serve(engine, source, stdout)
+    finally:
+        engine.close()
+
+
+def _serve(engine: UHPEngine, source: _Input, stdout: TextIO) -> int:
     try:
         _write(stdout, engine.banner())
         while not engine.finished:
@@ -501,7 +566,7 @@ def run(stdin: TextIO, stdout: TextIO, engine: UHPEngine | None = None) -> int:
                 continue
             if line is None:
                 break
-            _write(stdout, engine.handle(line))
+            _write(stdout, engine.handle(line, engine.clock()))
     except BrokenPipeError:
         return 0
     return 0

@@ -64,7 +64,7 @@ class Searcher(SearchBase):
         only pass, it would otherwise go back and forth for ever)."""
         previous = position.cut_cache
         position.cut_cache = self._cuts
-        self._earlier = set() if position.repetition_draw else position.earlier_keys()
+        self.begin_root(position)
         try:
             return SearchBase.search_codes(self, position, limits)
         finally:
@@ -77,6 +77,12 @@ class Searcher(SearchBase):
         """
         found = self.search_codes(board, limits)
         return SearchResult(Move.from_code(found.move), found.score, found.depth, found.nodes, found.seconds)
+
+    def begin_root(self, p: Position) -> None:  # type: ignore[override]
+        self._earlier = set() if p.repetition_draw else p.earlier_keys()
+
+    def rules_of(self, p: Position) -> object:  # type: ignore[override]
+        return (str(p.game_type), bool(p.tournament_opening), bool(p.repetition_draw))
 
     def evaluate(self, p: Position) -> int:  # type: ignore[override]
         return evaluate_with(p, self.weights)

@@ -127,7 +127,9 @@ class AIPlayer:
             reading = clock.reading(record.clock, record.ai_seat, self.service.now())
             work = (record.kind, record.options, record.moves[: job.ply], record.ai_level)
             seed = random.randrange(1 << 30)
-            text = await self.jobs.run(job.game_id, choose_move, *work, seed, reading, record.start, client=job.client)
+            text = await self.jobs.run(
+                job.game_id, choose_move, *work, seed, reading, record.start, job.game_id, client=job.client
+            )
             await self.service.play_ai(job, text)  # not played when taken back, resigned or out of time
         except asyncio.CancelledError:
             raise

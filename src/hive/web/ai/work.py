@@ -10,6 +10,9 @@ from __future__ import annotations
 import dataclasses
 import random
 import signal
+import threading
+from collections import OrderedDict
+from typing import Any
 
 from ...games import find_game
 from ...search.framework import WIN
@@ -18,6 +21,35 @@ from ..game.newgame import RANDOM
 from ..processes import die_with_parent
 from ..views import JSON, replay, view_for
 from .settings import web_settings
+
+#: The games whose transposition tables a worker keeps between their moves (the last it moved in).
+KEPT_TABLES = 4
+# per game: the moves its table was searched after, and the table (taken out while a search uses it)
+_tables: OrderedDict[str, tuple[list[str], Any]] = OrderedDict()
+_tables_lock = threading.Lock()
+
+
+def _kept_table(game: str | None, moves: list[str]) -> Any:
+    """The table this worker kept for ``game``, where ``moves`` go on from (or back along) the moves it was searched
+    after; ``None`` otherwise."""
+    if game is None:
+        return None
+    with _tables_lock:
+        kept = _tables.pop(game, None)
+    if kept is None:
+        return None
+    earlier, table = kept
+    common = min(len(earlier), len(moves))
+    return table if earlier[:common] == moves[:common] else None
+
+
+def _keep_table(game: str | None, moves: list[str], table: Any) -> None:
+    if game is None:
+        return
+    with _tables_lock:
+        _tables[game] = (list(moves), table)
+        while len(_tables) > KEPT_TABLES:
+            _tables.popitem(last=False)
 
 
 def choose_move(
@@ -28,10 +60,15 @@ def choose_move(
     seed: int | None = None,
     clock: ClockReading | None = None,
     start: str | None = None,
+    game: str | None = None,
 ) -> str:
     """The AI's move after ``moves``, in the game's notation, at ``level`` (:data:`RANDOM` for the random mover), in
     a game started from the position record ``start`` if it has one. In a timed game the AI thinks for its share
-    (:meth:`~hive.search.timing.ClockReading.budget`) of what its ``clock`` has left when the search begins."""
+    (:meth:`~hive.search.timing.ClockReading.budget`) of what its ``clock`` has left when the search begins.
+
+    With ``game`` (its id), the worker keeps the search's transposition table for the game's next move, as the
+    in-process player keeps it between moves (for the last :data:`KEPT_TABLES` games, where the same worker
+    answers)."""
     board = replay(view_for(kind), options, moves, start)
     spec = find_game(board.game_name)
     ai = spec.ai
@@ -42,7 +79,14 @@ def choose_move(
         if clock is not None:
             budget = clock.budget()
             limits = dataclasses.replace(limits, time=min(budget, limits.time or budget))
-        move = ai.searcher(seed, web_settings(spec).play_noise).search(board, limits).move
+        searcher = ai.searcher(seed, web_settings(spec).play_noise)
+        own = getattr(searcher, "tt", None)
+        table = _kept_table(game, moves) if own is not None else None
+        if table is not None and type(table) is type(own):
+            searcher.tt = table
+        move = searcher.search(board, limits).move
+        if own is not None:
+            _keep_table(game, moves, searcher.tt)
     return board.move_text(move)
 
 
