@@ -32,6 +32,9 @@ from .search.timing import move_budget
 
 #: Seconds to think on a move without a clock.
 UNTIMED_MOVE = 2.0
+#: The most seconds a first move of the bot's takes: a server aborts a game whose side makes no first move in time
+#: (30 s on a club's server), and a move budget from a long clock would pass it.
+FIRST_MOVE = 5.0
 #: The longest wait between two tries to reach the server.
 MOST_BACKOFF = 30.0
 
@@ -327,7 +330,8 @@ class Bot:
             if player is None:
                 player = await asyncio.to_thread(make_player, self.spec, spec)
             if isinstance(player, Timed):
-                player.limits = Limits(time=_budget(state.get("clock"), game.seat))
+                budget = _budget(state.get("clock"), game.seat)
+                player.limits = Limits(time=min(budget, FIRST_MOVE) if ply < 2 else budget)
             move = await asyncio.to_thread(player.choose, board)
             text = board.move_text(move)
         except Exception as err:  # an engine that died, timed out or answered nonsense: no move will come
