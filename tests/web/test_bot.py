@@ -3,6 +3,7 @@ they do not, and plays a whole rated game on the clock against an account, all t
 
 from __future__ import annotations
 
+import contextlib
 import random
 import shlex
 import subprocess
@@ -48,6 +49,29 @@ def wait_for(test: Any, seconds: float, what: str) -> Any:
     raise AssertionError(f"waited {seconds:g} s for {what}")
 
 
+@contextlib.contextmanager
+def running_bot(club: str, token: str, engine: str, log: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """``hive bot`` playing ``engine`` for the account of ``token``, its output in ``log``, once online; stopped
+    after the block (SIGTERM, then killed)."""
+    with open(log, "w") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "hive", "bot", "--server", club, "--token", token, "--engine", engine],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            cwd=ROOT,
+        )
+    try:
+        wait_for(lambda: "is online" in log.read_text(), 60, "the bot to start")
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)
+
+
 @pytest.mark.slow
 def test_a_uhp_engine_as_a_bot_accepts_a_challenge_and_plays_a_whole_game_on_the_clock(
     club: str, tmp_path: Path
@@ -59,15 +83,7 @@ def test_a_uhp_engine_as_a_bot_accepts_a_challenge_and_plays_a_whole_game_on_the
     alice, csrf = account(club, "alice")
     log = tmp_path / "bot.log"
     engine = f"{sys.executable} -m hive uhp"
-    with open(log, "w") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "hive", "bot", "--server", club, "--token", token, "--engine", engine],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            cwd=ROOT,
-        )
-    try:
-        wait_for(lambda: "is online" in log.read_text(), 60, "the bot to start")
+    with running_bot(club, token, engine, log):
         # a game UHP engines do not play is declined
         declined = alice.post(
             "/api/challenges", json={"to": "botty", "game": "HiveQueen", "time_control": "blitz"}, headers=csrf
@@ -105,13 +121,6 @@ def test_a_uhp_engine_as_a_bot_accepts_a_challenge_and_plays_a_whole_game_on_the
         assert ratings["bot"] is True and ratings["ratings"]["Base"]["bullet"]["games"] == 1
         assert "accepting alice's challenge: Base, Bullet 1+2, rated" in log.read_text()
         wait_for(lambda: f"game {game_id} is over" in log.read_text(), 30, "the bot to see the end")
-    finally:
-        process.terminate()
-        try:
-            process.wait(20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
 
 
 def bot_account(url: str, name: str) -> str:
@@ -136,15 +145,7 @@ def test_a_bot_whose_engine_dies_in_a_game_resigns_it_saying_why(club: str, tmp_
     alice, csrf = account(club, "alice")
     log = tmp_path / "bot.log"
     engine = f"{FAKE} --die bestmove"  # starts and answers, then dies on its first move
-    with open(log, "w") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "hive", "bot", "--server", club, "--token", token, "--engine", engine],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            cwd=ROOT,
-        )
-    try:
-        wait_for(lambda: "is online" in log.read_text(), 60, "the bot to start")
+    with running_bot(club, token, engine, log):
         body = {"to": "botty", "game": "Base", "time_control": "blitz", "rated": False, "colour": "black"}
         challenge = alice.post("/api/challenges", json=body, headers=csrf).json()
         game_id = wait_for(lambda: alice.get(f"/api/seeks/{challenge['id']}").json().get("game_id"), 60, "acceptance")
@@ -154,13 +155,6 @@ def test_a_bot_whose_engine_dies_in_a_game_resigns_it_saying_why(club: str, tmp_
         assert state["reason"] and "resign" in state["reason"].lower() and state["winner"] == 1, state["reason"]
         assert len(state["moves"]) == 0  # it resigned at once, not after its clock ran out
         wait_for(lambda: "failed" in log.read_text() and "resigning" in log.read_text(), 30, "the bot's word")
-    finally:
-        process.terminate()
-        try:
-            process.wait(20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
 
 
 def test_the_bot_api_refuses_what_it_should(club: str) -> None:
