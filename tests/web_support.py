@@ -24,8 +24,8 @@ import uvicorn
 import hive
 from hive.web import App, create_app
 from hive.web.http.run import config
-from hive.web.model import GameRecord
-from hive.web.settings import Settings
+from hive.web.shared.model import GameRecord
+from hive.web.shared.settings import Settings
 from hive.web.storage import Store, open_store
 
 
@@ -456,7 +456,7 @@ def release_0_1(path: Path) -> None:
     migrations began after it)."""
     import sqlalchemy as sa
 
-    from hive.web.storage import migrations
+    from hive.web import migrations
 
     engine = sa.create_engine(f"sqlite:///{path}")
     try:

@@ -6,7 +6,7 @@ from typing import Any, cast
 
 from hive.game import IllegalMoveError, InvalidMoveError, InvalidRecordError
 from hive.games import find_game
-from hive.web.errors import BadRequest, shown
+from hive.web.shared.errors import BadRequest, shown
 from hive.web.views import JSON, Board, Imported, View, parse_move
 
 from . import CELLS, NAME, NAMES

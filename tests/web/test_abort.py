@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 
-from hive.web.settings import Settings
+from hive.web.shared.settings import Settings
 
 from ..web_support import JSON, FakeTime, in_process, new_game
 from .test_accounts import PASSWORD, SERVER, other, sign_up

@@ -13,8 +13,8 @@ import httpx
 import sqlalchemy as sa
 
 from hive.web.http.accounts import COOKIE
-from hive.web.settings import Settings
-from hive.web.storage.database import Database
+from hive.web.shared.database import Database
+from hive.web.shared.settings import Settings
 from hive.web.storage.schema import metadata
 
 from ..web_support import JSON, ROOT, database, in_process

@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 import hive
-from hive.web.settings import Settings
+from hive.web.shared.settings import Settings
 
 from ..web_support import ROOT, free_port, server_thread, wait_until_up
 

@@ -17,9 +17,9 @@ import websockets
 from starlette.routing import Route
 
 from hive.web import App
-from hive.web.errors import BadRequest
-from hive.web.settings import Settings
-from hive.web.values import check_number, check_text, parse_id
+from hive.web.shared.errors import BadRequest
+from hive.web.shared.settings import Settings
+from hive.web.shared.values import check_number, check_text, parse_id
 
 from ..web_support import JSON, ServeProcess, database, in_process, server_thread
 from .test_accounts import PASSWORD, SERVER

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from hive.web.settings import Settings
+from hive.web.shared.settings import Settings
 
 from ..web_support import DESKTOP, PHONE, browser, open_page, server_thread, sizes
 from .test_web_accounts import PASSWORD

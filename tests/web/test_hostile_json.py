@@ -25,7 +25,7 @@ import sqlalchemy as sa
 from starlette.routing import Route
 
 from hive.web import App
-from hive.web.settings import Settings
+from hive.web.shared.settings import Settings
 from hive.web.storage import schema
 
 from ..web_support import JSON, in_process

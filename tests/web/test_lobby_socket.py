@@ -21,7 +21,7 @@ import httpx
 import pytest
 import websockets
 
-from hive.web.settings import Settings
+from hive.web.shared.settings import Settings
 
 from ..web_support import JSON, database, server_thread
 from .test_accounts import PASSWORD, SERVER

@@ -10,9 +10,9 @@ import sqlalchemy as sa
 from hypothesis import given
 from hypothesis import strategies as st
 
+from hive.web import migrations
 from hive.web.accounts.names import check_name, name_key
-from hive.web.errors import BadRequest
-from hive.web.storage import migrations
+from hive.web.shared.errors import BadRequest
 
 #: Pairs of names that must clash: each is one name to a reader.
 CLASHES = [

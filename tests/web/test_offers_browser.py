@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from hive.web.settings import Settings
+from hive.web.shared.settings import Settings
 
 from ..web_support import DESKTOP, browser, open_page, server_thread
 from .test_web_seeks import seek_row, sign_up

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from hive.web.storage.database import Database
-from hive.web.storage.quotas import QuotaRepository
+from hive.web.shared.database import Database
+from hive.web.shared.quotas import QuotaRepository
 
 from ..web_support import FakeTime
 

@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from hive.web.settings import Settings
+from hive.web.shared.settings import Settings
 
 from ..web_support import JSON, FakeTime, ServeProcess, in_process, server_thread
 from .test_accounts import SERVER, other, sign_up

@@ -16,11 +16,11 @@ from argon2 import PasswordHasher
 from hive.web.accounts import Accounts
 from hive.web.accounts.passwords import Passwords
 from hive.web.accounts.throttle import WINDOW
-from hive.web.errors import BadRequest, TooMany, Unauthorized
-from hive.web.settings import Settings
+from hive.web.shared.database import Database
+from hive.web.shared.errors import BadRequest, TooMany, Unauthorized
+from hive.web.shared.quotas import QuotaRepository
+from hive.web.shared.settings import Settings
 from hive.web.storage.accounts import AccountRepository
-from hive.web.storage.database import Database
-from hive.web.storage.quotas import QuotaRepository
 
 from ..web_support import FakeTime, client, in_process
 from .test_accounts import PASSWORD, SERVER, other, sign_in, sign_up

@@ -23,8 +23,8 @@ import pytest
 from hive.games.hive.board import Board
 from hive.web.ai.scheduler import Scheduler
 from hive.web.ai.work import analyse, choose_move
-from hive.web.errors import TooMany
-from hive.web.settings import Settings
+from hive.web.shared.errors import TooMany
+from hive.web.shared.settings import Settings
 
 from ..web_support import JSON, client, database, in_process, midgame, new_game, random_move, server_thread
 

@@ -9,10 +9,10 @@ import pytest
 
 from hive import find_game
 from hive.games.hivequeen.board import Board as QueenBoard
-from hive.web.errors import Conflict
 from hive.web.game.actions import act
 from hive.web.game.service import GameService
 from hive.web.game.session import Session
+from hive.web.shared.errors import Conflict
 from hive.web.storage import open_store
 
 from ..web_support import FakeTime

@@ -23,7 +23,7 @@ import pytest
 import sqlalchemy as sa
 
 from hive.ratings import ESTABLISHED_AFTER, Rating, games_to_establish, rate_game
-from hive.web.settings import Settings
+from hive.web.shared.settings import Settings
 from hive.web.storage import open_store
 
 from ..web_support import browser, open_page, overflow, server_thread, sizes

@@ -28,7 +28,7 @@ from typing import Any
 import httpx
 import pytest
 
-from hive.web.settings import Settings
+from hive.web.shared.settings import Settings
 
 from ..web_support import DESKTOP, PHONE, SHOTS, browser, open_page, overflow, server_thread, shoot, show_tab, sizes
 from .test_accessibility import AXE

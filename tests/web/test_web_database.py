@@ -265,7 +265,7 @@ def test_hive_db_upgrade_says_what_it_did(tmp_path: Path) -> None:
     said in those words, not one "up to date" for all three."""
     import sqlalchemy as sa
 
-    from hive.web.storage import migrations
+    from hive.web import migrations
 
     def upgrade(path: Path) -> str:
         command = [sys.executable, "-m", "hive", "db", "upgrade", "--database", f"sqlite:///{path}"]

@@ -23,7 +23,7 @@ from hive.web.ai.scheduler import Scheduler
 from hive.web.ai.work import decisive, evaluate
 from hive.web.game.access import HELP_OFF, PLAYERS_ONLY
 from hive.web.game.newgame import new_game as dealt
-from hive.web.model import StoredReview
+from hive.web.shared.model import StoredReview
 from hive.web.storage import open_store
 
 from ..web_support import JSON, WON, database, in_process, new_game, release_0_1

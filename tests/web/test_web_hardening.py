@@ -21,10 +21,10 @@ import pytest
 import sqlalchemy as sa
 import websockets
 
-from hive.web.errors import TooMany
 from hive.web.http.guard import ANY_ADDRESS, CSP, WS_MAX_SIZE, Guard, Refused, allowed_hosts, host_name, json_depth
 from hive.web.http.limits import RateLimits
-from hive.web.settings import Settings
+from hive.web.shared.errors import TooMany
+from hive.web.shared.settings import Settings
 
 from ..web_support import JSON, ServerProcess, database, in_process, new_game, server_thread, state_where
 

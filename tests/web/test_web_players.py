@@ -29,7 +29,7 @@ import pytest
 import sqlalchemy as sa
 
 import hive
-from hive.web.settings import Settings
+from hive.web.shared.settings import Settings
 
 from ..web_support import DESKTOP, PHONE, browser, open_page, overflow, server_thread, shoot, sizes
 from .test_accessibility import axe

@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from hive.web.settings import Settings
+from hive.web.shared.settings import Settings
 
 from ..web_support import (
     DESKTOP,

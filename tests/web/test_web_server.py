@@ -22,7 +22,7 @@ from hive.games import GAMES
 from hive.games.hivequeen.svg import HIGHLIGHT
 from hive.web import create_app
 from hive.web.http.server import STATIC
-from hive.web.settings import Settings
+from hive.web.shared.settings import Settings
 from hive.web.views import description, on_page, plugin_of, view_for
 
 from ..web_support import VERBS, client, counting, new_game, play, server_thread, state_where, stored_games

@@ -19,7 +19,7 @@ import websockets
 
 from hive.web.http.sockets import TOO_MANY
 from hive.web.realtime.fanout import Fanout
-from hive.web.settings import Settings
+from hive.web.shared.settings import Settings
 
 from ..web_support import counting, midgame, server_thread
 from .test_web_fanout import DROPPED, dropped_games, never_reading_socket

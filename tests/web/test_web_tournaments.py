@@ -23,7 +23,7 @@ import httpx
 import pytest
 
 import hive
-from hive.web.settings import Settings
+from hive.web.shared.settings import Settings
 
 from ..web_support import DESKTOP, JSON, PHONE, browser, game_of, open_page, overflow, server_thread, shoot, sizes
 from .test_web_accounts import PASSWORD, press, sign, signed_in_as

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from .server_options import add_server_options, settings_from
 
 if TYPE_CHECKING:
-    from ..web.storage.database import Database
+    from ..web.shared.database import Database
 
 #: The environment variables standing for ``--database`` and ``--redis`` (keeping passwords off command lines).
 DATABASE_VARIABLE = "HIVE_DATABASE_URL"
@@ -62,8 +62,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_db(args: argparse.Namespace) -> int:
     """``hive db upgrade`` brings the schema up to date; ``hive db current`` says where it is; ``hive db admin NAME``
     makes an account an admin (``--revoke``: no longer)."""
-    from ..web.storage.database import Database, DatabaseError
-    from ..web.storage.migrations import head
+    from ..web.migrations import head
+    from ..web.shared.database import Database, DatabaseError
 
     url = _database(args) or _default()
     try:
@@ -100,7 +100,7 @@ def _admin(database: Database, name: str, admin: bool) -> int:
     import asyncio
 
     from ..web.accounts import Accounts
-    from ..web.errors import NotFound
+    from ..web.shared.errors import NotFound
     from ..web.storage.accounts import AccountRepository
 
     try:
@@ -113,7 +113,7 @@ def _admin(database: Database, name: str, admin: bool) -> int:
 
 
 def _default() -> str:
-    from ..web.storage.database import default_path
+    from ..web.shared.database import default_path
 
     return str(default_path())
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..web.settings import Settings
+from ..web.shared.settings import Settings
 
-#: The server's limits: option, the field of :class:`hive.web.settings.Settings`, its type and what it bounds.
+#: The server's limits: option, the field of :class:`hive.web.shared.settings.Settings`, its type and what it bounds.
 LIMITS = (
     ("--max-games-per-minute", "games_per_minute", int, "new games a minute from one address (0: no limit)"),
     ("--max-hints-per-minute", "hints_per_minute", int, "hints a minute from one address (0: no limit)"),
@@ -48,7 +48,7 @@ ACCOUNT_LIMITS = (
 
 
 def settings_from(args: argparse.Namespace) -> Settings:
-    """The server's :class:`~hive.web.settings.Settings` from the options.
+    """The server's :class:`~hive.web.shared.settings.Settings` from the options.
 
     :raises ValueError: naming the option out of range.
     """

@@ -11,18 +11,19 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .http.app import App, create_app
-    from .settings import Settings
-    from .storage.database import default_path
+    from .shared.database import default_path
+    from .shared.settings import Settings
 
 
 def __getattr__(name: str) -> Any:
-    """The app's parts, imported when first used (the command line reads :mod:`~hive.web.settings` without them)."""
+    """The app's parts, imported when first used (the command line reads :mod:`~hive.web.shared.settings` without
+    them)."""
     if name in ("App", "create_app"):
         from .http import app
 
         return getattr(app, name)
     if name == "default_path":
-        from .storage import database
+        from .shared import database
 
         return database.default_path
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -42,7 +43,7 @@ def serve(
     settings: Settings | None = None,
 ) -> None:
     """Serve the app until interrupted, printing its URL (and opening it in a browser unless told not to), with
-    ``settings``' limits (see :mod:`~hive.web.settings` and docs/security.md)."""
+    ``settings``' limits (see :mod:`~hive.web.shared.settings` and docs/security.md)."""
     from .http.run import serve as _serve
 
     _serve(host, port, db, open_browser=open_browser, workers=workers, announce=announce, settings=settings)

@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from ...tournament import Tournament
-from ..errors import BadRequest, Forbidden, NotFound, TooMany, shown
 from ..game.service import GameService
+from ..shared.errors import BadRequest, Forbidden, NotFound, TooMany, shown
+from ..shared.values import check_text, parse_id
 from ..storage.accounts import AccountRepository
 from ..storage.chat import ChatRepository
 from ..storage.tournaments import TournamentRepository
-from ..values import check_text, parse_id
 from ..views import JSON
 from .names import name_key
 from .service import Signed

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ..errors import BadRequest, shown
+from ..shared.errors import BadRequest, shown
 
 LENGTH = (3, 20)
 _SHAPE = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")

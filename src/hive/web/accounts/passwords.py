@@ -8,7 +8,7 @@ import asyncio
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from ..errors import BadRequest
+from ..shared.errors import BadRequest
 
 LENGTH = (8, 256)
 

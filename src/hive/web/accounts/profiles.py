@@ -11,11 +11,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...ratings import ESTABLISHED_AFTER, SPEEDS
-from ..errors import BadRequest, NotFound, shown
 from ..game import clock
 from ..game.aborts import ABORTED
 from ..game.service import GameService, first_score
-from ..model import GameRecord
+from ..shared.errors import BadRequest, NotFound, shown
+from ..shared.model import GameRecord
 from ..storage.accounts import AccountRepository, StoredAccount
 from ..storage.ratings import RatingRepository
 from ..views import JSON, spec_of, view_for

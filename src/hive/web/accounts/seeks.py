@@ -17,16 +17,16 @@ from collections.abc import Awaitable, Callable, Collection
 from typing import Any
 
 from ...ratings import Rating
-from ..errors import BadRequest, Conflict, Forbidden, NotFound, shown
 from ..game import clock
 from ..game.newgame import new_game, seats
 from ..game.service import GameService
 from ..game.session import Session
+from ..shared.errors import BadRequest, Conflict, Forbidden, NotFound, shown
+from ..shared.values import check_number, check_text
 from ..storage.accounts import AccountRepository
 from ..storage.chat import ChatRepository
 from ..storage.ratings import RatingRepository
 from ..storage.seeks import SeekRepository, StoredSeek
-from ..values import check_number, check_text
 from ..views import JSON, game_options
 from .names import name_key
 from .service import Signed

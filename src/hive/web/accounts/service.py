@@ -21,10 +21,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized, shown
-from ..settings import Settings
+from ..shared.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized, shown
+from ..shared.quotas import QuotaRepository
+from ..shared.settings import Settings
 from ..storage.accounts import AccountRepository, NameTaken, StoredAccount
-from ..storage.quotas import QuotaRepository
 from .names import check_name, name_key
 from .passwords import Passwords, check_length, check_password
 from .throttle import Throttle, device_key

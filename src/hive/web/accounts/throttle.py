@@ -1,9 +1,10 @@
 """The sign-in throttle: every attempt is counted in the database, atomically, *before* its password is checked, so
 that however many arrive at once, on however many server processes, at most the allowance is ever checked.
 
-Attempts are counted (in :mod:`~hive.web.storage.quotas`, 15-minute windows) against:
+Attempts are counted (in :mod:`~hive.web.shared.quotas`, 15-minute windows) against:
 
-- the name from the address (``signin:pair:<key>|<address>``): :attr:`~hive.web.settings.Settings.sign_in_failures`,
+- the name from the address (``signin:pair:<key>|<address>``):
+  :attr:`~hive.web.shared.settings.Settings.sign_in_failures`,
   5 by default;
 - the address, all names together (``signin:address:<address>``): 20 by default;
 - the name (``signin:name:<key>``), 10 by default, but only for attempts from places that never signed the account
@@ -23,10 +24,10 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..errors import TooMany
-from ..settings import Settings
+from ..shared.errors import TooMany
+from ..shared.quotas import QuotaRepository
+from ..shared.settings import Settings
 from ..storage.accounts import AccountRepository, StoredAccount
-from ..storage.quotas import QuotaRepository
 
 #: The window failed sign-ins are counted in, in seconds.
 WINDOW = 15 * 60

@@ -16,12 +16,12 @@ import secrets
 from typing import Any
 
 from ...tournament import FORMATS, Game, PairingError, Tournament, TournamentError
-from ..errors import BadRequest, Conflict, Forbidden, NotFound, shown
 from ..game.newgame import NewGame, new_game, seats
 from ..game.service import GameService, first_score
+from ..shared.errors import BadRequest, Conflict, Forbidden, NotFound, shown
+from ..shared.values import check_number, check_text
 from ..storage.accounts import AccountRepository
 from ..storage.tournaments import Limits, StoredTournament, TournamentRepository
-from ..values import check_number, check_text
 from ..views import JSON, game_options, view_for
 from .names import name_key
 from .seeks import Announce

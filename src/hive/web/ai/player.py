@@ -15,13 +15,13 @@ import contextlib
 import logging
 import random
 
-from ..errors import GameError
 from ..game import clock
 from ..game.events import GameChanged
 from ..game.service import GameService
 from ..game.session import Session
-from ..model import AIJob
-from ..settings import Settings
+from ..shared.errors import GameError
+from ..shared.model import AIJob
+from ..shared.settings import Settings
 from ..storage.jobs import MAX_TRIES, AIJobs
 from ..views import JSON
 from .pool import Workers

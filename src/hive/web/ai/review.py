@@ -20,11 +20,11 @@ import logging
 from collections.abc import Callable
 
 from ...games import find_game
-from ..errors import BadRequest, Conflict, Damaged, GameError, NotFound, TooMany, shown
 from ..game import access
 from ..game.service import GameService
 from ..game.session import Session
-from ..model import DONE, FAILED, RUNNING, StoredReview
+from ..shared.errors import BadRequest, Conflict, Damaged, GameError, NotFound, TooMany, shown
+from ..shared.model import DONE, FAILED, RUNNING, StoredReview
 from ..storage.reviews import ReviewRepository
 from ..views import JSON
 from .scheduler import Scheduler

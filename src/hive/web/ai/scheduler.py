@@ -6,7 +6,8 @@ engine review's positions), and within each kind the waiting jobs are kept per c
 game when no client is given) and the clients take turns: however many hints or games one client has, another
 client's job waits for the jobs already running at most. A hint asked again while
 the same one is waiting or being worked out shares its answer. The AI's moves are never refused (a game has one at a
-time); a hint is refused (:class:`~hive.web.errors.TooMany`) when the queue, or the game's share of it, is full. A
+time); a hint is refused (:class:`~hive.web.shared.errors.TooMany`) when the queue, or the game's share of it, is full.
+A
 worker process that dies (killed, or out of memory) takes the pool down with it: new workers are started, and the
 jobs it took down run once more.
 """
@@ -23,7 +24,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import TooMany
+from ..shared.errors import TooMany
 
 log = logging.getLogger("hive.web")
 

@@ -2,7 +2,7 @@
 data (the game's kind, options and move texts), the position rebuilt in the worker.
 
 A worker ignores Ctrl+C (the server stops it) and dies with the server: if the server process is killed, its workers
-go too, rather than being left running for nobody (see :mod:`~hive.web.processes`).
+go too, rather than being left running for nobody (see :mod:`~hive.web.shared.processes`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from ...games import find_game
 from ...search.framework import WIN
 from ...search.timing import ClockReading
 from ..game.newgame import RANDOM
-from ..processes import die_with_parent
+from ..shared.processes import die_with_parent
 from ..views import JSON, replay, view_for
 from .settings import web_settings
 

@@ -8,7 +8,8 @@ tournament's game, which its tournament scores (a player who never moves loses i
 
 The server aborts a timed game between two accounts (a game from the lobby, where an absent player's clock would
 otherwise run, and a rating move) whose side to move does not make its first move in time (:func:`due`): a real-time
-game after :attr:`~hive.web.settings.Settings.first_move` seconds (30 by default), a correspondence game after its
+game after :attr:`~hive.web.shared.settings.Settings.first_move` seconds (30 by default), a correspondence game after
+its
 days per move; counted from the game's start for the first move, and from the first move for the second. A flag that
 falls before both sides moved aborts such a game too. The deadline is stored as the game's flag (see
 :mod:`~hive.web.realtime.flags`), so that any server process aborts it, once. An untimed game is never aborted by the
@@ -17,7 +18,7 @@ server, nor a guests' game (its players may abort it; its clocks fall as any fla
 
 from __future__ import annotations
 
-from ..model import GameRecord
+from ..shared.model import GameRecord
 from . import clock
 
 #: The result of an aborted game.

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import hmac
 
-from ..errors import BadRequest, Forbidden, shown
-from ..model import GameRecord
+from ..shared.errors import BadRequest, Forbidden, shown
+from ..shared.model import GameRecord
 from ..views import JSON
 
 #: Why the engine is refused in a fair game.

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ...game import Outcome, Termination
-from ..errors import BadRequest, Conflict, Forbidden, NotFound, shown
+from ..shared.errors import BadRequest, Conflict, Forbidden, NotFound, shown
 from ..views import JSON, preview, why
 from . import aborts, access, clock
 from .newgame import display_name

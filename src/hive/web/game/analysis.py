@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable, Sequence
 
-from ..errors import BadRequest, Conflict, Forbidden, NotFound, TooMany, shown
-from ..model import Line
+from ..shared.errors import BadRequest, Conflict, Forbidden, NotFound, TooMany, shown
+from ..shared.model import Line
 from ..storage.lines import LineRepository
 from ..views import JSON, Board, preview, why
 from . import access

@@ -15,7 +15,7 @@ from typing import Any
 
 from ...ratings import speed
 from ...search.timing import ClockReading
-from ..errors import BadRequest, shown
+from ..shared.errors import BadRequest, shown
 
 JSON = dict[str, Any]
 MINUTE = 60_000

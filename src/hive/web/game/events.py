@@ -40,7 +40,7 @@ class GameChanged:
     """A change to a game, stored.
 
     :ivar game_id: the game.
-    :ivar version: the game's version after the change (see :attr:`~hive.web.model.GameRecord.version`); for
+    :ivar version: the game's version after the change (see :attr:`~hive.web.shared.model.GameRecord.version`); for
         :data:`PRESENCE`, which stores nothing of the game, the version it was at.
     :ivar what: the action (``move``, ``undo``, ``resign``, ``answer``…) or :data:`CREATED`, :data:`FLAG`, ….
     :ivar by: the seat whose action it was (``None``: the server's, such as a flag falling).

@@ -7,8 +7,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from ..errors import Conflict, Forbidden, GameError
-from ..model import GameRecord, Summary
+from ..shared.errors import Conflict, Forbidden, GameError
+from ..shared.model import GameRecord, Summary
 from ..views import JSON, view_for
 from .newgame import rematch
 from .service import GameService, damage, summary

@@ -11,9 +11,9 @@ import secrets
 from dataclasses import dataclass
 
 from ...games import find_game, games
-from ..errors import BadRequest, shown
-from ..model import GameRecord
-from ..values import check_text
+from ..shared.errors import BadRequest, shown
+from ..shared.model import GameRecord
+from ..shared.values import check_text
 from ..views import DEFAULT_KIND, JSON, Board, View, replay, view_for
 from . import clock, setup
 
@@ -51,7 +51,7 @@ def display_name(value: object) -> str | None:
     """A player's display name as given: its white space tidied, ``None`` when empty.
 
     :raises BadRequest: when it is not a text, too long, or holds control or format characters (see
-        :func:`~hive.web.values.check_text`).
+        :func:`~hive.web.shared.values.check_text`).
     """
     if value is None:
         return None

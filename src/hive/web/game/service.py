@@ -15,7 +15,7 @@ as anyone looks at it or its timer fires (:meth:`GameService.check_clock`), and 
 clock. Who may ask the engine is :mod:`~hive.web.game.access`'s to say; the game list, rematches and deletions are
 :mod:`~hive.web.game.lobby`'s.
 
-The service raises the errors of :mod:`hive.web.errors`; the HTTP layer turns them into status codes.
+The service raises the errors of :mod:`hive.web.shared.errors`; the HTTP layer turns them into status codes.
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ from typing import Any
 import sqlalchemy as sa
 
 from ...game import Outcome, Termination
-from ..errors import BadRequest, Conflict, Damaged, Forbidden, NotFound, shown
-from ..model import AIJob, GameRecord
+from ..shared.errors import BadRequest, Conflict, Damaged, Forbidden, NotFound, shown
+from ..shared.model import AIJob, GameRecord
 from ..storage import Effects, Store
 from ..storage.games import StaleError, Within
 from ..views import (
@@ -550,12 +550,13 @@ class GameService:
         detail: JSON | None = None,
         **changes: Any,
     ) -> GameChanged:
-        """Store ``changes`` to the game's record (fields of :class:`~hive.web.model.GameRecord`), made by seat ``by``
+        """Store ``changes`` to the game's record (fields of :class:`~hive.web.shared.model.GameRecord`), made by seat
+        ``by``
         (``None``: the server) from ``session``'s version, in one transaction, then keep the new record in memory and
         announce the change. The board already shows the change; if it cannot be stored, ``revert`` takes it back.
         Any change clears the AI's error, unless it sets one.
 
-        :raises StaleError: (a :class:`~hive.web.errors.Conflict`) when another change was stored first.
+        :raises StaleError: (a :class:`~hive.web.shared.errors.Conflict`) when another change was stored first.
         :raises Unavailable: when the database cannot be reached.
         """
         record = session.record

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from ..model import GameRecord
+from ..shared.model import GameRecord
 from ..views import JSON, Board, View, in_sides
 from .events import GameChanged
 

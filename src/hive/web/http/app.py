@@ -35,7 +35,6 @@ from ..accounts.tournaments import Tournaments
 from ..ai.player import AIPlayer
 from ..ai.pool import Workers
 from ..ai.review import Reviews
-from ..errors import GameError
 from ..game.analysis import Analysis
 from ..game.events import AI_MOVE, CHAT, CREATED, DELETED, FLAG, LOBBY, MOVE, PRESENCE, GameChanged
 from ..game.lobby import Lobby
@@ -46,7 +45,8 @@ from ..realtime.fanout import Fanout, Watcher, dumps, with_seats
 from ..realtime.flags import Flags
 from ..realtime.lobby import ONLINE, LobbySockets
 from ..realtime.presence import Watching
-from ..settings import Settings
+from ..shared.errors import GameError
+from ..shared.settings import Settings
 from ..storage import open_store
 from .accounts import AccountApi
 from .guard import Guard
@@ -79,13 +79,13 @@ class App:
     """One server process.
 
     :param database: the database: a SQLite file's path or URL, or a PostgreSQL URL (see
-        :func:`~hive.web.storage.database.parse_url`).
+        :func:`~hive.web.shared.database.parse_url`).
     :param workers: processes for the AI; ``0`` thinks in a thread instead (for tests).
-    :param settings: the limits and who may reach the server (by default :class:`~hive.web.settings.Settings`'s).
+    :param settings: the limits and who may reach the server (by default :class:`~hive.web.shared.settings.Settings`'s).
     :param redis: a Redis URL to carry changes between processes (by default PostgreSQL's ``NOTIFY``).
     :param hold_clocks: hold the real-time clocks while the server is stopped (a lone server on one machine); by
         default, for SQLite.
-    :raises ~hive.web.storage.database.DatabaseError: when the database cannot be used.
+    :raises ~hive.web.shared.database.DatabaseError: when the database cannot be used.
     """
 
     def __init__(

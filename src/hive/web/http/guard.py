@@ -27,8 +27,8 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from ..settings import Settings
-from ..values import SAFE_INTEGER, character_name, unsafe
+from ..shared.settings import Settings
+from ..shared.values import SAFE_INTEGER, character_name, unsafe
 from .network import is_address, local_names
 
 Scope = MutableMapping[str, Any]

@@ -11,8 +11,8 @@ from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..errors import TooMany
-from ..settings import Settings
+from ..shared.errors import TooMany
+from ..shared.settings import Settings
 
 #: What each rate counts, as a 429's message names it.
 RATES = {"games": "new games", "hints": "hints", "ai": "moves asking the AI"}
@@ -91,7 +91,7 @@ class OpenSockets:
 @dataclass
 class GameSockets:
     """The games' sockets each client and each seat holds open on this process, within the server's limits (see
-    :class:`~hive.web.settings.Settings`: ``game_sockets``, ``game_sockets_per_game``, ``spectator_sockets``,
+    :class:`~hive.web.shared.settings.Settings`: ``game_sockets``, ``game_sockets_per_game``, ``spectator_sockets``,
     ``seat_sockets``; ``0``: no limit)."""
 
     settings: Settings

@@ -33,7 +33,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..settings import Settings
+from ..shared.settings import Settings
 from ..storage.schema import games
 from .logs import clean
 

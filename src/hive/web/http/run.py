@@ -27,9 +27,9 @@ from typing import Any
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from ..processes import die_with_parent
-from ..settings import Settings
-from ..storage.database import Database, DatabaseError, default_path
+from ..shared.database import Database, DatabaseError, default_path
+from ..shared.processes import die_with_parent
+from ..shared.settings import Settings
 from . import logs
 from .app import App, create_app
 from .guard import WS_MAX_SIZE, allowed_hosts
@@ -160,7 +160,7 @@ def serve(
     to the host names :func:`~hive.web.http.guard.allowed_hosts` derives from ``host`` and those in ``settings``.
 
     :raises OSError: when the port cannot be used.
-    :raises ~hive.web.storage.database.DatabaseError: when the database cannot be used.
+    :raises ~hive.web.shared.database.DatabaseError: when the database cannot be used.
     """
     check_port(host, port)
     settings = settings or Settings()
@@ -214,7 +214,7 @@ def serve_club(options: ServeOptions, announce: Any = print) -> None:
     """Run ``hive serve`` until it is stopped (SIGTERM or Ctrl+C drain it).
 
     :raises OSError: when the port cannot be used.
-    :raises ~hive.web.storage.database.DatabaseError: when the database cannot be used (checked before any process
+    :raises ~hive.web.shared.database.DatabaseError: when the database cannot be used (checked before any process
         starts), or several processes are asked for on a SQLite file.
     """
     check_port(options.host, options.port)

@@ -94,7 +94,11 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from ..errors import (
+from ..game import setup
+from ..game.actions import act
+from ..game.session import Session
+from ..realtime.fanout import with_seats
+from ..shared.errors import (
     BadRequest,
     Conflict,
     Damaged,
@@ -105,10 +109,6 @@ from ..errors import (
     Unauthorized,
     Unavailable,
 )
-from ..game import setup
-from ..game.actions import act
-from ..game.session import Session
-from ..realtime.fanout import with_seats
 from ..views import JSON, kinds, plugin_of, rules_page, spec_of
 from . import ops
 from .guard import Refused, parse_json

@@ -26,9 +26,9 @@ from starlette.websockets import WebSocket
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import Request as Handshake
 
-from ..errors import GameError, Unauthorized
 from ..realtime.fanout import ABORT, Fanout, Watcher
 from ..realtime.lobby import GUESTS
+from ..shared.errors import GameError, Unauthorized
 from .accounts import COOKIE
 from .guard import POLICY
 

@@ -21,7 +21,7 @@ from typing import Protocol
 import sqlalchemy as sa
 
 from ..game.events import UNSTORED, GameChanged
-from ..storage.database import Database
+from ..shared.database import Database
 
 log = logging.getLogger("hive.web")
 #: The channel the events go by.

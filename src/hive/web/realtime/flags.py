@@ -13,10 +13,10 @@ import asyncio
 import contextlib
 import logging
 
-from ..errors import Damaged, GameError
 from ..game import clock
 from ..game.events import GameChanged
 from ..game.service import GameService
+from ..shared.errors import Damaged, GameError
 
 log = logging.getLogger("hive.web")
 #: How far ahead the database is asked for the flags to come, in seconds (and how often at most).

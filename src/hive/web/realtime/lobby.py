@@ -10,7 +10,7 @@ two players' lobby sockets it holds whose turn it now is (``turn``).
 
 Every socket has its own bounded queue and send time limit (a :class:`~hive.web.realtime.fanout.Fanout`, as a game's
 sockets do); one that does not keep up is dropped (close code 4408) and the page reconnects. A client (an address)
-holds at most :attr:`~hive.web.settings.Settings.lobby_sockets` lobby sockets at once (see
+holds at most :attr:`~hive.web.shared.settings.Settings.lobby_sockets` lobby sockets at once (see
 :class:`~hive.web.http.limits.OpenSockets`).
 """
 

@@ -11,7 +11,7 @@ import logging
 from collections import Counter
 from collections.abc import Awaitable, Callable
 
-from ..errors import GameError
+from ..shared.errors import GameError
 from ..storage.presence import TIMEOUT, Presence
 
 log = logging.getLogger("hive.web")

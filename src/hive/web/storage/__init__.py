@@ -1,5 +1,5 @@
-"""Where the games are kept: a database (:class:`~hive.web.storage.database.Database`, SQLite or PostgreSQL) and one
-repository per kind of record, whose errors do not depend on the database (:class:`~hive.web.errors.Unavailable`
+"""Where the games are kept: a database (:class:`~hive.web.shared.database.Database`, SQLite or PostgreSQL) and one
+repository per kind of record, whose errors do not depend on the database (:class:`~hive.web.shared.errors.Unavailable`
 while it cannot be reached, :class:`~hive.web.storage.games.StaleError` for a change made from an old version).
 """
 
@@ -10,14 +10,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..shared.database import Database, DatabaseError, default_path
+from ..shared.quotas import QuotaRepository
 from .accounts import AccountRepository
 from .chat import ChatRepository
-from .database import Database, DatabaseError, default_path
 from .games import Effects, GameRepository, StaleError
 from .jobs import AIJobs
 from .lines import LineRepository
 from .presence import Presence
-from .quotas import QuotaRepository
 from .ratings import RatingRepository
 from .reviews import ReviewRepository
 from .seeks import SeekRepository
@@ -54,7 +54,7 @@ def open_store(
     upgrade: bool | None = None,
     now: Callable[[], float] = time.time,
 ) -> Store:
-    """Open ``database`` (see :class:`~hive.web.storage.database.Database`) for the server process ``process``.
+    """Open ``database`` (see :class:`~hive.web.shared.database.Database`) for the server process ``process``.
 
     :raises DatabaseError: when it cannot be used.
     """

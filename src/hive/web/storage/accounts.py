@@ -10,8 +10,17 @@ import sqlalchemy as sa
 from sqlalchemy import exc
 from sqlalchemy.dialects import postgresql, sqlite
 
-from .database import Repository
+from ..shared.database import Repository
 from .schema import accounts, api_tokens, games, online, rated_games, sessions, trusted
+
+
+def lock_account(connection: sa.Connection, account_id: str) -> None:
+    """Hold the account's row until ``connection``'s transaction ends, so that what it counts of the account's
+    (open seeks, chat lines in the last minute) and then stores cannot be raced by another transaction doing the
+    same, on any process (PostgreSQL's ``FOR NO KEY UPDATE``, which leaves rows referring to the account free to
+    be written; SQLite's writers are one at a time already)."""
+    query = sa.select(accounts.c.id).where(accounts.c.id == account_id).with_for_update(key_share=True)
+    connection.execute(query)
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import exc
 
-from .database import Repository
-from .quotas import lock_account
+from ..shared.database import Repository
+from .accounts import lock_account
 from .schema import accounts, blocks, chat, chat_reports
 
 

@@ -22,10 +22,10 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from ..errors import Conflict, Damaged, shown
-from ..model import GameRecord, Summary
+from ..shared.database import Repository
+from ..shared.errors import Conflict, Damaged, shown
+from ..shared.model import GameRecord, Summary
 from . import jobs
-from .database import Repository
 from .schema import games, moves
 
 #: Statements run inside a change's transaction, on its connection.

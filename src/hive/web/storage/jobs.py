@@ -17,8 +17,8 @@ from collections.abc import Callable
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
-from ..model import AIJob
-from .database import Database, Repository
+from ..shared.database import Database, Repository
+from ..shared.model import AIJob
 from .schema import ai_jobs
 
 #: Workers that may take one job (each started after the last one's process died) before it fails for good.

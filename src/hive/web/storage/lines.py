@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 import sqlalchemy as sa
 
-from ..model import Line
-from .database import Repository
+from ..shared.database import Repository
+from ..shared.model import Line
 from .schema import lines
 
 

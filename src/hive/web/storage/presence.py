@@ -13,7 +13,7 @@ from collections.abc import Callable
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
-from .database import Database
+from ..shared.database import Database
 from .schema import processes, watchers
 
 #: Seconds after its last word that a process counts as gone.

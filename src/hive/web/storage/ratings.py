@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ...ratings import PROVISIONAL_DEVIATION, Rating, games_to_establish, rate_game
-from .database import Repository
+from ..shared.database import Repository
 from .schema import accounts, rated_games, ratings
 
 

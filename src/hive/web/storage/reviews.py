@@ -12,8 +12,8 @@ import json
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
-from ..model import StoredReview
-from .database import Repository
+from ..shared.database import Repository
+from ..shared.model import StoredReview
 from .schema import games, reviews
 
 

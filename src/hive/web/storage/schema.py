@@ -1,5 +1,5 @@
 """The tables, as the repositories read and write them (SQLAlchemy Core). The migrations in
-:mod:`~hive.web.storage.migrations` create them; a change here goes with a new migration.
+:mod:`~hive.web.migrations` create them; a change here goes with a new migration.
 
 Texts that hold JSON (options, offers, clocks, moves of a line, a review's positions) are stored as text, the same on
 SQLite and PostgreSQL; times are seconds since the epoch.
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-metadata = sa.MetaData()
+from ..shared.tables import metadata, quotas
 
 games = sa.Table(
     "games",
@@ -174,15 +174,6 @@ trusted = sa.Table(
     sa.Column("seen", sa.Float, nullable=False, index=True),
 )
 
-#: Quotas counted atomically (see :mod:`~hive.web.storage.quotas`): each key's window start and the uses in it.
-quotas = sa.Table(
-    "quotas",
-    metadata,
-    sa.Column("key", sa.Text, primary_key=True),
-    sa.Column("start", sa.Float, nullable=False, index=True),
-    sa.Column("used", sa.Integer, nullable=False),
-)
-
 #: Each account's rating in each game and speed (Glicko-2), with its record there.
 ratings = sa.Table(
     "ratings",
@@ -319,6 +310,7 @@ __all__ = [
     "moves",
     "online",
     "processes",
+    "quotas",
     "rated_games",
     "ratings",
     "reviews",

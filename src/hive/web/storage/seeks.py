@@ -9,8 +9,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from .database import Repository
-from .quotas import lock_account
+from ..shared.database import Repository
+from .accounts import lock_account
 from .schema import accounts, seeks, tournament_games
 
 

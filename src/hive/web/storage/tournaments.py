@@ -9,9 +9,9 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from ..errors import TooMany
-from .database import Repository
-from .quotas import take_in
+from ..shared.database import Repository
+from ..shared.errors import TooMany
+from ..shared.quotas import take_in
 from .schema import games, tournament_games, tournaments
 
 DAY = 86_400.0

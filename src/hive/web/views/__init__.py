@@ -21,7 +21,7 @@ from ...game import Game, IllegalMoveError, InvalidMoveError, UnknownGameError
 from ...games import find_game, plugins
 from ...games import plugin_of as registered
 from ...plugin import GamePlugin, GameSpec, load
-from ..errors import BadRequest, shown
+from ..shared.errors import BadRequest, shown
 
 JSON = dict[str, Any]
 

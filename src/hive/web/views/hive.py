@@ -21,7 +21,7 @@ from ...games.hive.state import ORIGIN_CELL
 from ...games.hive.svg import GLYPHS, THEMES
 from ...games.hive.svg import board as draw
 from ...records.pasted import Pasted, read_pasted
-from ..errors import BadRequest, shown
+from ..shared.errors import BadRequest, shown
 from . import JSON, Imported, View, parse_move
 
 GAME_TYPE_NAMES = [str(t) for t in GAME_TYPES]

@@ -17,7 +17,7 @@ from ...games.hivequeen.reasons import movement_reason
 from ...games.hivequeen.records import read_record
 from ...games.hivequeen.rules import FIELD_LIMIT, KIND_NAMES, LETTERS, PRODUCIBLE
 from ...games.hivequeen.svg import board_svg
-from ..errors import BadRequest, shown
+from ..shared.errors import BadRequest, shown
 from . import JSON, Imported, View, parse_move
 
 

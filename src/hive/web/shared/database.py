@@ -6,7 +6,8 @@ and runs all database work on threads of its own, so that the server's event loo
 
 Each problem gets a message naming the database and what to do (a directory, a file that cannot be written, a
 damaged file, a file another server is using, a server that does not answer) instead of a driver's traceback; a
-database that stops answering while the server runs makes requests fail with :class:`~hive.web.errors.Unavailable`
+database that stops answering while the server runs makes requests fail with
+:class:`~hive.web.shared.errors.Unavailable`
 until it is back.
 """
 
@@ -27,8 +28,8 @@ from typing import IO, Any, ParamSpec, TypeVar
 import sqlalchemy as sa
 from sqlalchemy import event, exc
 
-from ..errors import Unavailable
-from . import migrations
+from .. import migrations
+from .errors import Unavailable
 
 try:
     import fcntl
@@ -308,7 +309,7 @@ class Database:
 
     def call(self, work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """``work(...)`` here and now, a driver's error that means the database is out of reach, or damaged, raised
-        as :class:`~hive.web.errors.Unavailable`."""
+        as :class:`~hive.web.shared.errors.Unavailable`."""
         try:
             return work(*args, **kwargs)
         except exc.DBAPIError as err:

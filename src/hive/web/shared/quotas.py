@@ -9,7 +9,8 @@ hash checked, an account made), so that nothing is done for a request past the l
 
 :func:`take_in` does the same inside a transaction already open, where the row's lock then also serializes
 whatever else that transaction counts and writes until it commits. A limit on what an account holds rather than on
-uses in a window (its open seeks, its chat lines in the last minute) is counted after :func:`lock_account`, in the
+uses in a window (its open seeks, its chat lines in the last minute) is counted after
+:func:`~hive.web.storage.accounts.lock_account`, in the
 transaction that stores the new row.
 """
 
@@ -21,7 +22,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
 from .database import Repository
-from .schema import accounts, quotas
+from .tables import quotas
 
 
 @dataclass(frozen=True)
@@ -56,15 +57,6 @@ def take_in(connection: sa.Connection, key: str, limit: int, window: float, now:
     row = connection.execute(statement).one()
     used = int(row.used)
     return Taken(used <= limit, used, max(0.0, float(row.start) + window - now))
-
-
-def lock_account(connection: sa.Connection, account_id: str) -> None:
-    """Hold the account's row until ``connection``'s transaction ends, so that what it counts of the account's
-    (open seeks, chat lines in the last minute) and then stores cannot be raced by another transaction doing the
-    same, on any process (PostgreSQL's ``FOR NO KEY UPDATE``, which leaves rows referring to the account free to
-    be written; SQLite's writers are one at a time already)."""
-    query = sa.select(accounts.c.id).where(accounts.c.id == account_id).with_for_update(key_share=True)
-    connection.execute(query)
 
 
 class QuotaRepository(Repository):
@@ -124,4 +116,4 @@ class QuotaRepository(Repository):
             connection.execute(sa.delete(quotas).where(quotas.c.key.in_(keys)))
 
 
-__all__ = ["QuotaRepository", "Taken", "lock_account", "take_in"]
+__all__ = ["QuotaRepository", "Taken", "take_in"]
