@@ -21,8 +21,9 @@ import pytest
 import sqlalchemy as sa
 import websockets
 
-from hive.web.http.guard import ANY_ADDRESS, CSP, WS_MAX_SIZE, Guard, Refused, allowed_hosts, host_name, json_depth
+from hive.web.http.guard import ANY_ADDRESS, CSP, WS_MAX_SIZE, Guard, allowed_hosts, host_name
 from hive.web.http.limits import RateLimits
+from hive.web.shared.endpoints import Refused, json_depth
 from hive.web.shared.errors import TooMany
 from hive.web.shared.settings import Settings
 

@@ -9,7 +9,8 @@ answer has.
 - A path or query holding a control or format character (``%00``, ``%0a``, a bidi control) is refused (400): no
   id, name or parameter holds one.
 - A request body is JSON (``Content-Type: application/json``), read as it arrives and refused past the size limit
-  before more is read, within the request time limit; :func:`parse_json` refuses what JSON has not or no field
+  before more is read, within the request time limit; :func:`~hive.web.shared.endpoints.parse_json` refuses what JSON
+  has not or no field
   takes (``NaN``, infinities, integers beyond 2^53, lone surrogates, NUL).
 - An incoming WebSocket message is at most :data:`WS_MAX_SIZE` bytes; the ASGI server enforces it, as each frame's
   header arrives (:func:`~hive.web.http.run.config` sets it for uvicorn).
@@ -21,14 +22,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import math
-import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
+from ..shared.endpoints import Refused
 from ..shared.settings import Settings
-from ..shared.values import SAFE_INTEGER, character_name, unsafe
+from ..shared.values import character_name, unsafe
 from .network import is_address, local_names
 
 Scope = MutableMapping[str, Any]
@@ -63,17 +63,6 @@ POLICY = 1008
 #: sends none): a longer frame is refused (close code 1009) as soon as its header arrives, rather than held in
 #: memory while it trickles in.
 WS_MAX_SIZE = 512
-#: Half of a UTF-16 surrogate pair: a JSON escape (``"\ud800"``) makes one, but it is not text, and cannot be
-#: stored or sent as UTF-8; and NUL, which no field takes and PostgreSQL cannot store in a text.
-SURROGATE = re.compile("[\ud800-\udfff\x00]")
-
-
-class Refused(Exception):
-    """A request the front door turns away with ``status``."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 def host_name(host: str) -> str:
@@ -93,104 +82,6 @@ def allowed_hosts(listen: str, extra: tuple[str, ...] = ()) -> tuple[str, ...]:
     if listen in ("0.0.0.0", "::", ""):
         names |= {*loopback, *local_names(), ANY_ADDRESS}
     return tuple(sorted(names | {host_name(name) for name in extra}))
-
-
-def json_depth(raw: bytes) -> int:
-    """How deeply the arrays and objects of a JSON text nest (its strings skipped), read in one pass."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for byte in raw:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif byte == 0x5C:  # backslash
-                escaped = True
-            elif byte == 0x22:
-                in_string = False
-        elif byte == 0x22:
-            in_string = True
-        elif byte in (0x5B, 0x7B):
-            depth += 1
-            deepest = max(deepest, depth)
-        elif byte in (0x5D, 0x7D):
-            depth -= 1
-    return deepest
-
-
-def _integer(digits: str) -> int:
-    """A JSON integer, refused beyond what a JSON number carries exactly (±(2^53 - 1)): a longer one is refused by
-    its length, before any conversion."""
-    if len(digits.lstrip("-")) <= len(str(SAFE_INTEGER)):
-        number = int(digits)
-        if abs(number) <= SAFE_INTEGER:
-            return number
-    raise Refused(
-        400,
-        f"The request body has an integer out of range ({_cut(digits)}, {len(digits.lstrip('-')):,} digits):"
-        f" integers are at most {SAFE_INTEGER:,} in size.",
-    )
-
-
-def _float(text: str) -> float:
-    """A JSON number with a fraction or an exponent, refused when it is not finite (``1e400`` overflows)."""
-    number = float(text)
-    if not math.isfinite(number):
-        raise Refused(400, f"The request body has a number out of range ({_cut(text)}): numbers must be finite.")
-    return number
-
-
-def _constant(name: str) -> Any:
-    """``NaN``, ``Infinity`` and ``-Infinity``, which Python's parser reads but JSON has not: refused."""
-    raise Refused(400, f"The request body has {name}, which is not a JSON number: numbers must be finite.")
-
-
-def _cut(text: str) -> str:
-    return text if len(text) <= 16 else text[:12] + "…"
-
-
-def _not_text(data: Any, where: str = "") -> str | None:
-    """Where in ``data`` a string holds a lone surrogate or a NUL (``'name'``, ``'options.moves[2]'``, ``a key of
-    'options'``), or ``None`` when all its strings are text."""
-    if isinstance(data, str):
-        return repr(where) if SURROGATE.search(data) else None
-    if isinstance(data, list):
-        for i, item in enumerate(data):
-            if found := _not_text(item, f"{where}[{i}]"):
-                return found
-    if isinstance(data, dict):
-        for key, value in data.items():
-            if SURROGATE.search(key):
-                return f"a key of {where!r}" if where else "a key"
-            if found := _not_text(value, f"{where}.{key}" if where else key):
-                return found
-    return None
-
-
-def parse_json(raw: bytes, max_depth: int) -> dict[str, Any]:
-    """A request body's JSON object (``{}`` for an empty body).
-
-    :raises Refused: 400 when it is not JSON, nests deeper than ``max_depth``, is not an object, has a number that
-        is not finite (``NaN``, ``Infinity``, ``1e400``) or an integer beyond ±(2^53 - 1), or a string that is not
-        text (a lone surrogate, from a ``\\ud800`` escape, or a NUL).
-    """
-    if not raw.strip():
-        return {}
-    if json_depth(raw) > max_depth:
-        raise Refused(400, f"The request body nests deeper than {max_depth} levels.")
-    try:
-        data = json.loads(raw, parse_int=_integer, parse_float=_float, parse_constant=_constant)
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise Refused(400, f"The request body is not valid JSON: {err}.") from None
-    if not isinstance(data, dict):
-        raise Refused(400, f"The request body must be a JSON object, not {type(data).__name__}.")
-    where = _not_text(data)
-    if where is not None:
-        raise Refused(
-            400,
-            f"The request body holds a lone UTF-16 surrogate (an escape such as \\ud800 without its other half) or a"
-            f" NUL character in {where}, which is not text.",
-        )
-    return data
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -375,6 +266,4 @@ __all__ = [
     "Refused",
     "allowed_hosts",
     "host_name",
-    "json_depth",
-    "parse_json",
 ]

@@ -98,20 +98,12 @@ from ..game import setup
 from ..game.actions import act
 from ..game.session import Session
 from ..realtime.fanout import with_seats
+from ..shared.endpoints import Handler, body, client, endpoint
 from ..shared.errors import (
     BadRequest,
-    Conflict,
-    Damaged,
-    Forbidden,
-    GameError,
-    NotFound,
-    TooMany,
-    Unauthorized,
-    Unavailable,
 )
 from ..views import JSON, kinds, plugin_of, rules_page, spec_of
 from . import ops
-from .guard import Refused, parse_json
 from .network import reach
 from .pages import how_to_play_page
 from .sockets import lobby_websocket, websocket
@@ -123,17 +115,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("hive.web")
 STATIC = Path(__file__).parent.parent / "static"
-#: The status code of each kind of refusal.
-STATUS: dict[type[GameError], int] = {
-    BadRequest: 400,
-    Unauthorized: 401,
-    Forbidden: 403,
-    NotFound: 404,
-    Conflict: 409,
-    TooMany: 429,
-    Damaged: 500,
-    Unavailable: 503,
-}
 #: Actions after which the AI may be due to move, counted against the client's AI rate.
 AI_ACTIONS = ("move", "undo", "redo")
 
@@ -156,19 +137,6 @@ def held_tokens(header: str) -> list[str]:
     return tokens
 
 
-def status_of(err: GameError) -> int:
-    """The HTTP status of a refusal."""
-    return next(status for kind, status in STATUS.items() if isinstance(err, kind))
-
-
-def refusal(err: GameError) -> Response:
-    """A refusal's answer: ``{"error": ...}`` with its status (and ``Retry-After`` when the database is away)."""
-    headers = {}
-    if isinstance(err, Unavailable) and err.retry_after is not None:
-        headers["retry-after"] = str(err.retry_after)
-    return JSONResponse({"error": str(err)}, status_code=status_of(err), headers=headers)
-
-
 class Api:
     """The page and the JSON API of a server process.
 
@@ -183,20 +151,10 @@ class Api:
         """Starlette's exception handlers: HTTP errors and crashes answered in JSON."""
         return {HTTPException: self._http_error, Exception: self._crash}
 
-    def api(self, handler: Callable[[Request], Awaitable[JSON | Response]]) -> Callable[[Request], Awaitable[Response]]:
-        """An endpoint answering ``handler``'s JSON (or its own answer), or ``{"error": ...}`` with the refusal's
-        status."""
-
-        async def endpoint(request: Request) -> Response:
-            try:
-                answer = await handler(request)
-                return answer if isinstance(answer, Response) else JSONResponse(answer)
-            except Refused as err:
-                return JSONResponse({"error": str(err)}, status_code=err.status)
-            except GameError as err:
-                return refusal(err)
-
-        return endpoint
+    @staticmethod
+    def api(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
+        """An endpoint answering ``handler``'s JSON (see :func:`~hive.web.shared.endpoints.endpoint`)."""
+        return endpoint(handler)
 
     async def _http_error(self, request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
@@ -216,12 +174,12 @@ class Api:
 
         :raises Refused: when the body is not JSON, nests too deeply, or is not an object.
         """
-        return parse_json(await request.body(), self.app.settings.json_depth)
+        return await body(request, self.app.settings.json_depth)
 
     @staticmethod
     def client(request: Request) -> str:
         """Who asks, for the rate limits and the AI's fair share: the client's address."""
-        return request.client.host if request.client else "unknown"
+        return client(request)
 
     @staticmethod
     def token(request: Request) -> str | None:
@@ -456,4 +414,4 @@ def routes(app: App) -> list[BaseRoute]:
     ]
 
 
-__all__ = ["AI_ACTIONS", "STATIC", "STATUS", "Api", "refusal", "routes", "status_of"]
+__all__ = ["AI_ACTIONS", "STATIC", "Api", "routes"]

@@ -12,7 +12,8 @@ Text (:func:`check_text`) is refused when it holds a character that is not plain
 
 and when it is longer than its field allows. A number (:func:`check_number`) is a JSON number (not a boolean),
 finite, within its field's range (and whole where the field counts). The JSON parser refuses what no field takes
-(:func:`~hive.web.http.guard.parse_json`: NaN, the infinities, integers past 2^53, NUL characters); these rules name
+(:func:`~hive.web.shared.endpoints.parse_json`: NaN, the infinities, integers past 2^53, NUL characters); these rules
+name
 the field.
 """
 
