@@ -2,6 +2,7 @@
 // are the server's (app.games, from /api/assets); each game's option fields are its page module's.
 
 import { $, app, h, toast } from "./page.js";
+import { askSignIn, signedIn } from "./account.js";
 
 let load = null; // the page module of a kind of game, as a promise (the shell's)
 const fields = {}; // per kind: a promise of {module, box}, the box holding the module's option fields
@@ -75,9 +76,9 @@ async function newGameBody() {
   };
 }
 
-// The time control a New game choice names: "untimed", a preset's name, "days:N", or "custom" (the minutes and
-// seconds of increment typed beside it).
-function timeControl(choice) {
+// The time control a time select's choice names (New game's, a seek's, a tournament's): "untimed" (null), a
+// preset's name, "days:N" ({days}), or New game's "custom" (the minutes and seconds of increment typed beside it).
+export function timeControl(choice) {
   if (!choice || choice === "untimed") return null;
   if (choice.startsWith("days:")) return { days: Number(choice.slice(5)) };
   if (choice === "custom") {
@@ -169,4 +170,21 @@ export async function wireDialogs(games, { loadModule, createGame }) {
   }
   await Promise.all(games.map((info) => fieldsFor(info.kind)));
   await syncRows();
+}
+
+// A dialog only a signed-in player uses (a seek's, a tournament's: dlg-<prefix>, its message in <prefix>-error): one
+// who is not signed in is asked to sign in instead; otherwise its message is cleared, its fields follow the choices
+// (sync) and the field `first` has the focus.
+export function openSignedInDialog(prefix, sync, first) {
+  if (!signedIn()) { askSignIn(); return; }
+  $(`${prefix}-error`).textContent = "";
+  sync();
+  $(`dlg-${prefix}`).showModal();
+  $(first).focus();
+}
+
+// A rated game has a clock: while `rated`, the time select's untimed choice is disabled (blitz chosen in its place).
+export function clockForRated(rated, select) {
+  select.querySelector("[value=untimed]").disabled = rated;
+  if (rated && select.value === "untimed") select.value = "blitz";
 }

@@ -10,8 +10,8 @@
 import { api } from "./net.js";
 import { $, app, h, toast } from "./page.js";
 import { keepToken } from "./seats.js";
-import { askSignIn, csrfHeaders, onAccountChange, signedIn } from "./account.js";
-import { optionFields } from "./dialogs.js";
+import { csrfHeaders, onAccountChange, signedIn } from "./account.js";
+import { clockForRated, openSignedInDialog, optionFields, timeControl } from "./dialogs.js";
 import { live, lobbyFailures, lobbyShowing, onLobbyLive, onLobbyMessage } from "./lobbysocket.js";
 import { playerLink } from "./players.js";
 
@@ -280,13 +280,6 @@ async function decline(button, seek, done) {
 // The option fields of a kind of game, drawn by its page module as New game's are (dialogs.js), into the dialog.
 function fieldsFor(kind) { return optionFields(kind, $("seek-options")); }
 
-// The time control a choice names: null (untimed), a preset's name, or {days}.
-function timeControl(choice) {
-  if (!choice || choice === "untimed") return null;
-  if (choice.startsWith("days:")) return { days: Number(choice.slice(5)) };
-  return choice;
-}
-
 // The dialog's fields for the game chosen (its sides, its options), whether the game is rated (untimed is not
 // for a rated game) and whether it challenges a player.
 async function syncDialog() {
@@ -297,10 +290,7 @@ async function syncDialog() {
     sides[seat].value = side.toLowerCase();
     sides[seat].textContent = seat === info.first ? `${side} (${info.first_note})` : side;
   });
-  const rated = $("seek-rated").checked;
-  const untimed = $("seek-time").querySelector("[value=untimed]");
-  untimed.disabled = rated;
-  if (rated && $("seek-time").value === "untimed") $("seek-time").value = "blitz";
+  clockForRated($("seek-rated").checked, $("seek-time"));
   const to = $("seek-to").value.trim();
   $("seek-title").textContent = to ? "Challenge a player" : "Seek a game";
   $("btn-seek-send").textContent = to ? "Challenge" : "Seek";
@@ -309,13 +299,7 @@ async function syncDialog() {
   for (const other of $("seek-options").children) other.hidden = other !== box;
 }
 
-function openDialog() {
-  if (!signedIn()) { askSignIn(); return; }
-  $("seek-error").textContent = "";
-  syncDialog();
-  $("dlg-seek").showModal();
-  $("seek-game").focus();
-}
+function openDialog() { openSignedInDialog("seek", syncDialog, "seek-game"); }
 
 async function send() {
   const kind = $("seek-game").value;

@@ -11,7 +11,7 @@ import { api } from "./net.js";
 import { $, app, h, toast } from "./page.js";
 import { keepToken } from "./seats.js";
 import { askSignIn, csrfHeaders, onAccountChange, signedIn } from "./account.js";
-import { optionFields, showOptionFields } from "./dialogs.js";
+import { clockForRated, openSignedInDialog, optionFields, showOptionFields, timeControl } from "./dialogs.js";
 import { playerLink } from "./players.js";
 
 const POLL_MS = 3000;
@@ -102,18 +102,10 @@ function syncDialog() {
   const swiss = $("tournament-format").value === "swiss";
   $("tournament-rounds-label").hidden = !swiss;
   $("tournament-double-label").hidden = swiss;
-  const rated = $("tournament-rated").checked;
-  $("tournament-time").querySelector("[value=untimed]").disabled = rated;
-  if (rated && $("tournament-time").value === "untimed") $("tournament-time").value = "blitz";
+  clockForRated($("tournament-rated").checked, $("tournament-time"));
 }
 
-function openDialog() {
-  if (!signedIn()) { askSignIn(); return; }
-  $("tournament-error").textContent = "";
-  syncDialog();
-  $("dlg-tournament").showModal();
-  $("tournament-name").focus();
-}
+function openDialog() { openSignedInDialog("tournament", syncDialog, "tournament-name"); }
 
 async function create() {
   const choice = $("tournament-time").value;
@@ -124,7 +116,7 @@ async function create() {
   const body = {
     name: $("tournament-name").value.trim(), format: $("tournament-format").value,
     kind, options: module.options(box),
-    time_control: choice === "untimed" ? null : choice.startsWith("days:") ? { days: Number(choice.slice(5)) } : choice,
+    time_control: timeControl(choice),
     rated: $("tournament-rated").checked,
     invite_only: $("tournament-invite-only").checked, bots: $("tournament-bots").checked,
     starts: starts ? new Date(starts).getTime() / 1000 : null,
