@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from hive.arena import play_game, run_match
+from hive.arena import MatchPlan, play_game, run_match
 from hive.game import Termination, UnknownGameError
 from hive.games import GAMES, PLUGINS, find_game, register, unregister
 from hive.players import RandomPlayer, SearchPlayer
@@ -53,7 +53,7 @@ def test_the_arena_plays_the_third_game() -> None:
     played = play_game(SearchPlayer(spec, Limits(depth=2), "medium", 1), RandomPlayer(spec, 2), game=NAME)
     assert played.outcome.termination in (Termination.RULES, Termination.ADJUDICATION)
     assert played.record.startswith("Hexline;")
-    result = run_match("easy", "random", games=4, game=NAME, jobs=1, seed=3)
+    result = run_match("easy", "random", MatchPlan(games=4, game=NAME, jobs=1, seed=3))
     assert result.wins + result.draws + result.losses == 4
     assert {g.outcome.ending for g in result.games} <= {LINE, FULL}
 

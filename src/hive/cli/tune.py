@@ -15,7 +15,7 @@ from typing import Any
 from ..arena import plural
 from ..arena.cluster import ClusterError, import_ray
 from ..engine import EngineError
-from ..games import find_game, games
+from ..games import DEFAULT_GAME, default_game, find_game, games
 from ..plugin import GameSpec
 from ..tune import files
 from ..tune.games import ArenaPlayer, Confirmation, Games, rounded
@@ -24,6 +24,7 @@ from ..tune.run import Run, Settings, tune
 from ..tune.spec import DEFAULT_SPEC, Spec, load_spec
 from ..tune.texel import LOSSES, fit
 from .common import reported, standalone
+from .sprt import add_sprt_options, sprt_from
 
 DESCRIPTION = (
     "Tune the AI's parameters (its evaluation's weights and its search's numbers) by SPSA: each iteration plays a "
@@ -126,7 +127,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--time", type=float, default=None, metavar="SECONDS", help="every move searched for SECONDS instead"
     )
     parser.add_argument(
-        "--game", default=None, metavar="NAME", help=f"the game: {', '.join(games())} (default Base+MLP)"
+        "--game", default=None, metavar="NAME", help=f"the game: {', '.join(games())} (default {DEFAULT_GAME})"
     )
     parser.add_argument(
         "--openings",
@@ -159,20 +160,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="test the values against the shipped ones every N iterations and after the last "
         f"(default {confirm.every}; 0: never)",
     )
-    parser.add_argument(
-        "--confirm-sprt",
-        nargs=2,
-        type=float,
-        default=None,
-        metavar=("ELO0", "ELO1"),
-        help="the confirmations' SPRT: H0 the values are ELO0 stronger, H1 ELO1 "
-        f"(default {confirm.elo0:g} {confirm.elo1:g})",
-    )
-    parser.add_argument(
-        "--confirm-alpha", type=float, default=None, metavar="A", help=f"the SPRT's alpha (default {confirm.alpha:g})"
-    )
-    parser.add_argument(
-        "--confirm-beta", type=float, default=None, metavar="B", help=f"the SPRT's beta (default {confirm.beta:g})"
+    add_sprt_options(
+        parser,
+        f"the confirmations' sequential probability ratio test (default {confirm.elo0:g} {confirm.elo1:g})",
+        "the values are",
+        prefix="confirm-",
     )
     parser.add_argument(
         "--confirm-games",
@@ -247,6 +239,10 @@ def _check_mode(args: argparse.Namespace) -> None:
         import_ray()
 
 
+def _game(args: argparse.Namespace) -> GameSpec:
+    return find_game(args.game) if args.game else default_game()
+
+
 def _spec(args: argparse.Namespace, game: GameSpec) -> Spec:
     return load_spec(args.spec if args.spec is not None else DEFAULT_SPEC, game)
 
@@ -289,16 +285,16 @@ def _run_spsa(args: argparse.Namespace) -> int:
             flush=True,
         )
     else:
-        game = find_game(args.game or "Base+MLP")
+        game = _game(args)
         spec = _spec(args, game)
         confirm = Confirmation()
-        elo0, elo1 = args.confirm_sprt if args.confirm_sprt is not None else (confirm.elo0, confirm.elo1)
+        sprt = sprt_from(args, "confirm-", confirm.sprt)
         confirmation = Confirmation(
             every=confirm.every if args.confirm_every is None else args.confirm_every,
-            elo0=elo0,
-            elo1=elo1,
-            alpha=confirm.alpha if args.confirm_alpha is None else args.confirm_alpha,
-            beta=confirm.beta if args.confirm_beta is None else args.confirm_beta,
+            elo0=sprt.elo0,
+            elo1=sprt.elo1,
+            alpha=sprt.alpha,
+            beta=sprt.beta,
             games=confirm.games if args.confirm_games is None else args.confirm_games,
         )
         play = Games(
@@ -356,7 +352,7 @@ def _run_spsa(args: argparse.Namespace) -> int:
 
 
 def _run_texel(args: argparse.Namespace) -> int:
-    game = find_game(args.game or "Base+MLP")
+    game = _game(args)
     spec = _spec(args, game)
     features = Features(game)
     seed = args.seed if args.seed is not None else random.randrange(2**32)

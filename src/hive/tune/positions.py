@@ -16,11 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..arena import check_settings, random_opening
+from ..arena import MatchPlan, random_opening
 from ..arena.match import make_runner
 from ..arena.runners import finished_games
-from ..arena.settings import arena_settings
-from ..arena.tasks import GameTask, Settings
+from ..arena.tasks import GameTask
 from ..game import Game
 from ..players import PlayerSpec
 from ..plugin import GameSpec
@@ -175,9 +174,10 @@ def self_play(
     """
     if game.kind != "hive":
         raise PositionsError(f"self-play positions are read for Hive, not {game.title}")
-    spec = check_settings(game, games=count, depth=depth, openings=openings, jobs=jobs)
+    plan = MatchPlan(game, games=count, depth=depth, openings=openings, jobs=jobs, ray=ray, engine_timeout=None)
+    spec = plan.check()
     player = PlayerSpec("self", "level", "medium")
-    settings = Settings(spec.name, arena_settings(spec).max_moves, None, depth, None)
+    settings = plan.settings()
     rng = random.Random(seed)
 
     def tasks() -> Iterator[GameTask]:
@@ -185,7 +185,7 @@ def self_play(
             opening = random_opening(spec, openings, rng.randrange(2**32))
             yield GameTask(number, (player, player), ("self", "self"), opening, rng.randrange(2**32), settings)
 
-    runner = make_runner(ray, jobs, count)
+    runner = make_runner(plan.ray, plan.jobs, count)
     try:
         records = sorted(finished_games(tasks(), runner), key=lambda record: record.number)
     finally:
