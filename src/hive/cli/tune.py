@@ -18,6 +18,7 @@ from ..engine import EngineError
 from ..games import DEFAULT_GAME, default_game, find_game, games
 from ..plugin import GameSpec
 from ..tune import files
+from ..tune.capabilities import has_parameters
 from ..tune.games import ArenaPlayer, Confirmation, Games, rounded
 from ..tune.positions import Features, recorded_games, samples, self_play, split
 from ..tune.run import Run, Settings, tune
@@ -240,7 +241,14 @@ def _check_mode(args: argparse.Namespace) -> None:
 
 
 def _game(args: argparse.Namespace) -> GameSpec:
-    return find_game(args.game) if args.game else default_game()
+    """The game asked for, once it is known to offer parameters to tune.
+
+    :raises ValueError: naming a game that offers none.
+    """
+    game = find_game(args.game) if args.game else default_game()
+    if not has_parameters(game):
+        raise ValueError(f"{game.name}'s AI has no parameters to tune")
+    return game
 
 
 def _spec(args: argparse.Namespace, game: GameSpec) -> Spec:
