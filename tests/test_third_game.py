@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from hive.arena import play_game, run_match
+from hive.arena import MatchPlan, play_game, run_match
 from hive.game import Termination, UnknownGameError
 from hive.games import GAMES, PLUGINS, find_game, register, unregister
 from hive.players import RandomPlayer, SearchPlayer
@@ -53,7 +53,7 @@ def test_the_arena_plays_the_third_game() -> None:
     played = play_game(SearchPlayer(spec, Limits(depth=2), "medium", 1), RandomPlayer(spec, 2), game=NAME)
     assert played.outcome.termination in (Termination.RULES, Termination.ADJUDICATION)
     assert played.record.startswith("Hexline;")
-    result = run_match("easy", "random", games=4, game=NAME, jobs=1, seed=3)
+    result = run_match("easy", "random", MatchPlan(games=4, game=NAME, jobs=1, seed=3))
     assert result.wins + result.draws + result.losses == 4
     assert {g.outcome.ending for g in result.games} <= {LINE, FULL}
 
@@ -65,6 +65,30 @@ def test_the_command_line_plays_the_third_game() -> None:
     with redirect_stdout(out):
         main(["--game", "hexline", "--games", "2", "--jobs", "1", "--seed", "5", "random", "easy"])
     assert "Hexline" in out.getvalue() and "2 games" in out.getvalue()
+
+
+def test_the_third_game_offers_no_perft_nor_tuning_and_the_apps_say_so(capsys: pytest.CaptureFixture[str]) -> None:
+    from hive.cli import main
+    from hive.cli.perft import count, start
+    from hive.game import CountsPerft
+    from hive.tune.capabilities import has_parameters, record_reader, replay_reader
+    from hive.tune.positions import PositionsError, recorded_games, self_play
+
+    spec = find_game(NAME)
+    board = start(NAME)
+    assert not isinstance(board, CountsPerft) and count(board, 2) == 19 * 18
+    assert len(start(f"{NAME};0,0;1,0").move_stack) == 2  # its records are one line: read as Hive's GameStrings
+    assert start(board.position_text()).position_text() == board.position_text()
+    assert main(["perft", NAME, "1"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].split()[:2] == ["1", "19"]
+    assert not has_parameters(spec) and record_reader(spec) is None and replay_reader(spec) is None
+    for argv in (["tune", "--game", NAME], ["tune", "--texel", "--game", NAME, "--self-play", "2"]):
+        assert main(argv) == 2
+        assert capsys.readouterr().err == f"hive tune: {NAME}'s AI has no parameters to tune\n"
+    with pytest.raises(PositionsError, match=f"{NAME} offers no reader of its records"):
+        recorded_games([], spec)
+    with pytest.raises(PositionsError, match=f"{NAME} offers no reader of the arena's records"):
+        self_play(spec, 2, depth=1, jobs=1)
 
 
 def test_the_browser_state_api_plays_the_third_game() -> None:

@@ -24,7 +24,7 @@ from typing import Any
 from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
-from .games import plugin_of
+from .games import default_game, plugin_of
 from .players import Player, Timed, check_player, make_player, parse_player
 from .plugin import GameSpec
 from .search import Limits
@@ -181,7 +181,8 @@ class Bot:
 
         :raises BotError: with the engine's error.
         """
-        game = _spec_of("hive", next(iter(sorted(self.settings.games)), None) if self.settings.games else None)
+        first = next(iter(sorted(self.settings.games)), None) if self.settings.games else None
+        game = _spec_of(default_game().kind, first)
         try:
             player = await asyncio.to_thread(make_player, self.spec, game)
         except (ValueError, OSError) as err:  # EngineError and InvalidPlayerError are ValueErrors

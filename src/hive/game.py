@@ -26,7 +26,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Protocol, TypeVar
+from typing import TYPE_CHECKING, ClassVar, Protocol, TypeVar, runtime_checkable
 
 if TYPE_CHECKING:
     from typing import Self
@@ -276,12 +276,23 @@ class Game(Protocol[M]):
         ...
 
 
+@runtime_checkable
+class CountsPerft(Protocol):
+    """A capability a game's board may offer beside the protocol: it counts its own move tree, faster than the
+    protocol's moves can (Hive's compiled core does); apps ask ``isinstance(board, CountsPerft)``."""
+
+    def perft(self, depth: int) -> int:
+        """The number of move sequences ``depth`` moves long from here; the board is left as it was."""
+        ...
+
+
 __all__ = [
     "DRAW",
     "FIRST_WINS",
     "IN_PROGRESS",
     "NOT_STARTED",
     "SECOND_WINS",
+    "CountsPerft",
     "Ending",
     "Game",
     "IllegalMoveError",

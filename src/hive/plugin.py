@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .game import Ending, Game, InvalidPositionError, UnknownGameError
+from .game import Ending, Game, InvalidPositionError, InvalidRecordError, UnknownGameError
 
 if TYPE_CHECKING:
     import random
@@ -115,6 +115,18 @@ class GameSpec:
             )
         return board
 
+    def from_record(self, text: str, **options: Any) -> Game[Any]:
+        """A new board replaying the record ``text`` (see :meth:`Game.from_record`), with rule ``options``.
+
+        :raises InvalidRecordError: naming the part that failed, or a record of another game.
+        :raises UnknownGameError: naming an option the game does not have.
+        """
+        self._check_options(options)
+        board: Game[Any] = type(self.new(**options)).from_record(text, **options)
+        if board.game_name != self.name:
+            raise InvalidRecordError(f"Invalid record: a record of {board.game_name}, not of {self.name}.")
+        return board
+
     def _check_options(self, options: Mapping[str, Any]) -> None:
         unknown = sorted(set(options) - set(self.options))
         if unknown:
@@ -153,8 +165,10 @@ class GamePlugin:
         ``<kind>.<ext>`` or ``<kind>-<name>``); ``None``: the page does not offer it (its view still answers the
         state API).
     :ivar rules: its "How to play" page, in Markdown; ``None``: none.
-    :ivar settings: what it sets for each app, by the app's name (``arena``, ``cli``, ``web``, ``players``): each
-        app reads its part into its own settings type, with defaults for what is not set.
+    :ivar settings: what it sets for each app, by the app's name (``arena``, ``cli``, ``web``, ``players``,
+        ``tune``): each app reads its part into its own settings type, with defaults for what is not set; a
+        capability an app asks for and the game may lack is one of these (``tune``'s readers of records, see
+        :mod:`hive.tune.capabilities`).
     """
 
     kind: str

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from hive.arena import GameRecord, MatchResult, Sprt, run_match
+from hive.arena import GameRecord, MatchPlan, MatchResult, Sprt, run_match
 from hive.arena.cluster import ClusterError, RayRunner, check_address, init_options
 from hive.arena.tasks import Settings, match_tasks, play_task
 from hive.cli.match import main
@@ -73,9 +73,12 @@ def records(result: MatchResult) -> list[tuple[int, str, int, str]]:
 def test_games_are_streamed_back_and_equal_the_pool_s(session: None) -> None:
     order: list[int] = []
     on_ray = run_match(
-        "easy", "random", games=12, game="Base", seed=9, ray=True, on_game=lambda g, m: order.append(g.number)
+        "easy",
+        "random",
+        MatchPlan(games=12, game="Base", seed=9, ray=True),
+        on_game=lambda g, m: order.append(g.number),
     )
-    pooled = run_match("easy", "random", games=12, game="Base", seed=9, jobs=2)
+    pooled = run_match("easy", "random", MatchPlan(games=12, game="Base", seed=9, jobs=2))
     assert sorted(order) == list(range(1, 13)) and records(on_ray) == records(pooled)
     assert on_ray.summary() == pooled.summary()
 
@@ -114,7 +117,9 @@ def test_a_killed_worker_s_game_is_played_again_and_counted_once(session: None) 
                 break
             time.sleep(0.01)
 
-    result = run_match(SLOW, "random", games=6, game="Base", depth=1, max_moves=40, seed=2, ray=True, on_game=kill_one)
+    result = run_match(
+        SLOW, "random", MatchPlan(games=6, game="Base", depth=1, max_moves=40, seed=2, ray=True), on_game=kill_one
+    )
     assert killed, "a worker was killed while it played"
     assert sorted(seen) == [g.number for g in result.games] == list(range(1, 7)), "every game counted once"
     assert result.wins + result.draws + result.losses == 6
@@ -130,8 +135,8 @@ def test_a_killed_worker_s_game_is_played_again_and_counted_once(session: None) 
 
 def test_an_sprt_stops_a_match_on_ray_as_in_the_pool(session: None) -> None:
     test = Sprt(0, 200)
-    on_ray = run_match("easy", "random", games=400, game="Base", seed=8, ray=True, sprt=test)
-    pooled = run_match("easy", "random", games=400, game="Base", seed=8, jobs=2, sprt=test)
+    on_ray = run_match("easy", "random", MatchPlan(games=400, game="Base", seed=8, ray=True), sprt=test)
+    pooled = run_match("easy", "random", MatchPlan(games=400, game="Base", seed=8, jobs=2), sprt=test)
     assert on_ray.sprt is not None and on_ray.sprt.verdict == "H1" and on_ray.sprt == pooled.sprt
     assert records(on_ray) == records(pooled) and len(on_ray.games) < 40
 
@@ -149,7 +154,9 @@ def test_a_tournament_on_ray_plays_the_games_of_the_pool(session: None) -> None:
 
     def play(ray: bool) -> list[tuple[str, str, str]]:
         players = ["random", "easy", "medium"]
-        result = run_tournament(players, games=2, game="Base", depth=1, seed=4, ray=ray, jobs=None if ray else 1)
+        result = run_tournament(
+            players, MatchPlan(games=2, game="Base", depth=1, seed=4, ray=ray, jobs=None if ray else 1)
+        )
         return [(g.first, g.second, g.record) for g in result.games]
 
     assert play(True) == play(False)

@@ -20,6 +20,7 @@ import hive
 import hive.arena.tasks
 from hive.arena import (
     GameRecord,
+    MatchPlan,
     MatchResult,
     PlayedGame,
     elo_difference,
@@ -151,14 +152,14 @@ def test_a_small_real_match_in_parallel(tmp_path: Path, capsys: pytest.CaptureFi
 
 
 def test_colours_alternate_and_pairs_share_their_opening() -> None:
-    result = run_match("random", "random", games=5, game="Base", openings=3, seed=11, jobs=1, max_moves=20)
+    result = run_match("random", "random", MatchPlan(games=5, game="Base", openings=3, seed=11, jobs=1, max_moves=20))
     assert [g.number for g in result.games] == [1, 2, 3, 4, 5]
     assert [g.player1_first for g in result.games] == [True, False, True, False, True]
     assert [(g.first, g.second) for g in result.games[:2]] == [("random#1", "random#2"), ("random#2", "random#1")]
     openings = [tuple(g.record.split(";")[3:6]) for g in result.games]
     assert openings[0] == openings[1] and openings[2] == openings[3]
     assert len({openings[0], openings[2], openings[4]}) == 3
-    again = run_match("random", "random", games=5, game="Base", openings=3, seed=11, jobs=1, max_moves=20)
+    again = run_match("random", "random", MatchPlan(games=5, game="Base", openings=3, seed=11, jobs=1, max_moves=20))
     assert [g.record for g in again.games] == [g.record for g in result.games]
 
 
@@ -178,7 +179,7 @@ def test_the_ply_limit_adjudicates_a_draw() -> None:
     assert (played.result, played.reason, played.moves) == ("Draw", "ply limit 6", 6)
     assert played.outcome.termination == Termination.ADJUDICATION
     assert played.record.startswith("Base;InProgress;White[4];wG1;bG1 wG1-;")
-    result = run_match("random", "random", games=2, game="Base", max_moves=4, jobs=1, seed=1)
+    result = run_match("random", "random", MatchPlan(games=2, game="Base", max_moves=4, jobs=1, seed=1))
     assert (result.wins, result.draws, result.losses) == (0, 2, 0)
     assert result.elo() == (0.0, 0.0, 0.0)
 
@@ -224,7 +225,7 @@ def test_a_match_against_an_external_engine(capsys: pytest.CaptureFixture[str]) 
 
 
 def test_an_engine_that_fails_forfeits() -> None:
-    result = run_match(f"uhp:{FAKE} --die bestmove", "random", games=2, game="Base", jobs=1, depth=1)
+    result = run_match(f"uhp:{FAKE} --die bestmove", "random", MatchPlan(games=2, game="Base", jobs=1, depth=1))
     assert (result.wins, result.draws, result.losses) == (0, 0, 2)
     assert result.games[0].result == "BlackWins" and result.games[1].result == "WhiteWins"
     assert result.games[0].outcome.termination == Termination.FORFEIT
@@ -236,7 +237,7 @@ def test_an_engine_that_hangs_forfeits_in_time() -> None:
     start = time.monotonic()
     # a second beyond the move's: enough for the engine to start on a loaded machine
     result = run_match(
-        f"uhp:{FAKE} --hang bestmove", "random", games=1, game="Base", jobs=1, time=1, engine_timeout=1.0
+        f"uhp:{FAKE} --hang bestmove", "random", MatchPlan(games=1, game="Base", jobs=1, time=1, engine_timeout=1.0)
     )
     assert time.monotonic() - start < 15
     assert result.games[0].result == "BlackWins"
@@ -272,7 +273,7 @@ def test_add_parser_registers_the_subcommand(capsys: pytest.CaptureFixture[str])
 
 def test_match_plays_hivequeen_and_refuses_uhp_engines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # no opening: balancing one takes 3-turn searches, slow in the pure build (tested on its own below)
-    result = run_match("easy", "random", games=2, game="hivequeen", jobs=1, seed=4, max_moves=60, openings=0)
+    result = run_match("easy", "random", MatchPlan(games=2, game="hivequeen", jobs=1, seed=4, max_moves=60, openings=0))
     assert len(result.games) == 2 and all(g.game == "HiveQueen" for g in result.games)
     assert {g.result for g in result.games} <= {"SouthWins", "NorthWins", "Draw"}
     with pytest.raises(ValueError, match="UHP engines play Hive only"):
@@ -339,12 +340,7 @@ def test_every_game_runs_through_the_same_functions(name: str, monkeypatch: pyte
     result = run_match(
         "random",
         "easy",
-        games=2,
-        game=game,
-        openings=2,
-        max_moves=8,
-        seed=3,
-        jobs=1,
+        MatchPlan(games=2, game=game, openings=2, max_moves=8, seed=3, jobs=1),
         on_game=lambda record, match: lines.append(progress_line(record, match, 2)),
     )
     assert played == [name, name]

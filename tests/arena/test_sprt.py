@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from hive.arena import Sprt, SprtError, elo_score, log_likelihood_ratio, run_match
+from hive.arena import MatchPlan, Sprt, SprtError, elo_score, log_likelihood_ratio, run_match
 from hive.arena.sprt import PAIR_SCORES, SprtTracker
 from hive.cli.match import main
 
@@ -102,13 +102,13 @@ def test_pairs_are_counted_in_order_whatever_order_the_games_finish_in() -> None
 
 def test_a_stronger_player_is_accepted_early_in_every_runner() -> None:
     test = Sprt(0, 200)
-    inline = run_match("easy", "random", games=200, game="Base", seed=8, jobs=1, sprt=test)
+    inline = run_match("easy", "random", MatchPlan(games=200, game="Base", seed=8, jobs=1), sprt=test)
     assert inline.sprt is not None and inline.sprt.verdict == "H1"
     assert len(inline.games) == 2 * inline.sprt.pairs < 40
     assert [g.number for g in inline.games] == list(range(1, len(inline.games) + 1))
-    pooled = run_match("easy", "random", games=200, game="Base", seed=8, jobs=2, sprt=test)
+    pooled = run_match("easy", "random", MatchPlan(games=200, game="Base", seed=8, jobs=2), sprt=test)
     assert pooled.sprt == inline.sprt and [g.record for g in pooled.games] == [g.record for g in inline.games]
-    weaker = run_match("random", "easy", games=200, game="Base", seed=8, jobs=2, sprt=test)
+    weaker = run_match("random", "easy", MatchPlan(games=200, game="Base", seed=8, jobs=2), sprt=test)
     assert weaker.sprt is not None and weaker.sprt.verdict == "H0" and len(weaker.games) < 40
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import hive
+from hive.arena import MatchPlan
 from hive.arena.tournament import first_points, run_tournament, schedule
 from hive.cli.tournament import main
 
@@ -34,7 +35,7 @@ def test_the_schedules() -> None:
 
 
 def test_a_round_robin_plays_every_pair_and_its_crosstable_adds_up() -> None:
-    result = run_tournament(PLAYERS, games=2, game="Base", depth=1, jobs=1, seed=11)
+    result = run_tournament(PLAYERS, MatchPlan(games=2, game="Base", depth=1, jobs=1, seed=11))
     assert len(result.games) == result.total == 6
     pairs = Counter(frozenset((g.first, g.second)) for g in result.games)
     assert set(pairs.values()) == {2} and len(pairs) == 3
@@ -59,8 +60,8 @@ def test_a_round_robin_plays_every_pair_and_its_crosstable_adds_up() -> None:
 
 
 def test_the_same_games_however_they_are_played() -> None:
-    inline = run_tournament(PLAYERS, format="gauntlet", games=2, game="Base", depth=1, jobs=1, seed=5)
-    pooled = run_tournament(PLAYERS, format="gauntlet", games=2, game="Base", depth=1, jobs=2, seed=5)
+    inline = run_tournament(PLAYERS, MatchPlan(games=2, game="Base", depth=1, jobs=1, seed=5), format="gauntlet")
+    pooled = run_tournament(PLAYERS, MatchPlan(games=2, game="Base", depth=1, jobs=2, seed=5), format="gauntlet")
     assert [g.record for g in inline.games] == [g.record for g in pooled.games]
     assert {(g.first, g.second) for g in inline.games} == {
         ("random", "easy"),

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import hive
-from hive.arena import Sprt, run_match
+from hive.arena import MatchPlan, Sprt, run_match
 from hive.arena.runners import InlineRunner
 from hive.games.hive import search, weights
 from hive.games.hive.ai import PARAMETERS, SEARCH_PARAMETERS, searcher_with
@@ -151,11 +151,15 @@ def test_values_the_game_does_not_have_are_refused(tmp_path: Path) -> None:
 def test_a_match_of_values_against_the_shipped_ones_with_an_sprt(tmp_path: Path) -> None:
     path = tmp_path / "values.json"
     path.write_text('{"queen_pressure_1": 0, "queen_pressure_2": 0, "queen_pressure_3": 0}')
-    result = run_match(f"easy@{path}", "easy", games=6, game=BASE, depth=1, seed=2, jobs=1, sprt=Sprt(-400, 400))
+    result = run_match(
+        f"easy@{path}", "easy", MatchPlan(games=6, game=BASE, depth=1, seed=2, jobs=1), sprt=Sprt(-400, 400)
+    )
     assert result.player1 == f"easy@{path}" and result.player2 == "easy"
     assert len(result.games) in (2, 4, 6)
     # the same match through a runner kept by the caller, left open for the next one
     runner = InlineRunner()
-    again = run_match(f"easy@{path}", "easy", games=6, game=BASE, depth=1, seed=2, sprt=Sprt(-400, 400), runner=runner)
+    again = run_match(
+        f"easy@{path}", "easy", MatchPlan(games=6, game=BASE, depth=1, seed=2), sprt=Sprt(-400, 400), runner=runner
+    )
     assert [g.result for g in again.games] == [g.result for g in result.games]
-    assert run_match("easy", "easy", games=2, game=BASE, depth=1, seed=2, runner=runner).games[0].number == 1
+    assert run_match("easy", "easy", MatchPlan(games=2, game=BASE, depth=1, seed=2), runner=runner).games[0].number == 1

@@ -58,8 +58,10 @@ def test_real_records_each_game_once_with_a_result() -> None:
     assert sum("no result" in line for line in skipped) == 2  # the two hivegame.com records with an illegal move
     with pytest.raises(PositionsError, match="no records at"):
         recorded_games([TESTDATA / "nothing here"], BASE)
-    with pytest.raises(PositionsError, match="read for Hive, not HiveQueen"):
+    with pytest.raises(PositionsError, match="HiveQueen offers no reader of its records"):
         recorded_games([TESTDATA / "records"], hive.find_game("HiveQueen"))
+    with pytest.raises(PositionsError, match="HiveQueen offers no reader of the arena's records"):
+        self_play(hive.find_game("HiveQueen"), 2, depth=1, jobs=1)
 
 
 def test_self_play_games_each_from_its_own_opening() -> None:

@@ -6,30 +6,32 @@ start from the same random opening, with the players' sides swapped. They are pl
 processes or on a Ray cluster (``ray=``), with the same results, and a sequential probability ratio test
 (``sprt=``) can stop the match as soon as it is decided.
 
->>> from hive.arena import run_match
->>> result = run_match("random", "easy", games=2, game="Base", jobs=1, seed=1)  # doctest: +SKIP
+>>> from hive.arena import MatchPlan, run_match
+>>> result = run_match("random", "easy", MatchPlan(game="Base", games=2, jobs=1, seed=1))  # doctest: +SKIP
 >>> result.wins, result.draws, result.losses, result.elo()  # doctest: +SKIP
 
-Its parts: :mod:`~hive.arena.loop` plays one game, :mod:`~hive.arena.openings` draws the openings,
+Its parts: :mod:`~hive.arena.plan` says how a match's games are played (:class:`MatchPlan`, which every caller
+builds and hands over), :mod:`~hive.arena.loop` plays one game, :mod:`~hive.arena.openings` draws the openings,
 :mod:`~hive.arena.stats` scores the games, :mod:`~hive.arena.sprt` tests them, :mod:`~hive.arena.tasks` makes
 them tasks, :mod:`~hive.arena.runners` and :mod:`~hive.arena.cluster` (Ray) play them, :mod:`~hive.arena.match`
 runs the match.
 """
 
 from .loop import PlayedGame, forfeit, game_spec, new_board, play_game
-from .match import check_settings, run_match
+from .match import run_match
 from .openings import opening_score, random_opening
+from .plan import MatchPlan
 from .sprt import Sprt, SprtError, SprtResult, elo_score, log_likelihood_ratio
 from .stats import GameRecord, MatchResult, elo_difference, plural, plural_noun, progress_line
 
 __all__ = [
     "GameRecord",
+    "MatchPlan",
     "MatchResult",
     "PlayedGame",
     "Sprt",
     "SprtError",
     "SprtResult",
-    "check_settings",
     "elo_difference",
     "elo_score",
     "forfeit",

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..engine import EngineError
 from ..game import Game, Outcome, Termination
-from ..games import find_game
+from ..games import DEFAULT_GAME, find_game
 from ..players import Player
 from ..plugin import GameSpec
 from .settings import arena_settings
@@ -67,7 +67,7 @@ def play_game(
     first: Player,
     second: Player,
     *,
-    game: GameSpec | str = "Base+MLP",
+    game: GameSpec | str = DEFAULT_GAME,
     opening: Sequence[str] = (),
     max_moves: int | None = None,
 ) -> PlayedGame:

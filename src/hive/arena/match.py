@@ -11,42 +11,12 @@ from collections.abc import Callable
 from ..engine import EngineError, SimpleEngine
 from ..players import PlayerSpec, check_player, configure_engine
 from ..plugin import GameSpec
-from ..search import Limits
 from .cluster import RayRunner
-from .loop import game_spec
+from .plan import MatchPlan
 from .runners import InlineRunner, PoolRunner, Runner, finished_games
-from .settings import arena_settings
 from .sprt import Sprt, SprtError, SprtTracker
-from .stats import GameRecord, MatchResult, plural_noun
-from .tasks import Settings, match_tasks
-
-
-def check_settings(
-    game: GameSpec | str,
-    *,
-    games: int = 2,
-    time: float | None = None,
-    depth: int | None = None,
-    max_moves: int | None = None,
-    openings: int = 2,
-    jobs: int | None = None,
-) -> GameSpec:
-    """The game named, once the match's numbers are known to be good.
-
-    :raises ValueError: naming the unknown game or the bad number.
-    """
-    spec = game_spec(game)
-    counts = (("games", games, 1), (f"max {plural_noun(spec.move_noun)}", max_moves, 1), ("openings", openings, 0))
-    for name, value, low in counts:
-        if value is not None and value < low:
-            raise ValueError(f"{name} must be >= {low}, not {value}")
-    if jobs is not None and jobs < 1:
-        raise ValueError(f"jobs must be >= 1, not {jobs}")
-    if time is not None and depth is not None:
-        raise ValueError("give a time or a depth, not both")
-    if time is not None or depth is not None:
-        Limits(time=time, depth=depth)
-    return spec
+from .stats import GameRecord, MatchResult
+from .tasks import match_tasks
 
 
 def make_runner(ray: bool | str, jobs: int | None, games: int) -> Runner:
@@ -74,58 +44,44 @@ def player_label(number: int, spec: PlayerSpec, game: GameSpec, timeout: float |
 def run_match(
     player1: str | PlayerSpec,
     player2: str | PlayerSpec,
+    plan: MatchPlan | None = None,
     *,
-    games: int = 2,
-    game: GameSpec | str = "Base+MLP",
-    time: float | None = None,
-    depth: int | None = None,
-    max_moves: int | None = None,
-    openings: int = 2,
-    seed: int | None = None,
-    jobs: int | None = None,
-    engine_timeout: float | None = 60.0,
     on_game: Callable[[GameRecord, MatchResult], None] | None = None,
-    ray: bool | str = False,
     sprt: Sprt | None = None,
     runner: Runner | None = None,
 ) -> MatchResult:
-    """Play a match of ``game``; games ``2k - 1`` and ``2k`` share a random opening of ``openings`` moves.
+    """Play a match as ``plan`` says (default: :class:`MatchPlan`'s defaults); games ``2k - 1`` and ``2k`` share a
+    random opening of ``plan.openings`` moves.
 
-    PLAYER1 moves first in the first game of each pair. ``time``/``depth`` override the built-in levels' limits and
-    set the external engines' (default :data:`~hive.players.DEFAULT_ENGINE_TIME` seconds a move). A game still
-    running after ``max_moves`` moves (default: the game's) is adjudicated. Each game depends only on its number and
-    ``seed``, so every way of playing them gives the same games.
+    PLAYER1 moves first in the first game of each pair. The plan's ``time``/``depth`` override the built-in levels'
+    limits and set the external engines' (default :data:`~hive.players.DEFAULT_ENGINE_TIME` seconds a move). A game
+    still running after ``plan.max_moves`` moves (default: the game's) is adjudicated. Each game depends only on its
+    number and the plan's seed, so every way of playing them (``plan.jobs``, ``plan.ray``) gives the same games.
 
-    :param jobs: games played at once (default: one per core): in this process when 1, else in worker processes,
-        or the CPUs of the local Ray cluster.
-    :param ray: play on Ray: ``True`` for a local cluster (or the Ray session already open in this process), or a
-        cluster's address (``HOST:PORT``, ``ray://HOST:PORT``, ``auto``). Needs the ``cluster`` extra.
-    :param sprt: stop as soon as this test decides (``games`` is then the most that are played); the result
+    :param sprt: stop as soon as this test decides (``plan.games`` is then the most that are played); the result
         holds the games of the pairs it counted, and its verdict (:attr:`MatchResult.sprt`).
     :param on_game: called in this process with each game as it finishes, and the match so far.
     :param runner: play the games with this runner (:func:`make_runner`'s), left open for the next match, instead
-        of one made for this match (``jobs`` and ``ray`` are then its); with ``sprt``, games still running when the
-        test decides are waited for and dropped, so that none is left in the runner.
+        of one made for this match (the plan's ``jobs`` and ``ray`` are then its); with ``sprt``, games still
+        running when the test decides are waited for and dropped, so that none is left in the runner.
     :raises ValueError: naming a bad player, game or number.
     :raises EngineError: when an external engine cannot start or rejects the game.
     :raises ~hive.arena.cluster.ClusterError: when Ray is missing or its cluster cannot be reached.
     """
-    spec = check_settings(game, games=games, time=time, depth=depth, max_moves=max_moves, openings=openings, jobs=jobs)
-    if sprt is not None and games < 2:
-        raise SprtError(f"an SPRT counts pairs of games: games must be >= 2, not {games}")
-    limit = arena_settings(spec).max_moves if max_moves is None else max_moves
+    plan = plan or MatchPlan()
+    spec = plan.check()
+    if sprt is not None and plan.games < 2:
+        raise SprtError(f"an SPRT counts pairs of games: games must be >= 2, not {plan.games}")
     specs = [check_player(player, spec) for player in (player1, player2)]
-    labels = [player_label(number, player, spec, engine_timeout) for number, player in enumerate(specs, start=1)]
+    labels = [player_label(number, player, spec, plan.engine_timeout) for number, player in enumerate(specs, 1)]
     if labels[0] == labels[1]:
         labels = [f"{labels[0]}#1", f"{labels[1]}#2"]
-    if seed is None:
-        seed = random.randrange(2**32)
-    settings = Settings(spec.name, limit, time, depth, engine_timeout)
-    tasks = match_tasks(spec, specs, labels, settings, games=games, openings=openings, seed=seed)
+    seed = plan.seed if plan.seed is not None else random.randrange(2**32)
+    tasks = match_tasks(spec, specs, labels, plan.settings(), games=plan.games, openings=plan.openings, seed=seed)
     result = MatchResult(labels[0], labels[1], seed)
     tracker = SprtTracker(sprt) if sprt is not None else None
     owned = runner is None
-    playing = make_runner(ray, jobs, games) if runner is None else runner
+    playing = make_runner(plan.ray, plan.jobs, plan.games) if runner is None else runner
     decided: list[bool] = []  # not empty once the test has decided
     try:
         for record in finished_games(itertools.takewhile(lambda _: not decided, tasks), playing):
@@ -149,4 +105,4 @@ def run_match(
     return result
 
 
-__all__ = ["check_settings", "run_match"]
+__all__ = ["make_runner", "player_label", "run_match"]

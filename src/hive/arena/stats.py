@@ -7,7 +7,7 @@ import statistics
 from dataclasses import dataclass, field
 
 from ..game import Outcome
-from ..games import find_game
+from ..games import DEFAULT_GAME, find_game
 from .loop import Finished
 from .sprt import SprtResult
 
@@ -78,7 +78,7 @@ class GameRecord(Finished):
     outcome: Outcome
     moves: int
     record: str
-    game: str = "Base+MLP"
+    game: str = DEFAULT_GAME
 
     @property
     def player1_score(self) -> float:

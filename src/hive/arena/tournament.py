@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from ..players import PlayerSpec, check_player
 from ..plugin import GameSpec
 from ..tournament import Game, Standing, round_robin_rounds, standings
-from .match import check_settings, make_runner, player_label
+from .match import make_runner, player_label
 from .openings import random_opening
+from .plan import MatchPlan
 from .runners import finished_games
-from .settings import arena_settings
 from .stats import GameRecord, elo_difference, plural
 from .tasks import GameTask, Settings
 
@@ -143,46 +143,35 @@ def _elo_text(line: Standing) -> str:
 
 def run_tournament(
     players: Sequence[str | PlayerSpec],
+    plan: MatchPlan | None = None,
     *,
     format: str = ROUND_ROBIN,
     cycles: int = 1,
-    games: int = 2,
-    game: GameSpec | str = "Base+MLP",
-    time: float | None = None,
-    depth: int | None = None,
-    max_moves: int | None = None,
-    openings: int = 2,
-    seed: int | None = None,
-    jobs: int | None = None,
-    engine_timeout: float | None = 60.0,
     on_game: Callable[[GameRecord, TournamentResult], None] | None = None,
-    ray: bool | str = False,
 ) -> TournamentResult:
-    """Play a tournament of ``game`` among ``players``: a round robin (each pair meets, ``cycles`` times) or a
-    gauntlet (the first player against each other one), each pairing ``games`` games. The other settings are
-    :func:`~hive.arena.run_match`'s; each game depends only on its place and ``seed``, so every way of playing them
-    gives the same games.
+    """Play a tournament among ``players`` as ``plan`` says (its ``games`` are each pairing's): a round robin (each
+    pair meets, ``cycles`` times) or a gauntlet (the first player against each other one). The plan is
+    :func:`~hive.arena.run_match`'s; each game depends only on its place and the plan's seed, so every way of
+    playing them gives the same games.
 
     :raises ValueError: naming a bad player, format or number.
     :raises ~hive.engine.EngineError: when an external engine cannot start or rejects the game.
     """
+    plan = plan or MatchPlan()
     if cycles not in (1, 2):
         raise ValueError(f"cycles must be 1 or 2, not {cycles}")
-    game_spec = check_settings(
-        game, games=games, time=time, depth=depth, max_moves=max_moves, openings=openings, jobs=jobs
-    )
+    game_spec = plan.check()
     specs = [check_player(player, game_spec) for player in players]
-    labels = [player_label(number, player, game_spec, engine_timeout) for number, player in enumerate(specs, 1)]
+    labels = [player_label(number, player, game_spec, plan.engine_timeout) for number, player in enumerate(specs, 1)]
     labels = _distinct(labels)
     pairings = schedule(labels, format, cycles)
-    limit = arena_settings(game_spec).max_moves if max_moves is None else max_moves
-    if seed is None:
-        seed = random.randrange(2**32)
-    settings = Settings(game_spec.name, limit, time, depth, engine_timeout)
+    seed = plan.seed if plan.seed is not None else random.randrange(2**32)
     by_label = dict(zip(labels, specs, strict=True))
-    tasks = tournament_tasks(game_spec, by_label, pairings, settings, games=games, openings=openings, seed=seed)
-    result = TournamentResult(format, labels, pairings, games, seed)
-    runner = make_runner(ray, jobs, result.total)
+    tasks = tournament_tasks(
+        game_spec, by_label, pairings, plan.settings(), games=plan.games, openings=plan.openings, seed=seed
+    )
+    result = TournamentResult(format, labels, pairings, plan.games, seed)
+    runner = make_runner(plan.ray, plan.jobs, result.total)
     try:
         for record in finished_games(tasks, runner):
             result.games.append(record)

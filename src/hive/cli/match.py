@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
-import random
 from collections.abc import Callable, Sequence
 from typing import IO
 
-from ..arena import GameRecord, MatchResult, Sprt, check_settings, plural, plural_noun, progress_line, run_match
+from ..arena import GameRecord, MatchPlan, MatchResult, plural, plural_noun, progress_line, run_match
 from ..arena.cluster import check_address, import_ray
 from ..arena.settings import arena_settings
 from ..engine import EngineError
-from ..games import games
+from ..games import DEFAULT_GAME, games
 from ..players import DEFAULT_ENGINE_TIME, PLAYER_CHOICES, PlayerSpec, check_player, describe, parse_player
 from ..plugin import GameSpec
 from .common import reported, standalone
+from .sprt import add_sprt_options, sprt_from
 
 DESCRIPTION = (
     "Play games between two players (sides alternate, each pair of games shares a random opening) and report "
@@ -59,19 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             metavar="NAME=VALUE",
             help=f"set PLAYER{number}'s UHP engine option NAME before its games (repeatable)",
         )
-    parser.add_argument(
-        "--sprt",
-        nargs=2,
-        type=float,
-        default=None,
-        metavar=("ELO0", "ELO1"),
-        help="stop as soon as a sequential probability ratio test accepts H0 (PLAYER1 is ELO0 stronger) or H1 "
-        "(ELO1 stronger), logistic Elo, over pairs of games",
-    )
-    for name, meaning in (("alpha", "accepting H1 when H0 holds"), ("beta", "accepting H0 when H1 holds")):
-        parser.add_argument(
-            f"--{name}", type=float, default=None, help=f"the SPRT's chance of {meaning} (default 0.05)"
-        )
+    add_sprt_options(parser, "stop as soon as a sequential probability ratio test decides", "PLAYER1 is")
     parser.set_defaults(func=cmd_match)
 
 
@@ -100,9 +89,9 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
         "--game",
         "--game-type",
         dest="game",
-        default="Base+MLP",
+        default=DEFAULT_GAME,
         metavar="NAME",
-        help=f"the game: {', '.join(games())} (default Base+MLP; UHP engines play Hive's game types only)",
+        help=f"the game: {', '.join(games())} (default {DEFAULT_GAME}; UHP engines play Hive's game types only)",
     )
     parser.add_argument(
         "--max-moves",
@@ -158,65 +147,66 @@ def _per_game(text: Callable[[GameSpec], str]) -> str:
     return ", ".join(f"{value} for {title}" for title, value in texts.items())
 
 
-def _heading(args: argparse.Namespace, spec: GameSpec, seed: int, jobs: int | None) -> str:
+def _heading(args: argparse.Namespace, plan: MatchPlan, spec: GameSpec, sprt: bool) -> str:
     balanced = "balanced " if arena_settings(spec).balanced_openings is not None else ""
-    games = plural(args.games, "game")
-    if args.ray is True:
-        where = f"on a local Ray cluster of {plural(jobs or 1, 'CPU')}"
-    elif args.ray:
-        where = f"on the Ray cluster at {args.ray}" + (f", {plural(jobs, 'job')}" if jobs is not None else "")
+    games = plural(plan.games, "game")
+    if plan.ray is True:
+        where = f"on a local Ray cluster of {plural(plan.jobs or 1, 'CPU')}"
+    elif plan.ray:
+        where = f"on the Ray cluster at {plan.ray}" + (f", {plural(plan.jobs, 'job')}" if plan.jobs is not None else "")
     else:
-        where = plural(jobs or 1, "job")
+        where = plural(plan.jobs or 1, "job")
     return (
-        f"Match {args.player1} vs {args.player2}: {'up to ' if args.sprt else ''}{games} of {spec.name}, "
-        f"{balanced}openings of {plural(args.openings, f'random {spec.move_noun}')}, "
-        f"adjudicated after {plural(args.max_moves, spec.move_noun)}, seed {seed}, {where}"
+        f"Match {args.player1} vs {args.player2}: {'up to ' if sprt else ''}{games} of {spec.name}, "
+        f"{balanced}openings of {plural(plan.openings, f'random {spec.move_noun}')}, "
+        f"adjudicated after {plural(plan.move_limit, spec.move_noun)}, seed {plan.seed}, {where}"
     )
 
 
-def _jobs(args: argparse.Namespace) -> int | None:
-    """The games played at once (``None``: all the CPUs of the Ray cluster named); with --ray, Ray is checked
-    first: installed, and its cluster reachable."""
-    jobs: int | None = args.jobs
-    if args.ray is not False:
-        import_ray()
-        if args.ray is not True:
-            check_address(args.ray)
-            return jobs
-    games: int = args.games
-    return min(jobs if jobs is not None else os.cpu_count() or 1, games)
-
-
-def checked_game(args: argparse.Namespace, players: list[PlayerSpec]) -> GameSpec:
-    """The game the options of :func:`add_game_options` name, once they and the players are known to be good.
-
-    :raises ValueError: naming the bad option or player.
-    """
-    spec = check_settings(
-        args.game,
+def plan_from(args: argparse.Namespace) -> MatchPlan:
+    """The plan the options of :func:`add_game_options` give, as given (no default filled in, nothing checked)."""
+    return MatchPlan(
+        game=args.game,
         games=args.games,
         time=args.time,
         depth=args.depth,
         max_moves=args.max_moves,
         openings=args.openings,
+        seed=args.seed,
         jobs=args.jobs,
+        ray=args.ray,
+        engine_timeout=args.engine_timeout,
     )
+
+
+def checked_game(plan: MatchPlan, players: list[PlayerSpec]) -> GameSpec:
+    """The game of ``plan``, once it and the players are known to be good.
+
+    :raises ValueError: naming the bad option or player.
+    """
+    spec = plan.check()
     for player in players:
         check_player(player, spec)
-    if args.engine_timeout is not None and not args.engine_timeout > 0:
-        raise ValueError(f"engine timeout must be > 0 seconds, not {args.engine_timeout}")
     return spec
 
 
-def _sprt(args: argparse.Namespace) -> Sprt | None:
-    """The test asked for by --sprt, --alpha and --beta."""
-    if args.sprt is None:
-        for name in ("alpha", "beta"):
-            if getattr(args, name) is not None:
-                raise ValueError(f"--{name} {getattr(args, name):g} needs --sprt ELO0 ELO1")
-        return None
-    chances = {name: getattr(args, name) for name in ("alpha", "beta") if getattr(args, name) is not None}
-    return Sprt(*args.sprt, **chances)
+def ready(plan: MatchPlan, players: list[PlayerSpec], total: int | None = None) -> MatchPlan:
+    """``plan`` to play and print: checked with its players, then with its game, move limit and seed filled in
+    and its jobs those played at once of its games (or of ``total``; ``None``: all the CPUs of the Ray cluster
+    named). With Ray, Ray is checked first: installed, and its cluster reachable.
+
+    :raises ValueError: naming the bad option or player.
+    :raises ~hive.arena.cluster.ClusterError: when Ray is missing or its cluster cannot be reached.
+    """
+    spec = checked_game(plan, players)
+    jobs = plan.jobs
+    if plan.ray is not False:
+        import_ray()
+        if plan.ray is not True:
+            check_address(plan.ray)
+    if plan.ray is False or plan.ray is True:
+        jobs = min(jobs if jobs is not None else os.cpu_count() or 1, plan.games if total is None else total)
+    return dataclasses.replace(plan, game=spec, max_moves=plan.move_limit, jobs=jobs).seeded()
 
 
 def own_settings(args: argparse.Namespace, number: int, player: PlayerSpec) -> PlayerSpec:
@@ -261,46 +251,28 @@ def _play(args: argparse.Namespace) -> int:
         specs = [
             own_settings(args, number, parse_player(text)) for number, text in ((1, args.player1), (2, args.player2))
         ]
-        sprt = _sprt(args)
+        sprt = sprt_from(args)
         if args.games is None:
             args.games = SPRT_GAMES if sprt is not None else 2
-        spec = checked_game(args, specs)
-        if args.max_moves is None:
-            args.max_moves = arena_settings(spec).max_moves
+        plan = ready(plan_from(args), specs)
+        spec = plan.spec
         if args.out is not None:
             try:
                 out = open(args.out, "w", encoding="utf-8")  # noqa: SIM115
             except OSError as err:
                 raise ValueError(f"cannot write {args.out!r}: {err.strerror}") from None
-        jobs = _jobs(args)
-        seed = args.seed if args.seed is not None else random.randrange(2**32)
-        print(_heading(args, spec, seed, jobs), flush=True)
+        print(_heading(args, plan, spec, sprt is not None), flush=True)
         for number, player in enumerate(specs, start=1):
-            print(f"Player {number} {player.text}: {describe(player, spec, args.time, args.depth)}", flush=True)
+            print(f"Player {number} {player.text}: {describe(player, spec, plan.time, plan.depth)}", flush=True)
         if sprt is not None:
             print(f"SPRT: {sprt.describe()}", flush=True)
         finished: list[int] = []
 
         def report(record: GameRecord, result: MatchResult) -> None:
             finished.append(record.number)
-            print(progress_line(record, result, args.games), flush=True)
+            print(progress_line(record, result, plan.games), flush=True)
 
-        result = run_match(
-            specs[0],
-            specs[1],
-            games=args.games,
-            game=spec,
-            time=args.time,
-            depth=args.depth,
-            max_moves=args.max_moves,
-            openings=args.openings,
-            seed=seed,
-            jobs=jobs,
-            engine_timeout=args.engine_timeout,
-            on_game=report,
-            ray=args.ray,
-            sprt=sprt,
-        )
+        result = run_match(specs[0], specs[1], plan, on_game=report, sprt=sprt)
         print(result.summary())
         if len(finished) > len(result.games):
             late = len(finished) - len(result.games)
@@ -331,5 +303,7 @@ __all__ = [
     "cmd_match",
     "main",
     "own_settings",
+    "plan_from",
+    "ready",
     "shared_threads",
 ]

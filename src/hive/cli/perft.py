@@ -1,6 +1,6 @@
-"""``hive perft``: count the leaves of a game's move tree at each depth, from the start, a GameString or a position
-record. Hive's boards count in their core; any other game counts through the game protocol (HiveQueen: whole
-turns, a movement with its productions)."""
+"""``hive perft``: count the leaves of a game's move tree at each depth, from the start, a record or a position
+record. A board that counts its own tree (:class:`~hive.game.CountsPerft`: Hive's, in its core) counts it; any
+other counts through the game protocol (HiveQueen: whole turns, a movement with its productions)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,9 @@ import sys
 import time
 from typing import Any
 
-from ..game import Game
+from ..game import CountsPerft, Game, InvalidRecordError
 from ..games import find_game
-from ..games.hive import Board
-from ..games.hive.pieces import GameType
+from ..plugin import GameSpec
 from ..position_records import is_position_record
 
 
@@ -29,28 +28,37 @@ def cmd_perft(args: argparse.Namespace) -> int:
     begun = time.perf_counter()
     for depth in range(args.depth + 1):
         began = time.perf_counter()
-        count = board.perft(depth) if isinstance(board, Board) else perft(board, depth)
-        print(f"{depth} {count} {time.perf_counter() - began:.3f}", flush=True)
+        print(f"{depth} {count(board, depth)} {time.perf_counter() - began:.3f}", flush=True)
     if args.verbose:
         print(f"total {time.perf_counter() - begun:.3f} s", file=sys.stderr)
     return 0
 
 
+def count(board: Game[Any], depth: int) -> int:
+    """The number of move sequences ``depth`` moves long from ``board``: the board's own count where it offers one
+    (:class:`~hive.game.CountsPerft`), else :func:`perft`'s."""
+    return board.perft(depth) if isinstance(board, CountsPerft) else perft(board, depth)
+
+
 def start(text: str, *, original_opening: bool = False) -> Game[Any]:
-    """The board ``text`` names: a game's name (``Base+MLP``, ``HiveQueen``), a Hive GameString, or any game's
-    position record.
+    """The board ``text`` names: a game's name (``Base+MLP``, ``HiveQueen``), a game's record where the game
+    writes them on one line (a Hive GameString), or any game's position record.
 
     :raises ValueError: (the game's own error) naming what ``text`` is not.
     """
     fields = [field.strip() for field in text.strip().split(";")]
     record = is_position_record(text)
     name = fields[1] if record and len(fields) > 1 else fields[0]
-    options = {"tournament_opening": False} if original_opening else {}
-    if _is_hive(name):
-        return Board.from_record(text, tournament_opening=not original_opening)
     spec = find_game(name)
     if original_opening and "tournament_opening" not in spec.options:
         raise ValueError(f"{name} has no opening rule to choose: leave out --original-opening.")
+    options = {"tournament_opening": False} if original_opening else {}
+    if len(fields) > 1 and _one_line_records(spec):
+        try:
+            return spec.from_record(text, **options)
+        except InvalidRecordError:
+            if not record:
+                raise
     if record:
         return spec.from_position(text, **options)
     if len(fields) > 1:
@@ -58,6 +66,13 @@ def start(text: str, *, original_opening: bool = False) -> Game[Any]:
             f"{name} is counted from its start ('{name}') or from a position record ('Position;{name};...')."
         )
     return spec(**options)
+
+
+def _one_line_records(spec: GameSpec) -> bool:
+    """Whether ``spec``'s game writes a record on one line, its name first (a Hive GameString), so that one can be
+    given on the command line."""
+    written = spec().record().strip()
+    return "\n" not in written and written.split(";")[0] == spec.name
 
 
 def perft(board: Game[Any], depth: int) -> int:
@@ -78,14 +93,6 @@ def perft(board: Game[Any], depth: int) -> int:
     return total
 
 
-def _is_hive(name: str) -> bool:
-    try:
-        GameType.parse(name)
-    except ValueError:
-        return False
-    return True
-
-
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register the ``perft`` subcommand."""
     perft_parser = subparsers.add_parser("perft", help="count move-tree leaves at each depth")
@@ -99,4 +106,4 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     perft_parser.set_defaults(func=cmd_perft)
 
 
-__all__ = ["add_parser", "cmd_perft", "perft", "start"]
+__all__ = ["add_parser", "cmd_perft", "count", "perft", "start"]

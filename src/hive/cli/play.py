@@ -10,7 +10,7 @@ from typing import Any
 
 from ..engine import EngineError
 from ..game import Game, IllegalMoveError, InvalidMoveError
-from ..games import find_game, games, plugin_of
+from ..games import DEFAULT_GAME, find_game, games, plugin_of
 from ..players import PLAYER_CHOICES, Player, make_player
 from ..plugin import GameSpec
 from .server_options import add_server_options, settings_from
@@ -205,9 +205,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--game",
         "--game-type",
         dest="game",
-        default="Base+MLP",
+        default=DEFAULT_GAME,
         metavar="NAME",
-        help=f"the game: {', '.join(games())} (default Base+MLP)",
+        help=f"the game: {', '.join(games())} (default {DEFAULT_GAME})",
     )
     sides = sorted({side.lower() for spec in games().values() for side in spec.sides})
     term.add_argument(

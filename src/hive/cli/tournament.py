@@ -4,20 +4,17 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 from ..arena import GameRecord, plural, plural_noun
-from ..arena.cluster import check_address, import_ray
-from ..arena.settings import arena_settings
 from ..arena.tournament import FORMATS, GAUNTLET, ROUND_ROBIN, TournamentResult, run_tournament, schedule
 from ..engine import EngineError
 from ..games import find_game
 from ..players import PLAYER_CHOICES, describe, parse_player
 from .common import reported, standalone
-from .match import add_game_options, checked_game, shared_threads
+from .match import add_game_options, checked_game, plan_from, ready, shared_threads
 
 DESCRIPTION = (
     "Play a round robin (every pair of players meets) or a gauntlet (the first player meets each other one) of any "
@@ -92,46 +89,31 @@ def _check_out(path: str | None) -> None:
 def _play(args: argparse.Namespace) -> int:
     """Play the tournament ``args`` asks for and print it; returns the exit code."""
     specs = [(player := parse_player(text)).own(threads=shared_threads(args, player)) for text in args.players]
-    spec = checked_game(args, specs)
+    plan = plan_from(args)
+    checked_game(plan, specs)
     cycles = 2 if args.double else 1
     pairings = schedule([f"{i}" for i in range(len(specs))], args.format, cycles)
     _check_out(args.out)
     total = len(pairings) * args.games
-    jobs: int | None = args.jobs
-    if args.ray is not False:
-        import_ray()
-        if args.ray is not True:
-            check_address(args.ray)
-    else:
-        jobs = min(jobs if jobs is not None else os.cpu_count() or 1, total)
-    seed = args.seed if args.seed is not None else random.randrange(2**32)
-    max_moves = args.max_moves if args.max_moves is not None else arena_settings(spec).max_moves
+    plan = ready(plan, specs, total)
+    spec = plan.spec
     kind = "Round robin" if args.format == ROUND_ROBIN else "Gauntlet"
     print(
         f"{kind}{' (double)' if args.double else ''} of {plural(len(specs), 'player')}: "
         f"{plural(len(pairings), 'pairing')} of {plural(args.games, 'game')}, {total} in all, of {spec.name}, "
         f"openings of {plural(args.openings, f'random {spec.move_noun}')}, adjudicated after "
-        f"{plural(max_moves, spec.move_noun)}, seed {seed}, "
-        f"{'on Ray' if args.ray is not False else plural(jobs or 1, 'job')}",
+        f"{plural(plan.move_limit, spec.move_noun)}, seed {plan.seed}, "
+        f"{'on Ray' if args.ray is not False else plural(plan.jobs or 1, 'job')}",
         flush=True,
     )
     for number, player in enumerate(specs, start=1):
         print(f"Player {number} {player.text}: {describe(player, spec, args.time, args.depth)}", flush=True)
     result = run_tournament(
         specs,
+        plan,
         format=args.format,
         cycles=cycles,
-        games=args.games,
-        game=spec,
-        time=args.time,
-        depth=args.depth,
-        max_moves=max_moves,
-        openings=args.openings,
-        seed=seed,
-        jobs=jobs,
-        engine_timeout=args.engine_timeout,
         on_game=lambda record, so_far: print(_progress(record, so_far), flush=True),
-        ray=args.ray,
     )
     print(result.summary())
     if args.out is not None:

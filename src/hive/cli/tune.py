@@ -7,23 +7,19 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import time
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from ..arena import plural
 from ..arena.cluster import ClusterError, import_ray
 from ..engine import EngineError
-from ..games import find_game, games
-from ..plugin import GameSpec
-from ..tune import files
+from ..games import DEFAULT_GAME, games
 from ..tune.games import ArenaPlayer, Confirmation, Games, rounded
-from ..tune.positions import Features, recorded_games, samples, self_play, split
 from ..tune.run import Run, Settings, tune
-from ..tune.spec import DEFAULT_SPEC, Spec, load_spec
-from ..tune.texel import LOSSES, fit
+from ..tune.texel import LOSSES
 from .common import reported, standalone
+from .sprt import add_sprt_options, sprt_from
+from .texel import SELF_PLAY, TEXEL_DEPTH, TEXEL_OPENINGS, TEXEL_OUT, chosen_game, chosen_spec, run_texel
 
 DESCRIPTION = (
     "Tune the AI's parameters (its evaluation's weights and its search's numbers) by SPSA: each iteration plays a "
@@ -38,10 +34,6 @@ ITERATIONS = 500
 DEPTH = 3
 OPENINGS = 4
 SPSA_OUT = "tune-run"
-TEXEL_OUT = "texel-run"
-SELF_PLAY = 200
-TEXEL_DEPTH = 2
-TEXEL_OPENINGS = 6
 # the options of each mode, as their dests, for the errors when one is given to the wrong mode
 _RUN_OPTIONS = (
     "spec",
@@ -126,7 +118,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--time", type=float, default=None, metavar="SECONDS", help="every move searched for SECONDS instead"
     )
     parser.add_argument(
-        "--game", default=None, metavar="NAME", help=f"the game: {', '.join(games())} (default Base+MLP)"
+        "--game", default=None, metavar="NAME", help=f"the game: {', '.join(games())} (default {DEFAULT_GAME})"
     )
     parser.add_argument(
         "--openings",
@@ -159,20 +151,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="test the values against the shipped ones every N iterations and after the last "
         f"(default {confirm.every}; 0: never)",
     )
-    parser.add_argument(
-        "--confirm-sprt",
-        nargs=2,
-        type=float,
-        default=None,
-        metavar=("ELO0", "ELO1"),
-        help="the confirmations' SPRT: H0 the values are ELO0 stronger, H1 ELO1 "
-        f"(default {confirm.elo0:g} {confirm.elo1:g})",
-    )
-    parser.add_argument(
-        "--confirm-alpha", type=float, default=None, metavar="A", help=f"the SPRT's alpha (default {confirm.alpha:g})"
-    )
-    parser.add_argument(
-        "--confirm-beta", type=float, default=None, metavar="B", help=f"the SPRT's beta (default {confirm.beta:g})"
+    add_sprt_options(
+        parser,
+        f"the confirmations' sequential probability ratio test (default {confirm.elo0:g} {confirm.elo1:g})",
+        "the values are",
+        prefix="confirm-",
     )
     parser.add_argument(
         "--confirm-games",
@@ -247,10 +230,6 @@ def _check_mode(args: argparse.Namespace) -> None:
         import_ray()
 
 
-def _spec(args: argparse.Namespace, game: GameSpec) -> Spec:
-    return load_spec(args.spec if args.spec is not None else DEFAULT_SPEC, game)
-
-
 def _verdict_line(entry: dict[str, Any]) -> str:
     test = entry["sprt"]
     verdict = {"H1": "H1 accepted", "H0": "H0 accepted", None: "no verdict"}[entry["verdict"]]
@@ -289,16 +268,16 @@ def _run_spsa(args: argparse.Namespace) -> int:
             flush=True,
         )
     else:
-        game = find_game(args.game or "Base+MLP")
-        spec = _spec(args, game)
+        game = chosen_game(args)
+        spec = chosen_spec(args, game)
         confirm = Confirmation()
-        elo0, elo1 = args.confirm_sprt if args.confirm_sprt is not None else (confirm.elo0, confirm.elo1)
+        sprt = sprt_from(args, "confirm-", confirm.sprt)
         confirmation = Confirmation(
             every=confirm.every if args.confirm_every is None else args.confirm_every,
-            elo0=elo0,
-            elo1=elo1,
-            alpha=confirm.alpha if args.confirm_alpha is None else args.confirm_alpha,
-            beta=confirm.beta if args.confirm_beta is None else args.confirm_beta,
+            elo0=sprt.elo0,
+            elo1=sprt.elo1,
+            alpha=sprt.alpha,
+            beta=sprt.beta,
             games=confirm.games if args.confirm_games is None else args.confirm_games,
         )
         play = Games(
@@ -355,71 +334,10 @@ def _run_spsa(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_texel(args: argparse.Namespace) -> int:
-    game = find_game(args.game or "Base+MLP")
-    spec = _spec(args, game)
-    features = Features(game)
-    seed = args.seed if args.seed is not None else random.randrange(2**32)
-    count = SELF_PLAY if args.self_play is None else args.self_play
-    if count < 0:
-        raise ValueError(f"self-play games must be >= 0, not {count}")
-    skip = 4 if args.skip is None else args.skip
-    if skip < 0:
-        raise ValueError(f"positions skipped must be >= 0, not {skip}")
-    holdout = 0.2 if args.holdout is None else args.holdout
-    out = Path(args.out or TEXEL_OUT)
-    labelled = []
-    if args.records:
-        found, skipped = recorded_games(args.records, game)
-        print(f"Records: {plural(len(found), 'finished game')} from {', '.join(args.records)}", flush=True)
-        for line in skipped:
-            print(f"  left out {line}", flush=True)
-        labelled += found
-    if count:
-        depth = TEXEL_DEPTH if args.depth is None else args.depth
-        openings = TEXEL_OPENINGS if args.openings is None else args.openings
-        begun = time.perf_counter()
-        played = self_play(game, count, depth=depth, openings=openings, seed=seed, jobs=args.jobs, ray=args.ray)
-        results = [g.result for g in played]
-        print(
-            f"Self-play: {plural(count, 'game')} of {game.name} at depth {depth}, openings of {openings} random "
-            f"moves, seed {seed}: first player {results.count(1.0)} wins, {results.count(0.5)} draws, "
-            f"{results.count(0.0)} losses ({time.perf_counter() - begun:.0f} s)",
-            flush=True,
-        )
-        labelled += played
-    if not labelled:
-        raise ValueError("no games to fit: give --records PATH or --self-play N")
-    found_samples = list(samples(labelled, features, skip))
-    held = split(len(labelled), holdout, seed)
-    result = fit(found_samples, features.names, spec, game.ai.parameters, held, args.loss or "log")
-    print(result.summary())
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise ValueError(f"cannot make the directory {str(out)!r}: {err.strerror or err}") from None
-    report = {
-        "game": game.name,
-        "seed": seed,
-        "records": args.records or [],
-        "self_play": count,
-        "skip": skip,
-        "holdout": holdout,
-        **result.to_dict(),
-    }
-    files.write_json(out / "texel.json", report)
-    files.write_json(out / "fitted.json", result.values)
-    print(
-        f"Wrote {out / 'fitted.json'} and {out / 'texel.json'} "
-        f"(play them: hive match medium@{out / 'fitted.json'} medium)"
-    )
-    return 0
-
-
 def _tune(args: argparse.Namespace) -> int:
     """Run the tuning ``args`` asks for; returns the exit code."""
     _check_mode(args)
-    return _run_texel(args) if args.texel else _run_spsa(args)
+    return run_texel(args) if args.texel else _run_spsa(args)
 
 
 def cmd_tune(args: argparse.Namespace) -> int:

@@ -22,6 +22,8 @@ from ..plugin import GamePlugin, GameSpec, load
 BUILT_IN = ("hive.games.hive:PLUGIN", "hive.games.hivequeen:PLUGIN")
 #: The entry-point group where installed packages declare their games.
 ENTRY_POINT_GROUP = "hive.games"
+#: The name of the game the apps play when none is named (see :func:`default_game`).
+DEFAULT_GAME = "Base+MLP"
 
 #: The game packages loaded so far, by kind, in the order they were found (all of them: :func:`plugins`).
 PLUGINS: dict[str, GamePlugin] = {}
@@ -99,6 +101,16 @@ def find_game(name: str) -> GameSpec:
     raise UnknownGameError(f"Unknown game {name!r}: expected one of {', '.join(GAMES)}.")
 
 
+def default_game() -> GameSpec:
+    """The game the apps play when none is named: :data:`DEFAULT_GAME`, Hive with its three expansions.
+
+    >>> from hive.games import default_game
+    >>> default_game().name
+    'Base+MLP'
+    """
+    return find_game(DEFAULT_GAME)
+
+
 def _known(name: str) -> GameSpec | None:
     """The game of the packages loaded so far that ``name`` means, or ``None``."""
     return next((spec for plugin in PLUGINS.values() if (spec := plugin.find(name)) is not None), None)
@@ -123,9 +135,11 @@ for _reference in BUILT_IN:
 
 __all__ = [
     "BUILT_IN",
+    "DEFAULT_GAME",
     "ENTRY_POINT_GROUP",
     "GAMES",
     "PLUGINS",
+    "default_game",
     "find_game",
     "games",
     "plugin_of",

@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from ..game import Game
-from ..games import find_game, plugin_of
+from ..games import DEFAULT_GAME, find_game, plugin_of
 from ..plugin import GameSpec
 from .encoding import Encoding, IllegalActionError, Mask, encoding_for
 
@@ -98,7 +98,7 @@ class HiveEnv(AECEnv):  # type: ignore[misc]
 
     def __init__(
         self,
-        game: str = "Base+MLP",
+        game: str = DEFAULT_GAME,
         *,
         render_mode: str | None = None,
         max_moves: int | None = None,
@@ -303,12 +303,12 @@ class HiveEnv(AECEnv):  # type: ignore[misc]
         """Nothing to release."""
 
 
-def raw_env(game: str = "Base+MLP", **kwargs: Any) -> HiveEnv:
+def raw_env(game: str = DEFAULT_GAME, **kwargs: Any) -> HiveEnv:
     """:class:`HiveEnv` of ``game`` (PettingZoo's name for the environment without wrappers)."""
     return HiveEnv(game, **kwargs)
 
 
-def env(game: str = "Base+MLP", **kwargs: Any) -> HiveEnv:
+def env(game: str = DEFAULT_GAME, **kwargs: Any) -> HiveEnv:
     """The AEC environment of ``game``, PettingZoo's way: ``hive.rl.env("Base+MLP")`` (any name
     :func:`hive.find_game` knows; ``kwargs`` as :class:`HiveEnv` takes them).
 

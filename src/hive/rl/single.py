@@ -13,6 +13,7 @@ import gymnasium
 import numpy as np
 from numpy.typing import NDArray
 
+from ..games import DEFAULT_GAME
 from ..players import Player, check_player, make_player
 from .env import AGENTS, RENDER_MODES, HiveEnv, InvalidOptionError, Observation, ResetNeededError
 
@@ -39,7 +40,7 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
 
     def __init__(
         self,
-        game: str = "Base+MLP",
+        game: str = DEFAULT_GAME,
         opponent: str = "easy",
         side: int | str | None = 0,
         *,
@@ -138,7 +139,7 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
 
 
 def gym_env(
-    game: str = "Base+MLP", opponent: str = "easy", side: int | str | None = 0, **kwargs: Any
+    game: str = DEFAULT_GAME, opponent: str = "easy", side: int | str | None = 0, **kwargs: Any
 ) -> SingleAgentEnv:
     """The single-agent Gymnasium environment of ``game`` against ``opponent`` (see :class:`SingleAgentEnv`)."""
     return SingleAgentEnv(game, opponent, side, **kwargs)

@@ -13,10 +13,11 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
-from ..arena import MatchResult, Sprt, check_settings, run_match
+from ..arena import MatchPlan, MatchResult, Sprt, run_match
 from ..arena.match import make_runner
 from ..arena.runners import Runner
 from ..arena.stats import GameRecord
+from ..games import DEFAULT_GAME
 from ..players import PlayerSpec
 from .spsa import Perturbation, iteration_random
 
@@ -36,7 +37,7 @@ class Games:
     :ivar pairs: pairs of games an iteration plays (each from its own opening), their results averaged.
     """
 
-    game: str = "Base+MLP"
+    game: str = DEFAULT_GAME
     depth: int | None = 3
     time: float | None = None
     openings: int = 4
@@ -49,8 +50,18 @@ class Games:
             raise ValueError("a run's games need a depth or a time, not both")
         if self.pairs < 1:
             raise ValueError(f"pairs must be >= 1, not {self.pairs}")
-        check_settings(
-            self.game, games=2, time=self.time, depth=self.depth, max_moves=self.max_moves, openings=self.openings
+        self.plan(2).check()
+
+    def plan(self, games: int, seed: int | None = None) -> MatchPlan:
+        """The arena's plan of ``games`` of these games from ``seed`` (played on the run's own runner)."""
+        return MatchPlan(
+            game=self.game,
+            games=games,
+            time=self.time,
+            depth=self.depth,
+            max_moves=self.max_moves,
+            openings=self.openings,
+            seed=seed,
         )
 
     def describe(self) -> str:
@@ -181,20 +192,7 @@ class ArenaPlayer:
     def _match(
         self, first: PlayerSpec, second: PlayerSpec, count: int, seed: int, sprt: Sprt | None = None
     ) -> MatchResult:
-        g = self.games
-        return run_match(
-            first,
-            second,
-            games=count,
-            game=g.game,
-            time=g.time,
-            depth=g.depth,
-            max_moves=g.max_moves,
-            openings=g.openings,
-            seed=seed,
-            sprt=sprt,
-            runner=self.runner,
-        )
+        return run_match(first, second, self.games.plan(count, seed), sprt=sprt, runner=self.runner)
 
     def pair(self, step: Perturbation) -> PairOutcome:
         """The iteration's games, ``plus`` moving first in the first of each pair."""

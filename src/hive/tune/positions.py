@@ -16,14 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..arena import check_settings, random_opening
+from ..arena import MatchPlan, random_opening
 from ..arena.match import make_runner
 from ..arena.runners import finished_games
-from ..arena.settings import arena_settings
-from ..arena.tasks import GameTask, Settings
+from ..arena.tasks import GameTask
 from ..game import Game
 from ..players import PlayerSpec
 from ..plugin import GameSpec
+from .capabilities import record_reader, replay_reader
 
 
 class PositionsError(ValueError):
@@ -130,18 +130,18 @@ def recorded_games(paths: Sequence[str | Path], game: GameSpec) -> tuple[list[La
     """The finished games of the record files at ``paths`` (see :func:`record_files`), each game once (a game in
     two files, say PGN and SGF, is kept from the first), and what was left out, in words.
 
-    :raises PositionsError: for another game than Hive's (the records are Hive's), or a path that is no records.
+    :raises PositionsError: for a game that offers no reader of its records (:mod:`~hive.tune.capabilities`), or
+        a path that is no records.
     """
-    if game.kind != "hive":
-        raise PositionsError(f"records of real games are read for Hive, not {game.title}")
-    from ..records import RecordFormatError, iter_games
-
+    read = record_reader(game)
+    if read is None:
+        raise PositionsError(f"{game.title} offers no reader of its records: its real games cannot be read")
     games: list[LabelledGame] = []
     skipped: list[str] = []
     seen: set[str] = set()
     for path in record_files(paths):
         try:
-            for number, recorded in enumerate(iter_games(path), start=1):
+            for number, recorded in enumerate(read(path), start=1):
                 source = f"{path.name}#{number}"
                 points = _points(recorded.result)
                 key = recorded.game_string()
@@ -152,7 +152,7 @@ def recorded_games(paths: Sequence[str | Path], game: GameSpec) -> tuple[list[La
                 else:
                     seen.add(key)
                     games.append(LabelledGame(source, recorded.board, points))
-        except (OSError, RecordFormatError) as err:
+        except (OSError, ValueError) as err:  # a record format's errors are ValueErrors
             raise PositionsError(f"cannot read the records in {str(path)!r}: {err}") from None
     return games, skipped
 
@@ -171,13 +171,16 @@ def self_play(
     ``openings`` moves (a pair of the arena's from one opening would be one game twice: the players are the same),
     played by the arena's runners (in this process, on ``jobs`` processes, or on Ray).
 
-    :raises PositionsError: for another game than Hive's (its games are read back as GameStrings).
+    :raises PositionsError: for a game that offers no reader of the arena's records of its games
+        (:mod:`~hive.tune.capabilities`).
     """
-    if game.kind != "hive":
-        raise PositionsError(f"self-play positions are read for Hive, not {game.title}")
-    spec = check_settings(game, games=count, depth=depth, openings=openings, jobs=jobs)
+    read = replay_reader(game)
+    if read is None:
+        raise PositionsError(f"{game.title} offers no reader of the arena's records: its self-play cannot be read")
+    plan = MatchPlan(game, games=count, depth=depth, openings=openings, jobs=jobs, ray=ray, engine_timeout=None)
+    spec = plan.check()
     player = PlayerSpec("self", "level", "medium")
-    settings = Settings(spec.name, arena_settings(spec).max_moves, None, depth, None)
+    settings = plan.settings()
     rng = random.Random(seed)
 
     def tasks() -> Iterator[GameTask]:
@@ -185,7 +188,7 @@ def self_play(
             opening = random_opening(spec, openings, rng.randrange(2**32))
             yield GameTask(number, (player, player), ("self", "self"), opening, rng.randrange(2**32), settings)
 
-    runner = make_runner(ray, jobs, count)
+    runner = make_runner(plan.ray, plan.jobs, count)
     try:
         records = sorted(finished_games(tasks(), runner), key=lambda record: record.number)
     finally:
@@ -194,19 +197,11 @@ def self_play(
     for record in records:
         winner = record.outcome.winner
         points = 0.5 if winner is None else 1.0 - winner
-        played.append(LabelledGame(f"self-play {record.number}", _replayed(record.record), points))
+        (replayed,) = read([record.record])
+        if len(replayed.board.move_stack) != record.moves:
+            raise PositionsError(f"an arena game did not replay: {'; '.join(replayed.errors)}")
+        played.append(LabelledGame(f"self-play {record.number}", replayed.board, points))
     return played
-
-
-def _replayed(game_string: str) -> Game[Any]:
-    """The board of an arena game's GameString, its moves replayed whatever state it declares (a game stopped at
-    the move limit, or drawn by repetition, declares a draw that the moves alone do not reach)."""
-    from ..records import read_game_strings
-
-    (recorded,) = read_game_strings([game_string])
-    if len(recorded.board.move_stack) != len(game_string.split(";")) - 3:
-        raise PositionsError(f"an arena game did not replay: {'; '.join(recorded.errors)}")
-    return recorded.board
 
 
 def split(count: int, holdout: float, seed: int) -> set[int]:

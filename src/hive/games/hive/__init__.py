@@ -91,5 +91,6 @@ PLUGIN = GamePlugin(
         "web": {"hint_level": "medium", "play_noise": 4},
         "players": {"uhp": True},
         "rl": {"max_moves": 200},
+        "tune": {"records": "hive.records:iter_games", "replay": "hive.records:read_game_strings"},
     },
 )
