@@ -14,9 +14,10 @@ import statistics
 import time
 
 from hive.games import find_game
+from hive.sdk.view import JSON
 from hive.web.ai.work import evaluate
 from hive.web.game.newgame import new_game
-from hive.web.views import JSON, kinds
+from hive.web.views import kinds
 
 
 def game_moves(kind: str, plies: int, seed: int) -> tuple[JSON, list[str]]:

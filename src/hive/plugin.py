@@ -4,11 +4,12 @@ ways of ending, and its parts and settings for each app (:class:`GamePlugin`).
 A game is a plug-in: a package that builds a :class:`GamePlugin` and names it as ``PLUGIN``. The registry
 (:mod:`hive.games`) finds the project's own games, the plug-ins that installed packages declare in the entry-point
 group ``hive.games``, and those given to :func:`hive.games.register`, and every app asks the registry, never the
-package: the browser for the view, the page module and the rules page, ``hive.rl`` for the encoding. The parts an
-app owns (the browser's view, the RL encoding) are named as ``"module:attribute"`` and imported only by that app,
-so a game package never imports an app. What an app may set per game (the arena's move limit, the browser's hint
-level...) is the plug-in's ``settings`` for that app, read by the app into its own settings type
-(:meth:`GamePlugin.settings_for`).
+package: the browser for the view, the page module and the rules page, ``hive.rl`` for the encoding. The parts a
+game brings an app (its browser view, its RL encoding) live in its own package (``view.py``, ``encoding.py``),
+written against the SDK (:mod:`hive.sdk`), never an app; the plug-in names them as ``"module:attribute"``, imported
+only by the app that uses them (an encoding needs NumPy, which ``import hive`` never loads). What an app may set per
+game (the arena's move limit, the browser's hint level...) is the plug-in's ``settings`` for that app, read by the
+app into its own settings type (:meth:`GamePlugin.settings_for`).
 
 A module of the package is compiled when a ``.pxd`` file beside its ``.py`` gives its C types: the build finds them
 by that file, so a new game adds no list anywhere (:attr:`GamePlugin.compiled`).
@@ -157,10 +158,11 @@ class GamePlugin:
     :ivar find: the game a name means (``base+mlp``), or ``None``: the package's own spellings of its names.
     :ivar endings: the ways its rules end a game (see :class:`~hive.game.Ending`).
     :ivar package: the package's module name (``hive.games.hive``), where the build looks for its ``.pxd`` files.
-    :ivar view: its browser view, ``"module:attribute"`` of a :class:`hive.web.views.View`; ``None``: not offered
-        in the browser.
+    :ivar view: its browser view, ``"module:attribute"`` of a :class:`hive.sdk.view.View` (the project's games':
+        ``hive.games.<kind>.view:VIEW``); ``None``: not offered in the browser.
     :ivar encoding: its RL encoding, ``"module:attribute"`` of a class taking a board
-        (:class:`hive.rl.encoding.Encoding`); ``None``: no RL environment.
+        (:class:`hive.sdk.encoding.Encoding`; the project's games': ``hive.games.<kind>.encoding:ENCODING``);
+        ``None``: no RL environment.
     :ivar static: the folder holding its page module ``<kind>.js`` and the files it loads (each named
         ``<kind>.<ext>`` or ``<kind>-<name>``); ``None``: the page does not offer it (its view still answers the
         state API).

@@ -23,10 +23,10 @@ from pettingzoo.test import api_test, seed_test  # type: ignore[import-untyped] 
 import hive  # noqa: E402
 import hive.rl  # noqa: E402
 from hive.game import UnknownGameError  # noqa: E402
+from hive.games.hive import encoding as hive_actions  # noqa: E402
+from hive.games.hivequeen import encoding as queen_actions  # noqa: E402
 from hive.games.hivequeen.geometry import MIRROR  # noqa: E402
 from hive.players import InvalidPlayerError  # noqa: E402
-from hive.rl.games import hive as hive_actions  # noqa: E402
-from hive.rl.games import hivequeen as queen_actions  # noqa: E402
 
 from ..shared import TESTDATA, mzinga_rows  # noqa: E402
 

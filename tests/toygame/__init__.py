@@ -284,7 +284,7 @@ PLUGIN = GamePlugin(
     package=__name__,
     view="tests.toygame.view:VIEW",
     static=Path(__file__).parent / "page",
-    encoding="tests.toygame.rl:ENCODING",
+    encoding="tests.toygame.encoding:ENCODING",
     settings={
         "arena": {"max_moves": 19},
         "cli": {"help": "Type a cell, 'q,r', such as '0,0'."},

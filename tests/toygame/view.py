@@ -1,4 +1,5 @@
-"""Hexline in the browser's state API: the view the toy game's plug-in names, with no optional capability."""
+"""Hexline in the browser's state API: the view the toy game's plug-in names, written only against the SDK
+(:mod:`hive.sdk.view`), with no optional capability."""
 
 from __future__ import annotations
 
@@ -6,8 +7,8 @@ from typing import Any, cast
 
 from hive.game import IllegalMoveError, InvalidMoveError, InvalidRecordError
 from hive.games import find_game
-from hive.web.shared.errors import BadRequest, shown
-from hive.web.views import JSON, Board, Imported, View, parse_move
+from hive.sdk.refusals import BadRequest, shown
+from hive.sdk.view import JSON, Board, Imported, View, parse_move
 
 from . import CELLS, NAME, NAMES
 

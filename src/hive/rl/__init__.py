@@ -3,8 +3,9 @@
 :func:`env` makes a `PettingZoo <https://pettingzoo.farama.org>`_ AEC environment for any name
 :func:`hive.find_game` knows (a Hive game type or ``HiveQueen``); :func:`gym_env` makes a single-agent
 `Gymnasium <https://gymnasium.farama.org>`_ environment against a built-in opponent. Each observation holds the
-position's planes and a mask of the legal actions; the actions, planes and pictures of each kind of game are
-described in :mod:`hive.rl.games.hive` and :mod:`hive.rl.games.hivequeen`. Needs the ``rl`` extra
+position's planes and a mask of the legal actions; the actions, planes and pictures of each kind of game are its
+package's encoding, described in :mod:`hive.games.hive.encoding` and :mod:`hive.games.hivequeen.encoding`
+(:class:`Encoding`, the protocol they answer, is :mod:`hive.sdk.encoding`'s). Needs the ``rl`` extra
 (``pip install hive-game[rl]``); ``import hive`` alone never loads it.
 
 >>> import hive.rl
@@ -41,7 +42,7 @@ except ImportError as _error:
         name=_error.name,
     ) from None
 
-from .encoding import Encoding, IllegalActionError
+from ..sdk.encoding import Encoding, IllegalActionError
 from .env import AGENTS, HiveEnv, InvalidOptionError, ResetNeededError, env, raw_env
 from .single import GYM_ID, SingleAgentEnv, gym_env
 

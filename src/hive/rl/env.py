@@ -1,7 +1,8 @@
-"""The PettingZoo AEC environment of every game, written once against :class:`~hive.rl.encoding.Encoding`.
+"""The PettingZoo AEC environment of every game, written once against :class:`~hive.sdk.encoding.Encoding`: each
+game's own encoding, which its plug-in names (:func:`encoding_for`).
 
 Two agents, ``player_0`` (the game's first side: White, South) and ``player_1``, act in turn; a Hive move is one
-action, a HiveQueen turn one action per step (see :mod:`hive.rl.games.hivequeen`). Rewards come only with the
+action, a HiveQueen turn one action per step (see :mod:`hive.games.hivequeen.encoding`). Rewards come only with the
 outcome: +1 to the winner, -1 to the loser, 0 to both for a draw. A game longer than ``max_moves`` whole moves
 (the game's ``rl`` setting unless given: 200 Hive plies, 400 HiveQueen turns) is truncated, both rewards 0, with the
 outcome the rules would give it (:meth:`~hive.game.Game.adjudicate`) in the agents' ``info["outcome"]``.
@@ -20,10 +21,10 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
-from ..game import Game
+from ..game import Game, UnknownGameError
 from ..games import DEFAULT_GAME, find_game, plugin_of
-from ..plugin import GameSpec
-from .encoding import Encoding, IllegalActionError, Mask, encoding_for
+from ..plugin import GameSpec, load
+from ..sdk.encoding import Encoding, IllegalActionError, Mask
 
 #: The agents' names; ``AGENTS[i]`` plays the game's side ``i`` (``env.game.sides[i]``).
 AGENTS = ("player_0", "player_1")
@@ -31,6 +32,19 @@ AGENTS = ("player_0", "player_1")
 RENDER_MODES = ("svg", "rgb_array")
 
 Observation = dict[str, NDArray[Any]]
+
+
+def encoding_for(spec: GameSpec, board: Game[Any]) -> Encoding:
+    """The encoding of ``spec``'s kind of game on ``board``, as its game package names it (its plug-in's
+    ``encoding``).
+
+    :raises UnknownGameError: when the package has none.
+    """
+    reference = plugin_of(spec.kind).encoding
+    if reference is None:
+        raise UnknownGameError(f"hive.rl has no encoding for {spec.name}: its game package names none.")
+    encoding: Encoding = load(reference)(board)
+    return encoding
 
 
 @dataclass(frozen=True)
@@ -79,7 +93,7 @@ class HiveEnv(AECEnv):  # type: ignore[misc]
         the generator :meth:`reset` seeds; openings that end the game are drawn again.
     :param illegal_reward: what an agent gets for an action that is in the space but not legal now: the game ends,
         the other agent gets 0 and ``info["illegal_action"]`` says why. ``None`` raises
-        :class:`~hive.rl.encoding.IllegalActionError` instead.
+        :class:`~hive.sdk.encoding.IllegalActionError` instead.
     :param render_size: the side of the ``rgb_array`` picture, in pixels.
     :param options: the game's rule options (``tournament_opening=False`` ...).
     :raises UnknownGameError: naming an unknown game or rule option.
@@ -324,6 +338,7 @@ __all__ = [
     "InvalidOptionError",
     "Observation",
     "ResetNeededError",
+    "encoding_for",
     "env",
     "raw_env",
 ]

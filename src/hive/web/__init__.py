@@ -2,7 +2,8 @@
 
 :func:`create_app` builds the ASGI application (:mod:`~hive.web.http.server`) over an SQLite file
 (:mod:`~hive.web.storage.games`); the games' flow is :mod:`~hive.web.game.service`, the AI's moves and hints
-:mod:`~hive.web.ai.player`, and each game's part a view in :mod:`hive.web.views`. :func:`serve` runs it with uvicorn.
+:mod:`~hive.web.ai.player`, and each game's part a view its package brings, found by :mod:`hive.web.views`.
+:func:`serve` runs it with uvicorn.
 """
 
 from __future__ import annotations

@@ -2,8 +2,10 @@
 
 Shaped like every game package: ``position`` is the compiled core (int moves), ``board`` the public board of the
 game protocol (:mod:`hive.game`), ``evaluation`` and ``search`` its compiled AI, ``ai`` its levels and random
-mover, ``render`` and ``svg`` its pictures. It depends on the shared infrastructure only (:mod:`hive.game`,
-:mod:`hive.search`), never on another game or an app.
+mover, ``render`` and ``svg`` its pictures; ``view`` and ``encoding`` are its parts of the browser game and of the
+RL environment, which its plug-in names. It depends on the shared infrastructure only (:mod:`hive.game`,
+:mod:`hive.search`, :mod:`hive.sdk`; the view also reads pasted records with :mod:`hive.records.pasted`), never on
+another game or an app.
 """
 
 from __future__ import annotations
@@ -80,8 +82,8 @@ PLUGIN = GamePlugin(
     find=find,
     endings=ENDINGS,
     package=__name__,
-    view="hive.web.views.hive:VIEW",
-    encoding="hive.rl.games.hive:ENCODING",
+    view="hive.games.hive.view:VIEW",
+    encoding="hive.games.hive.encoding:ENCODING",
     static=Path(__file__).parent / "page",
     rules=Path(__file__).parent / "rules.md",
     settings={

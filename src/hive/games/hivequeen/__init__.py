@@ -2,7 +2,8 @@
 
 Shaped like every game package (see :mod:`hive.games.hive`): ``position`` is the compiled step core, ``board`` the
 public board of the game protocol, ``evaluation`` and ``search`` its compiled AI, ``ai`` its levels and random
-mover, ``records`` and ``svg`` its record format and pictures.
+mover, ``records`` and ``svg`` its record format and pictures, ``view`` and ``encoding`` its parts of the browser
+game and of the RL environment.
 
 >>> from hive.games import hivequeen
 >>> board = hivequeen.Board()
@@ -58,8 +59,8 @@ PLUGIN = GamePlugin(
     find=find,
     endings=ENDINGS,
     package=__name__,
-    view="hive.web.views.hivequeen:VIEW",
-    encoding="hive.rl.games.hivequeen:ENCODING",
+    view="hive.games.hivequeen.view:VIEW",
+    encoding="hive.games.hivequeen.encoding:ENCODING",
     static=Path(__file__).parent / "page",
     rules=Path(__file__).parent / "rules.md",
     settings={

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from ...sdk.view import JSON
 from ...tournament import Tournament
 from ..game.service import GameService
 from ..shared.errors import BadRequest, Forbidden, NotFound, TooMany, shown
@@ -15,7 +16,6 @@ from ..shared.values import check_text, parse_id
 from ..storage.accounts import AccountRepository
 from ..storage.chat import ChatRepository
 from ..storage.tournaments import TournamentRepository
-from ..views import JSON
 from .names import name_key
 from .service import Signed
 

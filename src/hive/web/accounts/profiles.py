@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...ratings import ESTABLISHED_AFTER, SPEEDS
+from ...sdk.view import JSON
 from ..game import clock
 from ..game.aborts import ABORTED
 from ..game.service import GameService, first_score
@@ -18,7 +19,7 @@ from ..shared.errors import BadRequest, NotFound, shown
 from ..shared.model import GameRecord
 from ..storage.accounts import AccountRepository, StoredAccount
 from ..storage.ratings import RatingRepository
-from ..views import JSON, spec_of, view_for
+from ..views import spec_of, view_for
 from .names import name_key
 from .service import Signed
 

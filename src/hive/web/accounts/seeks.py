@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable, Collection
 from typing import Any
 
 from ...ratings import Rating
+from ...sdk.view import JSON
 from ..game import clock
 from ..game.newgame import new_game, seats
 from ..game.service import GameService
@@ -27,7 +28,7 @@ from ..storage.accounts import AccountRepository
 from ..storage.chat import ChatRepository
 from ..storage.ratings import RatingRepository
 from ..storage.seeks import SeekRepository, StoredSeek
-from ..views import JSON, game_options
+from ..views import game_options
 from .names import name_key
 from .service import Signed
 

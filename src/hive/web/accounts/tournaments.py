@@ -15,6 +15,7 @@ import dataclasses
 import secrets
 from typing import Any
 
+from ...sdk.view import JSON
 from ...tournament import FORMATS, Game, PairingError, Tournament, TournamentError
 from ..game.newgame import NewGame, new_game, seats
 from ..game.service import GameService, first_score
@@ -22,7 +23,7 @@ from ..shared.errors import BadRequest, Conflict, Forbidden, NotFound, shown
 from ..shared.values import check_number, check_text
 from ..storage.accounts import AccountRepository
 from ..storage.tournaments import Limits, StoredTournament, TournamentRepository
-from ..views import JSON, game_options, view_for
+from ..views import game_options, view_for
 from .names import name_key
 from .seeks import Announce
 from .service import Signed

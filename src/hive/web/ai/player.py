@@ -15,6 +15,7 @@ import contextlib
 import logging
 import random
 
+from ...sdk.view import JSON
 from ..game import clock
 from ..game.events import GameChanged
 from ..game.service import GameService
@@ -23,7 +24,6 @@ from ..shared.errors import GameError
 from ..shared.model import AIJob
 from ..shared.settings import Settings
 from ..storage.jobs import MAX_TRIES, AIJobs
-from ..views import JSON
 from .pool import Workers
 from .scheduler import Scheduler
 from .work import analyse, choose_move

@@ -20,13 +20,13 @@ import logging
 from collections.abc import Callable
 
 from ...games import find_game
+from ...sdk.view import JSON
 from ..game import access
 from ..game.service import GameService
 from ..game.session import Session
 from ..shared.errors import BadRequest, Conflict, Damaged, GameError, NotFound, TooMany, shown
 from ..shared.model import DONE, FAILED, RUNNING, StoredReview
 from ..storage.reviews import ReviewRepository
-from ..views import JSON
 from .scheduler import Scheduler
 from .settings import web_settings
 from .work import evaluate

@@ -15,11 +15,12 @@ from collections import OrderedDict
 from typing import Any
 
 from ...games import find_game
+from ...sdk.view import JSON
 from ...search.framework import WIN
 from ...search.timing import ClockReading
 from ..game.newgame import RANDOM
 from ..shared.processes import die_with_parent
-from ..views import JSON, replay, view_for
+from ..views import replay, view_for
 from .settings import web_settings
 
 #: The games whose transposition tables a worker keeps between their moves (the last it moved in).

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import hmac
 
+from ...sdk.view import JSON
 from ..shared.errors import BadRequest, Forbidden, shown
 from ..shared.model import GameRecord
-from ..views import JSON
 
 #: Why the engine is refused in a fair game.
 HELP_OFF = (

@@ -14,8 +14,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ...game import Outcome, Termination
+from ...sdk.view import JSON
 from ..shared.errors import BadRequest, Conflict, Forbidden, NotFound, shown
-from ..views import JSON, preview, why
+from ..views import preview, why
 from . import aborts, access, clock
 from .newgame import display_name
 from .service import GameService, ended

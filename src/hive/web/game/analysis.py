@@ -18,10 +18,11 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable, Sequence
 
+from ...sdk.view import JSON, Board
 from ..shared.errors import BadRequest, Conflict, Forbidden, NotFound, TooMany, shown
 from ..shared.model import Line
 from ..storage.lines import LineRepository
-from ..views import JSON, Board, preview, why
+from ..views import preview, why
 from . import access
 from .service import GameService
 from .session import Session

@@ -7,9 +7,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
+from ...sdk.view import JSON
 from ..shared.errors import Conflict, Forbidden, GameError
 from ..shared.model import GameRecord, Summary
-from ..views import JSON, view_for
+from ..views import view_for
 from .newgame import rematch
 from .service import GameService, damage, summary
 from .session import Session

@@ -11,10 +11,11 @@ import secrets
 from dataclasses import dataclass
 
 from ...games import find_game, games
+from ...sdk.view import JSON, Board, View
 from ..shared.errors import BadRequest, shown
 from ..shared.model import GameRecord
 from ..shared.values import check_text
-from ..views import DEFAULT_KIND, JSON, Board, View, replay, view_for
+from ..views import DEFAULT_KIND, replay, view_for
 from . import clock, setup
 
 MODES = ("ai", "local", "online")

@@ -33,24 +33,12 @@ from typing import Any
 import sqlalchemy as sa
 
 from ...game import Outcome, Termination
+from ...sdk.view import JSON, Board, View
 from ..shared.errors import BadRequest, Conflict, Damaged, Forbidden, NotFound, shown
 from ..shared.model import AIJob, GameRecord
 from ..storage import Effects, Store
 from ..storage.games import StaleError, Within
-from ..views import (
-    JSON,
-    Board,
-    View,
-    assets,
-    description,
-    in_sides,
-    kinds,
-    on_page,
-    pass_note,
-    replay,
-    spec_of,
-    view_for,
-)
+from ..views import assets, description, in_sides, kinds, on_page, pass_note, replay, spec_of, view_for
 from . import aborts, access, clock
 from .events import AI_ERROR, AI_MOVE, CREATED, FLAG, JOINED, Announcer, GameChanged, Unheard
 from .newgame import NewGame, all_ai_levels, new_game

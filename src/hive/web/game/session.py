@@ -14,8 +14,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
+from ...sdk.view import JSON, Board, View
 from ..shared.model import GameRecord
-from ..views import JSON, Board, View, in_sides
+from ..views import in_sides
 from .events import GameChanged
 
 T = TypeVar("T")

@@ -8,9 +8,10 @@ moves are played from it after a restart, undone back to it, and written after i
 from __future__ import annotations
 
 from ...position_records import is_position_record
+from ...sdk.view import JSON, Board, View
 from ..shared.errors import BadRequest, shown
 from ..shared.values import check_text
-from ..views import DEFAULT_KIND, JSON, Board, View, view_for
+from ..views import DEFAULT_KIND, view_for
 
 #: The longest position record read (the largest Hive position with every expansion is under 300 characters).
 TEXT_LIMIT = 2_000

@@ -79,6 +79,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 
+from ...sdk.view import JSON
 from ..accounts import Accounts, Signed, SignedIn
 from ..accounts.seeks import SIGNED_OUT, Seeks
 from ..accounts.service import ONLINE_SECONDS, SESSION_SECONDS
@@ -87,7 +88,6 @@ from ..game import clock
 from ..game.session import Session
 from ..shared.errors import BadRequest, Forbidden, NotFound, Unauthorized
 from ..shared.model import GameRecord
-from ..views import JSON
 
 if TYPE_CHECKING:
     from .app import App

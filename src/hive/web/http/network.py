@@ -6,7 +6,7 @@ from __future__ import annotations
 import ipaddress
 import socket
 
-from ..views import JSON
+from ...sdk.view import JSON
 
 #: An address on no network: connecting a UDP socket to it sends nothing, but picks the interface a packet would use.
 _PROBE = ("10.254.254.254", 9)

@@ -3,7 +3,7 @@ plug-in's ``rules``).
 
 The renderer knows the little Markdown the page uses: headings, paragraphs, bullet and numbered lists (nested
 by indentation), tables, inline code, bold and italics, and pictures of positions: a line
-``::figure <position> :: <caption>`` is drawn by the game's view (:class:`~hive.web.views.Figures`), or left out.
+``::figure <position> :: <caption>`` is drawn by the game's view (:class:`~hive.sdk.view.Figures`), or left out.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from collections.abc import Callable
 from functools import cache
 from html import escape
 
-from ..views import Figures, plugin_of, view_for
+from ...sdk.view import Figures
+from ..views import plugin_of, view_for
 
 _INLINE = (
     (re.compile(r"`([^`]+)`"), r"<code>\1</code>"),

@@ -94,6 +94,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
+from ...sdk.view import JSON
 from ..game import setup
 from ..game.actions import act
 from ..game.session import Session
@@ -102,7 +103,7 @@ from ..shared.endpoints import Handler, body, client, endpoint
 from ..shared.errors import (
     BadRequest,
 )
-from ..views import JSON, kinds, plugin_of, rules_page, spec_of
+from ..views import kinds, plugin_of, rules_page, spec_of
 from . import ops
 from .network import reach
 from .pages import how_to_play_page

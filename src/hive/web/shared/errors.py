@@ -1,20 +1,13 @@
 """What the browser game answers when a request cannot be served: one class per kind of refusal, and how a
 request's values are quoted in the messages.
 
-The game service and the per-game views raise these; the HTTP layer turns each into its status code.
+The game service raises these, and the games' views the SDK's :class:`BadRequest` (:mod:`hive.sdk.refusals`,
+where the root :class:`GameError` and :func:`shown` live too); the HTTP layer turns each into its status code.
 """
 
 from __future__ import annotations
 
-import json
-
-
-class GameError(Exception):
-    """A request the game cannot serve; the message says why, in words for the player."""
-
-
-class BadRequest(GameError, ValueError):
-    """Malformed, or against the rules of the game."""
+from ...sdk.refusals import BadRequest, GameError, shown
 
 
 class Unauthorized(GameError):
@@ -48,19 +41,6 @@ class Damaged(GameError):
 
 class TooMany(GameError):
     """Over a limit: too many requests of a kind from one client, or the AI's queue is full."""
-
-
-def shown(value: object, limit: int = 60) -> str:
-    """A request's value as a message quotes it: a text between single quotes as it was written (its runs of
-    white space, line breaks included, as one space), anything else as JSON; cut to ``limit`` characters."""
-    if isinstance(value, str):
-        text = "'" + " ".join(value.split()) + "'"
-    else:
-        try:
-            text = json.dumps(value, ensure_ascii=False)
-        except (TypeError, ValueError):
-            text = type(value).__name__
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 __all__ = [

@@ -12,17 +12,17 @@ from __future__ import annotations
 from typing import cast
 
 from ...game import IllegalMoveError, InvalidMoveError, InvalidRecordError
-from ...games import find_game
-from ...games.hive import Board, Move
-from ...games.hive.geometry import CELLS, DIRECTIONS, NEIGHBOUR, NEIGHBOURS
-from ...games.hive.pieces import BUG_LETTERS, GAME_TYPES, KIND, PIECE_IDS, PIECE_NAMES, PIECES, PIECES_PER_COLOUR
-from ...games.hive.reasons import reason
-from ...games.hive.state import ORIGIN_CELL
-from ...games.hive.svg import GLYPHS, THEMES
-from ...games.hive.svg import board as draw
 from ...records.pasted import Pasted, read_pasted
-from ..shared.errors import BadRequest, shown
-from . import JSON, Imported, View, parse_move
+from ...sdk.refusals import BadRequest, shown
+from ...sdk.view import JSON, Imported, View, parse_move
+from .. import find_game
+from . import Board, Move
+from .geometry import CELLS, DIRECTIONS, NEIGHBOUR, NEIGHBOURS
+from .pieces import BUG_LETTERS, GAME_TYPES, KIND, PIECE_IDS, PIECE_NAMES, PIECES, PIECES_PER_COLOUR
+from .reasons import reason
+from .state import ORIGIN_CELL
+from .svg import GLYPHS, THEMES
+from .svg import board as draw
 
 GAME_TYPE_NAMES = [str(t) for t in GAME_TYPES]
 #: The rule options a game is played with, beside its game type.

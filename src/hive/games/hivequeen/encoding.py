@@ -52,9 +52,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ...game import Game, IllegalMoveError
-from ...games.hivequeen import Board, Turn
-from ...games.hivequeen.geometry import CELLS, COORDS, MIRROR, NAMES, RADIUS
-from ...games.hivequeen.rules import (
+from ...sdk.encoding import IllegalActionError, Mask, Planes
+from ...sdk.raster import SQRT3, Canvas, hex_centre
+from . import Board, Turn
+from .geometry import CELLS, COORDS, MIRROR, NAMES, RADIUS
+from .rules import (
     FIELD_LIMIT,
     KIND_NAMES,
     LETTERS,
@@ -65,7 +67,7 @@ from ...games.hivequeen.rules import (
     UNITS_PER_WORKER,
     WORKER,
 )
-from ...games.hivequeen.state import (
+from .state import (
     END,
     PRODUCTION,
     movement_step,
@@ -73,10 +75,8 @@ from ...games.hivequeen.state import (
     step_destination,
     step_origin,
 )
-from ...games.hivequeen.svg import CELL_FILL, CELL_LINE, LAST, PIECE_FILL, PIECE_INK
-from ...games.hivequeen.svg import board_svg as field_svg
-from ..encoding import IllegalActionError, Mask, Planes
-from ..raster import SQRT3, Canvas, hex_centre
+from .svg import CELL_FILL, CELL_LINE, LAST, PIECE_FILL, PIECE_INK
+from .svg import board_svg as field_svg
 
 SPAN = 2 * RADIUS + 1
 MOVEMENTS = CELLS * CELLS

@@ -10,15 +10,15 @@ from __future__ import annotations
 from typing import cast
 
 from ...game import InvalidRecordError
-from ...games import find_game
-from ...games.hivequeen import NAMES, Board, Turn, parse_cell
-from ...games.hivequeen.geometry import COORDS
-from ...games.hivequeen.reasons import movement_reason
-from ...games.hivequeen.records import read_record
-from ...games.hivequeen.rules import FIELD_LIMIT, KIND_NAMES, LETTERS, PRODUCIBLE
-from ...games.hivequeen.svg import board_svg
-from ..shared.errors import BadRequest, shown
-from . import JSON, Imported, View, parse_move
+from ...sdk.refusals import BadRequest, shown
+from ...sdk.view import JSON, Imported, View, parse_move
+from .. import find_game
+from . import NAMES, Board, Turn, parse_cell
+from .geometry import COORDS
+from .reasons import movement_reason
+from .records import read_record
+from .rules import FIELD_LIMIT, KIND_NAMES, LETTERS, PRODUCIBLE
+from .svg import board_svg
 
 
 def _cell(request: JSON, key: str) -> int:

@@ -40,14 +40,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ...game import Game, IllegalMoveError
-from ...games.hive import Board, Move
-from ...games.hive.geometry import MASK, SHIFT, SIZE
-from ...games.hive.pieces import BEETLE, BUG_COUNT, BUG_LETTERS, KIND, KINDS, MOSQUITO, PIECE_NAMES, PIECES
-from ...games.hive.position import HAND, PASS, encode
-from ...games.hive.svg import THEMES
-from ...games.hive.svg import board as board_svg
-from ..encoding import IllegalActionError, Mask, Planes
-from ..raster import SQRT3, Canvas, hex_centre
+from ...sdk.encoding import IllegalActionError, Mask, Planes
+from ...sdk.raster import SQRT3, Canvas, hex_centre
+from . import Board, Move
+from .geometry import MASK, SHIFT, SIZE
+from .pieces import BEETLE, BUG_COUNT, BUG_LETTERS, KIND, KINDS, MOSQUITO, PIECE_NAMES, PIECES
+from .position import HAND, PASS, encode
+from .svg import THEMES
+from .svg import board as board_svg
 
 WINDOW = SIZE
 AREA = WINDOW * WINDOW

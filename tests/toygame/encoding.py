@@ -1,5 +1,5 @@
-"""Hexline in the RL environment: the encoding the toy game's plug-in names, written only against
-:class:`hive.rl.encoding.Encoding`.
+"""Hexline in the RL environment: the encoding the toy game's plug-in names, written only against the SDK
+(:class:`hive.sdk.encoding.Encoding`).
 
 **Actions**, ``Discrete(19)``: a stone on cell ``i`` of :data:`~tests.toygame.CELLS`.
 
@@ -14,8 +14,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from hive.game import IllegalMoveError
-from hive.rl.encoding import IllegalActionError, Mask, Planes
-from hive.rl.raster import SQRT3, Canvas, hex_centre
+from hive.sdk.encoding import IllegalActionError, Mask, Planes
+from hive.sdk.raster import SQRT3, Canvas, hex_centre
 
 from . import CELLS, NAMES, RADIUS, Board, Place
 

@@ -1,8 +1,9 @@
-"""What one kind of game brings to the environment: its actions, its observation planes and its pictures.
+"""What one kind of game brings to the RL environment: its actions, its observation planes and its pictures.
 
-Each game package names its :class:`Encoding` class in its plug-in (:attr:`hive.plugin.GamePlugin.encoding`: the
-project's own are ``hive.rl.games.<kind>.ENCODING``); the environment (:mod:`hive.rl.env`) is written once against this
-interface and never asks which game it plays.
+Each game package holds its own :class:`Encoding` class, written against this module (and :mod:`hive.sdk.raster` for
+its pictures), and names it in its plug-in (:attr:`hive.plugin.GamePlugin.encoding`: the project's own are
+``hive.games.<kind>.encoding:ENCODING``); the environment (:mod:`hive.rl.env`) is written once against this interface,
+finds a game's encoding through its plug-in, and never asks which game it plays. Needs NumPy (the ``rl`` extra).
 """
 
 from __future__ import annotations
@@ -12,9 +13,7 @@ from typing import Any, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
-from ..game import Game, UnknownGameError
-from ..games import plugin_of
-from ..plugin import GameSpec, load
+from ..game import Game
 
 #: An action mask: 1 for each legal action, as :class:`gymnasium.spaces.Discrete` samples with it.
 Mask = NDArray[np.int8]
@@ -98,17 +97,4 @@ class Encoding(Protocol):
         ...
 
 
-def encoding_for(spec: GameSpec, board: Game[Any]) -> Encoding:
-    """The encoding of ``spec``'s kind of game on ``board``, as its game package names it (its plug-in's
-    ``encoding``).
-
-    :raises UnknownGameError: when the package has none.
-    """
-    reference = plugin_of(spec.kind).encoding
-    if reference is None:
-        raise UnknownGameError(f"hive.rl has no encoding for {spec.name}: its game package names none.")
-    encoding: Encoding = load(reference)(board)
-    return encoding
-
-
-__all__ = ["Encoding", "IllegalActionError", "Mask", "Planes", "encoding_for"]
+__all__ = ["Encoding", "IllegalActionError", "Mask", "Planes"]
