@@ -28,13 +28,13 @@ from hive.search.timing import FLOOR, MOVE_OVERHEAD, ClockReading, move_budget
 from hive.web import App, create_app
 from hive.web.ai import work
 from hive.web.ai.work import choose_move
-from hive.web.game import clock
-from hive.web.game.actions import act
 from hive.web.game.events import FLAG, GameChanged
-from hive.web.game.lobby import Lobby
-from hive.web.game.service import GameService
-from hive.web.game.session import Session
-from hive.web.realtime.flags import Flags
+from hive.web.play import clock
+from hive.web.play.actions import act
+from hive.web.play.flags import Flags
+from hive.web.play.game_list import Lobby
+from hive.web.play.service import GameService
+from hive.web.play.session import Session
 from hive.web.shared.errors import BadRequest, Conflict
 from hive.web.shared.model import AIJob
 from hive.web.storage import Store, open_store

@@ -16,10 +16,10 @@ import sqlalchemy as sa
 from hive.games.hive import Board as HiveBoard
 from hive.games.hivequeen import Board as QueenBoard
 from hive.web.ai.work import analyse, choose_move
-from hive.web.game.actions import FINAL, act
 from hive.web.game.events import GameChanged
-from hive.web.game.service import GameService
-from hive.web.game.session import Session
+from hive.web.play.actions import FINAL, act
+from hive.web.play.service import GameService
+from hive.web.play.session import Session
 from hive.web.shared.errors import BadRequest, Conflict, Forbidden, NotFound, Unavailable
 from hive.web.shared.model import AIJob
 from hive.web.storage import Store, open_store

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from ...tournament import Tournament
-from ..game.service import GameService
+from ..play.service import GameService
 from ..shared.errors import BadRequest, Forbidden, NotFound, TooMany, shown
 from ..shared.values import check_text, parse_id
 from ..storage.accounts import AccountRepository

@@ -17,10 +17,10 @@ from collections.abc import Awaitable, Callable, Collection
 from typing import Any
 
 from ...ratings import Rating
-from ..game import clock
-from ..game.newgame import new_game, seats
-from ..game.service import GameService
-from ..game.session import Session
+from ..play import clock
+from ..play.newgame import new_game, seats
+from ..play.service import GameService
+from ..play.session import Session
 from ..shared.errors import BadRequest, Conflict, Forbidden, NotFound, shown
 from ..shared.values import check_number, check_text
 from ..storage.accounts import AccountRepository

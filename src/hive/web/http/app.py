@@ -34,17 +34,17 @@ from ..accounts.seeks import Seeks
 from ..accounts.tournaments import Tournaments
 from ..ai.player import AIPlayer
 from ..ai.pool import Workers
-from ..ai.review import Reviews
-from ..game.analysis import Analysis
+from ..analysis.review import Reviews
+from ..analysis.service import Analysis
 from ..game.events import AI_MOVE, CHAT, CREATED, DELETED, FLAG, LOBBY, MOVE, PRESENCE, GameChanged
-from ..game.lobby import Lobby
-from ..game.service import GameService
-from ..game.session import Session
+from ..play.fanout import Fanout, Watcher, dumps, with_seats
+from ..play.flags import Flags
+from ..play.game_list import Lobby
+from ..play.presence import Watching
+from ..play.service import GameService
+from ..play.session import Session
 from ..realtime.bus import Bus, LocalBus, PostgresBus, RedisBus
-from ..realtime.fanout import Fanout, Watcher, dumps, with_seats
-from ..realtime.flags import Flags
 from ..realtime.lobby import ONLINE, LobbySockets
-from ..realtime.presence import Watching
 from ..shared.errors import GameError
 from ..shared.settings import Settings
 from ..storage import open_store
@@ -433,7 +433,7 @@ class App:
 
     def shown_now(self, session: Session) -> str | None:
         """The state of ``session`` as its sockets were just sent it (its JSON without ``seats``, see
-        :func:`~hive.web.realtime.fanout.with_seats`), if that was at its current version and a moment ago: the
+        :func:`~hive.web.play.fanout.with_seats`), if that was at its current version and a moment ago: the
         answer to the request that made the change is then the same text, not encoded again."""
         found = self._shown.pop(session.record.id, None)
         if found is None:

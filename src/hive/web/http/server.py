@@ -1,6 +1,6 @@
 """The web app's routes: the game page, the JSON API, the live updates and the operator's endpoints.
 
-The games themselves are :class:`~hive.web.game.service.GameService`'s, the AI is
+The games themselves are :class:`~hive.web.play.service.GameService`'s, the AI is
 :class:`~hive.web.ai.player.AIPlayer`'s; this module reads requests and answers JSON. What follows a change (the AI,
 the flags, the sockets watching the game) follows from the change's event (see :mod:`~hive.web.http.app`), not from
 the request that made it.
@@ -34,7 +34,7 @@ API (JSON; errors are ``{"error": message}`` with a 4xx status; an unexpected fa
 - ``GET /api/games/{id}/position?ply=N``: the position after the first N moves.
 - ``POST /api/games/{id}/move`` (``move`` or the game's own fields, e.g. ``piece`` and ``to``; optional ``ply``),
   ``/undo``, ``/redo``, ``/resign``, ``/abort`` (a game between two players online before both sides moved: no
-  winner, no rating; see :mod:`~hive.web.game.aborts`), ``/offer`` (``what``: ``draw`` or ``undo``), ``/answer``
+  winner, no rating; see :mod:`~hive.web.play.aborts`), ``/offer`` (``what``: ``draw`` or ``undo``), ``/answer``
   (``accept``),
   ``/name`` (``name``), ``/help`` (``help``: a casual game with engine help), ``/why`` (``piece``),
   ``/preview`` (HiveQueen: part of a turn, ``move``; answers the field after it and the
@@ -45,7 +45,7 @@ API (JSON; errors are ``{"error": message}`` with a 4xx status; an unexpected fa
 - ``GET /api/games/{id}/hint[?ply=N]``: the AI's suggestion and, where the game has one, an evaluation, after the
   game's moves or its first N (a review); for the holder of a seat with engine help (403 otherwise while the game
   is on), for anyone once it is over.
-- The analysis board (:mod:`~hive.web.game.analysis`; the same access as hints, and only seat holders add or delete
+- The analysis board (:mod:`~hive.web.analysis.service`; the same access as hints, and only seat holders add or delete
   lines): ``GET /api/games/{id}/lines``: the lines explored beside the main line, ``lines`` (each one's ``id``,
   ``parent``: the line it branches from, ``null`` for the main line, ``ply``: the moves it shares with it, and its
   own ``moves``, the first being move ``ply + 1``) and ``writable``; ``POST /api/games/{id}/lines`` (``line``:
@@ -94,10 +94,10 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from ..game import setup
-from ..game.actions import act
-from ..game.session import Session
-from ..realtime.fanout import with_seats
+from ..play import setup
+from ..play.actions import act
+from ..play.fanout import with_seats
+from ..play.session import Session
 from ..shared.endpoints import Handler, body, client, endpoint
 from ..shared.errors import (
     BadRequest,

@@ -6,7 +6,7 @@ A socket holding a seat's token makes that seat present (the opponent sees it co
 of them reached). A game's socket opened with ``chat=1`` is also told of each message written in a room of the
 game's chat that it may read (``{"type": "chat", "room", "id"}``: the page then reads the room). The page only ever
 sends ``ping`` (answered ``pong``); a binary frame closes the socket with a reason. A socket that cannot keep up is
-dropped (see :mod:`~hive.web.realtime.fanout`): closed, and its connection aborted if its client does not take the
+dropped (see :mod:`~hive.web.play.fanout`): closed, and its connection aborted if its client does not take the
 close; one whose process is stopping is closed with 1012, and the page reconnects.
 
 Who is present changes only with a seat's first socket and its last: a socket opening another of a seat's sockets is
@@ -26,7 +26,7 @@ from starlette.websockets import WebSocket
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import Request as Handshake
 
-from ..realtime.fanout import ABORT, Fanout, Watcher
+from ..play.fanout import ABORT, Fanout, Watcher
 from ..realtime.lobby import GUESTS
 from ..shared.errors import GameError, Unauthorized
 from .accounts import COOKIE
@@ -47,7 +47,7 @@ TOO_MANY = 4429
 
 
 class AbortableWebSockets(WebSocketsSansIOProtocol):
-    """uvicorn's WebSocket protocol, whose sockets' scopes carry :data:`~hive.web.realtime.fanout.ABORT`: the
+    """uvicorn's WebSocket protocol, whose sockets' scopes carry :data:`~hive.web.play.fanout.ABORT`: the
     transport's ``abort``, which frees a connection at once, where closing it would wait for its unsent data to
     drain, for ever when the peer reads nothing."""
 

@@ -1,6 +1,6 @@
 """The browser game's rules of play, without HTTP: games in memory and on disk, who may do what, and when.
 
-The database is the authority. A game in memory is a :class:`~hive.web.game.session.Session` holding the record
+The database is the authority. A game in memory is a :class:`~hive.web.play.session.Session` holding the record
 stored at some version and its live board; before a game is used its version is compared with the database's, and a
 copy that is behind is brought up to date by playing or taking back only the moves that differ (never by replaying
 the game). Every change is checked, then stored in one transaction over the version it was made from
@@ -10,10 +10,10 @@ popped again if it cannot be stored. Within a process, the changes to one game a
 
 Each stored change is announced once (a :class:`~hive.web.game.events.GameChanged`): the AI, the flags and the
 sockets watching the game follow from that event, here and in the other processes. A timed game's clock
-(:mod:`~hive.web.game.clock`) is charged with every move and stored with it; a flag that falls ends the game as soon
+(:mod:`~hive.web.play.clock`) is charged with every move and stored with it; a flag that falls ends the game as soon
 as anyone looks at it or its timer fires (:meth:`GameService.check_clock`), and moves are not taken back under a
-clock. Who may ask the engine is :mod:`~hive.web.game.access`'s to say; the game list, rematches and deletions are
-:mod:`~hive.web.game.lobby`'s.
+clock. Who may ask the engine is :mod:`~hive.web.play.access`'s to say; the game list, rematches and deletions are
+:mod:`~hive.web.play.game_list`'s.
 
 The service raises the errors of :mod:`hive.web.shared.errors`; the HTTP layer turns them into status codes.
 """
@@ -28,15 +28,12 @@ import secrets
 import time
 import weakref
 from collections.abc import Callable
-from typing import Any
-
-import sqlalchemy as sa
+from typing import TYPE_CHECKING, Any
 
 from ...game import Outcome, Termination
+from ..game.events import AI_ERROR, AI_MOVE, CREATED, FLAG, JOINED, Announcer, GameChanged, Unheard
 from ..shared.errors import BadRequest, Conflict, Damaged, Forbidden, NotFound, shown
 from ..shared.model import AIJob, GameRecord
-from ..storage import Effects, Store
-from ..storage.games import StaleError, Within
 from ..views import (
     JSON,
     Board,
@@ -52,9 +49,14 @@ from ..views import (
     view_for,
 )
 from . import aborts, access, clock
-from .events import AI_ERROR, AI_MOVE, CREATED, FLAG, JOINED, Announcer, GameChanged, Unheard
 from .newgame import NewGame, all_ai_levels, new_game
+from .repository import Effects, StaleError, Within
 from .session import LiveGames, Session
+
+if TYPE_CHECKING:
+    import sqlalchemy as sa
+
+    from ..storage import Store
 
 log = logging.getLogger("hive.web")
 
@@ -128,7 +130,7 @@ class GameService:
     :param origin: this server process's name in the events it announces.
     :param announcer: who hears of each change (see :class:`~hive.web.game.events.Announcer`).
     :param first_move: seconds each side has for its first move in a real-time game between two players online
-        before the game is aborted (see :mod:`~hive.web.game.aborts`).
+        before the game is aborted (see :mod:`~hive.web.play.aborts`).
     """
 
     def __init__(
@@ -168,7 +170,7 @@ class GameService:
         return {**pictures, "levels": all_ai_levels(), "games": [description(view_for(kind)) for kind in on_page()]}
 
     async def create(self, data: JSON, client: str = "") -> tuple[Session, NewGame]:
-        """Start and store the game ``data`` asks for (see :func:`~hive.web.game.newgame.new_game`); returns it in
+        """Start and store the game ``data`` asks for (see :func:`~hive.web.play.newgame.new_game`); returns it in
         memory, and what was dealt (the seat tokens).
 
         :raises BadRequest: naming the field at fault.
@@ -234,7 +236,7 @@ class GameService:
 
     async def placed(self, session: Session) -> None:
         """Look up whether a game that may be aborted is a tournament's (once a game: see
-        :attr:`~hive.web.game.session.Session.paired`)."""
+        :attr:`~hive.web.play.session.Session.paired`)."""
         record = session.record
         if session.paired is None and aborts.open_to_abort(record):
             paired = None not in record.accounts and await self.store.seeks.tournament_of(record.id) is not None
@@ -436,7 +438,7 @@ class GameService:
         """End the game if the running clock's flag has fallen: the player out of time loses, or draws when the
         opponent could not win by any series of legal moves (the game's :meth:`~hive.game.Game.could_win`). A game
         between accounts is aborted instead when its flag falls before both sides moved, or its side to move made
-        no first move in time (see :mod:`~hive.web.game.aborts`). Returns whether it ended the game now (for a
+        no first move in time (see :mod:`~hive.web.play.aborts`). Returns whether it ended the game now (for a
         caller holding the game's lock)."""
         if session.over:
             return False
@@ -464,7 +466,7 @@ class GameService:
 
     async def abort(self, session: Session, by: int | None, client: str = "") -> None:
         """Abort the game (checked abortable already): by the player of seat ``by``, or by the server (``None``) as
-        its side to move made no first move in time. Its result is :data:`~hive.web.game.aborts.ABORTED`, neither a
+        its side to move made no first move in time. Its result is :data:`~hive.web.play.aborts.ABORTED`, neither a
         win nor a loss; no rating moves (for a caller holding the game's lock)."""
         board = session.board
         stopped = clock.stopped(session.record.clock, self.now())
@@ -515,7 +517,7 @@ class GameService:
         ``ply`` (a review).
 
         :raises Forbidden: when the engine's help is not for this token now (see
-            :func:`~hive.web.game.access.check_engine`).
+            :func:`~hive.web.play.access.check_engine`).
         :raises BadRequest: for a ``ply`` that is not a number of moves played.
         :raises Conflict: when the position asked about is the end of the game: there is nothing to suggest.
         """
