@@ -29,6 +29,8 @@ from ..shared.model import GameRecord, Summary
 from .rows import changed, dumps, placeholder, read_record, row_values
 from .tables import games, moves
 
+#: A transaction's connection, as the statements run within a change see it.
+Connection = sa.Connection
 #: Statements run inside a change's transaction, on its connection.
 Within = Callable[[sa.Connection], None]
 #: What keeps a game's AI job in step with a change, inside its transaction: ``(connection, game id, ply the AI is
@@ -336,4 +338,14 @@ class GameRepository(Repository):
             return done.rowcount == 1
 
 
-__all__ = ["Effects", "GameRepository", "KeepJob", "StaleError", "Within", "games_in_progress", "read_record", "stored"]
+__all__ = [
+    "Connection",
+    "Effects",
+    "GameRepository",
+    "KeepJob",
+    "StaleError",
+    "Within",
+    "games_in_progress",
+    "read_record",
+    "stored",
+]
