@@ -32,7 +32,7 @@ from hive.web.game.events import FLAG, GameChanged
 from hive.web.play import clock
 from hive.web.play.actions import act
 from hive.web.play.flags import Flags
-from hive.web.play.game_list import Lobby
+from hive.web.play.game_list import GameList
 from hive.web.play.service import GameService
 from hive.web.play.session import Session
 from hive.web.shared.errors import BadRequest, Conflict
@@ -281,7 +281,7 @@ async def test_a_rematch_keeps_the_time_control_and_the_list_names_it(service: G
     session, white, black = await online(service, "hive", "rapid")
     await move(service, session, white, "wS1")
     await act(service, session.record.id, "resign", black, {})
-    lobby = Lobby(service)
+    lobby = GameList(service)
     _, following, _ = await lobby.rematch(session.record.id, white)
     assert following.record.clock == clock.new(clock.control("rapid"))
     assert {game["time_control"] for game in (await lobby.games())["games"]} == {"Rapid 15+10"}
