@@ -5,8 +5,8 @@ The positions are analysed one at a time on the AI's workers as background work
 (:class:`~hive.web.ai.scheduler.Scheduler`: after every AI move and hint waiting, the games taking turns), so that a
 review never holds up a game's AI. A game has one review at a time; asking again while it runs answers its progress.
 Each position is stored as soon as it is analysed (:mod:`~hive.web.analysis.review_repository`): a finished review is
-shown at once
-after a reload or a restart, and one interrupted by a restart goes on where it stopped the next time anyone looks at it.
+shown at once after a reload or a restart, and one interrupted by a restart goes on where it stopped the next time
+anyone looks at it.
 
 The winning chance comes from the game's :attr:`~hive.plugin.GameAI.win_chance`. A game whose scores are not
 calibrated as chances has only the results its AI sees forced: a won line counts 100 %, a lost one 0 %, anything else

@@ -2,7 +2,7 @@
 moved, see :mod:`~hive.web.play.aborts`), offer and answer draws and takebacks, name a seat, choose engine help.
 
 Each handler checks the action against the game as it stands, changes the board if the action moves pieces, then
-stores the change through :meth:`~hive.web.play.service.GameService.commit` (one transaction over the game's
+stores the change through :meth:`~hive.web.play.commit.Commits.commit` (one transaction over the game's
 version; the board is put back if it cannot be stored). A finished game's result is final: nothing is taken back or
 offered once the game is over (the analysis board is there to try other moves). Moves are not taken back under a
 clock; an online game takes moves back only by agreement.
