@@ -16,9 +16,7 @@ import logging
 import random
 
 from ..game.events import GameChanged
-from ..play import clock
-from ..play.service import GameService
-from ..play.session import Session
+from ..play import GameService, Session, clock
 from ..shared.errors import GameError
 from ..shared.model import AIJob
 from ..shared.settings import Settings

@@ -17,7 +17,7 @@ from typing import Any
 from ...games import find_game
 from ...search.framework import WIN
 from ...search.timing import ClockReading
-from ..play.newgame import RANDOM
+from ..play import RANDOM
 from ..shared.processes import die_with_parent
 from ..views import JSON, replay, view_for
 from .settings import web_settings

@@ -24,9 +24,7 @@ from ...games import find_game
 from ..ai.scheduler import Scheduler
 from ..ai.settings import web_settings
 from ..ai.work import evaluate
-from ..play import access
-from ..play.service import GameService
-from ..play.session import Session
+from ..play import GameService, Session, access
 from ..shared.errors import BadRequest, Conflict, Damaged, GameError, NotFound, TooMany, shown
 from ..shared.model import DONE, FAILED, RUNNING, StoredReview
 from ..views import JSON

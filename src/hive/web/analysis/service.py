@@ -18,9 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable, Sequence
 
-from ..play import access
-from ..play.service import GameService
-from ..play.session import Session
+from ..play import GameService, Session, access
 from ..shared.errors import BadRequest, Conflict, Forbidden, NotFound, TooMany, shown
 from ..shared.model import Line
 from ..views import JSON, Board, preview, why

@@ -8,12 +8,43 @@ What other domains may use is exported here.
 
 from __future__ import annotations
 
-from .repository import Effects, StaleError, games_in_progress
-from .repository import stored as game_stored
-from .service import GameService, damage, ended, summary
-from .session import LiveGames, Session
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .newgame import RANDOM
+    from .repository import Effects, StaleError, games_in_progress
+    from .repository import stored as game_stored
+    from .service import GameService, damage, ended, summary
+    from .session import LiveGames, Session
+
+#: Each name of the public face, and the module it comes from (imported when first asked for, so that a worker
+#: process importing one module of the package does not import the rest).
+_FROM = {
+    "Effects": (".repository", "Effects"),
+    "StaleError": (".repository", "StaleError"),
+    "games_in_progress": (".repository", "games_in_progress"),
+    "game_stored": (".repository", "stored"),
+    "GameService": (".service", "GameService"),
+    "damage": (".service", "damage"),
+    "ended": (".service", "ended"),
+    "summary": (".service", "summary"),
+    "LiveGames": (".session", "LiveGames"),
+    "Session": (".session", "Session"),
+    "RANDOM": (".newgame", "RANDOM"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """A name of the public face, from its module."""
+    if name not in _FROM:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module, attribute = _FROM[name]
+    return getattr(importlib.import_module(module, __name__), attribute)
+
 
 __all__ = [
+    "RANDOM",
     "Effects",
     "GameService",
     "LiveGames",
