@@ -39,7 +39,7 @@ class Ratings(Protocol):
         """Rate the game ``game_id`` of ``game`` at ``speed`` between ``accounts``, the first scoring ``score0``."""
 
 
-class Store(Protocol):
+class GameStore(Protocol):
     """What the game service is handed to keep the games: the database, the games' repository, and the two other
     domains' parts a change needs in its transaction (the store :func:`hive.web.storage.open_store` opens has them)."""
 
@@ -80,7 +80,7 @@ class Commits:
 
     def __init__(
         self,
-        store: Store,
+        store: GameStore,
         *,
         live_games: int = 256,
         now: Callable[[], float] = time.time,
@@ -186,4 +186,4 @@ class Commits:
         return lambda connection: ratings.rate_within(connection, updated.id, game, speed, (first, second), score0)
 
 
-__all__ = ["Commits", "Ratings", "Store", "Tournaments", "first_score"]
+__all__ = ["Commits", "GameStore", "Ratings", "Tournaments", "first_score"]
