@@ -1,9 +1,9 @@
 """The lobby's WebSocket (``/ws/lobby``), sent the seeks and challenges as they change and a signed-in player's own
 news (see :mod:`~hive.web.realtime.lobby`); and the WebSocket protocol the server runs, whose sockets can be aborted.
 
-A game's own socket is play's (:mod:`~hive.web.play.sockets`): the codes :data:`TOO_MANY` and
-:data:`~hive.web.play.sockets.GONE` are its, and the lobby socket's too. A lobby socket past its client's limit is
-closed with :data:`TOO_MANY` and why.
+A game's own socket is play's (:mod:`~hive.web.play.sockets`); the lobby's socket shares its reading (pings answered,
+a binary frame refused) and its close code for a client past its limit (:data:`~hive.web.play.sockets.TOO_MANY`, with
+why).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from websockets.http11 import Request as Handshake
 
 from ..play.fanout import ABORT
-from ..play.sockets import GONE, TOO_MANY, UNSUPPORTED, read_pings, until_gone
+from ..play.sockets import TOO_MANY, read_pings, until_gone
 from ..realtime.lobby import GUESTS
 from ..shared.errors import GameError, Unauthorized
 from .accounts import COOKIE
@@ -106,4 +106,4 @@ def lobby_websocket(app: App) -> Callable[[WebSocket], Awaitable[None]]:
     return endpoint
 
 
-__all__ = ["GONE", "NO_LOBBY", "TOO_MANY", "UNSUPPORTED", "AbortableWebSockets", "lobby_websocket"]
+__all__ = ["NO_LOBBY", "TOO_MANY", "AbortableWebSockets", "lobby_websocket"]
