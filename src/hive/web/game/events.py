@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 import sqlalchemy as sa
 
-#: What a change can be: a player's action (see :data:`~hive.web.play.actions.HANDLERS`; ``move`` among them), or one
+#: What a change can be: a player's action (see :data:`~hive.web.game.actions.HANDLERS`; ``move`` among them), or one
 #: of these.
 MOVE = "move"
 CREATED, DELETED, FLAG, AI_MOVE, AI_ERROR, JOINED, CLOCK, PRESENCE = (
