@@ -467,7 +467,7 @@ class App:
 
     def shown_now(self, session: Session) -> str | None:
         """The state of ``session`` as its sockets were just sent it (its JSON without ``seats``, see
-        :func:`~hive.web.play.fanout.with_seats`), if that was at its current version and a moment ago: the
+        :func:`~hive.web.realtime.fanout.with_seats`), if that was at its current version and a moment ago: the
         answer to the request that made the change is then the same text, not encoded again."""
         found = self._shown.pop(session.record.id, None)
         if found is None:
