@@ -16,7 +16,7 @@ import time
 from hive.games import find_game
 from hive.sdk.view import JSON
 from hive.web.ai.work import evaluate
-from hive.web.game.newgame import new_game
+from hive.web.play.newgame import new_game
 from hive.web.views import kinds
 
 

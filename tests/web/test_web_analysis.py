@@ -15,7 +15,7 @@ import sqlalchemy as sa
 
 import hive
 from hive.games.hivequeen import Board as QueenBoard
-from hive.web.storage.schema import lines
+from hive.web.analysis.tables import lines
 from hive.web.views import view_for
 
 from ..web_support import JSON, database, in_process, new_game, play, release_0_1

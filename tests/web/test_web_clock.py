@@ -28,13 +28,13 @@ from hive.search.timing import FLOOR, MOVE_OVERHEAD, ClockReading, move_budget
 from hive.web import App, create_app
 from hive.web.ai import work
 from hive.web.ai.work import choose_move
-from hive.web.game import clock
-from hive.web.game.actions import act
 from hive.web.game.events import FLAG, GameChanged
-from hive.web.game.lobby import Lobby
-from hive.web.game.service import GameService
-from hive.web.game.session import Session
-from hive.web.realtime.flags import Flags
+from hive.web.play import clock
+from hive.web.play.actions import act
+from hive.web.play.flags import Flags
+from hive.web.play.game_list import GameList
+from hive.web.play.service import GameService
+from hive.web.play.session import Session
 from hive.web.shared.errors import BadRequest, Conflict
 from hive.web.shared.model import AIJob
 from hive.web.storage import Store, open_store
@@ -281,7 +281,7 @@ async def test_a_rematch_keeps_the_time_control_and_the_list_names_it(service: G
     session, white, black = await online(service, "hive", "rapid")
     await move(service, session, white, "wS1")
     await act(service, session.record.id, "resign", black, {})
-    lobby = Lobby(service)
+    lobby = GameList(service)
     _, following, _ = await lobby.rematch(session.record.id, white)
     assert following.record.clock == clock.new(clock.control("rapid"))
     assert {game["time_control"] for game in (await lobby.games())["games"]} == {"Rapid 15+10"}

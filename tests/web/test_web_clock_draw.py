@@ -9,9 +9,9 @@ import pytest
 
 from hive import find_game
 from hive.games.hivequeen.board import Board as QueenBoard
-from hive.web.game.actions import act
-from hive.web.game.service import GameService
-from hive.web.game.session import Session
+from hive.web.play.actions import act
+from hive.web.play.service import GameService
+from hive.web.play.session import Session
 from hive.web.shared.errors import Conflict
 from hive.web.storage import open_store
 

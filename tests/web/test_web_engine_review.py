@@ -17,12 +17,12 @@ import pytest
 
 import hive
 from hive.games import find_game
-from hive.web.ai import review as engine_review
-from hive.web.ai.review import THRESHOLDS, marks
 from hive.web.ai.scheduler import Scheduler
 from hive.web.ai.work import decisive, evaluate
-from hive.web.game.access import HELP_OFF, PLAYERS_ONLY
-from hive.web.game.newgame import new_game as dealt
+from hive.web.analysis import review as engine_review
+from hive.web.analysis.review import THRESHOLDS, marks
+from hive.web.play.access import HELP_OFF, PLAYERS_ONLY
+from hive.web.play.newgame import new_game as dealt
 from hive.web.shared.model import StoredReview
 from hive.web.storage import open_store
 

@@ -14,8 +14,8 @@ import httpx
 import pytest
 import websockets
 
-from hive.web.game.access import HELP_OFF, PLAYERS_ONLY
 from hive.web.http.network import reach
+from hive.web.play.access import HELP_OFF, PLAYERS_ONLY
 from hive.web.storage import open_store
 
 from ..web_support import JSON, database, in_process, new_game, server_thread, state_where

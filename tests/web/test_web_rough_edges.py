@@ -13,9 +13,9 @@ import pytest
 from hive.games.hive import Board as HiveBoard
 from hive.games.hive.reasons import AWAY_FROM_HIVE, PLACE_AWAY
 from hive.records import read_string
-from hive.web.game.actions import act
-from hive.web.game.service import GameService
-from hive.web.game.session import Session
+from hive.web.play.actions import act
+from hive.web.play.service import GameService
+from hive.web.play.session import Session
 from hive.web.shared.errors import BadRequest, Conflict, shown
 from hive.web.shared.model import AIJob
 from hive.web.storage import open_store

@@ -16,10 +16,10 @@ import sqlalchemy as sa
 from hive.games.hive import Board as HiveBoard
 from hive.games.hivequeen import Board as QueenBoard
 from hive.web.ai.work import analyse, choose_move
-from hive.web.game.actions import FINAL, act
 from hive.web.game.events import GameChanged
-from hive.web.game.service import GameService
-from hive.web.game.session import Session
+from hive.web.play.actions import FINAL, act
+from hive.web.play.service import GameService
+from hive.web.play.session import Session
 from hive.web.shared.errors import BadRequest, Conflict, Forbidden, NotFound, Unavailable
 from hive.web.shared.model import AIJob
 from hive.web.storage import Store, open_store
@@ -347,25 +347,27 @@ async def test_a_game_is_loaded_once_after_a_restart(database: str, monkeypatch:
 
 
 async def test_the_ai_s_move_is_queued_by_the_change_that_makes_it_due_and_late_answers_are_dropped(
-    service: GameService,
+    service: GameService, store: Store
 ) -> None:
     session, _ = await service.create({"mode": "ai", "colour": "black", "ai_level": "random"}, "10.0.0.1")
     assert session.ai_due
-    job = await service.store.jobs.claim("worker", 30)
+    job = await store.jobs.claim("worker", 30)
     assert job is not None and (job.game_id, job.ply, job.client, job.tries) == (session.record.id, 0, "10.0.0.1", 1)
-    assert await service.store.jobs.claim("worker", 30) is None  # taken: nobody else gets it
+    assert await store.jobs.claim("worker", 30) is None  # taken: nobody else gets it
     text = choose_move("hive", session.record.options, [], "random", seed=1)
     assert not await service.play_ai(dataclasses.replace(job, ply=1), text)
     assert await service.play_ai(job, text) and session.record.moves == [text]
-    assert not session.ai_due and await service.store.jobs.waiting() == 0
-    assert await service.store.jobs.claim("worker", 30) is None  # the move stored took the job away with it
+    assert not session.ai_due and await store.jobs.waiting() == 0
+    assert await store.jobs.claim("worker", 30) is None  # the move stored took the job away with it
     with pytest.raises(Conflict, match="moved on"):
         await service.check_hint(session.record.id, [])
 
 
-async def test_a_job_whose_process_died_is_taken_over_when_its_lease_runs_out(service: GameService) -> None:
+async def test_a_job_whose_process_died_is_taken_over_when_its_lease_runs_out(
+    service: GameService, store: Store
+) -> None:
     session, _ = await service.create({"mode": "ai", "colour": "black", "ai_level": "random"}, "c")
-    jobs = service.store.jobs
+    jobs = store.jobs
     assert await jobs.claim("dead", 0.2) is not None
     assert await jobs.claim("alive", 30) is None
     await asyncio.sleep(0.3)
@@ -374,12 +376,12 @@ async def test_a_job_whose_process_died_is_taken_over_when_its_lease_runs_out(se
 
 
 async def test_the_ai_s_queue_serves_the_client_with_the_fewest_moves_being_worked_out_first(
-    service: GameService,
+    service: GameService, store: Store
 ) -> None:
     """One client has three games waiting for the AI and one being worked out; another client's game, queued last,
     is taken next."""
     busy = [await service.create({"mode": "ai", "colour": "black", "ai_level": "random"}, "busy") for _ in range(4)]
-    jobs = service.store.jobs
+    jobs = store.jobs
     first = await jobs.claim("worker", 30)
     assert first is not None and first.game_id == busy[0][0].record.id
     other, _ = await service.create({"mode": "ai", "colour": "black", "ai_level": "random"}, "other")

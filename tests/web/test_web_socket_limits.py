@@ -18,7 +18,7 @@ import pytest
 import websockets
 
 from hive.web.http.sockets import TOO_MANY
-from hive.web.realtime.fanout import Fanout
+from hive.web.play.fanout import Fanout
 from hive.web.shared.settings import Settings
 
 from ..web_support import counting, midgame, server_thread

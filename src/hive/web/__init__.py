@@ -1,9 +1,8 @@
 """The browser game: ``hive play`` serves the game page and its API on a local port.
 
 :func:`create_app` builds the ASGI application (:mod:`~hive.web.http.server`) over an SQLite file
-(:mod:`~hive.web.storage.games`); the games' flow is :mod:`~hive.web.game.service`, the AI's moves and hints
-:mod:`~hive.web.ai.player`, and each game's part a view its package brings, found by :mod:`hive.web.views`.
-:func:`serve` runs it with uvicorn.
+(:mod:`~hive.web.play.repository`); the games' flow is :mod:`~hive.web.play.service`, the AI's moves and hints
+:mod:`~hive.web.ai.player`, and each game's part a view in :mod:`hive.web.views`. :func:`serve` runs it with uvicorn.
 """
 
 from __future__ import annotations

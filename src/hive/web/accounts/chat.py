@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 
 from ...sdk.view import JSON
 from ...tournament import Tournament
-from ..game.service import GameService
+from ..play.service import GameService
 from ..shared.errors import BadRequest, Forbidden, NotFound, TooMany, shown
 from ..shared.values import check_text, parse_id
 from ..storage.accounts import AccountRepository

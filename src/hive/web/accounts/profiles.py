@@ -12,9 +12,9 @@ from typing import Any
 
 from ...ratings import ESTABLISHED_AFTER, SPEEDS
 from ...sdk.view import JSON
-from ..game import clock
-from ..game.aborts import ABORTED
-from ..game.service import GameService, first_score
+from ..play import clock
+from ..play.aborts import ABORTED
+from ..play.service import GameService, first_score
 from ..shared.errors import BadRequest, NotFound, shown
 from ..shared.model import GameRecord
 from ..storage.accounts import AccountRepository, StoredAccount

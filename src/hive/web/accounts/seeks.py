@@ -18,10 +18,10 @@ from typing import Any
 
 from ...ratings import Rating
 from ...sdk.view import JSON
-from ..game import clock
-from ..game.newgame import new_game, seats
-from ..game.service import GameService
-from ..game.session import Session
+from ..play import clock
+from ..play.newgame import new_game, seats
+from ..play.service import GameService
+from ..play.session import Session
 from ..shared.errors import BadRequest, Conflict, Forbidden, NotFound, shown
 from ..shared.values import check_number, check_text
 from ..storage.accounts import AccountRepository

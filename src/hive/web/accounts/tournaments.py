@@ -17,8 +17,8 @@ from typing import Any
 
 from ...sdk.view import JSON
 from ...tournament import FORMATS, Game, PairingError, Tournament, TournamentError
-from ..game.newgame import NewGame, new_game, seats
-from ..game.service import GameService, first_score
+from ..play.newgame import NewGame, new_game, seats
+from ..play.service import GameService, first_score
 from ..shared.errors import BadRequest, Conflict, Forbidden, NotFound, shown
 from ..shared.values import check_number, check_text
 from ..storage.accounts import AccountRepository

@@ -1,6 +1,6 @@
 """The AI in the browser game: its own moves, taken from the queue every server process shares, and hints.
 
-The AI's moves wait in the database (:mod:`~hive.web.storage.jobs`), queued by the very transaction that stored the
+The AI's moves wait in the database (:mod:`~hive.web.ai.repository`), queued by the very transaction that stored the
 move they answer. Each process takes as many as it has workers, fairly between clients (a move it takes goes before
 any hint or review waiting for its workers, after at most the one running), holds each for as long as its lease lasts
 (renewed while its worker thinks), and plays the answer through the game service, which stores it only if the game
@@ -16,15 +16,13 @@ import logging
 import random
 
 from ...sdk.view import JSON
-from ..game import clock
 from ..game.events import GameChanged
-from ..game.service import GameService
-from ..game.session import Session
+from ..play import GameService, Session, clock
 from ..shared.errors import GameError
 from ..shared.model import AIJob
 from ..shared.settings import Settings
-from ..storage.jobs import MAX_TRIES, AIJobs
 from .pool import Workers
+from .repository import MAX_TRIES, AIJobs
 from .scheduler import Scheduler
 from .work import analyse, choose_move
 

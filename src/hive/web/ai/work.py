@@ -18,7 +18,7 @@ from ...games import find_game
 from ...sdk.view import JSON
 from ...search.framework import WIN
 from ...search.timing import ClockReading
-from ..game.newgame import RANDOM
+from ..play import RANDOM
 from ..shared.processes import die_with_parent
 from ..views import replay, view_for
 from .settings import web_settings

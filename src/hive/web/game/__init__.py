@@ -1,2 +1,2 @@
-"""The games as players see them, without HTTP or SQL: sessions, what players do, who may do it, clocks, the game
-list, set-up positions and the analysis board."""
+"""The events of a game's changes (:mod:`~hive.web.game.events`); the games themselves are :mod:`hive.web.play`'s, their
+lines and reviews :mod:`hive.web.analysis`'s."""

@@ -84,8 +84,8 @@ from ..accounts import Accounts, Signed, SignedIn
 from ..accounts.seeks import SIGNED_OUT, Seeks
 from ..accounts.service import ONLINE_SECONDS, SESSION_SECONDS
 from ..accounts.throttle import TRUST_SECONDS
-from ..game import clock
-from ..game.session import Session
+from ..play import clock
+from ..play.session import Session
 from ..shared.errors import BadRequest, Forbidden, NotFound, Unauthorized
 from ..shared.model import GameRecord
 

@@ -34,17 +34,21 @@ from ..accounts.seeks import Seeks
 from ..accounts.tournaments import Tournaments
 from ..ai.player import AIPlayer
 from ..ai.pool import Workers
-from ..ai.review import Reviews
-from ..game.analysis import Analysis
+from ..ai.routes import AIRoutes
+from ..analysis.review import Reviews
+from ..analysis.routes import AnalysisRoutes
+from ..analysis.service import Analysis
 from ..game.events import AI_MOVE, CHAT, CREATED, DELETED, FLAG, LOBBY, MOVE, PRESENCE, GameChanged
-from ..game.lobby import Lobby
-from ..game.service import GameService
-from ..game.session import Session
+from ..play.fanout import Fanout, Watcher, dumps, with_seats
+from ..play.flags import Flags
+from ..play.game_list import GameList
+from ..play.presence import Watching
+from ..play.routes import PlayRoutes
+from ..play.service import GameService
+from ..play.session import Session
+from ..play.sockets import GameSocket
 from ..realtime.bus import Bus, LocalBus, PostgresBus, RedisBus
-from ..realtime.fanout import Fanout, Watcher, dumps, with_seats
-from ..realtime.flags import Flags
 from ..realtime.lobby import ONLINE, LobbySockets
-from ..realtime.presence import Watching
 from ..shared.errors import GameError
 from ..shared.settings import Settings
 from ..storage import open_store
@@ -114,7 +118,7 @@ class App:
             first_move=settings.first_move,
         )
         self.ai = AIPlayer(self.service, self.store.jobs, Workers(workers), settings)
-        self.lobby = Lobby(self.service)
+        self.game_list = self.lobby = GameList(self.service)  # ``lobby``: the game list's name before
         self.reviews = Reviews(self.service, self.ai.jobs, self.store.reviews)
         self.analysis = Analysis(self.service, self.store.lines, self.ai.analyse)
         self.flags = Flags(self.service, db.sqlite if hold_clocks is None else hold_clocks)
@@ -145,9 +149,39 @@ class App:
         self.chat = Chat(self.store.chat, self.service, self.store.accounts, self.store.tournaments, self.chat_said)
         self._tasks: set[asyncio.Task[None]] = set()
         self.account_api = AccountApi(self, self.accounts, self.seeks)
+        self._domain_routes(settings)
         self.asgi = Starlette(routes=routes(self), exception_handlers=self.api.handlers(), lifespan=self._lifespan)
         self.asgi.state.hive = self
         self.app = Observed(Guard(self.asgi, settings), self.metrics, settings)
+
+    def _domain_routes(self, settings: Settings) -> None:
+        """The routes of the game side's domains, each handed its collaborators."""
+        socket = GameSocket(
+            self.service,
+            self.fanout,
+            self.watching,
+            self.game_clients,
+            self.metrics.sockets,
+            self.show,
+            lambda: self.draining,
+        )
+        self.play_routes = PlayRoutes(
+            self.service,
+            self.game_list,
+            self.watching,
+            socket,
+            self.rates,
+            club=self.account_api,
+            accounts=settings.accounts,
+            lines=self.analysis,
+            shown_now=self.shown_now,
+            json_depth=settings.json_depth,
+        )
+        seats = self.play_routes.seats
+        self.analysis_routes = AnalysisRoutes(
+            self.service, self.analysis, self.reviews, self.rates, seats, json_depth=settings.json_depth
+        )
+        self.ai_routes = AIRoutes(self.service, self.ai, self.rates, seats, lines=self.analysis)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] in ("http", "websocket") and self._started is None:

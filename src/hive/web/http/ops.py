@@ -33,8 +33,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ..play import games_in_progress
 from ..shared.settings import Settings
-from ..storage.schema import games
 from .logs import clean
 
 if TYPE_CHECKING:
@@ -113,10 +113,7 @@ class Metrics:
 
 def _whole_server(engine: sa.Engine) -> dict[str, int]:
     with engine.begin() as connection:
-        in_progress = connection.execute(
-            sa.select(sa.func.count()).select_from(games).where(games.c.result.is_(None))
-        ).scalar_one()
-    return {"games_in_progress": int(in_progress)}
+        return {"games_in_progress": games_in_progress(connection)}
 
 
 class _Figures(Collector):

@@ -1,1 +1,2 @@
-"""What happens without a request: each game's state sent to the sockets watching it, and flags falling on time."""
+"""Changes carried between the server processes (:mod:`~hive.web.realtime.bus`) and the lobby's sockets
+(:mod:`~hive.web.realtime.lobby`); a game's own sockets and their fan-out are :mod:`hive.web.play`'s."""

@@ -8,7 +8,7 @@ that may see it. An open seek goes to every socket, a guest's too; a challenge o
 players. A game's change goes to every process already (that is how its sockets follow it); each process tells the
 two players' lobby sockets it holds whose turn it now is (``turn``).
 
-Every socket has its own bounded queue and send time limit (a :class:`~hive.web.realtime.fanout.Fanout`, as a game's
+Every socket has its own bounded queue and send time limit (a :class:`~hive.web.play.fanout.Fanout`, as a game's
 sockets do); one that does not keep up is dropped (close code 4408) and the page reconnects. A client (an address)
 holds at most :attr:`~hive.web.shared.settings.Settings.lobby_sockets` lobby sockets at once (see
 :class:`~hive.web.http.limits.OpenSockets`).
@@ -20,7 +20,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
-from .fanout import TOO_SLOW, TOO_SLOW_REASON, Fanout, Watcher, dumps
+from ..play.fanout import TOO_SLOW, TOO_SLOW_REASON, Fanout, Watcher, dumps
 
 JSON = dict[str, Any]
 #: The key of the guests' sockets (a signed-in player's are under their account's id).

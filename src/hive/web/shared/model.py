@@ -18,7 +18,7 @@ class GameRecord:
     :ivar help: each seat's choice of engine help in a two-browser game (``None``: not chosen yet).
     :ivar joined: the seats that have opened the game with their token, as bits (1: the first seat, 2: the second).
     :ivar rematch: the id of the game that followed this one with the colours swapped.
-    :ivar clock: the game's clock (see :mod:`~hive.web.game.clock`), ``None`` when it is untimed.
+    :ivar clock: the game's clock (see :mod:`~hive.web.play.clock`), ``None`` when it is untimed.
     :ivar start: the position record the game started from (``None``: the start of a game); its moves follow it.
     :ivar version: how many changes the game has had since it was stored: every change is stored only over the version
         it was made from, so that two changes made from the same version cannot both be stored.

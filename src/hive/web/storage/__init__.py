@@ -1,6 +1,6 @@
 """Where the games are kept: a database (:class:`~hive.web.shared.database.Database`, SQLite or PostgreSQL) and one
 repository per kind of record, whose errors do not depend on the database (:class:`~hive.web.shared.errors.Unavailable`
-while it cannot be reached, :class:`~hive.web.storage.games.StaleError` for a change made from an old version).
+while it cannot be reached, :class:`~hive.web.play.repository.StaleError` for a change made from an old version).
 """
 
 from __future__ import annotations
@@ -10,16 +10,17 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..ai import keep_job
+from ..ai.repository import AIJobs
+from ..analysis.line_repository import LineRepository
+from ..analysis.review_repository import ReviewRepository
+from ..play.presence_repository import Presence
+from ..play.repository import Effects, GameRepository, StaleError
 from ..shared.database import Database, DatabaseError, default_path
 from ..shared.quotas import QuotaRepository
 from .accounts import AccountRepository
 from .chat import ChatRepository
-from .games import Effects, GameRepository, StaleError
-from .jobs import AIJobs
-from .lines import LineRepository
-from .presence import Presence
 from .ratings import RatingRepository
-from .reviews import ReviewRepository
 from .seeks import SeekRepository
 from .tournaments import TournamentRepository
 
@@ -61,7 +62,7 @@ def open_store(
     db = Database(database, exclusive=exclusive, upgrade=upgrade)
     return Store(
         db,
-        GameRepository(db, now),
+        GameRepository(db, now, keep_job),
         LineRepository(db, now),
         ReviewRepository(db, now),
         AIJobs(db, now),

@@ -1,5 +1,5 @@
 """Flags falling on time: every process watches the moments at which the running clocks' flags fall (stored with each
-game, see :mod:`~hive.web.storage.games`) and ends a game whose flag has fallen even when nobody moves. Several
+game, see :mod:`~hive.web.play.repository`) and ends a game whose flag has fallen even when nobody moves. Several
 processes may notice the same flag: the game service stores it over the game's version, so it falls exactly once,
 and the others find it stored.
 
@@ -13,10 +13,10 @@ import asyncio
 import contextlib
 import logging
 
-from ..game import clock
 from ..game.events import GameChanged
-from ..game.service import GameService
+from ..play import clock
 from ..shared.errors import Damaged, GameError
+from .service import GameService
 
 log = logging.getLogger("hive.web")
 #: How far ahead the database is asked for the flags to come, in seconds (and how often at most).

@@ -19,7 +19,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from ..shared.database import Database, Repository
 from ..shared.model import AIJob
-from .schema import ai_jobs
+from .tables import ai_jobs
 
 #: Workers that may take one job (each started after the last one's process died) before it fails for good.
 MAX_TRIES = 3

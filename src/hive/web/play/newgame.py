@@ -89,8 +89,8 @@ def new_game(data: JSON) -> NewGame:
     """Read a request for a new game: ``kind``, ``mode`` (``ai``, ``local``, ``online``), ``options``, ``colour``
     (a side's name or ``random``), ``ai_level``, ``name`` (the creator's), ``help`` (online: the creator asks for a
     casual game with engine help, which needs the other player's yes too), ``game_string`` (a record to go on
-    from), ``position`` (a position record to start from, see :mod:`~hive.web.game.setup`) and ``time_control``
-    (see :func:`~hive.web.game.clock.control`; untimed by default).
+    from), ``position`` (a position record to start from, see :mod:`~hive.web.play.setup`) and ``time_control``
+    (see :func:`~hive.web.play.clock.control`; untimed by default).
 
     :raises BadRequest: naming the field at fault.
     """

@@ -4,8 +4,9 @@ each move, and the moves that lost most of the mover's chance marked as inaccura
 The positions are analysed one at a time on the AI's workers as background work
 (:class:`~hive.web.ai.scheduler.Scheduler`: after every AI move and hint waiting, the games taking turns), so that a
 review never holds up a game's AI. A game has one review at a time; asking again while it runs answers its progress.
-Each position is stored as soon as it is analysed (:mod:`~hive.web.storage.reviews`): a finished review is shown at once
-after a reload or a restart, and one interrupted by a restart goes on where it stopped the next time anyone looks at it.
+Each position is stored as soon as it is analysed (:mod:`~hive.web.analysis.review_repository`): a finished review is
+shown at once after a reload or a restart, and one interrupted by a restart goes on where it stopped the next time
+anyone looks at it.
 
 The winning chance comes from the game's :attr:`~hive.plugin.GameAI.win_chance`. A game whose scores are not
 calibrated as chances has only the results its AI sees forced: a won line counts 100 %, a lost one 0 %, anything else
@@ -21,15 +22,13 @@ from collections.abc import Callable
 
 from ...games import find_game
 from ...sdk.view import JSON
-from ..game import access
-from ..game.service import GameService
-from ..game.session import Session
+from ..ai.scheduler import Scheduler
+from ..ai.settings import web_settings
+from ..ai.work import evaluate
+from ..play import GameService, Session, access
 from ..shared.errors import BadRequest, Conflict, Damaged, GameError, NotFound, TooMany, shown
 from ..shared.model import DONE, FAILED, RUNNING, StoredReview
-from ..storage.reviews import ReviewRepository
-from .scheduler import Scheduler
-from .settings import web_settings
-from .work import evaluate
+from .review_repository import ReviewRepository
 
 log = logging.getLogger("hive.web")
 
@@ -82,7 +81,7 @@ class Reviews:
         running goes on; a stored one is extended to the moves played since, or started again at another level.
 
         :raises Forbidden: when the engine's help is not for this token now (see
-            :func:`~hive.web.game.access.check_engine`).
+            :func:`~hive.web.play.access.check_engine`).
         :raises BadRequest: for an unknown level.
         :raises Conflict: when no move has been played.
         :raises TooMany: when as many reviews as the server works out at once are running.

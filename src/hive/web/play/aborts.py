@@ -12,7 +12,7 @@ game after :attr:`~hive.web.shared.settings.Settings.first_move` seconds (30 by 
 its
 days per move; counted from the game's start for the first move, and from the first move for the second. A flag that
 falls before both sides moved aborts such a game too. The deadline is stored as the game's flag (see
-:mod:`~hive.web.realtime.flags`), so that any server process aborts it, once. An untimed game is never aborted by the
+:mod:`~hive.web.play.flags`), so that any server process aborts it, once. An untimed game is never aborted by the
 server, nor a guests' game (its players may abort it; its clocks fall as any flag does).
 """
 

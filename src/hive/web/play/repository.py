@@ -9,27 +9,33 @@ until a different move is played). A timed game's clock is stored with every mov
 
 Every change is stored only over the version it was made from (:meth:`GameRepository.save`): of two changes made from
 the same version, in one process or in two, exactly one is stored and the other is refused with
-:class:`StaleError`. The same transaction keeps the AI's queue in step (:mod:`~hive.web.storage.jobs`) and runs the
+:class:`StaleError`. The same transaction keeps the AI's queue in step (:mod:`~hive.web.ai.repository`) and runs the
 caller's own statements (an announcement of the change that is sent only if it is stored).
 """
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
 
-from ..shared.database import Repository
-from ..shared.errors import Conflict, Damaged, shown
+from ..shared.database import Database, Repository
+from ..shared.errors import Conflict, Damaged
 from ..shared.model import GameRecord, Summary
-from . import jobs
-from .schema import games, moves
+from .rows import changed, dumps, placeholder, read_record, row_values
+from .tables import games, moves
 
+#: A transaction's connection, as the statements run within a change see it.
+Connection = sa.Connection
 #: Statements run inside a change's transaction, on its connection.
 Within = Callable[[sa.Connection], None]
+#: What keeps a game's AI job in step with a change, inside its transaction: ``(connection, game id, ply the AI is
+#: due after or None, client, now)`` (the AI queue's own, handed in: see :func:`hive.web.ai.keep_job`).
+KeepJob = Callable[[sa.Connection, str, int | None, str, float], None]
 
 # The statements of every move, built once (their parameters bound at each call).
 _ID: sa.BindParameter[str] = sa.bindparam("game")
@@ -82,88 +88,32 @@ class Effects:
     within: Within | None = None
 
 
-def _dumps(value: dict[str, Any] | None) -> str | None:
-    return json.dumps(value) if value is not None else None
+def stored(connection: sa.Connection, game_id: str) -> bool:
+    """Whether the game ``game_id`` is stored, asked inside another domain's transaction on ``connection``."""
+    return connection.execute(sa.select(games.c.id).where(games.c.id == game_id)).first() is not None
 
 
-def _flag(value: int | None) -> bool | None:
-    return None if value is None else bool(value)
-
-
-def _changed(record: GameRecord, now: float, deadline: float | None) -> dict[str, Any]:
-    """The parameters of :data:`SAVE` for ``record``."""
-    return {f"new_{name}": value for name, value in _row(record, now, deadline).items()}
-
-
-def _row(record: GameRecord, now: float, deadline: float | None) -> dict[str, Any]:
-    return {
-        "length": len(record.moves),
-        "result": record.result,
-        "reason": record.reason,
-        "offer": _dumps(record.offer),
-        "updated": now,
-        "name0": record.names[0],
-        "name1": record.names[1],
-        "help0": record.help[0],
-        "help1": record.help[1],
-        "joined": record.joined,
-        "rematch": record.rematch,
-        "clock": _dumps(record.clock),
-        "version": record.version,
-        "stored": len(record.moves) + len(record.redo),
-        "deadline": deadline,
-        "ai_error": record.ai_error,
-    }
-
-
-def read_record(row: sa.Row[Any], stored: list[str]) -> GameRecord:
-    """A game's record from its row and its stored moves (those in effect, then those taken back).
-
-    :raises Damaged: naming the game and what cannot be read.
-    """
-    try:
-        options = json.loads(row.options)
-        offer = json.loads(row.offer) if row.offer else None
-        clock = json.loads(row.clock) if row.clock else None
-        if not isinstance(options, dict):
-            raise ValueError("its options are not an object")
-        if offer is not None and not isinstance(offer, dict):
-            raise ValueError("its offer is not an object")
-        if clock is not None and not isinstance(clock, dict):
-            raise ValueError("its clock is not an object")
-        length = int(row.length)
-    except (ValueError, TypeError) as err:
-        raise Damaged(f"Game {shown(row.id)} cannot be read: {err}.") from None
-    return GameRecord(
-        id=row.id,
-        kind=row.kind,
-        options=options,
-        mode=row.mode,
-        ai_level=row.ai_level,
-        ai_seat=row.ai_seat,
-        tokens=(row.token0, row.token1),
-        moves=stored[:length],
-        redo=stored[length:],
-        result=row.result,
-        reason=row.reason,
-        offer=offer,
-        created=row.created,
-        updated=row.updated,
-        names=(row.name0, row.name1),
-        help=(_flag(row.help0), _flag(row.help1)),
-        joined=row.joined,
-        rematch=row.rematch,
-        clock=clock,
-        start=row.start,
-        version=row.version,
-        ai_error=row.ai_error,
-        accounts=(row.account0, row.account1),
-        rated=bool(row.rated),
+def games_in_progress(connection: sa.Connection) -> int:
+    """How many games are in progress on the whole server."""
+    return int(
+        connection.execute(sa.select(sa.func.count()).select_from(games).where(games.c.result.is_(None))).scalar_one()
     )
 
 
 class GameRepository(Repository):
-    """The games in a database."""
+    """The games in a database.
+
+    :param database: where they are kept.
+    :param now: the time source of their dates.
+    :param keep_job: what keeps a game against the AI's job in the AI's queue in step with each change (in the
+        change's transaction); none keeps no job.
+    """
+
+    def __init__(
+        self, database: Database, now: Callable[[], float] = time.time, keep_job: KeepJob | None = None
+    ) -> None:
+        super().__init__(database, now)
+        self.keep_job = keep_job
 
     # ------------------------------------------------------------------
     # reading
@@ -248,7 +198,7 @@ class GameRepository(Repository):
             try:
                 listed.append(Summary(read_record(row, []), row.length))
             except Damaged as err:
-                listed.append(Summary(_placeholder(row), 0, damaged=str(err)))
+                listed.append(Summary(placeholder(row), 0, damaged=str(err)))
         return listed
 
     async def deadlines(self, before: float, limit: int = 100) -> list[tuple[str, float]]:
@@ -289,7 +239,7 @@ class GameRepository(Repository):
             "account0": record.accounts[0],
             "account1": record.accounts[1],
             "rated": record.rated,
-            **_row(record, now, effects.deadline),
+            **row_values(record, now, effects.deadline),
         }
         with self.database.engine.begin() as connection:
             connection.execute(games.insert().values(row))
@@ -317,7 +267,7 @@ class GameRepository(Repository):
             # the row is locked by this update until the transaction ends: a second writer waits, then finds a newer
             # version and updates nothing
             done = connection.execute(
-                SAVE, {"game": record.id, "seen": previous.version, **_changed(record, now, effects.deadline)}
+                SAVE, {"game": record.id, "seen": previous.version, **changed(record, now, effects.deadline)}
             )
             if done.rowcount != 1:
                 raise StaleError(f"Game {record.id} changed meanwhile; reload it.")
@@ -338,8 +288,8 @@ class GameRepository(Repository):
             self._effects(connection, record, effects, now)
 
     def _effects(self, connection: sa.Connection, record: GameRecord, effects: Effects, now: float) -> None:
-        if record.mode == "ai":  # only a game against the AI has the AI's moves queued
-            jobs.keep(connection, record.id, len(record.moves) if effects.ai_due else None, effects.client, now)
+        if record.mode == "ai" and self.keep_job is not None:  # only a game against the AI has its moves queued
+            self.keep_job(connection, record.id, len(record.moves) if effects.ai_due else None, effects.client, now)
         if effects.within is not None:
             effects.within(connection)
 
@@ -383,24 +333,19 @@ class GameRepository(Repository):
             done = connection.execute(
                 games.update()
                 .where(games.c.id == game_id, games.c.version == version)
-                .values(clock=_dumps(clock), deadline=deadline, version=version + 1)
+                .values(clock=dumps(clock), deadline=deadline, version=version + 1)
             )
             return done.rowcount == 1
 
 
-def _placeholder(row: sa.Row[Any]) -> GameRecord:
-    """What the list shows of a game whose row cannot be read: its id and dates."""
-    return GameRecord(
-        id=row.id,
-        kind=str(row.kind),
-        options={},
-        mode=str(row.mode),
-        ai_level=None,
-        ai_seat=None,
-        tokens=(None, None),
-        created=row.created,
-        updated=row.updated,
-    )
-
-
-__all__ = ["Effects", "GameRepository", "StaleError", "Within", "read_record"]
+__all__ = [
+    "Connection",
+    "Effects",
+    "GameRepository",
+    "KeepJob",
+    "StaleError",
+    "Within",
+    "games_in_progress",
+    "read_record",
+    "stored",
+]

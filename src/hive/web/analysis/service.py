@@ -3,11 +3,11 @@
 A position is named by a line and a number of moves along it: ``{"line": null, "ply": 12}`` is the main line's twelfth
 position, ``{"line": 3, "ply": 14}`` line 3's fourteenth (its moves count from the start of the game). A move played
 there goes through the game's own checks (the view's, as a real move) and is stored as a line
-(:mod:`~hive.web.storage.lines`); the game's record is never touched. A move that a line already has next is followed
-rather than stored twice; one played at the end of a line extends it; any other starts a new line from the one it
-leaves.
+(:mod:`~hive.web.analysis.line_repository`); the game's record is never touched. A move that a line already has next
+is followed rather than stored twice; one played at the end of a line extends it; any other starts a new line from the
+one it leaves.
 
-Who may analyse is who may ask the engine (:func:`~hive.web.game.access.check_engine`): the players of a game against
+Who may analyse is who may ask the engine (:func:`~hive.web.play.access.check_engine`): the players of a game against
 the AI or on one screen at any time, the players of a two-browser game while it is on only when both chose a casual game
 with help, and anyone once a game is over. Only a game's players add and delete lines; a spectator of a finished game
 looks at them.
@@ -19,13 +19,11 @@ import re
 from collections.abc import Awaitable, Callable, Sequence
 
 from ...sdk.view import JSON, Board
+from ..play import GameService, Session, access
 from ..shared.errors import BadRequest, Conflict, Forbidden, NotFound, TooMany, shown
 from ..shared.model import Line
-from ..storage.lines import LineRepository
 from ..views import preview, why
-from . import access
-from .service import GameService
-from .session import Session
+from .line_repository import LineRepository
 
 #: The most lines a game keeps, and the most moves a line holds from the start of the game.
 MAX_LINES = 200

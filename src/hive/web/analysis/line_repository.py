@@ -1,5 +1,5 @@
 """The lines explored on a game's analysis board, on disk: one row per line, holding every move from the start of the
-game (where it branches off is the analysis board's to work out, see :mod:`~hive.web.game.analysis`). Deleting a game
+game (where it branches off is the analysis board's to work out, see :mod:`~hive.web.analysis.service`). Deleting a game
 deletes its lines.
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 
 from ..shared.database import Repository
 from ..shared.model import Line
-from .schema import lines
+from .tables import lines
 
 
 class LineRepository(Repository):

@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..shared.database import Database
-from .schema import processes, watchers
+from .tables import processes, watchers
 
 #: Seconds after its last word that a process counts as gone.
 TIMEOUT = 20.0

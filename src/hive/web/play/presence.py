@@ -1,5 +1,5 @@
 """Who is present at each game, across every server process: this process's sockets are counted in the database
-(:mod:`~hive.web.storage.presence`), this process says it is alive every few seconds, and each change of who is
+(:mod:`~hive.web.play.presence_repository`), this process says it is alive every few seconds, and each change of who is
 present is announced on the bus so that every process shows it.
 """
 
@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable
 
 from ..shared.errors import GameError
-from ..storage.presence import TIMEOUT, Presence
+from .presence_repository import TIMEOUT, Presence
 
 log = logging.getLogger("hive.web")
 #: Seconds between this process's words that it is alive.

@@ -3,7 +3,7 @@ loaded from the database on demand.
 
 A copy in memory holds only what the database has confirmed: its record is the one stored at its version, and its
 board that record's position. Before it is used, the service compares its version with the database's and brings it
-up to date (see :meth:`~hive.web.game.service.GameService.session`). A game in use (watched by a socket, or the AI
+up to date (see :meth:`~hive.web.play.cache.GameCache.session`). A game in use (watched by a socket, or the AI
 thinking about it) is kept rather than dropped, so that it is not loaded again at once.
 """
 
@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from ...sdk.view import JSON, Board, View
+from ..game.events import GameChanged
 from ..shared.model import GameRecord
 from ..views import in_sides
-from .events import GameChanged
 
 T = TypeVar("T")
 

@@ -12,9 +12,10 @@ import json
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
+from ..play import game_stored
 from ..shared.database import Repository
 from ..shared.model import StoredReview
-from .schema import games, reviews
+from .tables import reviews
 
 
 class ReviewRepository(Repository):
@@ -45,7 +46,7 @@ class ReviewRepository(Repository):
             "updated": self.now(),
         }
         with self.database.engine.begin() as connection:
-            if connection.execute(sa.select(games.c.id).where(games.c.id == game_id)).first() is None:
+            if not game_stored(connection, game_id):
                 return
             insert = (postgresql.insert if connection.dialect.name == "postgresql" else sqlite.insert)(reviews)
             connection.execute(

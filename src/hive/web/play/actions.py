@@ -1,8 +1,8 @@
 """What a player does to a game (:data:`HANDLERS`): move, take back and replay moves, resign, abort (before both sides
-moved, see :mod:`~hive.web.game.aborts`), offer and answer draws and takebacks, name a seat, choose engine help.
+moved, see :mod:`~hive.web.play.aborts`), offer and answer draws and takebacks, name a seat, choose engine help.
 
 Each handler checks the action against the game as it stands, changes the board if the action moves pieces, then
-stores the change through :meth:`~hive.web.game.service.GameService.commit` (one transaction over the game's
+stores the change through :meth:`~hive.web.play.commit.Commits.commit` (one transaction over the game's
 version; the board is put back if it cannot be stored). A finished game's result is final: nothing is taken back or
 offered once the game is over (the analysis board is there to try other moves). Moves are not taken back under a
 clock; an online game takes moves back only by agreement.
@@ -146,7 +146,7 @@ async def resign(service: GameService, session: Session, seats: frozenset[int], 
 
 async def abort(service: GameService, session: Session, seats: frozenset[int], data: JSON, client: str) -> None:
     """Abort a game between two players online before both sides moved: neither a win nor a loss, and no rating
-    moves (see :mod:`~hive.web.game.aborts`)."""
+    moves (see :mod:`~hive.web.play.aborts`)."""
     why = aborts.refusal(session.record, session.paired)
     if why is not None:
         raise Conflict(why)

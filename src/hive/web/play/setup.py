@@ -1,7 +1,7 @@
 """Games set up from a position: the board editor's check of a position being edited, and the start of a new game
 from a position record (``Position;<game>;<turn>;...``, each game's own, read by its view).
 
-A game started from a position keeps that record as its start (:attr:`~hive.web.storage.games.GameRecord.start`): its
+A game started from a position keeps that record as its start (:attr:`~hive.web.play.repository.GameRecord.start`): its
 moves are played from it after a restart, undone back to it, and written after it in the game's record.
 """
 

@@ -26,7 +26,7 @@ def _seat(record: GameRecord, account: str | None, tokens: frozenset[str]) -> in
     return next((seat for seat in (0, 1) if record.tokens[seat] in tokens), None)
 
 
-class Lobby:
+class GameList:
     """The games as a list, their rematches and their deletion.
 
     :param service: the games.
@@ -117,4 +117,4 @@ class Lobby:
             return session
 
 
-__all__ = ["Lobby"]
+__all__ = ["GameList"]

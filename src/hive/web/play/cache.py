@@ -1,0 +1,151 @@
+"""The games in memory, in step with the database: a copy is compared with the stored version before it is used and
+brought up to date by playing or taking back only the moves that differ (never by replaying the game), loaded when
+there is none, and forgotten with a deleted game (:class:`GameCache`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+
+from ..game.events import GameChanged
+from ..shared.errors import BadRequest, Damaged, NotFound, shown
+from ..shared.model import GameRecord
+from ..views import kinds, replay, view_for
+from . import aborts, clock
+from .commit import Commits
+from .session import Session
+
+log = logging.getLogger("hive.web")
+
+
+def damage(record: GameRecord) -> str | None:
+    """What makes a stored record unusable, short of playing its moves (an unknown kind, a clock that cannot be
+    read), as a message naming the game; ``None`` when nothing does."""
+    if record.kind not in kinds():
+        return f"Game {shown(record.id)} cannot be loaded: its kind {shown(record.kind)} is unknown."
+    if record.clock is not None:
+        try:
+            clock.check(record.clock)
+        except ValueError as err:
+            return f"Game {shown(record.id)} cannot be loaded: {err}."
+    return None
+
+
+class GameCache(Commits):
+    """The games in memory, each the stored game at its version (see :class:`~hive.web.play.commit.Commits` for the
+    parameters)."""
+
+    async def session(self, game_id: str) -> Session:
+        """The game ``game_id`` as stored now: the copy in memory if it is current, brought up to date if it is
+        behind, loaded if there is none.
+
+        :raises NotFound: when there is no such game.
+        :raises Damaged: when its stored record cannot be read or played again.
+        """
+        async with self.lock(game_id):
+            return await self.fresh(game_id)
+
+    async def fresh(self, game_id: str) -> Session:
+        """:meth:`session`, for a caller holding the game's :meth:`lock`."""
+        if len(game_id) > 64:
+            raise NotFound(f"There is no game {shown(game_id)}.")
+        session = self.sessions.get(game_id)
+        if session is not None and not self.store.database.shared:
+            return session  # nobody else writes this database: the copy in memory is the stored game
+        version = await self.store.games.version(game_id)
+        if version is None:
+            self.sessions.pop(game_id, None)
+            raise NotFound(f"There is no game {shown(game_id)}.")
+        if session is not None and session.record.version == version:
+            return session
+        return await self._read(game_id, session)
+
+    async def _read(self, game_id: str, session: Session | None) -> Session:
+        """The game as stored, read into its copy in memory (only what changed since it) or into a new one."""
+        games = self.store.games
+        record = await (games.changes(game_id, session.record) if session is not None else games.load(game_id))
+        if record is None:
+            self.sessions.pop(game_id, None)
+            raise NotFound(f"There is no game {shown(game_id)}.")
+        if session is not None and session.record.kind == record.kind and session.record.start == record.start:
+            try:
+                self._catch_up(session, record)
+                await self.placed(session)
+                return session
+            except (ValueError, IndexError):
+                log.warning("game %s could not be brought up to date in memory; loading it again", game_id)
+        session = self._load(record)
+        await self.placed(session)
+        self.sessions[game_id] = session
+        return session
+
+    async def placed(self, session: Session) -> None:
+        """Look up whether a game that may be aborted is a tournament's (once a game: see
+        :attr:`~hive.web.play.session.Session.paired`)."""
+        record = session.record
+        if session.paired is None and aborts.open_to_abort(record):
+            paired = None not in record.accounts and await self.store.seeks.tournament_of(record.id) is not None
+            session.paired = paired
+
+    async def refresh(self, event: GameChanged) -> Session | None:
+        """Bring the copy in memory of the game an event from another process changed up to date, when there is one
+        (``None`` otherwise, or when the game is gone); the event becomes its last change. The event names the
+        version stored, so that the database is asked only for what changed."""
+        try:
+            async with self.lock(event.game_id):
+                session = self.sessions.get(event.game_id)
+                if session is None:
+                    return None
+                if session.record.version < event.version:
+                    session = await self._read(event.game_id, session)
+        except (NotFound, Damaged):
+            return None
+        if session.record.version == event.version:
+            session.last = event
+        return session
+
+    def _load(self, record: GameRecord) -> Session:
+        """A game in memory from its stored record, its moves played again.
+
+        :raises Damaged: when the record names an unknown kind of game, or its moves cannot be played.
+        """
+        try:
+            view = view_for(record.kind)
+        except BadRequest:
+            raise Damaged(
+                f"Game {shown(record.id)} cannot be loaded: its kind {shown(record.kind)} is unknown."
+            ) from None
+        try:
+            if record.clock is not None:
+                clock.check(record.clock)
+            board = replay(view, record.options, record.moves, record.start)
+        except (ValueError, IndexError, KeyError, TypeError) as err:
+            raise Damaged(f"Game {shown(record.id)} cannot be loaded: {err}") from None
+        return Session(record, view, board)
+
+    @staticmethod
+    def _catch_up(session: Session, record: GameRecord) -> None:
+        """Bring a copy in memory to ``record``: take back the moves it has that the record has not, play the
+        record's new ones."""
+        old, new = session.record.moves, record.moves
+        common = 0
+        while common < min(len(old), len(new)) and old[common] == new[common]:
+            common += 1
+        board = session.board
+        for _ in range(len(old) - common):
+            board.pop()
+        for text in new[common:]:
+            board.push(board.parse_move(text), text)  # a stored text: the notation move_text wrote
+        session.record = record
+        session.shown_view = None
+
+    async def forget(self, session: Session, by: int | None) -> None:
+        """Delete a game from storage and from memory, and announce it."""
+        event = dataclasses.replace(self._event(session, "deleted", by), version=session.record.version + 1)
+        await self.store.games.delete(session.record.id, lambda connection: self.announcer.stored(connection, event))
+        self.sessions.pop(session.record.id, None)
+        await self.announcer.announce(event)
+
+
+__all__ = ["GameCache", "damage"]

@@ -1,0 +1,189 @@
+"""A change to a game, stored: the record changed from the version it was made from, in one transaction with its
+event's announcement, the AI's job kept in step and, for a rated game that ends, its rating
+(:class:`Commits`, the base of :class:`~hive.web.play.service.GameService`); the board put back when it cannot be
+stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import secrets
+import time
+import weakref
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from ...sdk.view import JSON
+from ..game.events import Announcer, GameChanged, Unheard
+from ..shared.database import Database
+from ..shared.model import GameRecord
+from . import aborts, clock
+from .repository import Connection, Effects, GameRepository, Within
+from .session import LiveGames, Session
+
+
+class Tournaments(Protocol):
+    """Which tournament a game is a round of (the tournaments' own, handed in)."""
+
+    async def tournament_of(self, game_id: str) -> str | None:
+        """The tournament whose game ``game_id`` is (``None``: none)."""
+
+
+class Ratings(Protocol):
+    """What rates a rated game in the transaction that ends it (the ratings' own, handed in)."""
+
+    def rate_within(
+        self, connection: Connection, game_id: str, game: str, speed: str, accounts: tuple[str, str], score0: float
+    ) -> None:
+        """Rate the game ``game_id`` of ``game`` at ``speed`` between ``accounts``, the first scoring ``score0``."""
+
+
+class GameStore(Protocol):
+    """What the game service is handed to keep the games: the database, the games' repository, and the two other
+    domains' parts a change needs in its transaction (the store :func:`hive.web.storage.open_store` opens has them)."""
+
+    @property
+    def database(self) -> Database:
+        """The database (whether other processes share it)."""
+
+    @property
+    def games(self) -> GameRepository:
+        """The games' repository."""
+
+    @property
+    def seeks(self) -> Tournaments:
+        """Which tournament a game is a round of."""
+
+    @property
+    def ratings(self) -> Ratings:
+        """What rates a rated game as it ends."""
+
+
+def first_score(sides: tuple[str, str], result: str) -> float:
+    """The first player's points for a game's result (``WhiteWins``, ``Draw``...)."""
+    wins = [f"{side}Wins" for side in sides]
+    return 0.5 if result not in wins else 1.0 - wins.index(result)
+
+
+class Commits:
+    """The games' changes, stored one at a time per game and announced (the base of the game service).
+
+    :param store: where the games are kept.
+    :param live_games: games kept in memory (the least recently used are loaded again when asked for).
+    :param now: the clock's time source, seconds since the epoch.
+    :param origin: this server process's name in the events it announces.
+    :param announcer: who hears of each change (see :class:`~hive.web.game.events.Announcer`).
+    :param first_move: seconds each side has for its first move in a real-time game between two players online
+        before the game is aborted (see :mod:`~hive.web.play.aborts`).
+    """
+
+    def __init__(
+        self,
+        store: GameStore,
+        *,
+        live_games: int = 256,
+        now: Callable[[], float] = time.time,
+        origin: str = "",
+        announcer: Announcer | None = None,
+        first_move: float = 30.0,
+    ) -> None:
+        self.store = store
+        self.now = now
+        self.first_move = first_move
+        self.origin = origin or secrets.token_hex(6)
+        self.announcer: Announcer = announcer or Unheard()
+        self.sessions: LiveGames[Session] = LiveGames(live_games)
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    def lock(self, game_id: str) -> asyncio.Lock:
+        """The lock under which this process changes a game, one change at a time."""
+        held = self._locks.get(game_id)
+        if held is None:
+            held = self._locks[game_id] = asyncio.Lock()
+        return held
+
+    # ------------------------------------------------------------------
+    # storing a change
+
+    async def commit(
+        self,
+        session: Session,
+        what: str,
+        by: int | None,
+        *,
+        client: str = "",
+        revert: Callable[[], object] | None = None,
+        detail: JSON | None = None,
+        **changes: Any,
+    ) -> GameChanged:
+        """Store ``changes`` to the game's record (fields of :class:`~hive.web.shared.model.GameRecord`), made by seat
+        ``by``
+        (``None``: the server) from ``session``'s version, in one transaction, then keep the new record in memory and
+        announce the change. The board already shows the change; if it cannot be stored, ``revert`` takes it back.
+        Any change clears the AI's error, unless it sets one.
+
+        :raises StaleError: (a :class:`~hive.web.shared.errors.Conflict`) when another change was stored first.
+        :raises Unavailable: when the database cannot be reached.
+        """
+        record = session.record
+        updated = dataclasses.replace(record, **{"ai_error": None, **changes}, version=record.version + 1)
+        previous, session.record = record, updated  # what the event is worked out from
+        event = self._event(session, what, by, detail)
+        try:
+            rating = self._rating(session, previous, updated)
+            await self.store.games.save(updated, previous, self._effects(session, event, client, rating))
+        except BaseException:
+            session.record = previous
+            if revert is not None:
+                revert()
+            raise
+        session.shown_view = None
+        session.last = event
+        await self.announcer.announce(event)
+        return event
+
+    def _event(self, session: Session, what: str, by: int | None, detail: JSON | None = None) -> GameChanged:
+        record = session.record
+        deadline = None if record.result is not None else clock.deadline(record.clock)
+        abort = aborts.due(record, session.paired, self.first_move)  # the flag watcher aborts it then
+        if abort is not None:
+            deadline = abort if deadline is None else min(deadline, abort)
+        return GameChanged(
+            record.id,
+            record.version,
+            what,
+            by,
+            len(record.moves),
+            session.ai_due,
+            deadline,
+            self.origin,
+            detail,
+        )
+
+    def _effects(self, session: Session, event: GameChanged, client: str, rating: Within | None = None) -> Effects:
+        announcer = self.announcer
+
+        def within(connection: Connection) -> None:
+            announcer.stored(connection, event)
+            if rating is not None:
+                rating(connection)
+
+        return Effects(ai_due=event.ai_due, client=client or "server", deadline=event.deadline, within=within)
+
+    def _rating(self, session: Session, previous: GameRecord, updated: GameRecord) -> Within | None:
+        """What rates a rated game in the transaction that ends it: only a game between two accounts that both moved
+        (one aborted before is not rated)."""
+        first, second = updated.accounts
+        if not updated.rated or updated.result in (None, aborts.ABORTED) or previous.result is not None:
+            return None
+        if first is None or second is None or len(updated.moves) < 2:
+            return None
+        board = session.board
+        score0 = first_score(board.sides, updated.result)
+        game, speed = board.game_name, clock.speed_of(updated.clock)
+        ratings = self.store.ratings
+        return lambda connection: ratings.rate_within(connection, updated.id, game, speed, (first, second), score0)
+
+
+__all__ = ["Commits", "GameStore", "Ratings", "Tournaments", "first_score"]

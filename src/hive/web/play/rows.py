@@ -1,0 +1,113 @@
+"""A game's row as the games' repository writes and reads it: a record's columns, and a record read back from its
+row and its stored moves (:func:`read_record`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import sqlalchemy as sa
+
+from ..shared.errors import Damaged, shown
+from ..shared.model import GameRecord
+
+
+def dumps(value: dict[str, Any] | None) -> str | None:
+    """A JSON object as its column holds it (``None`` stays ``None``)."""
+    return json.dumps(value) if value is not None else None
+
+
+def _flag(value: int | None) -> bool | None:
+    return None if value is None else bool(value)
+
+
+def changed(record: GameRecord, now: float, deadline: float | None) -> dict[str, Any]:
+    """The parameters of :data:`~hive.web.play.repository.SAVE` for ``record``."""
+    return {f"new_{name}": value for name, value in row_values(record, now, deadline).items()}
+
+
+def row_values(record: GameRecord, now: float, deadline: float | None) -> dict[str, Any]:
+    """The columns every change of ``record`` writes, stored at ``now`` with its flag's ``deadline``."""
+    return {
+        "length": len(record.moves),
+        "result": record.result,
+        "reason": record.reason,
+        "offer": dumps(record.offer),
+        "updated": now,
+        "name0": record.names[0],
+        "name1": record.names[1],
+        "help0": record.help[0],
+        "help1": record.help[1],
+        "joined": record.joined,
+        "rematch": record.rematch,
+        "clock": dumps(record.clock),
+        "version": record.version,
+        "stored": len(record.moves) + len(record.redo),
+        "deadline": deadline,
+        "ai_error": record.ai_error,
+    }
+
+
+def read_record(row: sa.Row[Any], stored: list[str]) -> GameRecord:
+    """A game's record from its row and its stored moves (those in effect, then those taken back).
+
+    :raises Damaged: naming the game and what cannot be read.
+    """
+    try:
+        options = json.loads(row.options)
+        offer = json.loads(row.offer) if row.offer else None
+        clock = json.loads(row.clock) if row.clock else None
+        if not isinstance(options, dict):
+            raise ValueError("its options are not an object")
+        if offer is not None and not isinstance(offer, dict):
+            raise ValueError("its offer is not an object")
+        if clock is not None and not isinstance(clock, dict):
+            raise ValueError("its clock is not an object")
+        length = int(row.length)
+    except (ValueError, TypeError) as err:
+        raise Damaged(f"Game {shown(row.id)} cannot be read: {err}.") from None
+    return GameRecord(
+        id=row.id,
+        kind=row.kind,
+        options=options,
+        mode=row.mode,
+        ai_level=row.ai_level,
+        ai_seat=row.ai_seat,
+        tokens=(row.token0, row.token1),
+        moves=stored[:length],
+        redo=stored[length:],
+        result=row.result,
+        reason=row.reason,
+        offer=offer,
+        created=row.created,
+        updated=row.updated,
+        names=(row.name0, row.name1),
+        help=(_flag(row.help0), _flag(row.help1)),
+        joined=row.joined,
+        rematch=row.rematch,
+        clock=clock,
+        start=row.start,
+        version=row.version,
+        ai_error=row.ai_error,
+        accounts=(row.account0, row.account1),
+        rated=bool(row.rated),
+    )
+
+
+def placeholder(row: sa.Row[Any]) -> GameRecord:
+    """What the list shows of a game whose row cannot be read: its id and dates."""
+    return GameRecord(
+        id=row.id,
+        kind=str(row.kind),
+        options={},
+        mode=str(row.mode),
+        ai_level=None,
+        ai_seat=None,
+        tokens=(None, None),
+        created=row.created,
+        updated=row.updated,
+    )
+
+
+__all__ = ["changed", "dumps", "placeholder", "read_record", "row_values"]
