@@ -126,6 +126,7 @@ def test_a_tiny_clock_is_never_lost(engine: Engine, threads: int) -> None:
         assert not state.startswith(("err", "invalidmove")), state
 
 
+@pytest.mark.timing
 @pytest.mark.skipif(not can_fork(), reason="searches on more than one process need os.fork")
 def test_threads_search_the_same_and_stop_on_a_new_line(engine: Engine) -> None:
     engine.send(f"newgame {MIDGAME}")

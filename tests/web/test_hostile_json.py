@@ -281,10 +281,12 @@ async def fuzz(db: str | Path, labels: tuple[str, ...], seconds: float) -> None:
         assert elapsed < seconds, f"{asked} requests took {elapsed:.0f} s"
 
 
+@pytest.mark.timing
 async def test_hostile_values_in_every_field_of_every_json_route(tmp_path: Path) -> None:
     await fuzz(tmp_path / "db.sqlite3", tuple(HOSTILE), 60)
 
 
+@pytest.mark.timing
 async def test_hostile_values_on_postgresql(postgres_url: str) -> None:
     from hive.web.storage import open_store
 

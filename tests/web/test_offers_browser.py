@@ -49,6 +49,7 @@ def seek(page: Any) -> None:
     expect(page.locator("#dlg-seek")).to_be_hidden()
 
 
+@pytest.mark.timing
 def test_a_seek_leaves_the_lobby_when_its_seekers_page_closes(browser: Any, club: str) -> None:
     contexts = [browser.new_context(bypass_csp=True, **DESKTOP) for _ in range(2)]
     try:

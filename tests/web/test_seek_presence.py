@@ -111,6 +111,7 @@ def test_starting_a_game_ends_both_players_other_seeks_and_challenges(tmp_path: 
     asyncio.run(main())
 
 
+@pytest.mark.timing
 def test_a_pages_lobby_socket_and_a_bots_stream_hold_their_seeks_and_closing_them_ends_them(tmp_path: Path) -> None:
     grace = 1.0
     settings = Settings(accounts=True, seek_grace=grace)
@@ -152,6 +153,7 @@ def test_a_pages_lobby_socket_and_a_bots_stream_hold_their_seeks_and_closing_the
         asyncio.run(main(url))
 
 
+@pytest.mark.timing
 @pytest.mark.slow
 def test_a_seek_held_by_a_socket_on_one_process_is_swept_by_the_other_once_it_closes(upgraded: str) -> None:
     grace = 2.0

@@ -371,6 +371,7 @@ def test_changes_reach_the_other_process_over_redis(upgraded: str, redis_url: st
         asyncio.run(main())
 
 
+@pytest.mark.timing
 @pytest.mark.slow
 def test_a_clock_runs_on_when_its_process_is_killed_and_another_drops_the_flag(upgraded: str) -> None:
     """With several processes, a crash stops no clock: the game goes on in another process, whose flag watcher ends

@@ -285,6 +285,7 @@ def _closed_within(sock: socket.socket, seconds: float) -> bytes:
     return received
 
 
+@pytest.mark.timing
 def test_partial_requests_are_timed_out(tmp_path: Path) -> None:
     """A request's head, or its body, that stops arriving: the connection is closed after the request time limit
     (a body: with a 408 and a message) instead of being held forever."""

@@ -141,6 +141,7 @@ def socket_open(port: int, peer: int) -> bool:
     return any(f"socket:[{inode}]" in held for inode in inodes if inode != "0")
 
 
+@pytest.mark.timing
 @pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads Linux's /proc")
 def test_a_socket_dropped_for_not_reading_is_closed_and_its_descriptor_freed(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
