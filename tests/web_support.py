@@ -182,14 +182,9 @@ def counting(monkeypatch: pytest.MonkeyPatch, cls: type, names: tuple[str, ...])
 VERBS = ("__init__", "parse_move", "push", "pop", "copy")
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A database of each kind the server runs on, empty: a SQLite file, and a PostgreSQL database."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'games.sqlite3'}"
-    url: str = request.getfixturevalue("postgres_url")
-    store = open_store(url, "setup", upgrade=True)
-    store.close()
+def made_ready(url: str) -> str:
+    """The database at ``url`` with the server's tables made (``open_store(..., upgrade=True)``), empty; its URL."""
+    open_store(url, "setup", upgrade=True).close()
     return url
 
 
@@ -320,27 +315,8 @@ DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
 LANDSCAPE: dict[str, Any] = {**PHONE, "viewport": {"width": 844, "height": 390}}
 DEVICES: dict[str, dict[str, Any]] = {"phone": PHONE, "landscape": LANDSCAPE, "desktop": DESKTOP}
 SHOTS = ROOT / "docs" / "screenshots"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Chromium, for the tests of a module."""
-    with chromium(pytest.importorskip("playwright.sync_api")) as launched:
-        yield launched
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """``hive play``, for the tests of a module."""
-    with serving(tmp_path_factory.mktemp("served") / "games.sqlite3") as process:
-        yield process
-
-
-@pytest.fixture()
-def own_server(tmp_path: Path) -> Iterator[ServerProcess]:
-    """A server of the test's own, so that its game list holds only the test's games."""
-    with serving(tmp_path / "games.sqlite3") as process:
-        yield process
+#: axe.min.js as scripts/axe.sh installs it (or HIVE_AXE, the path of another copy).
+AXE = Path(os.environ.get("HIVE_AXE", ROOT / ".venv" / "axe" / "node_modules" / "axe-core" / "axe.min.js"))
 
 
 def open_page(context: Any, url: str) -> Any:

@@ -29,7 +29,7 @@ from hive.web.shared.settings import Settings
 from hive.web.storage import schema
 
 from ..web_support import JSON, in_process
-from .test_accounts import PASSWORD
+from .api_support import PASSWORD
 
 pytestmark = pytest.mark.anyio
 

@@ -16,11 +16,8 @@ import pytest
 from hive.web.shared.settings import Settings
 
 from ..web_support import JSON, FakeTime, ServeProcess, in_process, server_thread
-from .test_accounts import SERVER, other, sign_up
-from .test_lobby_socket import account, lobby, message
-from .test_web_cluster import LIMITS, upgraded
-
-__all__ = ["upgraded"]
+from .api_support import LIMITS, SERVER, other, sign_up
+from .socket_support import account, lobby, message
 
 BLITZ = {"game": "Base", "time_control": "blitz", "rated": False}
 DAYS = {"game": "Base", "time_control": {"days": 1}, "rated": False}

@@ -15,18 +15,15 @@ from ..web_support import (
     JSON,
     QUEEN_GAME,
     ServerProcess,
-    browser,
     click_move,
     create,
     overflow,
     seat_page,
-    server,
     shoot,
     sizes,
 )
 
 Page = Any
-__all__ = ["browser", "server"]  # the fixtures
 OPENING = "wS1;bS1 wS1-;wQ -wS1;bQ bS1-"
 
 

@@ -27,9 +27,8 @@ from hive.web.shared.endpoints import Refused, json_depth
 from hive.web.shared.errors import TooMany
 from hive.web.shared.settings import Settings
 
-from ..web_support import JSON, ServerProcess, database, in_process, new_game, server_thread, state_where
+from ..web_support import JSON, ServerProcess, in_process, new_game, server_thread, state_where
 
-__all__ = ["database"]
 MB = 1024 * 1024
 LOCAL = ("127.0.0.1", "::1", "localhost")
 

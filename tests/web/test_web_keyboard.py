@@ -8,9 +8,7 @@ from typing import Any
 
 import pytest
 
-from ..web_support import DEVICES, JSON, ServerProcess, browser, create, seat_page, server, shoot, sizes
-
-__all__ = ["browser", "server"]
+from ..web_support import DEVICES, JSON, ServerProcess, create, seat_page, shoot, sizes
 
 pytestmark = pytest.mark.once
 

@@ -16,11 +16,10 @@ import httpx
 import pytest
 
 from ..toygame import NAME, NAMES, Board
-from ..web_support import DESKTOP, JSON, PHONE, ROOT, ServerProcess, browser, open_page, shoot, sizes
+from ..web_support import JSON, ROOT, ServerProcess, open_page, shoot, sizes
+from .browser_support import SIZES
 
 Page = Any
-__all__ = ["browser"]  # the fixture
-SIZES: dict[str, dict[str, Any]] = {"phone": {**PHONE, "viewport": {"width": 360, "height": 740}}, "desktop": DESKTOP}
 #: The editor's position: X on 0,0 and 0,1, O on 1,0; O to move.
 SET_UP = [("x", "0,0"), ("o", "1,0"), ("x", "0,1")]
 
