@@ -1,11 +1,15 @@
-"""What the browser tests of the club share: the phone and desktop sizes, the account dialogs driven as a player
-does, accounts made through the API for a page's context, axe-core's audit of a page, and a rating set in the
-database. Playwright's ``expect`` is imported here, so a module that imports this one is skipped without
-Playwright."""
+"""What the browser tests share: Debian's Chromium launched by Playwright, the phone, landscape and desktop sizes,
+pages opened, photographed and measured, games created and seated; for the club, the account dialogs driven as a
+player does, accounts made through the API for a page's context, axe-core's audit of a page, and a rating set in the
+database. Playwright is imported where it is used, so that this module is imported without it (by the fixtures)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,12 +17,147 @@ import httpx
 import pytest
 import sqlalchemy as sa
 
-from ..web_support import AXE, DESKTOP, JSON, PHONE
-
-playwright_api = pytest.importorskip("playwright.sync_api")
-expect = playwright_api.expect
+from ..web_support import AXE, JSON, ROOT, ServerProcess
 
 Page = Any
+#: Debian's Chromium, which the browser tests drive.
+CHROMIUM = os.environ.get("HIVE_CHROMIUM", "/usr/bin/chromium")
+
+
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@contextlib.contextmanager
+def chromium(playwright_api: Any) -> Iterator[Any]:
+    """Chromium launched by Playwright for the length of the block; the test is skipped when it is missing."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is missing: bash scripts/test.sh installs Debian's chromium package")
+    with playwright_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+
+
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 390, "height": 844},
+    "has_touch": True,
+    "is_mobile": True,
+    "device_scale_factor": 2,
+}
+
+
+DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
+
+
+LANDSCAPE: dict[str, Any] = {**PHONE, "viewport": {"width": 844, "height": 390}}
+
+
+DEVICES: dict[str, dict[str, Any]] = {"phone": PHONE, "landscape": LANDSCAPE, "desktop": DESKTOP}
+
+
+SHOTS = ROOT / "docs" / "screenshots"
+
+
+def open_page(context: Any, url: str) -> Any:
+    """A page of ``context`` at ``url``, once drawn; its script errors kept in ``page.errors``, its confirmations
+    accepted."""
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.errors = errors
+    page.goto(url)
+    if "/how-to-play/" not in url:
+        page.wait_for_selector("body[data-ready='1']")
+    return page
+
+
+def create(server: ServerProcess, **body: Any) -> JSON:
+    data: JSON = httpx.post(f"{server.url}api/games", json=body, timeout=30).json()
+    assert "id" in data, data
+    return data
+
+
+def seat_page(context: Any, server: ServerProcess, game: JSON, token: str | None = None) -> Any:
+    """The game's page, opened by its seat link."""
+    return open_page(context, f"{server.url}game/{game['id']}#seat={token or game['token']}")
+
+
+def state(server: ServerProcess, game_id: str, token: str | None = None) -> JSON:
+    headers = {"x-seat-token": token} if token else {}
+    data: JSON = httpx.get(f"{server.url}api/games/{game_id}", headers=headers, timeout=10).json()
+    return data
+
+
+def overflow(page: Any) -> int:
+    """How far the page is wider than the window (0 when it fits)."""
+    width: int = page.evaluate("Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)")
+    inner: int = page.evaluate("window.innerWidth")
+    return max(0, width - inner)
+
+
+def shoot(page: Any, name: str, tmp_path: Path) -> None:
+    """Photograph the page into docs/screenshots/ (when the picture is missing or HIVE_SCREENSHOT=1), else into
+    ``tmp_path``."""
+    page.evaluate("window.scrollTo(0, 0)")
+    target = SHOTS / name
+    if target.exists() and os.environ.get("HIVE_SCREENSHOT") != "1":
+        target = tmp_path / name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(target))
+    assert target.read_bytes().startswith(b"\x89PNG")
+
+
+def show_tab(page: Any, name: str) -> None:
+    """Choose the tab ``name`` (moves, chat, review, share) beside the board where the window shows one box at a time
+    (a wide one); a phone's shows every box, one under another, and has no tabs to choose."""
+    if page.evaluate("matchMedia('(min-width: 861px)').matches"):
+        page.locator(f"#tab-{name}").click()
+        page.wait_for_selector(f"#tab-{name}[aria-selected=true]")
+
+
+def game_of(page: Any) -> tuple[str, str]:
+    """The open game's id and the seat token the page keeps in its storage (never in the address bar)."""
+    match = re.search(r"/game/([\w-]+)$", page.url)
+    assert match, page.url
+    token = page.evaluate(f"localStorage.getItem('hive.token.{match.group(1)}')")
+    assert token, "the page keeps no token for its game"
+    return match.group(1), token
+
+
+def click_move(page: Any, st: JSON, text: str, *, touch: bool = False) -> None:
+    """Play a MoveString by clicks (or taps): the piece (in hand or on the board), then its lit destination."""
+    press = page.tap if touch else page.click
+    page.wait_for_function(f"app.state && app.state.moves.length === {len(st['moves'])} && !app.state.thinking")
+    if text == "pass":
+        press("#btn-pass")
+        return
+    for piece, moves in st["view"]["legal"].items():
+        for move in moves:
+            if move["move"] == text:
+                on_board = any(cell["stack"][-1] == piece for cell in st["view"]["cells"])
+                press(f'#board .piece[data-piece="{piece}"]' if on_board else f'.hand [data-piece="{piece}"]')
+                q, r = move["to"]
+                press(f'#board .dest[data-to="{q},{r}"]')
+                return
+    raise AssertionError(f"{text} is not among the legal moves")
+
+
+def sizes(*names: str) -> list[Any]:
+    """Browser sizes for ``pytest.mark.parametrize``: the phone's in the default run, the others (desktop,
+    landscape) in the slow set, which CI runs too; the phone's layout is the one most often broken."""
+    return [pytest.param(name, marks=[] if name == "phone" else [pytest.mark.slow]) for name in names]
+
+
 #: The browser tests' phone (360x740, touch) and desktop sizes.
 SIZES: dict[str, dict[str, Any]] = {"phone": {**PHONE, "viewport": {"width": 360, "height": 740}}, "desktop": DESKTOP}
 #: The password of the accounts the browser tests make.
@@ -29,6 +168,11 @@ TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
 FAILING = ("serious", "critical")
 #: How many of a rule's elements the failure message names.
 SHOWN = 3
+
+
+def expect(actual: Any) -> Any:
+    """Playwright's ``expect`` of ``actual`` (a page or a locator)."""
+    return pytest.importorskip("playwright.sync_api").expect(actual)
 
 
 def press(page: Page, device: str, selector: str) -> None:

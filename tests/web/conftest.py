@@ -14,7 +14,8 @@ import pytest
 
 from hive.web.shared.settings import Settings
 
-from ..web_support import AXE, ServerProcess, chromium, made_ready, server_thread, serving
+from ..web_support import AXE, ServerProcess, made_ready, server_thread, serving
+from .browser_support import chromium
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -16,18 +16,8 @@ from typing import Any
 
 import pytest
 
-from ..web_support import (
-    JSON,
-    QUEEN_GAME,
-    WON,
-    ServerProcess,
-    click_move,
-    create,
-    open_page,
-    seat_page,
-    sizes,
-)
-from .browser_support import SIZES, no_serious_violation, press
+from ..web_support import JSON, QUEEN_GAME, WON, ServerProcess
+from .browser_support import SIZES, click_move, create, no_serious_violation, open_page, press, seat_page, sizes
 
 Page = Any
 pytestmark = pytest.mark.once  # the page's test: the compiled build's pass runs it (tests/conftest.py's ONCE by name)

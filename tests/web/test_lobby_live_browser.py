@@ -11,8 +11,7 @@ import pytest
 
 import hive
 
-from ..web_support import DESKTOP, PHONE, open_page, sizes
-from .browser_support import PASSWORD, api_account
+from .browser_support import DESKTOP, PASSWORD, PHONE, api_account, open_page, sizes
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect

@@ -17,8 +17,7 @@ import pytest
 
 from hive.web.shared.settings import Settings
 
-from ..web_support import DESKTOP, open_page
-from .browser_support import seek_row, sign_up
+from .browser_support import DESKTOP, open_page, seek_row, sign_up
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect

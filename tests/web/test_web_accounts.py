@@ -14,15 +14,19 @@ from typing import Any
 import httpx
 import pytest
 
-from ..web_support import ServerProcess, open_page, overflow, shoot, sizes
+from ..web_support import ServerProcess
 from .browser_support import (
     PASSWORD,
     SIZES,
     header_button,
     no_serious_violation,
+    open_page,
+    overflow,
     press,
+    shoot,
     sign,
     signed_in_as,
+    sizes,
     toasted,
 )
 

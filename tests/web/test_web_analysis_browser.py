@@ -10,18 +10,8 @@ from typing import Any
 import httpx
 import pytest
 
-from ..web_support import (
-    DEVICES,
-    JSON,
-    QUEEN_GAME,
-    ServerProcess,
-    click_move,
-    create,
-    overflow,
-    seat_page,
-    shoot,
-    sizes,
-)
+from ..web_support import JSON, QUEEN_GAME, ServerProcess
+from .browser_support import DEVICES, click_move, create, overflow, seat_page, shoot, sizes
 
 Page = Any
 OPENING = "wS1;bS1 wS1-;wQ -wS1;bQ bS1-"

@@ -13,7 +13,8 @@ import pytest
 
 import hive
 
-from ..web_support import DESKTOP, PHONE, ServerProcess, open_page, random_move, shoot, sizes
+from ..web_support import ServerProcess, random_move
+from .browser_support import DESKTOP, PHONE, open_page, shoot, sizes
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 Page = Any

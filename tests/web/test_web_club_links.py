@@ -24,8 +24,7 @@ import sqlalchemy as sa
 from hive.ratings import ESTABLISHED_AFTER, Rating, games_to_establish, rate_game
 from hive.web.storage import open_store
 
-from ..web_support import open_page, overflow, sizes
-from .browser_support import SIZES, Player, press
+from .browser_support import SIZES, Player, open_page, overflow, press, sizes
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect

@@ -27,14 +27,19 @@ from typing import Any
 import httpx
 import pytest
 
-from ..web_support import SHOTS, open_page, overflow, shoot, show_tab, sizes
 from .browser_support import (
     PASSWORD,
+    SHOTS,
     SIZES,
     api_account,
     no_serious,
+    open_page,
+    overflow,
     press,
+    shoot,
+    show_tab,
     sign_up,
+    sizes,
 )
 
 playwright_api = pytest.importorskip("playwright.sync_api")

@@ -17,7 +17,8 @@ from hive.games.hive import Searcher
 from hive.games.hive.ai import LEVELS
 
 from ..shared import POSITIONS, TESTDATA
-from ..web_support import ROOT, ServerProcess, click_move, game_of, serving, state
+from ..web_support import ROOT, ServerProcess, serving
+from .browser_support import click_move, game_of, state
 
 Page = Any
 

@@ -17,7 +17,8 @@ import pytest
 
 from hive.games import find_game
 
-from ..web_support import DEVICES, WON, ServerProcess, create, overflow, seat_page, shoot, show_tab, sizes
+from ..web_support import WON, ServerProcess
+from .browser_support import DEVICES, create, overflow, seat_page, shoot, show_tab, sizes
 
 Page = Any
 MOVES = WON.split(";")[3:]

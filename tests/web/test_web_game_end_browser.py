@@ -11,7 +11,8 @@ from typing import Any
 import httpx
 import pytest
 
-from ..web_support import ServerProcess, sizes
+from ..web_support import ServerProcess
+from .browser_support import sizes
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 Page = Any

@@ -27,8 +27,7 @@ from typing import Any
 import httpx
 import pytest
 
-from ..web_support import PHONE, open_page, overflow, shoot
-from .browser_support import api_account, establish
+from .browser_support import PHONE, api_account, establish, open_page, overflow, shoot
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect

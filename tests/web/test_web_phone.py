@@ -18,12 +18,11 @@ import pytest
 from hive.games.hivequeen import NAMES
 from hive.games.hivequeen import Board as QueenBoard
 
-from ..web_support import (
+from ..web_support import QUEEN_GAME, ServerProcess
+from .browser_support import (
     DESKTOP,
     DEVICES,
     PHONE,
-    QUEEN_GAME,
-    ServerProcess,
     click_move,
     create,
     game_of,

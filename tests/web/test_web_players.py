@@ -28,8 +28,7 @@ import pytest
 
 import hive
 
-from ..web_support import open_page, overflow, shoot, sizes
-from .browser_support import SIZES, Player, establish, no_serious_violation, press
+from .browser_support import SIZES, Player, establish, no_serious_violation, open_page, overflow, press, shoot, sizes
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect

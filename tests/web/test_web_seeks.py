@@ -23,22 +23,19 @@ from typing import Any
 
 import pytest
 
-from ..web_support import (
-    JSON,
-    ServerProcess,
-    click_move,
-    game_of,
-    open_page,
-    overflow,
-    shoot,
-    sizes,
-)
+from ..web_support import JSON, ServerProcess
 from .browser_support import (
     SIZES,
+    click_move,
+    game_of,
     no_serious,
+    open_page,
+    overflow,
     press,
     seek_row,
+    shoot,
     sign_up,
+    sizes,
 )
 
 playwright_api = pytest.importorskip("playwright.sync_api")

@@ -16,8 +16,8 @@ import httpx
 import pytest
 
 from ..toygame import NAME, NAMES, Board
-from ..web_support import JSON, ROOT, ServerProcess, open_page, shoot, sizes
-from .browser_support import SIZES
+from ..web_support import JSON, ROOT, ServerProcess
+from .browser_support import SIZES, open_page, press, shoot, sizes
 
 Page = Any
 #: The editor's position: X on 0,0 and 0,1, O on 1,0; O to move.
@@ -42,10 +42,6 @@ def toy_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProce
         yield process
     finally:
         process.stop()
-
-
-def press(page: Page, device: str, selector: str) -> None:
-    (page.tap if device == "phone" else page.click)(selector)
 
 
 def cell(name: str) -> str:

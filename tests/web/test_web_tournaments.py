@@ -24,8 +24,8 @@ import pytest
 
 import hive
 
-from ..web_support import JSON, game_of, open_page, overflow, shoot, sizes
-from .browser_support import PASSWORD, SIZES, press, sign, signed_in_as
+from ..web_support import JSON
+from .browser_support import PASSWORD, SIZES, game_of, open_page, overflow, press, shoot, sign, signed_in_as, sizes
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
