@@ -1,9 +1,16 @@
-"""Fixtures shared by the tests: the real PostgreSQL and Redis servers of tests/servers.py, and the event loop of
-async tests."""
+"""Fixtures shared by the tests: the real PostgreSQL and Redis servers of tests/servers.py, the event loop of async
+tests, and the tests' third game registered."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
+
+from hive.games import find_game, register, unregister
+from hive.plugin import GameSpec
+
+from .toygame import NAME, PLUGIN
 
 pytest_plugins = ["tests.servers"]
 
@@ -12,6 +19,17 @@ pytest_plugins = ["tests.servers"]
 def anyio_backend() -> str:
     """Async tests run on asyncio, as the server does."""
     return "asyncio"
+
+
+@pytest.fixture()
+def toy_game() -> Iterator[GameSpec]:
+    """Hexline, the tests' third game (:mod:`tests.toygame`), registered for the test as a game package's entry
+    point registers it, and unregistered after."""
+    register(PLUGIN)
+    try:
+        yield find_game(NAME)
+    finally:
+        unregister(PLUGIN.kind)
 
 
 #: The tests of no code the two builds differ in: the apps above the game (the server and the page, the arena,

@@ -9,7 +9,6 @@ import io
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from contextlib import redirect_stdout
 from pathlib import Path
 
@@ -17,7 +16,7 @@ import pytest
 
 from hive.arena import MatchPlan, play_game, run_match
 from hive.game import Termination, UnknownGameError
-from hive.games import GAMES, PLUGINS, find_game, register, unregister
+from hive.games import GAMES, PLUGINS, find_game, register
 from hive.players import RandomPlayer, SearchPlayer
 from hive.search import Limits
 from hive.web import create_app
@@ -27,12 +26,7 @@ from .protocol_checks import random_games_keep_the_protocol
 from .toygame import FULL, LINE, NAME, NAMES, PLUGIN
 from .web_support import client, new_game, play
 
-
-@pytest.fixture(autouse=True)
-def toy() -> Iterator[None]:
-    register(PLUGIN)
-    yield
-    unregister(PLUGIN.kind)
+pytestmark = pytest.mark.usefixtures("toy_game")
 
 
 def test_the_registry_finds_the_third_game_and_its_endings() -> None:

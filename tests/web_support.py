@@ -7,7 +7,6 @@ import contextlib
 import json
 import os
 import random
-import re
 import socket
 import subprocess
 import sys
@@ -126,31 +125,6 @@ def random_move(board: Any, seed: int) -> str:
     return move
 
 
-#: Debian's Chromium, which the browser tests drive.
-CHROMIUM = os.environ.get("HIVE_CHROMIUM", "/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-@contextlib.contextmanager
-def chromium(playwright_api: Any) -> Iterator[Any]:
-    """Chromium launched by Playwright for the length of the block; the test is skipped when it is missing."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is missing: bash scripts/test.sh installs Debian's chromium package")
-    with playwright_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield launched
-        launched.close()
-
-
 def stored_games(db: str | Path, *game_ids: str) -> dict[str, GameRecord | None]:
     """The games ``game_ids`` as the database at ``db`` holds them (read outside any server)."""
 
@@ -182,14 +156,9 @@ def counting(monkeypatch: pytest.MonkeyPatch, cls: type, names: tuple[str, ...])
 VERBS = ("__init__", "parse_move", "push", "pop", "copy")
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A database of each kind the server runs on, empty: a SQLite file, and a PostgreSQL database."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'games.sqlite3'}"
-    url: str = request.getfixturevalue("postgres_url")
-    store = open_store(url, "setup", upgrade=True)
-    store.close()
+def made_ready(url: str) -> str:
+    """The database at ``url`` with the server's tables made (``open_store(..., upgrade=True)``), empty; its URL."""
+    open_store(url, "setup", upgrade=True).close()
     return url
 
 
@@ -310,122 +279,8 @@ async def play(c: httpx.AsyncClient, game: JSON, token: str | None, **body: Any)
     return await c.post(f"/api/games/{game['id']}/move", json=body, headers=headers)
 
 
-PHONE: dict[str, Any] = {
-    "viewport": {"width": 390, "height": 844},
-    "has_touch": True,
-    "is_mobile": True,
-    "device_scale_factor": 2,
-}
-DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
-LANDSCAPE: dict[str, Any] = {**PHONE, "viewport": {"width": 844, "height": 390}}
-DEVICES: dict[str, dict[str, Any]] = {"phone": PHONE, "landscape": LANDSCAPE, "desktop": DESKTOP}
-SHOTS = ROOT / "docs" / "screenshots"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Chromium, for the tests of a module."""
-    with chromium(pytest.importorskip("playwright.sync_api")) as launched:
-        yield launched
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """``hive play``, for the tests of a module."""
-    with serving(tmp_path_factory.mktemp("served") / "games.sqlite3") as process:
-        yield process
-
-
-@pytest.fixture()
-def own_server(tmp_path: Path) -> Iterator[ServerProcess]:
-    """A server of the test's own, so that its game list holds only the test's games."""
-    with serving(tmp_path / "games.sqlite3") as process:
-        yield process
-
-
-def open_page(context: Any, url: str) -> Any:
-    """A page of ``context`` at ``url``, once drawn; its script errors kept in ``page.errors``, its confirmations
-    accepted."""
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.on("dialog", lambda dialog: dialog.accept())
-    page.errors = errors
-    page.goto(url)
-    if "/how-to-play/" not in url:
-        page.wait_for_selector("body[data-ready='1']")
-    return page
-
-
-def create(server: ServerProcess, **body: Any) -> JSON:
-    data: JSON = httpx.post(f"{server.url}api/games", json=body, timeout=30).json()
-    assert "id" in data, data
-    return data
-
-
-def seat_page(context: Any, server: ServerProcess, game: JSON, token: str | None = None) -> Any:
-    """The game's page, opened by its seat link."""
-    return open_page(context, f"{server.url}game/{game['id']}#seat={token or game['token']}")
-
-
-def state(server: ServerProcess, game_id: str, token: str | None = None) -> JSON:
-    headers = {"x-seat-token": token} if token else {}
-    data: JSON = httpx.get(f"{server.url}api/games/{game_id}", headers=headers, timeout=10).json()
-    return data
-
-
-def overflow(page: Any) -> int:
-    """How far the page is wider than the window (0 when it fits)."""
-    width: int = page.evaluate("Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)")
-    inner: int = page.evaluate("window.innerWidth")
-    return max(0, width - inner)
-
-
-def shoot(page: Any, name: str, tmp_path: Path) -> None:
-    """Photograph the page into docs/screenshots/ (when the picture is missing or HIVE_SCREENSHOT=1), else into
-    ``tmp_path``."""
-    page.evaluate("window.scrollTo(0, 0)")
-    target = SHOTS / name
-    if target.exists() and os.environ.get("HIVE_SCREENSHOT") != "1":
-        target = tmp_path / name
-    target.parent.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(target))
-    assert target.read_bytes().startswith(b"\x89PNG")
-
-
-def show_tab(page: Any, name: str) -> None:
-    """Choose the tab ``name`` (moves, chat, review, share) beside the board where the window shows one box at a time
-    (a wide one); a phone's shows every box, one under another, and has no tabs to choose."""
-    if page.evaluate("matchMedia('(min-width: 861px)').matches"):
-        page.locator(f"#tab-{name}").click()
-        page.wait_for_selector(f"#tab-{name}[aria-selected=true]")
-
-
-def game_of(page: Any) -> tuple[str, str]:
-    """The open game's id and the seat token the page keeps in its storage (never in the address bar)."""
-    match = re.search(r"/game/([\w-]+)$", page.url)
-    assert match, page.url
-    token = page.evaluate(f"localStorage.getItem('hive.token.{match.group(1)}')")
-    assert token, "the page keeps no token for its game"
-    return match.group(1), token
-
-
-def click_move(page: Any, st: JSON, text: str, *, touch: bool = False) -> None:
-    """Play a MoveString by clicks (or taps): the piece (in hand or on the board), then its lit destination."""
-    press = page.tap if touch else page.click
-    page.wait_for_function(f"app.state && app.state.moves.length === {len(st['moves'])} && !app.state.thinking")
-    if text == "pass":
-        press("#btn-pass")
-        return
-    for piece, moves in st["view"]["legal"].items():
-        for move in moves:
-            if move["move"] == text:
-                on_board = any(cell["stack"][-1] == piece for cell in st["view"]["cells"])
-                press(f'#board .piece[data-piece="{piece}"]' if on_board else f'.hand [data-piece="{piece}"]')
-                q, r = move["to"]
-                press(f'#board .dest[data-to="{q},{r}"]')
-                return
-    raise AssertionError(f"{text} is not among the legal moves")
+#: axe.min.js as scripts/axe.sh installs it (or HIVE_AXE, the path of another copy).
+AXE = Path(os.environ.get("HIVE_AXE", ROOT / ".venv" / "axe" / "node_modules" / "axe-core" / "axe.min.js"))
 
 
 #: A short decisive HiveQueen game (the easy AI against the random mover).
@@ -465,9 +320,3 @@ def release_0_1(path: Path) -> None:
             connection.exec_driver_sql("DROP TABLE alembic_version")
     finally:
         engine.dispose()
-
-
-def sizes(*names: str) -> list[Any]:
-    """Browser sizes for ``pytest.mark.parametrize``: the phone's in the default run, the others (desktop,
-    landscape) in the slow set, which CI runs too; the phone's layout is the one most often broken."""
-    return [pytest.param(name, marks=[] if name == "phone" else [pytest.mark.slow]) for name in names]

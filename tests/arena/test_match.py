@@ -233,6 +233,7 @@ def test_an_engine_that_fails_forfeits() -> None:
     assert "Black forfeits:" in result.games[1].reason
 
 
+@pytest.mark.timing
 def test_an_engine_that_hangs_forfeits_in_time() -> None:
     start = time.monotonic()
     # a second beyond the move's: enough for the engine to start on a loaded machine

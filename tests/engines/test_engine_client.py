@@ -107,6 +107,7 @@ def test_option_lines() -> None:
             Option.parse(bad)
 
 
+@pytest.mark.timing
 def test_a_hang_becomes_a_timeout_naming_the_command() -> None:
     # a generous start-up (a cold start on a loaded machine takes seconds), then half a second a reply
     with SimpleEngine.popen_uhp(fake("--hang", "bestmove"), timeout=60) as engine:
@@ -174,6 +175,7 @@ def test_no_move_when_the_game_is_over() -> None:
         engine.play(board, Limits(depth=1))
 
 
+@pytest.mark.timing
 def test_quit_kills_an_engine_that_ignores_exit(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(hive.engine.protocol, "EXIT_GRACE", 0.3)
     engine = SimpleEngine.popen_uhp(fake("--ignore-exit"))

@@ -9,25 +9,14 @@ import pytest
 
 import hive
 from hive.games.hive import Searcher
-from hive.search import Limits, SearchResult
+from hive.search import Limits
 from hive.search.parallel import can_fork
 from hive.search.timing import MOVE_OVERHEAD, move_budget
 from hive.uhp.server import UHPEngine
 
 from ..positions import MIDGAME
 from ..processes import Engine, children
-
-
-class Recording(Searcher):
-    """A searcher that keeps the limits of every search."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.seen: list[Limits] = []
-
-    def search(self, board: hive.Board, limits: Limits) -> SearchResult[hive.Move]:  # type: ignore[override]
-        self.seen.append(limits)
-        return super().search(board, Limits(depth=1))
+from .recording import Recording
 
 
 @pytest.fixture
@@ -126,6 +115,7 @@ def test_a_tiny_clock_is_never_lost(engine: Engine, threads: int) -> None:
         assert not state.startswith(("err", "invalidmove")), state
 
 
+@pytest.mark.timing
 @pytest.mark.skipif(not can_fork(), reason="searches on more than one process need os.fork")
 def test_threads_search_the_same_and_stop_on_a_new_line(engine: Engine) -> None:
     engine.send(f"newgame {MIDGAME}")

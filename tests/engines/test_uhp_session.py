@@ -12,26 +12,14 @@ from collections.abc import Iterator
 import pytest
 
 import hive
-from hive.games.hive import Searcher
 from hive.players import SearchPlayer
-from hive.search import Limits, SearchResult
+from hive.search import Limits
 from hive.search.parallel import can_fork
 from hive.uhp.server import ANSWER_MARGIN, UHPEngine
 
 from ..positions import MIDGAME
 from ..processes import Engine, children
-
-
-class Recording(Searcher):
-    """A searcher that keeps the limits of every search and searches one ply."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.seen: list[Limits] = []
-
-    def search(self, board: hive.Board, limits: Limits) -> SearchResult[hive.Move]:  # type: ignore[override]
-        self.seen.append(limits)
-        return super().search(board, Limits(depth=1))
+from .recording import Recording
 
 
 class FakeClock:

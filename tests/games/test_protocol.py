@@ -9,8 +9,6 @@ import threading
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import hive
 from hive.arena.settings import arena_settings
@@ -18,9 +16,11 @@ from hive.game import Outcome, Termination, UnknownGameError
 from hive.games import GAMES, PLUGINS, find_game
 from hive.games.hive.endings import QUEEN_SURROUNDED
 from hive.games.hivequeen.endings import NEITHER_CAN_MOVE
+from hive.plugin import GameSpec
 from hive.search import Limits
 
-from ..protocol_checks import random_games_keep_the_protocol
+from ..protocol_checks import every_playout_keeps_the_protocol, random_games_keep_the_protocol
+from ..toygame import NAME as TOY
 
 NAMES = list(GAMES)
 
@@ -158,33 +158,12 @@ def test_two_searches_in_two_threads_do_not_interfere() -> None:
     assert alone["first"] == alone["second"] == together["first"] == together["second"]
 
 
-@settings(max_examples=40, deadline=None)
-@given(st.sampled_from(NAMES), st.integers(0, 2**32), st.integers(0, 60))
-def test_push_pop_and_copies_keep_every_game_exact(name: str, seed: int, length: int) -> None:
-    """One property body for every game: pushes and pops in any order leave the record, the moves, whose turn it
-    is and the outcome as they were, and a copy is independent of its board."""
-    spec = find_game(name)
-    rng = random.Random(seed)
-    board = spec()
-    for _ in range(length // 2):
-        if board.is_game_over():
-            break
-        board.push(spec.ai.random_move(board, rng))
-    before = (board.record(), board.move_stack, board.turn, board.outcome())
-    copy = board.copy()
-    pushed = 0
-    for _ in range(length):
-        if not board.is_game_over() and (pushed == 0 or rng.random() < 0.6):
-            board.push(spec.ai.random_move(board, rng))
-            pushed += 1
-        elif pushed:
-            board.pop()
-            pushed -= 1
-    assert copy.record() == before[0]
-    while pushed:
-        board.pop()
-        pushed -= 1
-    assert (board.record(), board.move_stack, board.turn, board.outcome()) == before
+@pytest.mark.parametrize("name", [*NAMES, TOY])
+def test_any_playout_of_every_game_keeps_the_protocol(name: str, toy_game: GameSpec) -> None:
+    """One property body for every registered game and the tests' third game: random legal playouts, pushed and
+    popped in any order, keep push and pop inverse, every legal move round-trips through the notation, the game
+    ends consistently, a copy is independent of its board and the record replays."""
+    every_playout_keeps_the_protocol(find_game(name))
 
 
 def test_hives_uhp_names_are_the_boards_only_aliases() -> None:

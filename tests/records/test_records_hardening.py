@@ -32,9 +32,9 @@ OVER = MAX_TEXT + 10
 
 
 def seconds(read: Callable[[], object]) -> float:
-    """The best of three timings of ``read``."""
+    """The best of five timings of ``read`` (the best, as a busy machine only ever adds time)."""
     best = float("inf")
-    for _ in range(3):
+    for _ in range(5):
         start = time.perf_counter()
         read()
         best = min(best, time.perf_counter() - start)
@@ -86,11 +86,13 @@ def test_a_long_sgf_value_spanning_chunks_is_read_whole_with_few_reads() -> None
     assert len(reads) < 16, len(reads)
 
 
+@pytest.mark.timing
 def test_a_long_sgf_value_takes_linear_time() -> None:
     small = f"(;GM[27]C[{'x' * 100_000}])"
     large = f"(;GM[27]C[{'x' * 1_000_000}])"
     ratio = seconds(lambda: trees(large, 4096)) / seconds(lambda: trees(small, 4096))
-    assert ratio < 40, ratio  # 10 when linear; re-scanning per chunk made it 100
+    # 10 when linear, 20 to 40 measured (the small text's millisecond is cache-warm); re-scanning per chunk made it 100
+    assert ratio < 60, ratio
 
 
 def test_a_long_sgf_value_takes_little_memory() -> None:
@@ -279,6 +281,7 @@ def test_a_huge_boardspace_row_is_an_error_on_its_game() -> None:
     assert_good_game(second)
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize(
     ("fmt", "text"),
     [
@@ -288,7 +291,7 @@ def test_a_huge_boardspace_row_is_an_error_on_its_game() -> None:
     ids=["boardspace-spaces", "pgn-braces"],
 )
 def test_texts_that_took_quadratic_time_are_read_at_once(fmt: str, text: str) -> None:
-    assert seconds(lambda: read_string(text, fmt)) < 1.0
+    assert seconds(lambda: read_string(text, fmt)) < 1.0  # some 15 ms: generous, yet far below quadratic time
 
 
 def test_anything_unforeseen_is_an_error_on_its_game_only(monkeypatch: pytest.MonkeyPatch) -> None:

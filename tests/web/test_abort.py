@@ -16,8 +16,7 @@ import httpx
 from hive.web.shared.settings import Settings
 
 from ..web_support import JSON, FakeTime, in_process, new_game
-from .test_accounts import PASSWORD, SERVER, other, sign_up
-from .test_seeks import open_seek, play_moves
+from .api_support import PASSWORD, SERVER, open_seek, other, play_moves, sign_up
 
 
 async def seek_game(c: httpx.AsyncClient, **seek: Any) -> tuple[str, dict[httpx.AsyncClient, str], list[Any]]:

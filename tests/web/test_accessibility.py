@@ -10,52 +10,22 @@ it could not decide) to a JSON file, named in the failure message.
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from ..web_support import (
-    DESKTOP,
-    JSON,
-    PHONE,
-    QUEEN_GAME,
-    ROOT,
-    WON,
-    ServerProcess,
-    browser,
-    click_move,
-    create,
-    open_page,
-    seat_page,
-    server,
-    sizes,
-)
+from ..web_support import JSON, QUEEN_GAME, WON, ServerProcess
+from .browser_support import SIZES, click_move, create, no_serious_violation, open_page, press, seat_page, sizes
 
 Page = Any
-__all__ = ["browser", "server"]  # the fixtures
 pytestmark = pytest.mark.once  # the page's test: the compiled build's pass runs it (tests/conftest.py's ONCE by name)
 
-#: axe.min.js as scripts/axe.sh installs it (or HIVE_AXE, the path of another copy).
-AXE = Path(os.environ.get("HIVE_AXE", ROOT / ".venv" / "axe" / "node_modules" / "axe-core" / "axe.min.js"))
-#: The rules run: those of WCAG 2.0 and 2.1, levels A and AA, and Deque's best practices.
-TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
-#: The impacts that fail the test (axe's others: moderate, minor).
-FAILING = ("serious", "critical")
-SIZES: dict[str, dict[str, Any]] = {"phone": {**PHONE, "viewport": {"width": 360, "height": 740}}, "desktop": DESKTOP}
 OPENING = "wS1;bS1 wS1-;wQ -wS1;bQ bS1-"
 BASE = {"game_type": "Base"}
 #: A Base game against the random mover, four moves in, White (ours) to move.
 AGAINST_THE_AI: JSON = {"mode": "ai", "ai_level": "random", "colour": "white", "game_string": OPENING, "options": BASE}
-#: How many of a rule's elements the failure message names.
-SHOWN = 3
-
-
-def press(page: Page, device: str, selector: str) -> None:
-    (page.tap if device == "phone" else page.click)(selector)
 
 
 def game_list(context: Any, server: ServerProcess, device: str) -> Page:
@@ -123,51 +93,6 @@ VIEWS: dict[str, Callable[[Any, ServerProcess, str], Page]] = {
 }
 
 
-@pytest.fixture(scope="module")
-def axe() -> Path:
-    """axe.min.js; the module's tests are skipped while it is missing."""
-    if not AXE.exists():
-        pytest.skip(f"{AXE} is missing: bash scripts/test.sh (or bash scripts/axe.sh install) installs axe-core")
-    return AXE
-
-
-def settle(page: Page) -> None:
-    """Wait for the fonts and for the page's finite animations and transitions to end (a colour caught halfway
-    would be judged by its contrast)."""
-    page.evaluate("document.fonts.ready.then(() => true)")
-    page.wait_for_function(
-        """() => document.getAnimations().every(
-            (a) => a.playState !== "running" || a.effect.getComputedTiming().iterations === Infinity)"""
-    )
-
-
-def audit(page: Page, axe: Path) -> JSON:
-    """axe-core's answer for the page as it stands: its violations and what it could not decide (``incomplete``)."""
-    page.add_script_tag(path=str(axe))
-    result: JSON = page.evaluate(
-        """async (tags) => {
-            const r = await axe.run(document, {runOnly: {type: "tag", values: tags}});
-            return {version: r.testEngine.version, url: r.url, violations: r.violations, incomplete: r.incomplete};
-        }""",
-        TAGS,
-    )
-    return result
-
-
-def report(violations: list[JSON], where: str, version: str, saved: Path) -> str:
-    """The failure message: each rule broken, its impact, what it asks for and the first of its elements."""
-    lines = [
-        f"{len(violations)} serious or critical accessibility violation(s) on the {where} (axe-core {version};"
-        f" axe's whole answer in {saved}):"
-    ]
-    for rule in violations:
-        targets = [" ".join(map(str, node["target"])) for node in rule["nodes"]]
-        more = f" and {len(targets) - SHOWN} more" if len(targets) > SHOWN else ""
-        lines.append(f"- {rule['id']} ({rule['impact']}): {rule['help']} [{rule['helpUrl']}]")
-        lines.append(f"    {len(targets)} element(s): {', '.join(targets[:SHOWN])}{more}")
-    return "\n".join(lines)
-
-
 @pytest.mark.parametrize("device", sizes(*SIZES))
 @pytest.mark.parametrize("view", VIEWS)
 def test_no_serious_or_critical_accessibility_violation(
@@ -176,13 +101,7 @@ def test_no_serious_or_critical_accessibility_violation(
     context = browser.new_context(bypass_csp=True, **SIZES[device])  # axe's script is injected, and evaluated
     try:
         page = VIEWS[view](context, server, device)
-        settle(page)
-        result = audit(page, axe)
-        saved = tmp_path / f"axe-{view}-{device}.json"
-        saved.write_text(json.dumps(result, indent=1))
-        failing = [rule for rule in result["violations"] if rule["impact"] in FAILING]
-        if failing:
-            pytest.fail(report(failing, f"{view} page at {device} size", result["version"], saved), pytrace=False)
+        no_serious_violation(page, axe, f"{view} page at {device} size", tmp_path)
         assert page.errors == []
     finally:
         context.close()

@@ -14,31 +14,10 @@ import sqlalchemy as sa
 
 from hive.web.http.accounts import COOKIE
 from hive.web.shared.database import Database
-from hive.web.shared.settings import Settings
 from hive.web.storage.schema import metadata
 
-from ..web_support import JSON, ROOT, database, in_process
-
-__all__ = ["database"]
-
-SERVER = Settings(accounts=True)
-PASSWORD = "correct horse battery"
-
-
-async def sign_up(c: httpx.AsyncClient, name: str, password: str = PASSWORD) -> JSON:
-    r = await c.post("/api/accounts", json={"name": name, "password": password})
-    assert r.status_code == 201, r.text
-    data: JSON = r.json()
-    return data
-
-
-async def sign_in(c: httpx.AsyncClient, name: str, password: str = PASSWORD) -> httpx.Response:
-    return await c.post("/api/session", json={"name": name, "password": password})
-
-
-def other(c: httpx.AsyncClient) -> httpx.AsyncClient:
-    """A second browser on the same app: no cookies of the first."""
-    return httpx.AsyncClient(transport=c._transport, base_url=str(c.base_url), timeout=60)
+from ..web_support import ROOT, in_process
+from .api_support import PASSWORD, SERVER, other, sign_in, sign_up
 
 
 def test_sign_up_in_and_out_with_an_httponly_cookie_and_csrf(database: str) -> None:

@@ -14,8 +14,9 @@ import pytest
 
 import hive
 
-from ..web_support import in_process
-from .test_accounts import PASSWORD, SERVER, other
+from ..web_support import in_process, server_thread
+from .api_support import PASSWORD, SERVER, other
+from .socket_support import account, lobby, message, until_pong, ws_url
 
 ACTORS = ("guest", "account", "player", "opponent", "bot", "admin")
 #: Who asks every row of the matrix: the actors, and the admin's API token (of scope ``bot``), which answers as the
@@ -393,11 +394,7 @@ def test_the_authorization_matrix(tmp_path: Path) -> None:
 def test_the_lobby_socket_shows_a_challenge_to_its_two_players_alone(tmp_path: Path) -> None:
     """``/ws/lobby`` asked by each actor (a guest; accounts by their cookie; the bot by its API token): everyone sees
     an open seek, only the challenged player and the challenger see a challenge, and a bad API token is refused."""
-    import httpx
     import websockets
-
-    from ..web_support import server_thread
-    from .test_lobby_socket import account, lobby, message, until_pong, ws_url
 
     async def main(url: str) -> None:
         clients = [httpx.AsyncClient(base_url=url, timeout=30) for _ in ACTORS]

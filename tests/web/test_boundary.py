@@ -21,10 +21,9 @@ from hive.web.shared.errors import BadRequest
 from hive.web.shared.settings import Settings
 from hive.web.shared.values import check_number, check_text, parse_id
 
-from ..web_support import JSON, ServeProcess, database, in_process, server_thread
-from .test_accounts import PASSWORD, SERVER
+from ..web_support import JSON, ServeProcess, in_process, server_thread
+from .api_support import PASSWORD, SERVER
 
-__all__ = ["database"]
 pytestmark = pytest.mark.anyio
 
 

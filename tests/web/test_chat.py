@@ -7,8 +7,7 @@ import asyncio
 from pathlib import Path
 
 from ..web_support import in_process
-from .test_accounts import PASSWORD, SERVER, other
-from .test_seeks import open_seek
+from .api_support import PASSWORD, SERVER, open_seek, other
 
 
 def test_the_rooms_limits_blocks_and_reports(tmp_path: Path) -> None:

@@ -8,8 +8,7 @@ import asyncio
 from pathlib import Path
 
 from ..web_support import in_process
-from .test_accounts import SERVER, other, sign_up
-from .test_seeks import open_seek
+from .api_support import SERVER, open_seek, other, sign_up
 
 
 def ids(answer: dict[str, object]) -> dict[str, object]:

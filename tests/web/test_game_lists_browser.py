@@ -4,30 +4,17 @@ a new guest's list is empty; a spectator of the game is shown no Undo, Offer dra
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from hive.web.shared.settings import Settings
-
-from ..web_support import DESKTOP, PHONE, browser, open_page, server_thread, sizes
-from .test_web_accounts import PASSWORD
-from .test_web_community import api_account
+from .browser_support import DESKTOP, PASSWORD, PHONE, api_account, open_page, sizes
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
 
-__all__ = ["browser"]
 
 SIZES: dict[str, dict[str, Any]] = {"phone": PHONE, "desktop": DESKTOP}
-
-
-@pytest.fixture()
-def club(tmp_path: Path) -> Iterator[str]:
-    with server_thread(tmp_path / "games.sqlite3", settings=Settings(accounts=True)) as url:
-        yield url
 
 
 @pytest.mark.parametrize("device", sizes(*SIZES))

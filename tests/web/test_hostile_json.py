@@ -29,7 +29,7 @@ from hive.web.shared.settings import Settings
 from hive.web.storage import schema
 
 from ..web_support import JSON, in_process
-from .test_accounts import PASSWORD
+from .api_support import PASSWORD
 
 pytestmark = pytest.mark.anyio
 
@@ -281,10 +281,12 @@ async def fuzz(db: str | Path, labels: tuple[str, ...], seconds: float) -> None:
         assert elapsed < seconds, f"{asked} requests took {elapsed:.0f} s"
 
 
+@pytest.mark.timing
 async def test_hostile_values_in_every_field_of_every_json_route(tmp_path: Path) -> None:
     await fuzz(tmp_path / "db.sqlite3", tuple(HOSTILE), 60)
 
 
+@pytest.mark.timing
 async def test_hostile_values_on_postgresql(postgres_url: str) -> None:
     from hive.web.storage import open_store
 

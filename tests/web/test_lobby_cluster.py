@@ -12,10 +12,8 @@ import pytest
 import websockets
 
 from ..web_support import ServeProcess
-from .test_lobby_socket import account, both, lobby, message, until_pong, ws_url
-from .test_web_cluster import LIMITS, upgraded
-
-__all__ = ["upgraded"]
+from .api_support import LIMITS
+from .socket_support import account, both, lobby, message, until_pong, ws_url
 
 
 async def across(one: str, two: str) -> None:

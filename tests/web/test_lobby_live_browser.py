@@ -5,32 +5,20 @@ says so, not at the next poll, which comes every 8 seconds)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 import hive
-from hive.web.shared.settings import Settings
 
-from ..web_support import DESKTOP, PHONE, browser, open_page, server_thread, sizes
-from .test_web_accounts import PASSWORD
-from .test_web_community import api_account
+from .browser_support import DESKTOP, PASSWORD, PHONE, api_account, open_page, sizes
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
 
-__all__ = ["browser"]
 SIZES: dict[str, dict[str, Any]] = {"phone": PHONE, "desktop": DESKTOP}
 #: Well under the lists' poll (8 s): what shows within it was pushed.
 PUSHED = 4_000
-
-
-@pytest.fixture()
-def club(tmp_path: Path) -> Iterator[str]:
-    with server_thread(tmp_path / "games.sqlite3", settings=Settings(accounts=True)) as url:
-        yield url
 
 
 @pytest.mark.parametrize("device", sizes(*SIZES))

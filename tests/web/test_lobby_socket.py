@@ -12,8 +12,6 @@ PostgreSQL, through a real server and real WebSockets:
 from __future__ import annotations
 
 import asyncio
-import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,67 +21,9 @@ import websockets
 
 from hive.web.shared.settings import Settings
 
-from ..web_support import JSON, database, server_thread
-from .test_accounts import PASSWORD, SERVER
-
-__all__ = ["database"]
-
-
-def ws_url(url: str, path: str) -> str:
-    return url.replace("http://", "ws://") + path
-
-
-async def account(c: httpx.AsyncClient, name: str) -> JSON:
-    """Make an account signed in on ``c``: its name, CSRF headers and cookie header."""
-    r = await c.post("/api/accounts", json={"name": name, "password": PASSWORD})
-    assert r.status_code == 201, r.text
-    cookie = "; ".join(f"{key}={value}" for key, value in c.cookies.items())
-    return {"name": name, "client": c, "headers": {"x-csrf-token": r.json()["csrf"]}, "cookie": cookie}
-
-
-async def lobby(url: str, who: JSON | None = None) -> Any:
-    """A lobby socket (a guest's, or signed in as ``who``) and its ``hello``."""
-    headers = {"cookie": who["cookie"]} if who else {}
-    ws: Any = await websockets.connect(ws_url(url, "ws/lobby"), additional_headers=headers)
-    hello = await message(ws, lambda m: m["type"] == "hello")
-    ws.hello = hello
-    return ws
-
-
-async def message(ws: Any, test: Callable[[JSON], bool], timeout: float = 20.0) -> JSON:
-    """The first JSON message the socket sends that passes ``test``, skipping the others."""
-
-    async def read() -> JSON:
-        while True:
-            text = await ws.recv()
-            if text == "pong":
-                continue
-            data: JSON = json.loads(text)
-            if test(data):
-                return data
-
-    return await asyncio.wait_for(read(), timeout)
-
-
-async def both(ws: Any, first: Callable[[JSON], bool], second: Callable[[JSON], bool]) -> tuple[JSON, JSON]:
-    """The first messages that pass ``first`` and ``second``, in whichever order they come."""
-    found: list[JSON | None] = [None, None]
-    while found[0] is None or found[1] is None:
-        got = await message(ws, lambda m: (found[0] is None and first(m)) or (found[1] is None and second(m)))
-        found[0 if found[0] is None and first(got) else 1] = got
-    assert found[0] is not None and found[1] is not None
-    return found[0], found[1]
-
-
-async def until_pong(ws: Any) -> list[JSON]:
-    """Every message the socket has sent until it answers a ping now (what came before is all there was)."""
-    await ws.send("ping")
-    seen: list[JSON] = []
-    while True:
-        text = await asyncio.wait_for(ws.recv(), 20)
-        if text == "pong":
-            return seen
-        seen.append(json.loads(text))
+from ..web_support import server_thread
+from .api_support import SERVER
+from .socket_support import account, both, lobby, message, until_pong, ws_url
 
 
 def test_the_lobby_socket_pushes_seeks_challenges_and_turns_to_whom_may_see_them(database: str) -> None:

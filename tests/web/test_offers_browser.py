@@ -11,21 +11,17 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from hive.web.shared.settings import Settings
 
-from ..web_support import DESKTOP, browser, open_page, server_thread
-from .test_web_seeks import seek_row, sign_up
+from .browser_support import DESKTOP, open_page, seek_row, sign_up
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
 
-__all__ = ["browser"]
 pytestmark = pytest.mark.once
 
 #: The seek's grace on the test's server, in seconds.
@@ -35,10 +31,9 @@ NOTICED = 15_000
 
 
 @pytest.fixture()
-def club(tmp_path: Path) -> Iterator[str]:
-    """A server of the test's own that keeps accounts, with a short grace for seeks; its URL."""
-    with server_thread(tmp_path / "games.sqlite3", settings=Settings(accounts=True, seek_grace=GRACE)) as url:
-        yield url
+def club_settings() -> Settings:
+    """The club keeps accounts, with a short grace for seeks."""
+    return Settings(accounts=True, seek_grace=GRACE)
 
 
 def seek(page: Any) -> None:
@@ -49,6 +44,7 @@ def seek(page: Any) -> None:
     expect(page.locator("#dlg-seek")).to_be_hidden()
 
 
+@pytest.mark.timing
 def test_a_seek_leaves_the_lobby_when_its_seekers_page_closes(browser: Any, club: str) -> None:
     contexts = [browser.new_context(bypass_csp=True, **DESKTOP) for _ in range(2)]
     try:

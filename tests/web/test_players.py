@@ -18,11 +18,8 @@ from hive.web.accounts.service import ONLINE_SECONDS
 from hive.web.http.accounts import ONLINE_LIMIT
 from hive.web.storage.schema import online
 
-from ..web_support import JSON, database, in_process, server_thread, state_where
-from .test_accounts import PASSWORD, SERVER, other, sign_up
-from .test_seeks import play_moves
-
-__all__ = ["database"]
+from ..web_support import JSON, in_process, server_thread, state_where
+from .api_support import PASSWORD, SERVER, other, play_moves, sign_up
 
 
 def names(answer: httpx.Response) -> list[str]:

@@ -15,10 +15,8 @@ from hive.web.accounts.seeks import OPEN_SEEKS
 from hive.web.accounts.tournaments import LIMITS as TOURNAMENTS
 
 from ..web_support import ServeProcess
-from .test_lobby_socket import account
-from .test_web_cluster import LIMITS, upgraded
-
-__all__ = ["upgraded"]
+from .api_support import LIMITS
+from .socket_support import account
 
 
 async def burst(clients: list[httpx.AsyncClient], n: int, path: str, body: Any, headers: dict[str, str]) -> list[int]:

@@ -9,11 +9,8 @@ from typing import Any
 
 import httpx
 
-from ..web_support import JSON, database, in_process
-from .test_accounts import SERVER, other, sign_up
-from .test_tournaments import finish
-
-__all__ = ["database"]
+from ..web_support import JSON, in_process
+from .api_support import SERVER, finish, other, sign_up
 
 Player = tuple[httpx.AsyncClient, dict[str, str]]
 

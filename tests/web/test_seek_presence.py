@@ -16,11 +16,8 @@ import pytest
 from hive.web.shared.settings import Settings
 
 from ..web_support import JSON, FakeTime, ServeProcess, in_process, server_thread
-from .test_accounts import SERVER, other, sign_up
-from .test_lobby_socket import account, lobby, message
-from .test_web_cluster import LIMITS, upgraded
-
-__all__ = ["upgraded"]
+from .api_support import LIMITS, SERVER, other, sign_up
+from .socket_support import account, lobby, message
 
 BLITZ = {"game": "Base", "time_control": "blitz", "rated": False}
 DAYS = {"game": "Base", "time_control": {"days": 1}, "rated": False}
@@ -111,6 +108,7 @@ def test_starting_a_game_ends_both_players_other_seeks_and_challenges(tmp_path: 
     asyncio.run(main())
 
 
+@pytest.mark.timing
 def test_a_pages_lobby_socket_and_a_bots_stream_hold_their_seeks_and_closing_them_ends_them(tmp_path: Path) -> None:
     grace = 1.0
     settings = Settings(accounts=True, seek_grace=grace)
@@ -152,6 +150,7 @@ def test_a_pages_lobby_socket_and_a_bots_stream_hold_their_seeks_and_closing_the
         asyncio.run(main(url))
 
 
+@pytest.mark.timing
 @pytest.mark.slow
 def test_a_seek_held_by_a_socket_on_one_process_is_swept_by_the_other_once_it_closes(upgraded: str) -> None:
     grace = 2.0

@@ -6,41 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import math
-import random
 from pathlib import Path
 
-import httpx
 import pytest
 
-import hive
 from hive.ratings import Rating, rate_game
 
-from ..web_support import JSON, database, in_process
-from .test_accounts import SERVER, other, sign_up
-
-__all__ = ["database"]
-
-
-async def open_seek(c: httpx.AsyncClient, csrf: str, **body: object) -> httpx.Response:
-    return await c.post("/api/seeks", json=body, headers={"x-csrf-token": csrf})
-
-
-async def play_moves(c: httpx.AsyncClient, csrf: str, game_id: str, game: str, count: int, seed: int) -> JSON:
-    """``count`` random moves from whoever ``c`` is signed in as, in turn with the other's, by the session alone (no
-    seat token). Returns the state after."""
-    spec = hive.find_game(game)
-    rng = random.Random(seed)
-    state: JSON = (await c.get(f"/api/games/{game_id}")).json()
-    for _ in range(count):
-        board = spec()
-        for text in state["moves"]:
-            board.push_text(text)
-        move = board.move_text(spec.ai.random_move(board, rng))
-        body = {"move": move, "ply": len(state["moves"])}
-        r = await c.post(f"/api/games/{game_id}/move", json=body, headers={"x-csrf-token": csrf})
-        assert r.status_code == 200, r.text
-        state = r.json()
-    return state
+from ..web_support import in_process
+from .api_support import SERVER, open_seek, other, play_moves, sign_up
 
 
 @pytest.mark.parametrize("game", ["Base+MLP", pytest.param("HiveQueen", marks=pytest.mark.slow)])

@@ -23,7 +23,7 @@ from hive.web.shared.settings import Settings
 from hive.web.storage.accounts import AccountRepository
 
 from ..web_support import FakeTime, client, in_process
-from .test_accounts import PASSWORD, SERVER, other, sign_in, sign_up
+from .api_support import PASSWORD, SERVER, other, sign_in, sign_up
 
 OWNER = "10.0.0.1"
 

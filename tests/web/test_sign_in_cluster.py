@@ -12,9 +12,6 @@ import collections
 import httpx
 
 from ..web_support import ServeProcess
-from .test_web_cluster import upgraded
-
-__all__ = ["upgraded"]
 
 PASSWORD = "correct horse battery"
 #: The limits the processes are started with (options of hive serve, so those are tried too).

@@ -9,11 +9,9 @@ import asyncio
 
 import httpx
 
-from ..web_support import database, server_thread
-from .test_accounts import SERVER
-from .test_lobby_socket import account, lobby, message, until_pong
-
-__all__ = ["database"]
+from ..web_support import server_thread
+from .api_support import SERVER
+from .socket_support import account, lobby, message, until_pong
 
 
 def test_an_invitation_is_told_to_the_invited_and_a_game_names_its_tournament(database: str) -> None:

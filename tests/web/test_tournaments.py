@@ -4,39 +4,14 @@ to its final standings, the server pairing each round when the last one's games 
 from __future__ import annotations
 
 import asyncio
-import random
 import time
 from collections import Counter
 from pathlib import Path
 
 import httpx
 
-import hive
-
-from ..web_support import JSON, database, in_process
-from .test_accounts import PASSWORD, SERVER, other
-
-__all__ = ["database"]
-
-
-async def finish(game_id: str, players: dict[str, tuple[httpx.AsyncClient, dict[str, str]]], how: int) -> None:
-    """Play two moves, then end the game: ``how`` 0, the first player resigns; 1, the second; 2, a draw agreed."""
-    state: JSON = (await next(iter(players.values()))[0].get(f"/api/games/{game_id}")).json()
-    first, second = (players[name] for name in state["names"])
-    board = hive.Board("Base")
-    rng = random.Random(game_id)
-    for mover in (first, second):
-        text = board.move_text(rng.choice(list(board.legal_moves)))
-        board.push_text(text)
-        r = await mover[0].post(f"/api/games/{game_id}/move", json={"move": text}, headers=mover[1])
-        assert r.status_code == 200, r.text
-    if how == 2:
-        offered = await first[0].post(f"/api/games/{game_id}/offer", json={"what": "draw"}, headers=first[1])
-        agreed = await second[0].post(f"/api/games/{game_id}/answer", json={"accept": True}, headers=second[1])
-        assert offered.is_success and agreed.is_success
-    else:
-        loser = (first, second)[how]
-        assert (await loser[0].post(f"/api/games/{game_id}/resign", json={}, headers=loser[1])).is_success
+from ..web_support import JSON, in_process
+from .api_support import PASSWORD, SERVER, finish, other
 
 
 def test_a_swiss_tournament_of_four_accounts_runs_to_its_final_standings(database: str) -> None:

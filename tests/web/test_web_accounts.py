@@ -8,86 +8,35 @@ The sign-up dialog is photographed into docs/screenshots/ when the pictures are 
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from hive.web.shared.settings import Settings
-
-from ..web_support import (
-    DESKTOP,
-    PHONE,
-    ServerProcess,
-    browser,
+from ..web_support import ServerProcess
+from .browser_support import (
+    PASSWORD,
+    SIZES,
+    header_button,
+    no_serious_violation,
     open_page,
     overflow,
-    server,
-    server_thread,
+    press,
     shoot,
+    sign,
+    signed_in_as,
     sizes,
+    toasted,
 )
-from .test_accessibility import FAILING, audit, axe, report, settle
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
 
 Page = Any
-__all__ = ["axe", "browser", "server"]  # the fixtures
 pytestmark = pytest.mark.once
 
-SIZES: dict[str, dict[str, Any]] = {"phone": {**PHONE, "viewport": {"width": 360, "height": 740}}, "desktop": DESKTOP}
-PASSWORD = "correct horse 7"
 NEW_PASSWORD = "battery staple 9"
-
-
-@pytest.fixture()
-def club(tmp_path: Path) -> Iterator[str]:
-    """A server of the test's own that keeps accounts, as ``hive serve`` configures it; its URL."""
-    with server_thread(tmp_path / "games.sqlite3", settings=Settings(accounts=True)) as url:
-        yield url
-
-
-def press(page: Page, device: str, selector: str) -> None:
-    (page.tap if device == "phone" else page.click)(selector)
-
-
-def header_button(page: Page, device: str) -> None:
-    """Press the header's account button (on a phone, in the ☰ menu)."""
-    if device == "phone":
-        press(page, device, "#btn-menu")
-    press(page, device, "#btn-account")
-
-
-def signed_in_as(page: Page, name: str | None) -> None:
-    """The header's button says who is signed in (or offers to sign in)."""
-    button = page.locator("#btn-account")
-    expect(button).to_have_text(name or "Sign in")
-    expect(button).to_have_class("account-button signed-in" if name else "account-button")
-
-
-def toasted(page: Page, text: str) -> None:
-    expect(page.locator("#toast")).to_have_text(text)
-
-
-def sign(page: Page, device: str, name: str, password: str, *, create: bool = False) -> None:
-    """Open the sign-in dialog, fill it and press Enter in the password field."""
-    header_button(page, device)
-    expect(page.locator("#dlg-sign")).to_be_visible()
-    expect(page.locator("#sign-name")).to_be_focused()
-    if create:
-        press(page, device, "#form-sign input[value=create] + span")
-        expect(page.locator("#sign-title")).to_have_text("Create an account")
-        expect(page.locator("#sign-rules")).to_be_visible()
-        expect(page.locator("#sign-password")).to_have_attribute("autocomplete", "new-password")
-    else:
-        expect(page.locator("#sign-password")).to_have_attribute("autocomplete", "current-password")
-    page.fill("#sign-name", name)
-    page.fill("#sign-password", password)
-    page.press("#sign-password", "Enter")
 
 
 def sign_out(page: Page, device: str) -> None:
@@ -168,17 +117,6 @@ def test_an_account_is_made_kept_signed_out_in_and_given_a_new_password(
         assert page.errors == []
     finally:
         context.close()
-
-
-def no_serious_violation(page: Page, axe: Path, where: str, tmp_path: Path) -> None:
-    """axe-core finds nothing serious or critical on the page as it stands (as tests/web/test_accessibility.py)."""
-    settle(page)
-    result = audit(page, axe)
-    saved = tmp_path / f"axe-{where.replace(' ', '-')}.json"
-    saved.write_text(json.dumps(result, indent=1))
-    failing = [rule for rule in result["violations"] if rule["impact"] in FAILING]
-    if failing:
-        pytest.fail(report(failing, where, result["version"], saved), pytrace=False)
 
 
 @pytest.mark.parametrize("device", sizes(*SIZES))

@@ -26,9 +26,7 @@ from hive.web.ai.work import analyse, choose_move
 from hive.web.shared.errors import TooMany
 from hive.web.shared.settings import Settings
 
-from ..web_support import JSON, client, database, in_process, midgame, new_game, random_move, server_thread
-
-__all__ = ["database"]
+from ..web_support import JSON, client, in_process, midgame, new_game, random_move, server_thread
 
 
 def test_moves_go_first_games_take_turns_and_a_shared_question_is_worked_out_once() -> None:

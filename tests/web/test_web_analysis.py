@@ -18,10 +18,9 @@ from hive.games.hivequeen import Board as QueenBoard
 from hive.web.analysis.tables import lines
 from hive.web.views import view_for
 
-from ..web_support import JSON, database, in_process, new_game, play, release_0_1
+from ..web_support import JSON, in_process, new_game, play, release_0_1
 
 pytestmark = pytest.mark.anyio
-__all__ = ["database"]
 OPENING = ["wS1", "bG1 -wS1", "wQ wS1/", "bQ /bG1"]
 
 

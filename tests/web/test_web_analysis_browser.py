@@ -10,23 +10,10 @@ from typing import Any
 import httpx
 import pytest
 
-from ..web_support import (
-    DEVICES,
-    JSON,
-    QUEEN_GAME,
-    ServerProcess,
-    browser,
-    click_move,
-    create,
-    overflow,
-    seat_page,
-    server,
-    shoot,
-    sizes,
-)
+from ..web_support import JSON, QUEEN_GAME, ServerProcess
+from .browser_support import DEVICES, click_move, create, overflow, seat_page, shoot, sizes
 
 Page = Any
-__all__ = ["browser", "server"]  # the fixtures
 OPENING = "wS1;bS1 wS1-;wQ -wS1;bQ bS1-"
 
 

@@ -40,11 +40,10 @@ from hive.web.shared.model import AIJob
 from hive.web.storage import Store, open_store
 from hive.web.views import replay, view_for
 
-from ..web_support import FakeTime, ServerProcess, database, midgame
+from ..web_support import FakeTime, ServerProcess, midgame
 
 JSON = dict[str, Any]
 pytestmark = pytest.mark.anyio
-__all__ = ["database"]
 #: Moves both games accept from their start, first player then second.
 OPENINGS = {"hive": ("wS1", "bS1 wS1-", "wQ -wS1"), "hivequeen": ("Wc3-c4", "Wg7-g6", "Wc4-c5")}
 

@@ -3,10 +3,8 @@ game dialog, both clocks ticking, the time used per move, and a flag that falls 
 
 from __future__ import annotations
 
-import os
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,12 +13,12 @@ import pytest
 
 import hive
 
-from ..web_support import DESKTOP, PHONE, ServerProcess, chromium, random_move, serving, sizes
+from ..web_support import ServerProcess, random_move
+from .browser_support import DESKTOP, PHONE, open_page, shoot, sizes
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 Page = Any
 JSON = dict[str, Any]
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 DEVICES: dict[str, dict[str, Any]] = {
     "phone": {
         "viewport": {"width": 390, "height": 844},
@@ -34,30 +32,6 @@ DEVICES: dict[str, dict[str, Any]] = {
 SHOWN = 30_000
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium(playwright_api) as launched:
-        yield launched
-
-
-@pytest.fixture()
-def own_server(tmp_path: Path) -> Iterator[ServerProcess]:
-    """A server of the test's own, so that its game list holds only the test's games."""
-    with serving(tmp_path / "games.sqlite3") as process:
-        yield process
-
-
-def open_page(context: Any, url: str) -> Page:
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.on("dialog", lambda dialog: dialog.accept())
-    page.errors = errors
-    page.goto(url)
-    page.wait_for_selector("body[data-ready='1']")
-    return page
-
-
 def create(server: ServerProcess, **body: Any) -> JSON:
     data: JSON = httpx.post(f"{server.url}api/games", json=body, timeout=30).json()
     assert "id" in data, data
@@ -66,18 +40,6 @@ def create(server: ServerProcess, **body: Any) -> JSON:
 
 def seat_page(context: Any, server: ServerProcess, game: JSON, token: str | None = None) -> Page:
     return open_page(context, f"{server.url}game/{game['id']}#seat={token or game['token']}")
-
-
-def shoot(page: Page, name: str, tmp_path: Path) -> None:
-    """Photograph the page into docs/screenshots/ when the picture is missing or HIVE_SCREENSHOT=1 (else into the
-    test's directory)."""
-    page.evaluate("window.scrollTo(0, 0)")
-    target = SHOTS / name
-    if target.exists() and os.environ.get("HIVE_SCREENSHOT") != "1":
-        target = tmp_path / name
-    target.parent.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(target))
-    assert target.read_bytes().startswith(b"\x89PNG")
 
 
 def clock_text(page: Page, seat: int) -> str:

@@ -15,7 +15,6 @@ The tournament's page and the leaderboard are photographed into the test's folde
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,28 +22,16 @@ import pytest
 import sqlalchemy as sa
 
 from hive.ratings import ESTABLISHED_AFTER, Rating, games_to_establish, rate_game
-from hive.web.shared.settings import Settings
 from hive.web.storage import open_store
 
-from ..web_support import browser, open_page, overflow, server_thread, sizes
-from .test_web_accounts import press
-from .test_web_players import SIZES, Player
+from .browser_support import SIZES, Player, open_page, overflow, press, sizes
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
 
-__all__ = ["browser"]  # the fixture
 pytestmark = pytest.mark.once
 #: How long a page may take to notice a change made elsewhere (a tournament's page asks every 3 s).
 NOTICED = 15_000
-
-
-@pytest.fixture()
-def club(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    """A server of the test's own that keeps accounts; its URL and its database file."""
-    db = tmp_path / "games.sqlite3"
-    with server_thread(db, settings=Settings(accounts=True)) as url:
-        yield url, db
 
 
 def menu(page: Any, device: str) -> None:
@@ -54,10 +41,8 @@ def menu(page: Any, device: str) -> None:
 
 
 @pytest.mark.parametrize("device", sizes(*SIZES))
-def test_a_tournament_by_invitation_and_its_games_links(
-    browser: Any, club: tuple[str, Path], device: str, tmp_path: Path
-) -> None:
-    url, _ = club
+def test_a_tournament_by_invitation_and_its_games_links(browser: Any, club: str, device: str, tmp_path: Path) -> None:
+    url = club
     ada, ben, cyd = (Player(browser, url, name, device) for name in ("Ada", "Ben", "Cyd"))
     try:
         body = {"name": "Club night", "rated": False, "rounds": 2, "invite_only": True}
@@ -158,9 +143,9 @@ def rate_one_game(db: Path, winner: str, loser: str) -> None:
 
 @pytest.mark.parametrize("device", sizes(*SIZES))
 def test_the_menu_links_and_what_a_rating_needs(
-    browser: Any, club: tuple[str, Path], device: str, tmp_path: Path
+    browser: Any, club: str, club_db: Path, device: str, tmp_path: Path
 ) -> None:
-    url, db = club
+    url, db = club, club_db
     ada, ben = Player(browser, url, "Ada", device), Player(browser, url, "Ben", device)
     try:
         page = ada.page = open_page(ada.context, url)

@@ -27,25 +27,9 @@ import websockets
 
 from ..servers import ensure_installed, run_script, scratch_parent, with_path
 from ..web_support import ServeProcess, state_where
+from .api_support import LIMITS
 
 JSON = dict[str, Any]
-LIMITS = ("--max-games-per-minute", "0", "--max-ai-per-minute", "0", "--max-hints-per-minute", "0")
-
-
-@pytest.fixture()
-def upgraded(postgres_url: str) -> str:
-    """A PostgreSQL database made ready for servers, as an operator does (``hive db upgrade``)."""
-    import subprocess
-    import sys
-
-    done = subprocess.run(
-        [sys.executable, "-m", "hive", "db", "upgrade", "--database", postgres_url],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0 and "up to date" in done.stdout, done.stdout + done.stderr
-    return postgres_url
 
 
 def pick(state: JSON, rng: random.Random) -> str:
@@ -371,6 +355,7 @@ def test_changes_reach_the_other_process_over_redis(upgraded: str, redis_url: st
         asyncio.run(main())
 
 
+@pytest.mark.timing
 @pytest.mark.slow
 def test_a_clock_runs_on_when_its_process_is_killed_and_another_drops_the_flag(upgraded: str) -> None:
     """With several processes, a crash stops no clock: the game goes on in another process, whose flag watcher ends

@@ -21,56 +21,35 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from hive.web.shared.settings import Settings
-
-from ..web_support import DESKTOP, PHONE, SHOTS, browser, open_page, overflow, server_thread, shoot, show_tab, sizes
-from .test_accessibility import AXE
-from .test_web_accounts import PASSWORD, no_serious_violation, press, sign, signed_in_as
+from .browser_support import (
+    PASSWORD,
+    SHOTS,
+    SIZES,
+    api_account,
+    no_serious,
+    open_page,
+    overflow,
+    press,
+    shoot,
+    show_tab,
+    sign_up,
+    sizes,
+)
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
 
 Page = Any
-__all__ = ["browser"]
 pytestmark = pytest.mark.once
 
-SIZES: dict[str, dict[str, Any]] = {"phone": {**PHONE, "viewport": {"width": 360, "height": 740}}, "desktop": DESKTOP}
 #: How long a page may take to show what another player did (pushed, so a moment).
 PUSHED = 10_000
-
-
-@pytest.fixture()
-def club(tmp_path: Path) -> Iterator[str]:
-    """A server of the test's own that keeps accounts, as ``hive serve`` configures it; its URL."""
-    with server_thread(tmp_path / "games.sqlite3", settings=Settings(accounts=True)) as url:
-        yield url
-
-
-def sign_up(page: Page, device: str, name: str) -> None:
-    sign(page, device, name, PASSWORD, create=True)
-    expect(page.locator("#dlg-sign")).to_be_hidden()
-    signed_in_as(page, name)
-
-
-def no_serious(page: Page, where: str, tmp_path: Path) -> None:
-    if AXE.exists():  # scripts/axe.sh installs it; tests/web/test_accessibility.py says so when it is missing
-        no_serious_violation(page, AXE, where, tmp_path)
-
-
-def api_account(url: str, name: str) -> httpx.Client:
-    """An account made through the API, signed in on the client returned (its CSRF token in its headers)."""
-    c = httpx.Client(base_url=url, timeout=30)
-    r = c.post("/api/accounts", json={"name": name, "password": PASSWORD})
-    assert r.status_code == 201, r.text
-    c.headers["x-csrf-token"] = r.json()["csrf"]
-    return c
 
 
 def counting_seeks(page: Page) -> list[float]:

@@ -11,7 +11,8 @@ from typing import Any
 import httpx
 import pytest
 
-from ..web_support import ServerProcess, chromium, serving
+from ..web_support import ServerProcess, serving
+from .browser_support import chromium
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 JSON = dict[str, Any]

@@ -17,10 +17,10 @@ from hive.games.hive import Searcher
 from hive.games.hive.ai import LEVELS
 
 from ..shared import POSITIONS, TESTDATA
-from ..web_support import ROOT, ServerProcess, browser, click_move, game_of, serving, state
+from ..web_support import ROOT, ServerProcess, serving
+from .browser_support import click_move, game_of, state
 
 Page = Any
-__all__ = ["browser"]  # the fixture
 
 
 @pytest.fixture(scope="module")

@@ -14,18 +14,14 @@ from hive.games.hive import Board as HiveBoard
 from hive.games.hivequeen import NAMES
 from hive.games.hivequeen import Board as QueenBoard
 
-from ..web_support import DEVICES, ServerProcess, browser, open_page, overflow, server, shoot, sizes
+from ..web_support import ServerProcess
+from .browser_support import DEVICES, open_page, overflow, press, shoot, sizes
 
 Page = Any
-__all__ = ["browser", "server"]  # the fixtures
 #: (piece, where): the first piece at the start of the table, then each beside the last piece named, or on it.
 #: White's Beetle on its Queen, Black to move (the hive anywhere on the table).
 STACKED = "Position;Base;Black[4];wS1@3,3 bS1@4,3 bQ@5,3 bB1@6,2 wQ/wB1@2,3"
 HIVE_SETUP = [("wS", None), ("bS", ("wS1", 1, 0)), ("wQ", ("wS1", -1, 0)), ("bQ", ("bS1", 1, 0))]
-
-
-def press(page: Page, device: str, selector: str) -> None:
-    (page.tap if device == "phone" else page.click)(selector)
 
 
 def tap_cell(page: Page, device: str, q: int, r: int) -> None:

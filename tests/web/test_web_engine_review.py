@@ -26,10 +26,9 @@ from hive.web.play.newgame import new_game as dealt
 from hive.web.shared.model import StoredReview
 from hive.web.storage import open_store
 
-from ..web_support import JSON, WON, database, in_process, new_game, release_0_1
+from ..web_support import JSON, WON, in_process, new_game, release_0_1
 
 pytestmark = pytest.mark.anyio
-__all__ = ["database"]
 MOVES = WON.split(";")[3:]
 BASE = {"tournament_opening": False}
 

@@ -17,22 +17,10 @@ import pytest
 
 from hive.games import find_game
 
-from ..web_support import (
-    DEVICES,
-    WON,
-    ServerProcess,
-    browser,
-    create,
-    overflow,
-    own_server,
-    seat_page,
-    shoot,
-    show_tab,
-    sizes,
-)
+from ..web_support import WON, ServerProcess
+from .browser_support import DEVICES, create, overflow, seat_page, shoot, show_tab, sizes
 
 Page = Any
-__all__ = ["browser", "own_server"]  # the fixtures
 MOVES = WON.split(";")[3:]
 BASE = {"tournament_opening": False}
 NARROW: dict[str, Any] = {**DEVICES["phone"], "viewport": {"width": 360, "height": 740}}

@@ -10,11 +10,8 @@ every update before the next is sent, as a page does.
 from __future__ import annotations
 
 import asyncio
-import base64
 import json
 import logging
-import os
-import socket
 import statistics
 import time
 from collections.abc import Callable
@@ -28,33 +25,13 @@ import websockets
 from hive.games.hive.board import Board
 
 from ..web_support import midgame, random_move, server_thread
+from .socket_support import dropped_games, never_reading_socket
 
 JSON = dict[str, Any]
 #: How many times slower than the control game's the stuck game's answers and updates may be, at most (median and
 #: 90th percentile). Before the fan-out queues, the mover's request hung once some 3 MB were unread (seconds, against
 #: milliseconds for the control).
 SLOWER = 3.0
-#: The server's message for a socket it dropped.
-DROPPED = "dropped a socket of game %s that did not keep up"
-
-
-def never_reading_socket(url: str, path: str) -> socket.socket:
-    """A WebSocket opened on ``path`` (its handshake read) whose reader then reads nothing, with a small receive
-    buffer so that what the server sends piles up on the server's side."""
-    host, port = url.removeprefix("http://").rstrip("/").split(":")
-    sock = socket.socket()
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    sock.connect((host, int(port)))
-    key = base64.b64encode(os.urandom(16)).decode()
-    sock.sendall(
-        f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
-    )
-    answer = b""
-    while b"\r\n\r\n" not in answer:
-        answer += sock.recv(1)
-    assert answer.startswith(b"HTTP/1.1 101"), answer
-    return sock
 
 
 class Watcher:
@@ -139,11 +116,6 @@ class Times:
                     f"{what}: the {name}s beside the stuck socket took {ours * 1000:.1f} ms at the {100 - 100 // cut}th"
                     f" percentile, against {base * 1000:.1f} ms for the control game"
                 )
-
-
-def dropped_games(caplog: pytest.LogCaptureFixture) -> list[str]:
-    """The games whose sockets the server dropped for not keeping up, once per socket."""
-    return [str(r.args[0]) for r in caplog.records if r.msg == DROPPED and isinstance(r.args, tuple)]
 
 
 @pytest.mark.slow  # 15 s: a socket filled to its bound

@@ -5,14 +5,14 @@ whose turn it is in a game set up with Black to move first."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from ..web_support import ServerProcess, chromium, serving, sizes
+from ..web_support import ServerProcess
+from .browser_support import sizes
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 Page = Any
@@ -21,18 +21,6 @@ SIZES: dict[str, dict[str, Any]] = {
     "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True},
     "desktop": {"viewport": {"width": 1280, "height": 800}},
 }
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium(playwright_api) as launched:
-        yield launched
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with serving(tmp_path_factory.mktemp("end") / "games.sqlite3") as process:
-        yield process
 
 
 def create(server: ServerProcess, **body: Any) -> JSON:

@@ -21,24 +21,18 @@ from __future__ import annotations
 import itertools
 import random
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from hive.web.shared.settings import Settings
-
-from ..web_support import PHONE, browser, open_page, overflow, server_thread, shoot
-from .test_web_accounts import PASSWORD
-from .test_web_players import establish
+from .browser_support import PHONE, api_account, establish, open_page, overflow, shoot
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
 
 Page = Any
-__all__ = ["browser"]
 pytestmark = pytest.mark.once
 
 SIZES: dict[str, dict[str, Any]] = {
@@ -51,22 +45,6 @@ SHOTS = {"phone": "game-phone.png", "1440x900": "game-desktop.png"}
 ANN, BOT = "Annabelle_Quartermai", "Bartholomew_Botwrite"  # 20 letters each, the longest a name may be
 PLIES = 30
 PUSHED = 15_000
-
-
-@pytest.fixture()
-def club(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    """A server of the test's own that keeps accounts; its URL and its database file."""
-    db = tmp_path / "games.sqlite3"
-    with server_thread(db, settings=Settings(accounts=True)) as url:
-        yield url, db
-
-
-def account(url: str, name: str) -> httpx.Client:
-    c = httpx.Client(base_url=url, timeout=30)
-    made = c.post("/api/accounts", json={"name": name, "password": PASSWORD})
-    assert made.status_code == 201, made.text
-    c.headers["x-csrf-token"] = made.json()["csrf"]
-    return c
 
 
 def play_randomly(url: str, game_id: str, tokens: list[str], plies: range, seed: int) -> None:
@@ -133,9 +111,9 @@ def box(page: Page, selector: str) -> dict[str, float]:
 @pytest.mark.parametrize(
     "size", [pytest.param(name, marks=[pytest.mark.slow] if name not in SHOTS else []) for name in SIZES]
 )
-def test_the_game_page_reads_at_every_size(browser: Any, club: tuple[str, Path], size: str, tmp_path: Path) -> None:
-    url, db = club
-    ann, bot = account(url, ANN), account(url, BOT)
+def test_the_game_page_reads_at_every_size(browser: Any, club: str, club_db: Path, size: str, tmp_path: Path) -> None:
+    url, db = club, club_db
+    ann, bot = api_account(url, ANN), api_account(url, BOT)
     assert bot.post("/api/account/bot").status_code == 200
     establish(db, {ANN: (1712.4, 60.0)})  # Ann's rating is established, the bot's new one provisional
     seek = ann.post("/api/seeks", json={"game": "Base+MLP", "time_control": "blitz", "rated": True, "colour": "white"})

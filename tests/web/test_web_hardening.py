@@ -27,9 +27,8 @@ from hive.web.shared.endpoints import Refused, json_depth
 from hive.web.shared.errors import TooMany
 from hive.web.shared.settings import Settings
 
-from ..web_support import JSON, ServerProcess, database, in_process, new_game, server_thread, state_where
+from ..web_support import JSON, ServerProcess, in_process, new_game, server_thread, state_where
 
-__all__ = ["database"]
 MB = 1024 * 1024
 LOCAL = ("127.0.0.1", "::1", "localhost")
 
@@ -285,6 +284,7 @@ def _closed_within(sock: socket.socket, seconds: float) -> bytes:
     return received
 
 
+@pytest.mark.timing
 def test_partial_requests_are_timed_out(tmp_path: Path) -> None:
     """A request's head, or its body, that stops arriving: the connection is closed after the request time limit
     (a body: with a 408 and a message) instead of being held forever."""

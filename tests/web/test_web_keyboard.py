@@ -8,9 +8,8 @@ from typing import Any
 
 import pytest
 
-from ..web_support import DEVICES, JSON, ServerProcess, browser, create, seat_page, server, shoot, sizes
-
-__all__ = ["browser", "server"]
+from ..web_support import JSON, ServerProcess
+from .browser_support import DEVICES, create, seat_page, shoot, sizes
 
 pytestmark = pytest.mark.once
 

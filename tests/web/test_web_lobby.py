@@ -18,10 +18,9 @@ from hive.web.http.network import reach
 from hive.web.play.access import HELP_OFF, PLAYERS_ONLY
 from hive.web.storage import open_store
 
-from ..web_support import JSON, database, in_process, new_game, server_thread, state_where
+from ..web_support import JSON, in_process, new_game, server_thread, state_where
 
 pytestmark = pytest.mark.anyio
-__all__ = ["database"]
 
 
 def seat(token: str | None) -> dict[str, str]:

@@ -18,28 +18,23 @@ import pytest
 from hive.games.hivequeen import NAMES
 from hive.games.hivequeen import Board as QueenBoard
 
-from ..web_support import (
+from ..web_support import QUEEN_GAME, ServerProcess
+from .browser_support import (
     DESKTOP,
     DEVICES,
     PHONE,
-    QUEEN_GAME,
-    ServerProcess,
-    browser,
     click_move,
     create,
     game_of,
     open_page,
     overflow,
-    own_server,
     seat_page,
-    server,
     shoot,
     sizes,
     state,
 )
 
 Page = Any
-__all__ = ["browser", "own_server", "server"]  # the fixtures
 #: A short decisive Hive game (the easy AI against the random mover, original opening): White surrounds Black's Queen.
 HIVE_GAME = [
     "wQ",

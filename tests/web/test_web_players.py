@@ -21,88 +21,31 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import sqlalchemy as sa
 
 import hive
-from hive.web.shared.settings import Settings
 
-from ..web_support import DESKTOP, PHONE, browser, open_page, overflow, server_thread, shoot, sizes
-from .test_accessibility import axe
-from .test_web_accounts import PASSWORD, no_serious_violation, press
+from .browser_support import SIZES, Player, establish, no_serious_violation, open_page, overflow, press, shoot, sizes
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
 
 Page = Any
-__all__ = ["axe", "browser"]  # the fixtures
 pytestmark = pytest.mark.once
 
-SIZES: dict[str, dict[str, Any]] = {"phone": {**PHONE, "viewport": {"width": 360, "height": 740}}, "desktop": DESKTOP}
 #: How long the page may take to notice a change made elsewhere (the lobby asks every 8 s).
 NOTICED = 20_000
 GAME = "Base+MLP"
 
 
-@pytest.fixture()
-def club(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    """A server of the test's own that keeps accounts; its URL and its database file."""
-    db = tmp_path / "games.sqlite3"
-    with server_thread(db, settings=Settings(accounts=True)) as url:
-        yield url, db
-
-
-class Player:
-    """A browser context signed in as an account made through the API (its cookie in the context), and its page."""
-
-    def __init__(self, browser: Any, url: str, name: str, device: str) -> None:
-        self.url = url
-        self.name = name
-        self.context = browser.new_context(bypass_csp=True, **SIZES[device])
-        made = self.context.request.post(f"{url}api/accounts", data={"name": name, "password": PASSWORD})
-        assert made.status == 201, made.text()
-        self.csrf = {"x-csrf-token": made.json()["csrf"]}
-        self.page: Page = None
-
-    def post(self, path: str, body: Any = None) -> Any:
-        answer = self.context.request.post(f"{self.url}{path.lstrip('/')}", data=body or {}, headers=self.csrf)
-        assert answer.ok, answer.text()
-        return answer.json()
-
-    def get(self, path: str) -> Any:
-        return self.context.request.get(f"{self.url}{path.lstrip('/')}").json()
-
-
-def establish(db: Path, ratings: dict[str, tuple[float, float]]) -> None:
-    """Give accounts an established Base+MLP blitz rating (rating, deviation) in the database, as many rated games
-    would (the leaderboard lists no provisional rating)."""
-    engine = sa.create_engine(f"sqlite:///{db}")
-    try:
-        with engine.begin() as connection:
-            for name, (rating, deviation) in ratings.items():
-                account = connection.execute(
-                    sa.text("SELECT id FROM accounts WHERE name = :n"), {"n": name}
-                ).scalar_one()
-                connection.execute(
-                    sa.text(
-                        "INSERT OR REPLACE INTO ratings (account_id, game, speed, rating, deviation, volatility,"
-                        " games, wins, draws, losses, updated) VALUES (:a, :g, 'blitz', :r, :d, 0.06, 30, 20, 2, 8, 0)"
-                    ),
-                    {"a": account, "g": GAME, "r": rating, "d": deviation},
-                )
-    finally:
-        engine.dispose()
-
-
 @pytest.mark.parametrize("device", sizes(*SIZES))
 def test_a_rated_game_its_rating_change_the_profiles_and_the_leaderboard(
-    browser: Any, club: tuple[str, Path], device: str, tmp_path: Path
+    browser: Any, club: str, club_db: Path, device: str, tmp_path: Path
 ) -> None:
-    url, db = club
+    url, db = club, club_db
     ada, ben = Player(browser, url, "Ada", device), Player(browser, url, "Ben", device)
     cyd, dee = Player(browser, url, "Cyd", device), Player(browser, url, "Dee", device)
     try:
@@ -277,9 +220,9 @@ def finished_game(first: Player, second: Player, seed: int) -> str:
 
 @pytest.mark.parametrize("device", sizes(*SIZES))
 def test_the_players_pages_break_no_serious_accessibility_rule(
-    axe: Path, browser: Any, club: tuple[str, Path], device: str, tmp_path: Path
+    axe: Path, browser: Any, club: str, club_db: Path, device: str, tmp_path: Path
 ) -> None:
-    url, db = club
+    url, db = club, club_db
     ada, ben = Player(browser, url, "Ada", device), Player(browser, url, "Ben", device)
     try:
         for seed, (first, second) in enumerate([(ada, ben), (ben, ada), (ada, ben)]):

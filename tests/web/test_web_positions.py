@@ -17,10 +17,9 @@ from hive.games.hive import Board as HiveBoard
 from hive.games.hivequeen import Board as QueenBoard
 from hive.web.storage import open_store
 
-from ..web_support import JSON, database, in_process, new_game, release_0_1
+from ..web_support import JSON, in_process, new_game, release_0_1
 
 pytestmark = pytest.mark.anyio
-__all__ = ["database"]
 
 #: Reached by wS1; bS1 wS1-; wQ -wS1; bQ bS1-; wB1 \wQ; bB1 bQ/; wB1 wQ: White's Beetle on its Queen, Black to move.
 PLAYED = ["wS1", "bS1 wS1-", "wQ -wS1", "bQ bS1-", "wB1 \\wQ", "bB1 bQ/", "wB1 wQ"]

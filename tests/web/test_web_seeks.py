@@ -18,59 +18,34 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from hive.web.shared.settings import Settings
-
-from ..web_support import (
-    DESKTOP,
-    JSON,
-    PHONE,
-    ServerProcess,
-    browser,
+from ..web_support import JSON, ServerProcess
+from .browser_support import (
+    SIZES,
     click_move,
     game_of,
+    no_serious,
     open_page,
     overflow,
-    server,
-    server_thread,
+    press,
+    seek_row,
     shoot,
+    sign_up,
     sizes,
 )
-from .test_accessibility import AXE
-from .test_web_accounts import PASSWORD, no_serious_violation, press, sign, signed_in_as
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
 
 Page = Any
-__all__ = ["browser", "server"]  # the fixtures
 pytestmark = pytest.mark.once
 
-SIZES: dict[str, dict[str, Any]] = {"phone": {**PHONE, "viewport": {"width": 360, "height": 740}}, "desktop": DESKTOP}
 #: How long a page may take to notice a change another player made (it asks every 3 s).
 NOTICED = 15_000
-
-
-@pytest.fixture()
-def club(tmp_path: Path) -> Iterator[str]:
-    """A server of the test's own that keeps accounts, as ``hive serve`` configures it; its URL."""
-    with server_thread(tmp_path / "games.sqlite3", settings=Settings(accounts=True)) as url:
-        yield url
-
-
-def sign_up(page: Page, device: str, name: str) -> None:
-    sign(page, device, name, PASSWORD, create=True)
-    expect(page.locator("#dlg-sign")).to_be_hidden()
-    signed_in_as(page, name)
-
-
-def seek_row(page: Page, player: str) -> Any:
-    return page.locator("#seek-list .seek-row").filter(has=page.locator(".seek-player", has_text=player))
 
 
 def to_lobby(page: Page, device: str) -> None:
@@ -79,11 +54,6 @@ def to_lobby(page: Page, device: str) -> None:
         press(page, device, "#btn-menu")
     press(page, device, "#link-games")
     page.wait_for_selector("body.at-lobby")
-
-
-def no_serious(page: Page, where: str, tmp_path: Path) -> None:
-    if AXE.exists():  # scripts/axe.sh installs it; tests/web/test_accessibility.py says so when it is missing
-        no_serious_violation(page, AXE, where, tmp_path)
 
 
 @pytest.mark.parametrize("device", sizes(*SIZES))

@@ -25,11 +25,10 @@ from hive.web.shared.model import AIJob
 from hive.web.storage import Store, open_store
 from hive.web.views import kinds, view_for
 
-from ..web_support import VERBS, counting, database
+from ..web_support import VERBS, counting
 
 JSON = dict[str, Any]
 pytestmark = pytest.mark.anyio
-__all__ = ["database"]
 
 
 class Listener:

@@ -22,7 +22,7 @@ from hive.web.play.fanout import Fanout
 from hive.web.shared.settings import Settings
 
 from ..web_support import counting, midgame, server_thread
-from .test_web_fanout import DROPPED, dropped_games, never_reading_socket
+from .socket_support import dropped_games, never_reading_socket
 
 #: No limit on the sockets: the cost of many of them on one seat is measured.
 UNCAPPED = Settings(game_sockets=0, game_sockets_per_game=0, spectator_sockets=0, seat_sockets=0)
@@ -141,6 +141,7 @@ def socket_open(port: int, peer: int) -> bool:
     return any(f"socket:[{inode}]" in held for inode in inodes if inode != "0")
 
 
+@pytest.mark.timing
 @pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads Linux's /proc")
 def test_a_socket_dropped_for_not_reading_is_closed_and_its_descriptor_freed(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
@@ -176,6 +177,3 @@ def test_a_socket_dropped_for_not_reading_is_closed_and_its_descriptor_freed(
 
     with server_thread(tmp_path / "games.db", settings=settings) as url:
         asyncio.run(main(url))
-
-
-__all__ = ["DROPPED"]

@@ -16,11 +16,10 @@ import httpx
 import pytest
 
 from ..toygame import NAME, NAMES, Board
-from ..web_support import DESKTOP, JSON, PHONE, ROOT, ServerProcess, browser, open_page, shoot, sizes
+from ..web_support import JSON, ROOT, ServerProcess
+from .browser_support import SIZES, open_page, press, shoot, sizes
 
 Page = Any
-__all__ = ["browser"]  # the fixture
-SIZES: dict[str, dict[str, Any]] = {"phone": {**PHONE, "viewport": {"width": 360, "height": 740}}, "desktop": DESKTOP}
 #: The editor's position: X on 0,0 and 0,1, O on 1,0; O to move.
 SET_UP = [("x", "0,0"), ("o", "1,0"), ("x", "0,1")]
 
@@ -43,10 +42,6 @@ def toy_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProce
         yield process
     finally:
         process.stop()
-
-
-def press(page: Page, device: str, selector: str) -> None:
-    (page.tap if device == "phone" else page.click)(selector)
 
 
 def cell(name: str) -> str:

@@ -23,29 +23,19 @@ import httpx
 import pytest
 
 import hive
-from hive.web.shared.settings import Settings
 
-from ..web_support import DESKTOP, JSON, PHONE, browser, game_of, open_page, overflow, server_thread, shoot, sizes
-from .test_web_accounts import PASSWORD, press, sign, signed_in_as
+from ..web_support import JSON
+from .browser_support import PASSWORD, SIZES, game_of, open_page, overflow, press, shoot, sign, signed_in_as, sizes
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
 
 Page = Any
 Player = tuple[httpx.Client, dict[str, str]]
-__all__ = ["browser"]  # the fixture
 pytestmark = pytest.mark.once
 
-SIZES: dict[str, dict[str, Any]] = {"phone": {**PHONE, "viewport": {"width": 360, "height": 740}}, "desktop": DESKTOP}
 #: How long the page may take to notice a change made elsewhere (it asks every 3 s).
 NOTICED = 15_000
-
-
-@pytest.fixture()
-def club(tmp_path: Path) -> Iterator[str]:
-    """A server of the test's own that keeps accounts; its URL."""
-    with server_thread(tmp_path / "games.sqlite3", settings=Settings(accounts=True)) as url:
-        yield url
 
 
 @pytest.fixture()
