@@ -12,10 +12,10 @@ from typing import Any
 import httpx
 import sqlalchemy as sa
 
-from hive.web.http.accounts import COOKIE
+from hive.web.players import COOKIE
+from hive.web.schema import metadata
 from hive.web.shared.database import Database
 from hive.web.shared.settings import Settings
-from hive.web.storage.schema import metadata
 
 from ..web_support import JSON, ROOT, database, in_process
 
@@ -254,7 +254,7 @@ def test_bad_bodies_are_refused_by_name(tmp_path: Path) -> None:
 
 
 def test_the_migrations_make_the_tables_the_code_reads(database: str) -> None:
-    """Every table and column of :mod:`hive.web.storage.schema` is made by the migrations, and nothing else."""
+    """Every table and column of :mod:`hive.web.schema` is made by the migrations, and nothing else."""
     db = Database(database, upgrade=True)
     try:
         assert db.revision() == "0009"

@@ -25,7 +25,7 @@ API (JSON; errors are ``{"error": message}`` with a 4xx status; an unexpected fa
   the game is over, when the position ends it). The page's editor is at ``/editor``.
 - ``GET /api/games/{id}``: the game as seen with the ``X-Seat-Token`` header (or as a spectator). A game between
   accounts adds each seat's account (``accounts``) and, once a rated one is over, the ``ratings`` it moved (see
-  :meth:`~hive.web.http.accounts.AccountApi.game_facts`); its sockets' states carry them too.
+  :meth:`~hive.web.http.facts.GameFacts.of`); its sockets' states carry them too.
 - ``DELETE /api/games/{id}``: delete the game (a seat holder only).
 - ``POST /api/games/{id}/rematch``: the next game with the colours swapped (a seat holder of a finished game):
   returns it and your token in it, like a new game (an online game's ``invite`` too, for the other browser). Between
@@ -68,8 +68,10 @@ API (JSON; errors are ``{"error": message}`` with a 4xx status; an unexpected fa
 - ``WS /ws/games/{id}?token=``: the game, sent again after every change (``ping`` answered ``pong``). A socket
   that cannot keep up is closed with code 4408 (reconnect to get the game as it stands). With ``chat=1`` it is
   also told of each message written in a room of the game's chat it may read (``{"type": "chat", "room", "id"}``).
-- ``WS /ws/lobby`` (``hive serve``): the lobby's seeks and challenges as they change, and a signed-in player's own
-  news (see :mod:`~hive.web.realtime.lobby` and the accounts' documentation).
+- The community's endpoints (``hive serve``: accounts, ratings, the lobby and its socket ``/ws/lobby``,
+  tournaments, chat, bots) are documented with their routes: :mod:`~hive.web.players.routes`,
+  :mod:`~hive.web.ratings.routes`, :mod:`~hive.web.lobby.routes`, :mod:`~hive.web.tournaments.routes`,
+  :mod:`~hive.web.chat.routes`, :mod:`~hive.web.bots.routes`.
 
 - ``GET /healthz``: 200 while the process runs; ``GET /readyz``: 200 when it can serve (the database answers with the
   current schema, it hears the other processes, it is not stopping), 503 naming what is wrong otherwise;
@@ -339,14 +341,13 @@ class Api:
 
 
 def routes(app: App) -> list[BaseRoute]:
-    """The routes of a server process."""
-    api, accounts = app.api, app.account_api
-    return [
+    """The routes of a server process: the game's, each community domain's (see :attr:`App.domains`) and the
+    operator's; those whose last path segment is a parameter after the others (so that ``/api/games/{id}/chat``
+    wins over ``/api/games/{id}/{action}``), and the static files last."""
+    api = app.api
+    listed: list[BaseRoute] = [
         Route("/", api.page),
         Route("/game/{id}", api.page),
-        Route("/tournament/{id}", api.page),
-        Route("/player/{name}", accounts.page),
-        Route("/leaderboard", accounts.page),
         Route("/editor", api.page),
         Route("/how-to-play/{kind}", api.how_to_play),
         Route("/favicon.ico", api.favicon),
@@ -366,52 +367,20 @@ def routes(app: App) -> list[BaseRoute]:
         Route("/api/games/{id}/lines", api.api(api.lines), methods=["GET"]),
         Route("/api/games/{id}/lines", api.api(api.explore), methods=["POST"]),
         Route("/api/games/{id}/lines/{line}", api.api(api.unexplore), methods=["DELETE"]),
-        Route("/api/games/{id}/seat", api.api(app.account_api.seat), methods=["GET"]),
-        Route("/api/games/{id}/chat", api.api(app.account_api.read_chat), methods=["GET"]),
-        Route("/api/games/{id}/chat", api.api(app.account_api.say), methods=["POST"]),
         Route("/api/games/{id}/{action}", api.api(api.action), methods=["POST"]),
-        Route("/api/accounts", api.api(accounts.sign_up), methods=["POST"]),
-        Route("/api/session", api.api(accounts.session), methods=["GET"]),
-        Route("/api/session", api.api(accounts.sign_in), methods=["POST"]),
-        Route("/api/session", api.api(accounts.sign_out), methods=["DELETE"]),
-        Route("/api/session/password", api.api(accounts.password), methods=["POST"]),
-        Route("/api/players/{name}", api.api(accounts.player), methods=["GET"]),
-        Route("/api/players/{name}/games", api.api(accounts.player_games), methods=["GET"]),
-        Route("/api/players/{name}/records", api.api(accounts.player_records), methods=["GET"]),
-        Route("/api/account/turns", api.api(accounts.turns), methods=["GET"]),
-        Route("/api/leaderboard", api.api(accounts.leaders), methods=["GET"]),
-        Route("/api/live", api.api(accounts.live), methods=["GET"]),
-        Route("/api/online", api.api(accounts.online), methods=["GET"]),
-        Route("/api/account/block", api.api(accounts.block), methods=["POST"]),
-        Route("/api/account/unblock", api.api(accounts.unblock), methods=["POST"]),
-        Route("/api/chat/{id}/report", api.api(accounts.report), methods=["POST"]),
-        Route("/api/admin/reports", api.api(accounts.reports), methods=["GET"]),
-        Route("/api/seeks", api.api(accounts.list_seeks), methods=["GET"]),
-        Route("/api/seeks", api.api(accounts.open_seek), methods=["POST"]),
-        Route("/api/seeks/{id}", api.api(accounts.seek), methods=["GET"]),
-        Route("/api/seeks/{id}", api.api(accounts.cancel_seek), methods=["DELETE"]),
-        Route("/api/seeks/{id}/accept", api.api(accounts.accept_seek), methods=["POST"]),
-        Route("/api/challenges", api.api(accounts.challenges), methods=["GET"]),
-        Route("/api/challenges", api.api(accounts.challenge), methods=["POST"]),
-        Route("/api/challenges/{id}/accept", api.api(accounts.accept_seek), methods=["POST"]),
-        Route("/api/challenges/{id}/decline", api.api(accounts.cancel_seek), methods=["POST"]),
-        Route("/api/account/token", api.api(accounts.api_token), methods=["POST"]),
-        Route("/api/account/bot", api.api(accounts.become_bot), methods=["POST"]),
-        Route("/api/bot/games", api.api(accounts.bot_games), methods=["GET"]),
-        Route("/api/bot/stream", api.api(accounts.bot_stream), methods=["GET"]),
-        Route("/api/tournaments", api.api(accounts.list_tournaments), methods=["GET"]),
-        Route("/api/tournaments", api.api(accounts.create_tournament), methods=["POST"]),
-        Route("/api/tournaments/{id}", api.api(accounts.tournament), methods=["GET"]),
-        Route("/api/tournaments/{id}/records", api.api(accounts.tournament_records), methods=["GET"]),
-        Route("/api/tournaments/{id}/chat", api.api(accounts.tournament_chat), methods=["GET", "POST"]),
-        Route("/api/tournaments/{id}/{action}", api.api(accounts.tournament_action), methods=["POST"]),
-        Route("/api/admin/accounts/{name}", api.api(accounts.admin), methods=["DELETE"]),
-        Route("/api/admin/accounts/{name}/{action}", api.api(accounts.admin), methods=["POST"]),
         WebSocketRoute("/ws/games/{id}", websocket(app)),
         WebSocketRoute("/ws/lobby", lobby_websocket(app)),
         Route("/static/games/{name}", api.game_file),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
+    for domain in app.domains:
+        listed += domain.routes()
+    listed.sort(key=_ends_in_parameter)  # stable: each list's order holds otherwise
+    return [*listed, Mount("/static", StaticFiles(directory=STATIC), name="static")]
+
+
+def _ends_in_parameter(route: BaseRoute) -> bool:
+    path = getattr(route, "path", "")
+    return path.rsplit("/", 1)[-1].startswith("{")
 
 
 __all__ = ["AI_ACTIONS", "STATIC", "Api", "routes"]

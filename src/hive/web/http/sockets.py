@@ -1,6 +1,6 @@
 """The live updates: a WebSocket per page watching a game, sent the game's state after every change; and the
 lobby's WebSocket (``/ws/lobby``), sent the seeks and challenges as they change and a signed-in player's own news
-(see :mod:`~hive.web.realtime.lobby`).
+(see :mod:`~hive.web.lobby.sockets`).
 
 A socket holding a seat's token makes that seat present (the opponent sees it connected, whichever process either
 of them reached). A game's socket opened with ``chat=1`` is also told of each message written in a room of the
@@ -26,10 +26,10 @@ from starlette.websockets import WebSocket
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import Request as Handshake
 
+from ..lobby.sockets import GUESTS
+from ..players import COOKIE
 from ..realtime.fanout import ABORT, Fanout, Watcher
-from ..realtime.lobby import GUESTS
 from ..shared.errors import GameError, Unauthorized
-from .accounts import COOKIE
 from .guard import POLICY
 
 if TYPE_CHECKING:
@@ -158,7 +158,7 @@ def lobby_websocket(app: App) -> Callable[[WebSocket], Awaitable[None]]:
     """The endpoint ``/ws/lobby`` of ``app``: the open seeks for anyone; the challenges to and from a signed-in
     player (by the session's cookie, or an API token in ``Authorization: Bearer``), and their news, for them
     alone. Its first message is ``hello``, the lobby as it stands; the changes follow (see
-    :mod:`~hive.web.realtime.lobby`)."""
+    :mod:`~hive.web.lobby.sockets`)."""
 
     async def endpoint(ws: WebSocket) -> None:
         refused = _refusal(app, ws)

@@ -9,19 +9,22 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..shared.database import Database, DatabaseError, default_path
 from ..shared.quotas import QuotaRepository
-from .accounts import AccountRepository
-from .chat import ChatRepository
 from .games import Effects, GameRepository, StaleError
 from .jobs import AIJobs
 from .lines import LineRepository
 from .presence import Presence
-from .ratings import RatingRepository
 from .reviews import ReviewRepository
-from .seeks import SeekRepository
-from .tournaments import TournamentRepository
+
+if TYPE_CHECKING:
+    from ..chat.repository import ChatRepository
+    from ..lobby.repository import SeekRepository
+    from ..players.repository import AccountRepository
+    from ..ratings.repository import RatingRepository
+    from ..tournaments.repository import TournamentRepository
 
 
 @dataclass
@@ -58,6 +61,13 @@ def open_store(
 
     :raises DatabaseError: when it cannot be used.
     """
+    # the community domains' repositories stand on the game side, which imports this package: imported once it is
+    from ..chat.repository import ChatRepository
+    from ..lobby.repository import SeekRepository
+    from ..players.repository import AccountRepository
+    from ..ratings.repository import RatingRepository
+    from ..tournaments.repository import TournamentRepository
+
     db = Database(database, exclusive=exclusive, upgrade=upgrade)
     return Store(
         db,

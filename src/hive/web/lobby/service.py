@@ -17,19 +17,18 @@ from collections.abc import Awaitable, Callable, Collection
 from typing import Any
 
 from ...ratings import Rating
+from ..chat import Chat
 from ..game import clock
 from ..game.newgame import new_game, seats
 from ..game.service import GameService
 from ..game.session import Session
+from ..players import Accounts, Signed, name_key
+from ..ratings import Ratings
 from ..shared.errors import BadRequest, Conflict, Forbidden, NotFound, shown
+from ..shared.model import GameRecord
 from ..shared.values import check_number, check_text
-from ..storage.accounts import AccountRepository
-from ..storage.chat import ChatRepository
-from ..storage.ratings import RatingRepository
-from ..storage.seeks import SeekRepository, StoredSeek
 from ..views import JSON, game_options
-from .names import name_key
-from .service import Signed
+from .repository import SeekRepository, StoredSeek
 
 #: Seeks one account may have open at once.
 OPEN_SEEKS = 5
@@ -44,7 +43,7 @@ GONE, SIGNED_OUT, PLAYING = "gone", "signed out", "playing"
 
 #: Who hears of each change of the lobby once it is stored (the lobby's sockets, on every server process): a
 #: ``seek`` or ``challenge`` (``type``) ``opened``, ``accepted``, ``cancelled``, ``declined`` or ``withdrawn``
-#: (``change``), with the ids of the accounts it concerns in ``route`` (see :mod:`~hive.web.realtime.lobby`).
+#: (``change``), with the ids of the accounts it concerns in ``route`` (see :mod:`~hive.web.lobby.sockets`).
 Announce = Callable[[JSON], Awaitable[None]]
 
 
@@ -78,10 +77,10 @@ class Seeks:
     def __init__(
         self,
         repository: SeekRepository,
-        ratings: RatingRepository,
+        ratings: Ratings,
         service: GameService,
-        accounts: AccountRepository,
-        blocks: ChatRepository,
+        accounts: Accounts,
+        blocks: Chat,
         announce: Announce = _unheard,
     ) -> None:
         self.repository = repository
@@ -119,7 +118,7 @@ class Seeks:
         if not isinstance(to, str):
             raise BadRequest(f"'to' is the challenged player's name, not {shown(to)}.")
         check_text(to, "'to'", NAME_TEXT)
-        target = await self.accounts.find(name_key(to))
+        target = await self.accounts.by_key(name_key(to))
         if target is None:
             raise NotFound(f"No account is named {shown(to)}.")
         if target.id == signed.account.id:
@@ -299,6 +298,14 @@ class Seeks:
             if session.record.rematch is None and account in session.record.accounts:
                 seat = session.record.accounts.index(account)
                 await self.service.commit(session, "rematch", seat, rematch=rematch)
+
+    async def rematch_offer(self, record: GameRecord) -> JSON | None:
+        """The open offer of a finished game's rematch (``id``: the challenge's, ``by``: the offering seat)."""
+        if record.rematch is None:
+            for seek in await self.repository.rematch_offers(record.id):
+                if seek.account_id in record.accounts:
+                    return {"id": seek.id, "by": record.accounts.index(seek.account_id)}
+        return None
 
     async def challenges(self, signed: Signed) -> JSON:
         """The open challenges to the account (``incoming``) and from it (``outgoing``)."""

@@ -9,9 +9,11 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from ..players.repository import lock_account
+from ..players.tables import accounts
 from ..shared.database import Repository
-from .accounts import lock_account
-from .schema import accounts, seeks, tournament_games
+from ..tournaments.tables import tournament_games
+from .tables import seeks
 
 
 @dataclass(frozen=True)

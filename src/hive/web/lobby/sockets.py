@@ -20,7 +20,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
-from .fanout import TOO_SLOW, TOO_SLOW_REASON, Fanout, Watcher, dumps
+from ..realtime.fanout import TOO_SLOW, TOO_SLOW_REASON, Fanout, Watcher, dumps
 
 JSON = dict[str, Any]
 #: The key of the guests' sockets (a signed-in player's are under their account's id).

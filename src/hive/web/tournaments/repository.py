@@ -12,7 +12,8 @@ import sqlalchemy as sa
 from ..shared.database import Repository
 from ..shared.errors import TooMany
 from ..shared.quotas import take_in
-from .schema import games, tournament_games, tournaments
+from ..storage.schema import games
+from .tables import tournament_games, tournaments
 
 DAY = 86_400.0
 

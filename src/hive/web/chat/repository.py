@@ -7,9 +7,10 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import exc
 
+from ..players.repository import lock_account
+from ..players.tables import accounts
 from ..shared.database import Repository
-from .accounts import lock_account
-from .schema import accounts, blocks, chat, chat_reports
+from .tables import blocks, chat, chat_reports
 
 
 class ChatRepository(Repository):
