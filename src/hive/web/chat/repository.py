@@ -7,8 +7,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import exc
 
-from ..players.repository import lock_account
-from ..players.tables import accounts
+from ..players import accounts, lock_account
 from ..shared.database import Repository
 from .tables import blocks, chat, chat_reports
 

@@ -157,7 +157,9 @@ class App:
         self.ratings = Ratings(self.store.ratings)
         self.tournaments = Tournaments(self.store.tournaments, self.service, self.accounts, self.lobby_changed)
         self.chat = Chat(self.store.chat, self.service, self.accounts, self.tournaments, self.chat_said)
-        self.seeks = Seeks(self.store.seeks, self.ratings, self.service, self.accounts, self.chat, self.lobby_changed)
+        self.seeks = Seeks(
+            self.store.seeks, self.ratings, self.service, self.accounts, self.chat, self.tournaments, self.lobby_changed
+        )
         self.profiles = Profiles(self.store.accounts, self.service, self.ratings.rating)
         self.bots = Bots(self.accounts, self.ratings, self.seeks)
         self._tasks: set[asyncio.Task[None]] = set()

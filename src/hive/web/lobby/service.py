@@ -27,6 +27,7 @@ from ..ratings import Ratings
 from ..shared.errors import BadRequest, Conflict, Forbidden, NotFound, shown
 from ..shared.model import GameRecord
 from ..shared.values import check_number, check_text
+from ..tournaments import Tournaments
 from ..views import JSON, game_options
 from .repository import SeekRepository, StoredSeek
 
@@ -71,6 +72,9 @@ class Seeks:
     :param repository: where the seeks are kept.
     :param ratings: the players' ratings (a seek's range is checked against the accepting player's).
     :param service: the games.
+    :param accounts: the accounts (the seekers, the players challenged).
+    :param blocks: the chat, which keeps who blocked whom (a blocked account's challenges are refused).
+    :param tournaments: the tournaments (their games have no rematch).
     :param announce: who hears of each change once it is stored (see :data:`Announce`).
     """
 
@@ -81,6 +85,7 @@ class Seeks:
         service: GameService,
         accounts: Accounts,
         blocks: Chat,
+        tournaments: Tournaments,
         announce: Announce = _unheard,
     ) -> None:
         self.repository = repository
@@ -88,6 +93,7 @@ class Seeks:
         self.service = service
         self.accounts = accounts
         self.blocks = blocks
+        self.tournaments = tournaments
         self.announce = announce
 
     async def _changed(self, stored: StoredSeek, change: str, **more: Any) -> None:
@@ -143,7 +149,7 @@ class Seeks:
             raise Forbidden("Only the game's two players ask for its rematch.")
         if record.result is None:
             raise Conflict("A rematch follows a finished game: finish or resign this one first.")
-        if await self.repository.tournament_of(game_id) is not None:
+        if await self.tournaments.place_of(game_id) is not None:
             raise Conflict("A tournament's game has no rematch: the tournament pairs its rounds.")
         if record.rematch is not None:
             return await self.service.session(record.rematch)

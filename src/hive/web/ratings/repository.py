@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ...ratings import PROVISIONAL_DEVIATION, Rating, games_to_establish, rate_game
-from ..players.tables import accounts
+from ..players import accounts
 from ..shared.database import Repository
 from .tables import rated_games, ratings
 
