@@ -12,9 +12,9 @@ from typing import Any
 import httpx
 import sqlalchemy as sa
 
-from hive.web.http.accounts import COOKIE
+from hive.web.players import COOKIE
+from hive.web.schema import metadata
 from hive.web.shared.database import Database
-from hive.web.storage.schema import metadata
 
 from ..web_support import ROOT, in_process
 from .api_support import PASSWORD, SERVER, other, sign_in, sign_up
@@ -233,7 +233,7 @@ def test_bad_bodies_are_refused_by_name(tmp_path: Path) -> None:
 
 
 def test_the_migrations_make_the_tables_the_code_reads(database: str) -> None:
-    """Every table and column of :mod:`hive.web.storage.schema` is made by the migrations, and nothing else."""
+    """Every table and column of :mod:`hive.web.schema` is made by the migrations, and nothing else."""
     db = Database(database, upgrade=True)
     try:
         assert db.revision() == "0009"

@@ -24,9 +24,8 @@ import pytest
 import sqlalchemy as sa
 from starlette.routing import Route
 
-from hive.web import App
+from hive.web import App, schema
 from hive.web.shared.settings import Settings
-from hive.web.storage import schema
 
 from ..web_support import JSON, in_process
 from .api_support import PASSWORD

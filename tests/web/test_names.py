@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hive.web import migrations
-from hive.web.accounts.names import check_name, name_key
+from hive.web.players.names import check_name, name_key
 from hive.web.shared.errors import BadRequest
 
 #: Pairs of names that must clash: each is one name to a reader.

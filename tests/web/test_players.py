@@ -14,9 +14,9 @@ import httpx
 import websockets
 
 from hive.ratings import ESTABLISHED_AFTER, Rating, games_to_establish, rate_game
-from hive.web.accounts.service import ONLINE_SECONDS
-from hive.web.http.accounts import ONLINE_LIMIT
-from hive.web.storage.schema import online
+from hive.web.players.routes import ONLINE_LIMIT
+from hive.web.players.service import ONLINE_SECONDS
+from hive.web.players.tables import online
 
 from ..web_support import JSON, in_process, server_thread, state_where
 from .api_support import PASSWORD, SERVER, other, play_moves, sign_up

@@ -10,9 +10,9 @@ from typing import Any
 
 import httpx
 
-from hive.web.accounts.chat import RATE
-from hive.web.accounts.seeks import OPEN_SEEKS
-from hive.web.accounts.tournaments import LIMITS as TOURNAMENTS
+from hive.web.chat.service import RATE
+from hive.web.lobby.service import OPEN_SEEKS
+from hive.web.tournaments.service import LIMITS as TOURNAMENTS
 
 from ..web_support import ServeProcess
 from .api_support import LIMITS

@@ -53,12 +53,12 @@ def test_a_seek_ends_when_its_seeker_is_gone_for_the_grace_but_a_correspondence_
             ann_id = (await app.store.accounts.find("ann")).id  # type: ignore[union-attr]
             blitz = await open_seek(c, ann, **BLITZ)
             daily = await open_seek(c, ann, **DAYS)
-            app.account_api.streams[ann_id] += 1  # a page (or stream) of ann's open on this process
+            app.bot_routes.streams[ann_id] += 1  # a page (or stream) of ann's open on this process
             for _ in range(12):  # a minute, held all along
                 now.t += 5
                 assert await app.hold_seeks() == []
             assert sorted(await listed(bo)) == sorted([blitz["id"], daily["id"]])
-            del app.account_api.streams[ann_id]  # her last page closed
+            del app.bot_routes.streams[ann_id]  # her last page closed
             now.t += 5
             assert await app.hold_seeks() == []  # within the grace: still open
             now.t += app.settings.seek_grace

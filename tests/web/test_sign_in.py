@@ -13,14 +13,14 @@ from pathlib import Path
 import pytest
 from argon2 import PasswordHasher
 
-from hive.web.accounts import Accounts
-from hive.web.accounts.passwords import Passwords
-from hive.web.accounts.throttle import WINDOW
+from hive.web.players import Accounts
+from hive.web.players.passwords import Passwords
+from hive.web.players.repository import AccountRepository
+from hive.web.players.throttle import WINDOW
 from hive.web.shared.database import Database
 from hive.web.shared.errors import BadRequest, TooMany, Unauthorized
 from hive.web.shared.quotas import QuotaRepository
 from hive.web.shared.settings import Settings
-from hive.web.storage.accounts import AccountRepository
 
 from ..web_support import FakeTime, client, in_process
 from .api_support import PASSWORD, SERVER, other, sign_in, sign_up

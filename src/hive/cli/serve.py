@@ -99,9 +99,9 @@ def _admin(database: Database, name: str, admin: bool) -> int:
     """Make the account ``name`` an admin, or no longer."""
     import asyncio
 
-    from ..web.accounts import Accounts
+    from ..web.players import Accounts
+    from ..web.players.repository import AccountRepository
     from ..web.shared.errors import NotFound
-    from ..web.storage.accounts import AccountRepository
 
     try:
         account = asyncio.run(Accounts(AccountRepository(database)).set_admin(name, admin))

@@ -28,7 +28,7 @@ CREATED, DELETED, FLAG, AI_MOVE, AI_ERROR, JOINED, CLOCK, PRESENCE = (
     "presence",
 )
 #: A message written in one of the game's chat rooms (``detail``: its ``room`` and ``id``), and a change of the
-#: lobby (``game_id``: the seek's id; ``detail``: the change, see :mod:`~hive.web.realtime.lobby`). Like
+#: lobby (``game_id``: the seek's id; ``detail``: the change, see :mod:`~hive.web.lobby.sockets`). Like
 #: :data:`PRESENCE`, they store nothing of a game: the bus sends them on their own, once what they tell is stored.
 CHAT, LOBBY = "chat", "lobby"
 #: The events that store nothing of a game.

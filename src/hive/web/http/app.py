@@ -22,23 +22,25 @@ import socket
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import sqlalchemy as sa
 from starlette.applications import Starlette
+from starlette.routing import BaseRoute
 
-from ..accounts import Accounts, Signed
-from ..accounts.chat import Chat
-from ..accounts.profiles import Profiles
-from ..accounts.seeks import Seeks
-from ..accounts.tournaments import Tournaments
 from ..ai.player import AIPlayer
 from ..ai.pool import Workers
 from ..ai.routes import AIRoutes
 from ..analysis.review import Reviews
 from ..analysis.routes import AnalysisRoutes
 from ..analysis.service import Analysis
+from ..bots import Bots
+from ..bots.routes import BotRoutes
+from ..chat import Chat
+from ..chat.routes import ChatRoutes
 from ..game.events import AI_MOVE, CHAT, CREATED, DELETED, FLAG, LOBBY, MOVE, PRESENCE, GameChanged
+from ..lobby import ONLINE, SIGNED_OUT, LobbySockets, Seeks
+from ..lobby.routes import LobbyRoutes
 from ..play.fanout import Fanout, Watcher, dumps, with_seats
 from ..play.flags import Flags
 from ..play.game_list import GameList
@@ -47,12 +49,18 @@ from ..play.routes import PlayRoutes
 from ..play.service import GameService
 from ..play.session import Session
 from ..play.sockets import GameSocket
+from ..players import Accounts, Identity, Signed
+from ..players.profiles import Profiles
+from ..players.routes import PlayerRoutes
+from ..ratings import Ratings
+from ..ratings.routes import RatingRoutes
 from ..realtime.bus import Bus, LocalBus, PostgresBus, RedisBus
-from ..realtime.lobby import ONLINE, LobbySockets
 from ..shared.errors import GameError
 from ..shared.settings import Settings
 from ..storage import open_store
-from .accounts import AccountApi
+from ..tournaments import Tournaments
+from ..tournaments.routes import TournamentRoutes
+from .facts import AccountLinks, GameFacts
 from .guard import Guard
 from .limits import GameSockets, OpenSockets, RateLimits
 from .ops import Metrics, Observed
@@ -72,6 +80,14 @@ SWEEP = 10.0
 SHOWN_FOR = 0.25
 #: The changes of a game after which its players' lobby sockets are told whose turn it is.
 TURNS = frozenset({MOVE, AI_MOVE, CREATED, FLAG, "undo", "redo", "answer", "resign", "abort"})
+
+
+class DomainRoutes(Protocol):
+    """A domain's endpoints, built with their collaborators handed in."""
+
+    def routes(self) -> list[BaseRoute]:
+        """The domain's routes."""
+        ...
 
 
 def process_name() -> str:
@@ -141,14 +157,32 @@ class App:
         self.api = Api(self)
         self.accounts = Accounts(self.store.accounts, quotas=self.store.quotas, settings=settings)
         self.accounts.came_online = self._came_online
+        self.identity = identity = Identity(self.accounts, settings.accounts)
+        self.ratings = Ratings(self.store.ratings)
+        self.tournaments = Tournaments(self.store.tournaments, self.service, self.accounts, self.lobby_changed)
+        self.chat = Chat(self.store.chat, self.service, self.accounts, self.tournaments, self.chat_said)
         self.seeks = Seeks(
-            self.store.seeks, self.store.ratings, self.service, self.store.accounts, self.store.chat, self.lobby_changed
+            self.store.seeks, self.ratings, self.service, self.accounts, self.chat, self.tournaments, self.lobby_changed
         )
-        self.tournaments = Tournaments(self.store.tournaments, self.service, self.store.accounts, self.lobby_changed)
-        self.profiles = Profiles(self.store.accounts, self.store.ratings, self.service)
-        self.chat = Chat(self.store.chat, self.service, self.store.accounts, self.store.tournaments, self.chat_said)
+        self.profiles = Profiles(self.store.accounts, self.service, self.ratings.rating)
+        self.bots = Bots(self.accounts, self.ratings, self.seeks)
         self._tasks: set[asyncio.Task[None]] = set()
-        self.account_api = AccountApi(self, self.accounts, self.seeks)
+        depth = settings.json_depth
+        self.lobby_routes = LobbyRoutes(identity, self.seeks, self.service, self.api.started, depth)
+        self.bot_routes = BotRoutes(identity, self.bots)
+        #: Each community domain's endpoints (their routes go into :func:`~hive.web.http.server.routes`).
+        self.domains: list[DomainRoutes] = [
+            PlayerRoutes(
+                identity, self.accounts, self.profiles, depth, self.api.page, self.ratings.profile, self._signed_out
+            ),
+            RatingRoutes(identity, self.ratings, self.api.page),
+            self.lobby_routes,
+            TournamentRoutes(identity, self.tournaments, self.api.page, depth),
+            ChatRoutes(identity, self.chat, depth),
+            self.bot_routes,
+        ]
+        self.facts = GameFacts(self.accounts, self.ratings, self.tournaments, self.seeks)
+        self.account_api = AccountLinks(identity, self.service, self.facts, self.lobby_routes, self.bot_routes)
         self._domain_routes(settings)
         self.asgi = Starlette(routes=routes(self), exception_handlers=self.api.handlers(), lifespan=self._lifespan)
         self.asgi.state.hive = self
@@ -346,7 +380,7 @@ class App:
     # the lobby's sockets and the games' chat
 
     async def lobby_changed(self, change: dict[str, Any]) -> None:
-        """A change of the lobby is stored (a seek or a challenge; see :mod:`~hive.web.realtime.lobby`): tell every
+        """A change of the lobby is stored (a seek or a challenge; see :mod:`~hive.web.lobby.sockets`): tell every
         process, this one included."""
         try:
             await self.bus.published(GameChanged(str(change["id"]), 0, LOBBY, origin=self.origin, detail=change))
@@ -421,6 +455,10 @@ class App:
             if watcher.chat and (playing if room == "players" else not playing or over):
                 self.fanout.send(event.game_id, watcher, text)
 
+    async def _signed_out(self, account_id: str) -> None:
+        """An account signed out: its seeks end, nobody being there to play them."""
+        await self.seeks.withdraw_all(account_id, SIGNED_OUT)
+
     async def _tournaments(self) -> None:
         """Every half minute, look at the tournaments under way: absent players' forfeits fall due there."""
         while True:
@@ -433,7 +471,7 @@ class App:
     def seekers_here(self) -> set[str]:
         """The accounts this process holds the seeks of: those with a lobby socket (any page of theirs) or a bot
         event stream open here."""
-        return self.lobby_sockets.accounts() | set(self.account_api.streams)
+        return self.lobby_sockets.accounts() | set(self.bot_routes.streams)
 
     async def hold_seeks(self) -> list[str]:
         """Say which seekers are here, then end the seeks that nobody held for the grace (their seekers left); their

@@ -13,7 +13,12 @@ API (JSON; errors are ``{"error": message}`` with a 4xx status; an unexpected fa
 - ``GET /api/assets``: what the page draws with, the AI levels, the games on offer (``games``), and how the server
   is reached (``network``: the listening address, whether it is this machine only, the LAN address).
 - ``WS /ws/lobby`` (``hive serve``): the lobby's seeks and challenges as they change, and a signed-in player's own
-  news (see :mod:`~hive.web.realtime.lobby` and the accounts' documentation).
+  news (see :mod:`~hive.web.lobby.sockets`).
+- Each domain's endpoints are documented with its routes: the games (:mod:`~hive.web.play.routes`), the analysis
+  board and engine reviews (:mod:`~hive.web.analysis.routes`), hints (:mod:`~hive.web.ai.routes`), and on
+  ``hive serve`` accounts (:mod:`~hive.web.players.routes`), ratings (:mod:`~hive.web.ratings.routes`), the lobby
+  (:mod:`~hive.web.lobby.routes`), tournaments (:mod:`~hive.web.tournaments.routes`), chat
+  (:mod:`~hive.web.chat.routes`) and bots (:mod:`~hive.web.bots.routes`).
 
 - ``GET /healthz``: 200 while the process runs; ``GET /readyz``: 200 when it can serve (the database answers with the
   current schema, it hears the other processes, it is not stopping), 503 naming what is wrong otherwise;
@@ -50,7 +55,7 @@ from .sockets import lobby_websocket
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
 
-    from .app import App
+    from .app import App, DomainRoutes
 
 log = logging.getLogger("hive.web")
 STATIC = Path(__file__).parent.parent / "static"
@@ -148,62 +153,21 @@ class Api:
 
 def routes(app: App) -> list[BaseRoute]:
     """The routes of a server process: the front door's, each domain's (see :func:`ordered`), the static files."""
-    api, accounts = app.api, app.account_api
+    api = app.api
     front: list[BaseRoute] = [
         Route("/", api.page),
-        Route("/tournament/{id}", api.page),
-        Route("/player/{name}", accounts.page),
-        Route("/leaderboard", accounts.page),
         Route("/how-to-play/{kind}", api.how_to_play),
         Route("/favicon.ico", api.favicon),
         Route("/healthz", ops.healthz),
         Route("/readyz", ops.readyz),
         Route("/metrics", ops.metrics),
         Route("/api/assets", api.assets),
-        Route("/api/games/{id}/chat", api.api(app.account_api.read_chat), methods=["GET"]),
-        Route("/api/games/{id}/chat", api.api(app.account_api.say), methods=["POST"]),
-        Route("/api/accounts", api.api(accounts.sign_up), methods=["POST"]),
-        Route("/api/session", api.api(accounts.session), methods=["GET"]),
-        Route("/api/session", api.api(accounts.sign_in), methods=["POST"]),
-        Route("/api/session", api.api(accounts.sign_out), methods=["DELETE"]),
-        Route("/api/session/password", api.api(accounts.password), methods=["POST"]),
-        Route("/api/players/{name}", api.api(accounts.player), methods=["GET"]),
-        Route("/api/players/{name}/games", api.api(accounts.player_games), methods=["GET"]),
-        Route("/api/players/{name}/records", api.api(accounts.player_records), methods=["GET"]),
-        Route("/api/account/turns", api.api(accounts.turns), methods=["GET"]),
-        Route("/api/leaderboard", api.api(accounts.leaders), methods=["GET"]),
-        Route("/api/live", api.api(accounts.live), methods=["GET"]),
-        Route("/api/online", api.api(accounts.online), methods=["GET"]),
-        Route("/api/account/block", api.api(accounts.block), methods=["POST"]),
-        Route("/api/account/unblock", api.api(accounts.unblock), methods=["POST"]),
-        Route("/api/chat/{id}/report", api.api(accounts.report), methods=["POST"]),
-        Route("/api/admin/reports", api.api(accounts.reports), methods=["GET"]),
-        Route("/api/seeks", api.api(accounts.list_seeks), methods=["GET"]),
-        Route("/api/seeks", api.api(accounts.open_seek), methods=["POST"]),
-        Route("/api/seeks/{id}", api.api(accounts.seek), methods=["GET"]),
-        Route("/api/seeks/{id}", api.api(accounts.cancel_seek), methods=["DELETE"]),
-        Route("/api/seeks/{id}/accept", api.api(accounts.accept_seek), methods=["POST"]),
-        Route("/api/challenges", api.api(accounts.challenges), methods=["GET"]),
-        Route("/api/challenges", api.api(accounts.challenge), methods=["POST"]),
-        Route("/api/challenges/{id}/accept", api.api(accounts.accept_seek), methods=["POST"]),
-        Route("/api/challenges/{id}/decline", api.api(accounts.cancel_seek), methods=["POST"]),
-        Route("/api/account/token", api.api(accounts.api_token), methods=["POST"]),
-        Route("/api/account/bot", api.api(accounts.become_bot), methods=["POST"]),
-        Route("/api/bot/games", api.api(accounts.bot_games), methods=["GET"]),
-        Route("/api/bot/stream", api.api(accounts.bot_stream), methods=["GET"]),
-        Route("/api/tournaments", api.api(accounts.list_tournaments), methods=["GET"]),
-        Route("/api/tournaments", api.api(accounts.create_tournament), methods=["POST"]),
-        Route("/api/tournaments/{id}", api.api(accounts.tournament), methods=["GET"]),
-        Route("/api/tournaments/{id}/records", api.api(accounts.tournament_records), methods=["GET"]),
-        Route("/api/tournaments/{id}/chat", api.api(accounts.tournament_chat), methods=["GET", "POST"]),
-        Route("/api/tournaments/{id}/{action}", api.api(accounts.tournament_action), methods=["POST"]),
-        Route("/api/admin/accounts/{name}", api.api(accounts.admin), methods=["DELETE"]),
-        Route("/api/admin/accounts/{name}/{action}", api.api(accounts.admin), methods=["POST"]),
         WebSocketRoute("/ws/lobby", lobby_websocket(app)),
         Route("/static/games/{name}", api.game_file),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return ordered([*app.play_routes.routes(), *app.analysis_routes.routes(), *app.ai_routes.routes(), *front])
+    domains: list[DomainRoutes] = [app.play_routes, app.analysis_routes, app.ai_routes, *app.domains]
+    return ordered([*(route for domain in domains for route in domain.routes()), *front])
 
 
 __all__ = ["STATIC", "Api", "ordered", "routes"]

@@ -1,5 +1,5 @@
 """The lobby's WebSocket (``/ws/lobby``), sent the seeks and challenges as they change and a signed-in player's own
-news (see :mod:`~hive.web.realtime.lobby`); and the WebSocket protocol the server runs, whose sockets can be aborted.
+news (see :mod:`~hive.web.lobby.sockets`); and the WebSocket protocol the server runs, whose sockets can be aborted.
 
 A game's own socket is play's (:mod:`~hive.web.play.sockets`); the lobby's socket shares its reading (pings answered,
 a binary frame refused) and its close code for a client past its limit (:data:`~hive.web.play.sockets.TOO_MANY`, with
@@ -15,11 +15,11 @@ from starlette.websockets import WebSocket
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import Request as Handshake
 
+from ..lobby.sockets import GUESTS
 from ..play.fanout import ABORT
 from ..play.sockets import TOO_MANY, read_pings, until_gone
-from ..realtime.lobby import GUESTS
+from ..players import COOKIE
 from ..shared.errors import GameError, Unauthorized
-from .accounts import COOKIE
 from .guard import POLICY
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ def lobby_websocket(app: App) -> Callable[[WebSocket], Awaitable[None]]:
     """The endpoint ``/ws/lobby`` of ``app``: the open seeks for anyone; the challenges to and from a signed-in
     player (by the session's cookie, or an API token in ``Authorization: Bearer``), and their news, for them
     alone. Its first message is ``hello``, the lobby as it stands; the changes follow (see
-    :mod:`~hive.web.realtime.lobby`)."""
+    :mod:`~hive.web.lobby.sockets`)."""
 
     async def endpoint(ws: WebSocket) -> None:
         refused = _refusal(app, ws)

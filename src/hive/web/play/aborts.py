@@ -4,7 +4,7 @@ A game between two players online (two accounts, or two guests' browsers) may be
 side has made its first move (``POST /api/games/{id}/abort``; the page offers it in place of resigning). A game
 against the AI or on one screen is not aborted (nobody is waited for: it is deleted, or a new one started); nor is a
 tournament's game, which its tournament scores (a player who never moves loses it by the tournament's forfeit, see
-:mod:`~hive.web.accounts.tournaments`).
+:mod:`~hive.web.tournaments.service`).
 
 The server aborts a timed game between two accounts (a game from the lobby, where an absent player's clock would
 otherwise run, and a rating move) whose side to move does not make its first move in time (:func:`due`): a real-time

@@ -1,5 +1,5 @@
 """The list of stored games and what it offers beside resuming one: the rematch with the colours swapped (of a guest's
-game: between accounts it is an offer, :mod:`~hive.web.accounts.seeks`), and deleting a game (by one of its
+game: between accounts it is an offer, :mod:`~hive.web.lobby.service`), and deleting a game (by one of its
 players)."""
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ class GameList:
         """The rematch of a finished game for the holder of ``token``: started by the first player to ask, joined by
         the other; returns the finished game, the rematch and the asker's token in it (the seat of the other colour).
 
-        Between accounts a rematch is an offer instead (see :meth:`~hive.web.accounts.seeks.Seeks.rematch`): a seat's
+        Between accounts a rematch is an offer instead (see :meth:`~hive.web.lobby.service.Seeks.rematch`): a seat's
         token goes to its own account alone.
 
         :raises Forbidden: when the token holds no seat of the game, or the game is between accounts.

@@ -165,7 +165,7 @@ def rematch(old: GameRecord, seat: int) -> NewGame:
     control, from the start (or the position the game started from), each player in the other colour with their
     name and choice of help; the asker's seat is dealt its token, the other seat its own (``invite``). A game between
     accounts is not rematched so: its rematch is a challenge the opponent accepts (see
-    :meth:`~hive.web.accounts.seeks.Seeks.rematch`), each seat's token going to its own account alone."""
+    :meth:`~hive.web.lobby.service.Seeks.rematch`), each seat's token going to its own account alone."""
     view = view_for(old.kind)
     mine = 1 - seat
     token, other, tokens = _tokens(old.mode, mine)

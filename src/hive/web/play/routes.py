@@ -105,8 +105,7 @@ class _Signed(Protocol):
 
 class Club(Protocol):
     """What the players' part of the server adds to a game (the accounts' own, handed in): who is signed in, the seat
-    their session stands for, their facts on a game's state, the rematch offered between accounts, and the seat of a
-    game from a seek."""
+    their session stands for, their facts on a game's state, and the rematch offered between accounts."""
 
     async def signed(self, request: Request) -> _Signed | None:
         """The request's signed-in session (``None``: none)."""
@@ -119,9 +118,6 @@ class Club(Protocol):
 
     async def rematch(self, request: Request) -> Any:
         """The rematch of a finished game between accounts: an offer, or the game started."""
-
-    async def seat(self, request: Request) -> Any:
-        """The signed-in player's seat and its token in the game of the request's path."""
 
 
 class Lines(Protocol):
@@ -212,8 +208,6 @@ class PlayRoutes:
             Route("/api/games/{id}/{action}", endpoint(self.action), methods=["POST"]),
             WebSocketRoute("/ws/games/{id}", self.socket.endpoint),
         ]
-        if self.club is not None:
-            found.insert(-2, Route("/api/games/{id}/seat", endpoint(self.club.seat), methods=["GET"]))
         return found
 
     async def body(self, request: Request) -> JSON:

@@ -10,7 +10,7 @@ hash checked, an account made), so that nothing is done for a request past the l
 :func:`take_in` does the same inside a transaction already open, where the row's lock then also serializes
 whatever else that transaction counts and writes until it commits. A limit on what an account holds rather than on
 uses in a window (its open seeks, its chat lines in the last minute) is counted after
-:func:`~hive.web.storage.accounts.lock_account`, in the
+:func:`~hive.web.players.repository.lock_account`, in the
 transaction that stores the new row.
 """
 

@@ -1,6 +1,8 @@
-"""Where the games are kept: a database (:class:`~hive.web.shared.database.Database`, SQLite or PostgreSQL) and one
-repository per kind of record, whose errors do not depend on the database (:class:`~hive.web.shared.errors.Unavailable`
-while it cannot be reached, :class:`~hive.web.play.repository.StaleError` for a change made from an old version).
+"""Where the server's records are kept, put together for the wiring: a database
+(:class:`~hive.web.shared.database.Database`, SQLite or PostgreSQL) and each domain's repository, whose errors do not
+depend on the database (:class:`~hive.web.shared.errors.Unavailable` while it cannot be reached,
+:class:`~hive.web.play.repository.StaleError` for a change made from an old version). Only the app object opens it;
+each domain is handed its own repository.
 """
 
 from __future__ import annotations
@@ -14,15 +16,15 @@ from ..ai import keep_job
 from ..ai.repository import AIJobs
 from ..analysis.line_repository import LineRepository
 from ..analysis.review_repository import ReviewRepository
+from ..chat.repository import ChatRepository
+from ..lobby.repository import SeekRepository
 from ..play.presence_repository import Presence
 from ..play.repository import Effects, GameRepository, StaleError
+from ..players.repository import AccountRepository
+from ..ratings.repository import RatingRepository
 from ..shared.database import Database, DatabaseError, default_path
 from ..shared.quotas import QuotaRepository
-from .accounts import AccountRepository
-from .chat import ChatRepository
-from .ratings import RatingRepository
-from .seeks import SeekRepository
-from .tournaments import TournamentRepository
+from ..tournaments.repository import TournamentRepository
 
 
 @dataclass

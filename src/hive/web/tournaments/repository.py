@@ -9,10 +9,11 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from ..play.tables import games
 from ..shared.database import Repository
 from ..shared.errors import TooMany
 from ..shared.quotas import take_in
-from .schema import games, tournament_games, tournaments
+from .tables import tournament_games, tournaments
 
 DAY = 86_400.0
 

@@ -13,20 +13,19 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import secrets
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ...sdk.view import JSON
 from ...tournament import FORMATS, Game, PairingError, Tournament, TournamentError
 from ..play.newgame import NewGame, new_game, seats
 from ..play.service import GameService, first_score
+from ..players import Accounts, Signed, name_key
 from ..shared.errors import BadRequest, Conflict, Forbidden, NotFound, shown
 from ..shared.values import check_number, check_text
-from ..storage.accounts import AccountRepository
-from ..storage.tournaments import Limits, StoredTournament, TournamentRepository
-from ..views import game_options, view_for
-from .names import name_key
-from .seeks import Announce
-from .service import Signed
+from ..views import game_options
+from .repository import Limits, StoredTournament, TournamentRepository
+from .standings import shown_tournament
 
 #: The longest tournament name.
 NAME_LIMIT = 80
@@ -43,6 +42,10 @@ MAX_ROUNDS = 50
 LIMITS = Limits(open=5, per_day=20)
 #: The lobby's kind of change that tells a player of an invitation (sent to the invited player's lobby sockets).
 INVITE = "invite"
+
+
+#: Who hears of a change for the lobby once it is stored (see :data:`hive.web.lobby.service.Announce`).
+Announce = Callable[[JSON], Awaitable[None]]
 
 
 async def _unheard(change: JSON) -> None:
@@ -62,7 +65,7 @@ class Tournaments:
         self,
         repository: TournamentRepository,
         service: GameService,
-        accounts: AccountRepository,
+        accounts: Accounts,
         announce: Announce = _unheard,
     ) -> None:
         self.repository = repository
@@ -181,7 +184,7 @@ class Tournaments:
         if stored.organiser != signed.account.id:
             raise Forbidden("Only the tournament's organiser invites its players.")
         name = data.get("name")
-        account = await self.accounts.find(name_key(name)) if isinstance(name, str) else None
+        account = await self.accounts.by_key(name_key(name)) if isinstance(name, str) else None
         if account is None:
             raise NotFound(f"No account is named {shown(name)}.")
         await self.repository.invite(tournament_id, account.id)
@@ -348,50 +351,7 @@ class Tournaments:
         tournament = Tournament.from_json(stored.state)
         invited = [account for account in stored.invited or () if account != stored.organiser]
         names = await self._names([stored.organiser, *tournament.players, *invited])
-        rounds = []
-        for number, games in enumerate(tournament.paired, start=1):
-            rounds.append([
-                {
-                    "board": board,
-                    "first": names[game.first],
-                    "second": names[game.second] if game.second is not None else None,
-                    "result": game.result,
-                    "forfeit": game.forfeit,
-                    "game_id": stored.games.get((number, board)),
-                }
-                for board, game in enumerate(games, start=1)
-            ])  # fmt: skip
-        standings = [
-            {
-                "rank": line.rank, "player": names[line.player], "points": line.points, "games": line.games,
-                "wins": line.wins, "draws": line.draws, "losses": line.losses, "tiebreaks": line.tiebreaks,
-            }
-            for line in tournament.standings()
-        ]  # fmt: skip
-        return {
-            "id": stored.id,
-            "name": stored.name,
-            "organiser": names[stored.organiser],
-            "status": stored.status,
-            "format": tournament.format,
-            "rounds": tournament.total_rounds,
-            "game": view_for(stored.kind).new_board(stored.options).game_name,
-            "kind": stored.kind,
-            "options": stored.options,
-            "time_control": stored.time_control,
-            "rated": stored.rated,
-            "bots": stored.bots,
-            "invite_only": stored.invited is not None,
-            "invited": [names[p] for p in invited],
-            "bye_points": tournament.bye_points,
-            "forfeit_after": None if stored.forfeit_after is None else stored.forfeit_after / 60,
-            "starts": stored.starts,
-            "players": [names[p] for p in tournament.active],
-            "withdrawn": [names[p] for p in tournament.withdrawn],
-            "paired": rounds,
-            "standings": standings,
-            "tiebreaks": list(tournament.tiebreaks),
-        }
+        return shown_tournament(stored, tournament, invited, names)
 
     async def get(self, tournament_id: str) -> JSON:
         """One tournament (see :meth:`describe`). A running one is brought up to date first: a round left unstarted,
@@ -404,6 +364,18 @@ class Tournaments:
             await self.advance(tournament_id)
             stored, _ = await self._load(tournament_id)
         return await self.describe(stored)
+
+    async def members(self, tournament_id: str) -> set[str]:
+        """The accounts of the tournament's organiser and its players (withdrawn ones too).
+
+        :raises NotFound: for an unknown tournament.
+        """
+        stored, tournament = await self._load(tournament_id)
+        return {stored.organiser, *tournament.players}
+
+    async def place_of(self, game_id: str) -> tuple[str, str, int, int] | None:
+        """A game's place in a tournament: the tournament's id and name, the round and the board (``None``: none)."""
+        return await self.repository.place_of(game_id)
 
     async def listed(self) -> JSON:
         """The tournaments, newest first."""

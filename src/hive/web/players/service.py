@@ -24,9 +24,9 @@ from typing import Any
 from ..shared.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized, shown
 from ..shared.quotas import QuotaRepository
 from ..shared.settings import Settings
-from ..storage.accounts import AccountRepository, NameTaken, StoredAccount
 from .names import check_name, name_key
 from .passwords import Passwords, check_length, check_password
+from .repository import AccountRepository, NameTaken, StoredAccount
 from .throttle import Throttle, device_key
 
 #: How long a session lasts unused (each use extends it, at most once an hour).
@@ -250,16 +250,8 @@ class Accounts:
             "which only a signed-in session has (with its CSRF token)."
         )
 
-    async def become_bot(self, signed: Signed) -> StoredAccount:
-        """Make the account a bot's, for good (its games are then played by an engine, through the bot API).
-
-        :raises Conflict: when it has played rated games already, or is a bot's already.
-        """
-        account = signed.account
-        if account.bot:
-            raise Conflict(f"{account.name} is a bot's account already.")
-        if await self.repository.rated_games(account.id):
-            raise Conflict("An account that has played rated games stays a player's: make a new one for the bot.")
+    async def make_bot(self, account: StoredAccount) -> StoredAccount:
+        """Mark the account a bot's, for good (see :meth:`hive.web.bots.service.Bots.become`, which checks it may)."""
         await self.repository.update(account.id, bot=True)
         return StoredAccount(**{**account.__dict__, "bot": True})
 
@@ -357,6 +349,18 @@ class Accounts:
             raise NotFound(f"No account is named {shown(name)}.")
         await self.repository.update(account.id, admin=admin)
         return StoredAccount(**{**account.__dict__, "admin": admin})
+
+    async def by_id(self, account_id: str) -> StoredAccount | None:
+        """The account ``account_id`` (``None``: none, or deleted)."""
+        return await self.repository.by_id(account_id)
+
+    async def by_key(self, key: str) -> StoredAccount | None:
+        """The account whose name has ``key`` (see :func:`~hive.web.players.names.name_key`)."""
+        return await self.repository.find(key)
+
+    async def ongoing(self, account_id: str) -> list[tuple[str, int, str]]:
+        """The account's games in progress: each one's id, the account's seat and that seat's token."""
+        return await self.repository.ongoing(account_id)
 
     async def find(self, name: str) -> StoredAccount:
         """The account named ``name`` (or a name too like it).

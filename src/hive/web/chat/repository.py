@@ -7,9 +7,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import exc
 
+from ..players import accounts, lock_account
 from ..shared.database import Repository
-from .accounts import lock_account
-from .schema import accounts, blocks, chat, chat_reports
+from .tables import blocks, chat, chat_reports
 
 
 class ChatRepository(Repository):

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from ..shared.errors import TooMany
 from ..shared.quotas import QuotaRepository
 from ..shared.settings import Settings
-from ..storage.accounts import AccountRepository, StoredAccount
+from .repository import AccountRepository, StoredAccount
 
 #: The window failed sign-ins are counted in, in seconds.
 WINDOW = 15 * 60

@@ -18,19 +18,19 @@ from typing import Any
 
 from ...ratings import Rating
 from ...sdk.view import JSON
+from ..chat import Chat
 from ..play import clock
 from ..play.newgame import new_game, seats
 from ..play.service import GameService
 from ..play.session import Session
+from ..players import Accounts, Signed, name_key
+from ..ratings import Ratings
 from ..shared.errors import BadRequest, Conflict, Forbidden, NotFound, shown
+from ..shared.model import GameRecord
 from ..shared.values import check_number, check_text
-from ..storage.accounts import AccountRepository
-from ..storage.chat import ChatRepository
-from ..storage.ratings import RatingRepository
-from ..storage.seeks import SeekRepository, StoredSeek
+from ..tournaments import Tournaments
 from ..views import game_options
-from .names import name_key
-from .service import Signed
+from .repository import SeekRepository, StoredSeek
 
 #: Seeks one account may have open at once.
 OPEN_SEEKS = 5
@@ -45,7 +45,7 @@ GONE, SIGNED_OUT, PLAYING = "gone", "signed out", "playing"
 
 #: Who hears of each change of the lobby once it is stored (the lobby's sockets, on every server process): a
 #: ``seek`` or ``challenge`` (``type``) ``opened``, ``accepted``, ``cancelled``, ``declined`` or ``withdrawn``
-#: (``change``), with the ids of the accounts it concerns in ``route`` (see :mod:`~hive.web.realtime.lobby`).
+#: (``change``), with the ids of the accounts it concerns in ``route`` (see :mod:`~hive.web.lobby.sockets`).
 Announce = Callable[[JSON], Awaitable[None]]
 
 
@@ -73,16 +73,20 @@ class Seeks:
     :param repository: where the seeks are kept.
     :param ratings: the players' ratings (a seek's range is checked against the accepting player's).
     :param service: the games.
+    :param accounts: the accounts (the seekers, the players challenged).
+    :param blocks: the chat, which keeps who blocked whom (a blocked account's challenges are refused).
+    :param tournaments: the tournaments (their games have no rematch).
     :param announce: who hears of each change once it is stored (see :data:`Announce`).
     """
 
     def __init__(
         self,
         repository: SeekRepository,
-        ratings: RatingRepository,
+        ratings: Ratings,
         service: GameService,
-        accounts: AccountRepository,
-        blocks: ChatRepository,
+        accounts: Accounts,
+        blocks: Chat,
+        tournaments: Tournaments,
         announce: Announce = _unheard,
     ) -> None:
         self.repository = repository
@@ -90,6 +94,7 @@ class Seeks:
         self.service = service
         self.accounts = accounts
         self.blocks = blocks
+        self.tournaments = tournaments
         self.announce = announce
 
     async def _changed(self, stored: StoredSeek, change: str, **more: Any) -> None:
@@ -120,7 +125,7 @@ class Seeks:
         if not isinstance(to, str):
             raise BadRequest(f"'to' is the challenged player's name, not {shown(to)}.")
         check_text(to, "'to'", NAME_TEXT)
-        target = await self.accounts.find(name_key(to))
+        target = await self.accounts.by_key(name_key(to))
         if target is None:
             raise NotFound(f"No account is named {shown(to)}.")
         if target.id == signed.account.id:
@@ -145,7 +150,7 @@ class Seeks:
             raise Forbidden("Only the game's two players ask for its rematch.")
         if record.result is None:
             raise Conflict("A rematch follows a finished game: finish or resign this one first.")
-        if await self.repository.tournament_of(game_id) is not None:
+        if await self.tournaments.place_of(game_id) is not None:
             raise Conflict("A tournament's game has no rematch: the tournament pairs its rounds.")
         if record.rematch is not None:
             return await self.service.session(record.rematch)
@@ -300,6 +305,14 @@ class Seeks:
             if session.record.rematch is None and account in session.record.accounts:
                 seat = session.record.accounts.index(account)
                 await self.service.commit(session, "rematch", seat, rematch=rematch)
+
+    async def rematch_offer(self, record: GameRecord) -> JSON | None:
+        """The open offer of a finished game's rematch (``id``: the challenge's, ``by``: the offering seat)."""
+        if record.rematch is None:
+            for seek in await self.repository.rematch_offers(record.id):
+                if seek.account_id in record.accounts:
+                    return {"id": seek.id, "by": record.accounts.index(seek.account_id)}
+        return None
 
     async def challenges(self, signed: Signed) -> JSON:
         """The open challenges to the account (``incoming``) and from it (``outgoing``)."""

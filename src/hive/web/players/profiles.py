@@ -1,26 +1,24 @@
 """Players' profiles: their games (filtered by opponent, result, game and speed, with the W/D/L they add up to, so
-head-to-head too), every game as a record, their rating history, the games where it is their turn, and the
-leaderboards.
+head-to-head too), every game as a record, the games where it is their turn, and the games in progress between
+accounts to watch (a profile's ratings, their history and the leaderboards are :mod:`hive.web.ratings`').
 
 A game counts as a win, a draw or a loss once both sides have moved, as a rated game moves the ratings only then: one
 that ended before (aborted, or a forfeit for a first move never made) is listed as ``aborted`` and counts as none."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
 
-from ...ratings import ESTABLISHED_AFTER, SPEEDS
+from ...ratings import SPEEDS, Rating
 from ...sdk.view import JSON
 from ..play import clock
 from ..play.aborts import ABORTED
 from ..play.service import GameService, first_score
 from ..shared.errors import BadRequest, NotFound, shown
 from ..shared.model import GameRecord
-from ..storage.accounts import AccountRepository, StoredAccount
-from ..storage.ratings import RatingRepository
 from ..views import spec_of, view_for
 from .names import name_key
+from .repository import AccountRepository, StoredAccount
 from .service import Signed
 
 #: The most games a profile lists.
@@ -32,14 +30,17 @@ class Profiles:
     """What anyone may see of a player, and a player's own turn list.
 
     :param accounts: the accounts.
-    :param ratings: their ratings.
     :param service: the games.
+    :param rating: an account's rating in a game and speed (the ratings', see
+        :meth:`hive.web.ratings.service.Ratings.rating`).
     """
 
-    def __init__(self, accounts: AccountRepository, ratings: RatingRepository, service: GameService) -> None:
+    def __init__(
+        self, accounts: AccountRepository, service: GameService, rating: Callable[[str, str, str], Awaitable[Rating]]
+    ) -> None:
         self.accounts = accounts
-        self.ratings = ratings
         self.service = service
+        self.rating = rating
 
     async def _account(self, name: str) -> StoredAccount:
         account = await self.accounts.find(name_key(name))
@@ -116,13 +117,6 @@ class Profiles:
         separator = "\n\n" if any("\n" in text for text in texts) else "\n"
         return separator.join(texts) + ("\n" if texts else "")
 
-    async def history(self, account: StoredAccount) -> dict[str, dict[str, list[list[float]]]]:
-        """The account's rating after each rated game, by game and speed: ``[when, rating]`` pairs, oldest first."""
-        history: dict[str, dict[str, list[list[float]]]] = {}
-        for game, speed, at, rating in await self.ratings.history(account.id):
-            history.setdefault(game, {}).setdefault(speed, []).append([at, round(rating, 1)])
-        return history
-
     async def turns(self, signed: Signed) -> JSON:
         """The signed-in player's games in progress where it is their turn (correspondence ones first to come)."""
         waiting = []
@@ -143,7 +137,7 @@ class Profiles:
             record = item.record
             game = view_for(record.kind).new_board(record.options).game_name
             speed = clock.speed_of(record.clock)
-            ratings = [await self.ratings.rating(a, game, speed) for a in record.accounts if a is not None]
+            ratings = [await self.rating(a, game, speed) for a in record.accounts if a is not None]
             strength = sum(r.rating for r in ratings) / len(ratings)
             found.append((strength, {
                 "id": record.id, "names": list(record.names), "game": game, "speed": speed, "rated": record.rated,
@@ -151,29 +145,6 @@ class Profiles:
             }))  # fmt: skip
         found.sort(key=lambda pair: -pair[0])
         return {"games": [entry for _, entry in found]}
-
-    async def leaders(self, query: Mapping[str, str], signed: Signed | None = None) -> JSON:
-        """The leaderboard of ``game`` (default ``Base+MLP``) and ``speed`` (default ``blitz``): the best established
-        ratings, highest first; ``games``, the games anyone has a rating in (the other boards); ``established_after``,
-        about how many rated games a new player's rating needs to be listed; and ``you``, the ``signed`` player's
-        rating there (``games``, ``provisional``, ``more``: the games still needed), ``None`` for a guest."""
-        game, speed = query.get("game", "Base+MLP"), query.get("speed", "blitz")
-        if speed not in SPEEDS:
-            raise BadRequest(f"'speed' is one of {', '.join(SPEEDS)}, not {shown(speed)}.")
-        leaders: list[Any] = []
-        for rank, (name, rating, bot) in enumerate(await self.ratings.leaders(game, speed), start=1):
-            leaders.append({"rank": rank, "name": name, "bot": bot, **rating.answer()})
-        you: JSON | None = None
-        if signed is not None:
-            you = {"name": signed.account.name, "games": 0, "provisional": True, "more": ESTABLISHED_AFTER}
-            for mine in await self.ratings.of(signed.account.id):
-                if (mine.game, mine.speed) == (game, speed):
-                    answer = mine.answer()
-                    you.update(games=answer["games"], provisional=answer["provisional"], more=answer["more"])
-        return {
-            "game": game, "speed": speed, "leaders": leaders, "games": await self.ratings.games(),
-            "established_after": ESTABLISHED_AFTER, "you": you,
-        }  # fmt: skip
 
 
 __all__ = ["Profiles"]

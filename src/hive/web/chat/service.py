@@ -9,15 +9,12 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from ...sdk.view import JSON
-from ...tournament import Tournament
 from ..play.service import GameService
+from ..players import Accounts, Signed, name_key
 from ..shared.errors import BadRequest, Forbidden, NotFound, TooMany, shown
 from ..shared.values import check_text, parse_id
-from ..storage.accounts import AccountRepository
-from ..storage.chat import ChatRepository
-from ..storage.tournaments import TournamentRepository
-from .names import name_key
-from .service import Signed
+from ..tournaments import Tournaments
+from .repository import ChatRepository
 
 #: The longest message, in characters.
 LENGTH = 300
@@ -48,8 +45,8 @@ class Chat:
         self,
         repository: ChatRepository,
         service: GameService,
-        accounts: AccountRepository,
-        tournaments: TournamentRepository,
+        accounts: Accounts,
+        tournaments: Tournaments,
         said: Said = _unheard,
     ) -> None:
         self.repository = repository
@@ -118,10 +115,7 @@ class Chat:
         :raises Forbidden: for anyone else.
         :raises NotFound: for an unknown tournament.
         """
-        stored = await self.tournaments.find(tournament_id)
-        if stored is None:
-            raise NotFound(f"No tournament {shown(tournament_id)}.")
-        members = {stored.organiser, *Tournament.from_json(stored.state).players}
+        members = await self.tournaments.members(tournament_id)
         if signed is None or signed.account.id not in members:
             raise Forbidden("A tournament's room is its organiser's and its players'.")
 
@@ -147,13 +141,17 @@ class Chat:
         :raises NotFound: for an unknown player.
         """
         name = data.get("name")
-        account = await self.accounts.find(name_key(name)) if isinstance(name, str) else None
+        account = await self.accounts.by_key(name_key(name)) if isinstance(name, str) else None
         if account is None:
             raise NotFound(f"No account is named {shown(name)}.")
         if account.id == signed.account.id:
             raise BadRequest("A player does not block themselves.")
         await self.repository.block(signed.account.id, account.id, on)
         return {"name": account.name, "blocked": on}
+
+    async def blocked(self, account_id: str, by: str) -> bool:
+        """Whether the account ``by`` blocked ``account_id`` (its challenges are refused)."""
+        return await self.repository.blocked(account_id, by=by)
 
     async def report(self, signed: Signed, message_id: str) -> JSON:
         """Report a message to the admins, for a reader of its room; once per reader (``already``: reported by them

@@ -9,9 +9,10 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from ..players import accounts, lock_account
 from ..shared.database import Repository
-from .accounts import lock_account
-from .schema import accounts, seeks, tournament_games
+from ..tournaments.tables import tournament_games
+from .tables import seeks
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,9 @@ class SeekRepository(Repository):
         return [_seek(row) for row in rows]
 
     async def tournament_of(self, game_id: str) -> str | None:
-        """The tournament whose game ``game_id`` is (``None``: none)."""
+        """The tournament whose game ``game_id`` is (``None``: none). The game side's commit asks it here; the lobby
+        asks the tournaments (:meth:`hive.web.tournaments.service.Tournaments.place_of`), and this goes once the game
+        side does too."""
         return await self.database.run(self._tournament_of, game_id)
 
     def _tournament_of(self, game_id: str) -> str | None:

@@ -10,8 +10,9 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ...ratings import PROVISIONAL_DEVIATION, Rating, games_to_establish, rate_game
+from ..players import accounts
 from ..shared.database import Repository
-from .schema import accounts, rated_games, ratings
+from .tables import rated_games, ratings
 
 
 @dataclass(frozen=True)
@@ -178,6 +179,15 @@ class RatingRepository(Repository):
             )
             for row in rows
         ]  # fmt: skip
+
+    async def rated_games(self, account: str) -> int:
+        """How many rated games the account has finished."""
+        return await self.database.run(self._rated_games, account)
+
+    def _rated_games(self, account: str) -> int:
+        played = sa.or_(rated_games.c.account0 == account, rated_games.c.account1 == account)
+        with self.database.single() as connection:
+            return int(connection.execute(sa.select(sa.func.count()).where(played)).scalar_one())
 
     async def games(self) -> list[str]:
         """The games anyone has a rating in, by name."""

@@ -10,8 +10,9 @@ import sqlalchemy as sa
 from sqlalchemy import exc
 from sqlalchemy.dialects import postgresql, sqlite
 
+from ..play.tables import games
 from ..shared.database import Repository
-from .schema import accounts, api_tokens, games, online, rated_games, sessions, trusted
+from .tables import accounts, api_tokens, online, sessions, trusted
 
 
 def lock_account(connection: sa.Connection, account_id: str) -> None:
@@ -201,17 +202,9 @@ class AccountRepository(Repository):
             if trust:
                 connection.execute(trusted.delete().where(trusted.c.account_id == account_id))
 
-    async def rated_games(self, account_id: str) -> int:
-        """How many rated games the account has finished."""
-        return await self.database.run(self._rated_games, account_id)
-
-    def _rated_games(self, account_id: str) -> int:
-        played = sa.or_(rated_games.c.account0 == account_id, rated_games.c.account1 == account_id)
-        with self.database.single() as connection:
-            return int(connection.execute(sa.select(sa.func.count()).where(played)).scalar_one())
-
     async def ongoing(self, account_id: str) -> list[tuple[str, int, str]]:
-        """The account's games in progress: each one's id, the account's seat and that seat's token."""
+        """The account's games in progress: each one's id, the account's seat and that seat's token (read from the
+        games' table, which is the game side's)."""
         return await self.database.run(self._ongoing, account_id)
 
     def _ongoing(self, account_id: str) -> list[tuple[str, int, str]]:

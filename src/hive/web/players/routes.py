@@ -1,0 +1,223 @@
+"""The players' API (``hive serve``; a server without accounts answers 404):
+
+- ``POST /api/accounts`` (``name``, ``password``): make an account and sign it in; 201 with ``name``, ``admin`` and
+  ``csrf``, and the session's cookie.
+- ``POST /api/session`` (``name``, ``password``): sign in: a new session, its cookie, and ``csrf`` (and a device
+  cookie, :data:`~hive.web.players.identity.DEVICE`, for a browser that has none). A wrong name and a wrong password
+  are both ``401 Wrong name or password.``; a password over 256 characters, 400; too many attempts (counted before
+  the password is checked: for the name from the address or browser, from the address, or for the name from places
+  that never signed it in), 429 (see :mod:`hive.web.players.throttle`).
+- ``GET /api/session``: who is signed in (``name``, ``admin``, ``csrf``), or ``{"name": null}``.
+- ``DELETE /api/session``: sign out. ``POST /api/session/password`` (``old``, ``new``): a new password; every other
+  session ends and every API token is revoked, and the answer carries the new session's cookie and ``csrf``.
+- ``GET /api/players/{name}``: what anyone may see of an account, with its ``ratings`` by game and speed (each
+  ``rating``, ``deviation``, ``provisional``, ``more``: about how many more rated games establish it, ``games``,
+  ``wins``, ``draws``, ``losses``) and its ``history`` (the rating after each rated game, by game and speed; see
+  :mod:`hive.web.ratings.routes`).
+- Profiles: ``GET /api/players/{name}/games`` (``?opponent=&result=win|draw|loss|ongoing&game=&speed=``: the
+  player's games with the W/D/L they add up to, so head-to-head with ``opponent``), ``GET
+  /api/players/{name}/records`` (those finished, as one file of records); ``GET /api/account/turns`` (the signed-in
+  player's games where it is their turn); ``GET /api/live`` (the games in progress between accounts, strongest
+  first, to watch); ``GET /api/online`` (who is online: the accounts seen in the last 5
+  minutes, most recent first, at most 100: each one's ``name``, ``bot`` and ``seen``).
+- An admin's: ``POST /api/admin/accounts/{name}/password`` (answers a new random ``password`` to pass on),
+  ``POST /api/admin/accounts/{name}/ban`` (``banned``: true or false), ``DELETE /api/admin/accounts/{name}``.
+- API tokens: ``POST /api/account/token`` (``scope``: ``bot``, the default) answers a new API token (once; it
+  replaces any other), which acts as the account in ``Authorization: Bearer <token>`` within its scope (``bot``:
+  reading and playing; see :data:`hive.web.players.service.NEEDS` and :mod:`hive.web.bots.routes`).
+
+Every change made with the cookie (sign-out, password, an admin's) carries the session's CSRF token in
+``X-CSRF-Token``; one made with an API token needs none, but only what its scope allows: changing the account and
+an admin's actions answer an API token 403, naming the scope needed. The cookie is ``HttpOnly``, ``SameSite=Lax``, and
+``Secure`` when the page came over HTTPS (behind a trusted proxy, as its ``X-Forwarded-Proto`` says).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ...sdk.view import JSON
+from ..shared.endpoints import body, client, endpoint
+from ..shared.errors import BadRequest, NotFound, Unauthorized
+from .identity import COOKIE, DEVICE, Identity, Page
+from .profiles import Profiles
+from .service import ONLINE_SECONDS, SESSION_SECONDS, Accounts, SignedIn
+from .throttle import TRUST_SECONDS
+
+#: The most accounts ``GET /api/online`` lists.
+ONLINE_LIMIT = 100
+
+
+class PlayerRoutes:
+    """The players' endpoints of a server process.
+
+    :param identity: who asks.
+    :param accounts: the accounts.
+    :param profiles: what anyone may see of a player.
+    :param json_depth: the deepest a request's JSON may nest.
+    :param page: the page's shell (a profile's page is shown by its script).
+    :param rated: what a profile shows of an account's ratings (:meth:`hive.web.ratings.service.Ratings.profile`).
+    :param signed_out: told the account that signed out (its seeks end: nobody is there to play them).
+    """
+
+    def __init__(
+        self,
+        identity: Identity,
+        accounts: Accounts,
+        profiles: Profiles,
+        json_depth: int,
+        page: Page,
+        rated: Callable[[str], Awaitable[JSON]],
+        signed_out: Callable[[str], Awaitable[object]],
+    ) -> None:
+        self.identity = identity
+        self.accounts = accounts
+        self.profiles = profiles
+        self.json_depth = json_depth
+        self._page = page
+        self.rated = rated
+        self.signed_out = signed_out
+
+    def routes(self) -> list[BaseRoute]:
+        """The players' routes."""
+        return [
+            Route("/player/{name}", self.page),
+            Route("/api/accounts", endpoint(self.sign_up), methods=["POST"]),
+            Route("/api/session", endpoint(self.session), methods=["GET"]),
+            Route("/api/session", endpoint(self.sign_in), methods=["POST"]),
+            Route("/api/session", endpoint(self.sign_out), methods=["DELETE"]),
+            Route("/api/session/password", endpoint(self.password), methods=["POST"]),
+            Route("/api/players/{name}", endpoint(self.player), methods=["GET"]),
+            Route("/api/players/{name}/games", endpoint(self.player_games), methods=["GET"]),
+            Route("/api/players/{name}/records", endpoint(self.player_records), methods=["GET"]),
+            Route("/api/account/turns", endpoint(self.turns), methods=["GET"]),
+            Route("/api/live", endpoint(self.live), methods=["GET"]),
+            Route("/api/online", endpoint(self.online), methods=["GET"]),
+            Route("/api/account/token", endpoint(self.api_token), methods=["POST"]),
+            Route("/api/admin/accounts/{name}", endpoint(self.admin), methods=["DELETE"]),
+            Route("/api/admin/accounts/{name}/{action}", endpoint(self.admin), methods=["POST"]),
+        ]
+
+    async def page(self, request: Request) -> Response:
+        """A player's page: the page's shell, whose script shows it; none on a server without accounts."""
+        if not self.identity.enabled:
+            raise HTTPException(404)
+        return await self._page(request)
+
+    async def _body(self, request: Request) -> JSON:
+        return await body(request, self.json_depth)
+
+    def _with_cookie(self, request: Request, opened: SignedIn, status: int = 200) -> Response:
+        response = JSONResponse(opened.answer(), status_code=status)
+        secure = request.url.scheme == "https"
+        cookies = [(COOKIE, opened.token, SESSION_SECONDS)]
+        if opened.device:
+            cookies.append((DEVICE, opened.device, int(TRUST_SECONDS)))
+        for name, value, seconds in cookies:
+            response.set_cookie(name, value, max_age=seconds, httponly=True, samesite="lax", secure=secure, path="/")
+        return response
+
+    @staticmethod
+    def _device(request: Request) -> str | None:
+        device = request.cookies.get(DEVICE)
+        return device if device and len(device) <= 100 else None
+
+    async def sign_up(self, request: Request) -> Response:
+        self.identity.check_enabled()
+        data, address = await self._body(request), client(request)
+        opened = await self.accounts.sign_up(data, address, self._device(request))
+        return self._with_cookie(request, opened, 201)
+
+    async def sign_in(self, request: Request) -> Response:
+        self.identity.check_enabled()
+        data, address = await self._body(request), client(request)
+        opened = await self.accounts.sign_in(data, address, self._device(request))
+        return self._with_cookie(request, opened)
+
+    async def session(self, request: Request) -> Any:
+        self.identity.check_enabled()
+        signed = await self.identity.signed(request)
+        return {"name": None} if signed is None else signed.answer()
+
+    async def sign_out(self, request: Request) -> Response:
+        signed = await self.identity.changing(request, "account")
+        await self.accounts.sign_out(signed)
+        await self.signed_out(signed.account.id)
+        response = JSONResponse({"name": None})
+        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
+        return response
+
+    async def password(self, request: Request) -> Response:
+        signed = await self.identity.changing(request, "account")
+        opened = await self.accounts.change_password(signed, await self._body(request))
+        return self._with_cookie(request, opened)
+
+    async def player(self, request: Request) -> Any:
+        self.identity.check_enabled()
+        account = await self.accounts.find(request.path_params["name"])
+        rated = await self.rated(account.id)
+        return {
+            "name": account.name,
+            "created": account.created,
+            "banned": account.banned,
+            "bot": account.bot,
+            "ratings": rated["ratings"],
+            "history": rated["history"],
+        }
+
+    async def player_games(self, request: Request) -> Any:
+        self.identity.check_enabled()
+        return await self.profiles.games(request.path_params["name"], request.query_params)
+
+    async def player_records(self, request: Request) -> Response:
+        self.identity.check_enabled()
+        return PlainTextResponse(await self.profiles.records(request.path_params["name"], request.query_params))
+
+    async def turns(self, request: Request) -> Any:
+        signed = await self.identity.reading(request)
+        return await self.profiles.turns(signed)
+
+    async def live(self, request: Request) -> Any:
+        self.identity.check_enabled()
+        return await self.profiles.live()
+
+    async def online(self, request: Request) -> Any:
+        """Who is online, most recent first; the asker, signed in, is among them."""
+        self.identity.check_enabled()
+        with contextlib.suppress(Unauthorized):  # a bad API token sees the list as a guest does
+            await self.identity.signed(request)  # marks the asker online
+        found = await self.accounts.online(ONLINE_LIMIT)
+        players = [{"name": name, "bot": bot, "seen": seen} for name, bot, seen in found]
+        return {"players": players, "seconds": ONLINE_SECONDS}
+
+    async def api_token(self, request: Request) -> Any:
+        signed = await self.identity.changing(request, "account")
+        scope = (await self._body(request)).get("scope", "bot")
+        token = await self.accounts.make_token(signed, scope)
+        return {"name": signed.account.name, "token": token, "scope": scope}
+
+    async def admin(self, request: Request) -> Any:
+        signed = await self.identity.changing(request, "admin")
+        name, action = request.path_params["name"], request.path_params.get("action")
+        if request.method == "DELETE" and action is None:
+            await self.accounts.delete(signed, name)
+            return {"deleted": name}
+        if action == "password":
+            return {"name": name, "password": await self.accounts.reset_password(signed, name)}
+        if action == "ban":
+            banned = (await self._body(request)).get("banned", True)
+            if not isinstance(banned, bool):
+                raise BadRequest("'banned' is true or false.")
+            account = await self.accounts.set_banned(signed, name, banned)
+            return {"name": account.name, "banned": account.banned}
+        raise NotFound(f"No admin action {action!r}.")
+
+
+__all__ = ["ONLINE_LIMIT", "PlayerRoutes"]
