@@ -30,7 +30,7 @@ from hive.web.ai import work
 from hive.web.ai.work import choose_move
 from hive.web.game import clock
 from hive.web.game.actions import act
-from hive.web.game.events import FLAG, GameChanged
+from hive.web.game.events import FLAG, GameEvent
 from hive.web.game.lobby import Lobby
 from hive.web.game.service import GameService
 from hive.web.game.session import Session
@@ -53,12 +53,12 @@ class Heard:
     """An announcer that keeps the changes announced."""
 
     def __init__(self) -> None:
-        self.announced: list[GameChanged] = []
+        self.announced: list[GameEvent] = []
 
-    def stored(self, connection: sa.Connection, event: GameChanged) -> None:
+    def stored(self, connection: sa.Connection, event: GameEvent) -> None:
         pass
 
-    async def announce(self, event: GameChanged) -> None:
+    async def announce(self, event: GameEvent) -> None:
         self.announced.append(event)
 
 

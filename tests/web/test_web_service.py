@@ -17,7 +17,7 @@ from hive.games.hive import Board as HiveBoard
 from hive.games.hivequeen import Board as QueenBoard
 from hive.web.ai.work import analyse, choose_move
 from hive.web.game.actions import FINAL, act
-from hive.web.game.events import GameChanged
+from hive.web.game.events import GameEvent
 from hive.web.game.service import GameService
 from hive.web.game.session import Session
 from hive.web.shared.errors import BadRequest, Conflict, Forbidden, NotFound, Unavailable
@@ -36,14 +36,14 @@ class Listener:
     """An announcer that keeps what it hears: what was stored inside a transaction, and what was announced."""
 
     def __init__(self) -> None:
-        self.in_transaction: list[GameChanged] = []
-        self.announced: list[GameChanged] = []
+        self.in_transaction: list[GameEvent] = []
+        self.announced: list[GameEvent] = []
 
-    def stored(self, connection: sa.Connection, event: GameChanged) -> None:
+    def stored(self, connection: sa.Connection, event: GameEvent) -> None:
         assert connection.in_transaction()
         self.in_transaction.append(event)
 
-    async def announce(self, event: GameChanged) -> None:
+    async def announce(self, event: GameEvent) -> None:
         self.announced.append(event)
 
 

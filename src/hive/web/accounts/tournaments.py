@@ -18,6 +18,7 @@ from typing import Any
 from ...tournament import FORMATS, Game, PairingError, Tournament, TournamentError
 from ..game.newgame import NewGame, new_game, seats
 from ..game.service import GameService, first_score
+from ..realtime.lobby_events import LobbyEvent, PlayerInvited
 from ..shared.errors import BadRequest, Conflict, Forbidden, NotFound, shown
 from ..shared.values import check_number, check_text
 from ..storage.accounts import AccountRepository
@@ -44,7 +45,7 @@ LIMITS = Limits(open=5, per_day=20)
 INVITE = "invite"
 
 
-async def _unheard(change: JSON) -> None:
+async def _unheard(event: LobbyEvent) -> None:
     """Nobody listens (a service used on its own)."""
 
 
@@ -184,10 +185,8 @@ class Tournaments:
         if account is None:
             raise NotFound(f"No account is named {shown(name)}.")
         await self.repository.invite(tournament_id, account.id)
-        await self.announce({
-            "type": INVITE, "id": stored.id, "name": stored.name, "by": signed.account.name, "to": account.name,
-            "route": [account.id],
-        })  # fmt: skip
+        invited = {"type": INVITE, "name": stored.name, "by": signed.account.name, "to": account.name}
+        await self.announce(PlayerInvited(stored.id, (account.id,), invited))
         return await self.describe((await self.repository.find(tournament_id)) or stored)
 
     async def leave(self, signed: Signed, tournament_id: str) -> JSON:

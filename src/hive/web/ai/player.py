@@ -16,7 +16,7 @@ import logging
 import random
 
 from ..game import clock
-from ..game.events import GameChanged
+from ..game.events import GameEvent
 from ..game.service import GameService
 from ..game.session import Session
 from ..shared.errors import GameError
@@ -76,7 +76,7 @@ class AIPlayer:
         if self._wake is not None:
             self._wake.set()
 
-    def changed(self, event: GameChanged) -> None:
+    def changed(self, event: GameEvent) -> None:
         """Follow a change: the AI may be due to move."""
         if event.ai_due:
             self.start()

@@ -8,7 +8,7 @@ the game). Every change is checked, then stored in one transaction over the vers
 A move is checked once (by the view, through the game's own checks), written in the game's notation, pushed, and
 popped again if it cannot be stored. Within a process, the changes to one game are made one at a time.
 
-Each stored change is announced once (a :class:`~hive.web.game.events.GameChanged`): the AI, the flags and the
+Each stored change is announced once (a :class:`~hive.web.game.events.GameEvent`): the AI, the flags and the
 sockets watching the game follow from that event, here and in the other processes. A timed game's clock
 (:mod:`~hive.web.game.clock`) is charged with every move and stored with it; a flag that falls ends the game as soon
 as anyone looks at it or its timer fires (:meth:`GameService.check_clock`), and moves are not taken back under a
@@ -52,7 +52,7 @@ from ..views import (
     view_for,
 )
 from . import aborts, access, clock
-from .events import AI_ERROR, AI_MOVE, CREATED, FLAG, JOINED, Announcer, GameChanged, Unheard
+from .events import AI_ERROR, AI_MOVE, CREATED, FLAG, JOINED, Announcer, GameEvent, Unheard, game_event
 from .newgame import NewGame, all_ai_levels, new_game
 from .session import LiveGames, Session
 
@@ -240,7 +240,7 @@ class GameService:
             paired = None not in record.accounts and await self.store.seeks.tournament_of(record.id) is not None
             session.paired = paired
 
-    async def refresh(self, event: GameChanged) -> Session | None:
+    async def refresh(self, event: GameEvent) -> Session | None:
         """Bring the copy in memory of the game an event from another process changed up to date, when there is one
         (``None`` otherwise, or when the game is gone); the event becomes its last change. The event names the
         version stored, so that the database is asked only for what changed."""
@@ -400,7 +400,7 @@ class GameService:
                         raise
                     # a change stored elsewhere came first (a move, the other seat joining): note the seat again
 
-    async def play(self, session: Session, move: Any, client: str = "", what: str = "move") -> GameChanged:
+    async def play(self, session: Session, move: Any, client: str = "", what: str = "move") -> GameEvent:
         """Play ``move`` (checked already) on the game, charging the clock, and store it."""
         board = session.board
         text = board.move_text(move)
@@ -549,7 +549,7 @@ class GameService:
         revert: Callable[[], object] | None = None,
         detail: JSON | None = None,
         **changes: Any,
-    ) -> GameChanged:
+    ) -> GameEvent:
         """Store ``changes`` to the game's record (fields of :class:`~hive.web.shared.model.GameRecord`), made by seat
         ``by``
         (``None``: the server) from ``session``'s version, in one transaction, then keep the new record in memory and
@@ -562,7 +562,7 @@ class GameService:
         record = session.record
         updated = dataclasses.replace(record, **{"ai_error": None, **changes}, version=record.version + 1)
         previous, session.record = record, updated  # what the event is worked out from
-        event = self._event(session, what, by, detail)
+        event = self._event(session, what, by, detail, ended=record.result is None and updated.result is not None)
         try:
             rating = self._rating(session, previous, updated)
             await self.store.games.save(updated, previous, self._effects(session, event, client, rating))
@@ -576,25 +576,19 @@ class GameService:
         await self.announcer.announce(event)
         return event
 
-    def _event(self, session: Session, what: str, by: int | None, detail: JSON | None = None) -> GameChanged:
+    def _event(
+        self, session: Session, what: str, by: int | None, detail: JSON | None = None, *, ended: bool = False
+    ) -> GameEvent:
         record = session.record
         deadline = None if record.result is not None else clock.deadline(record.clock)
         abort = aborts.due(record, session.paired, self.first_move)  # the flag watcher aborts it then
         if abort is not None:
             deadline = abort if deadline is None else min(deadline, abort)
-        return GameChanged(
-            record.id,
-            record.version,
-            what,
-            by,
-            len(record.moves),
-            session.ai_due,
-            deadline,
-            self.origin,
-            detail,
+        return game_event(what, ended)(
+            record.id, record.version, what, by, len(record.moves), session.ai_due, deadline, detail, origin=self.origin
         )
 
-    def _effects(self, session: Session, event: GameChanged, client: str, rating: Within | None = None) -> Effects:
+    def _effects(self, session: Session, event: GameEvent, client: str, rating: Within | None = None) -> Effects:
         announcer = self.announcer
 
         def within(connection: sa.Connection) -> None:

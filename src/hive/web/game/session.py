@@ -16,7 +16,7 @@ from typing import Generic, TypeVar
 
 from ..shared.model import GameRecord
 from ..views import JSON, Board, View, in_sides
-from .events import GameChanged
+from .events import GameEvent
 
 T = TypeVar("T")
 
@@ -28,7 +28,7 @@ class Session:
     record: GameRecord
     view: View
     board: Board
-    last: GameChanged | None = None
+    last: GameEvent | None = None
     #: The board's view for the page at a version (the legal moves: worked out once per version).
     shown_view: tuple[int, JSON] | None = field(default=None, repr=False)
     #: Whether the game is a tournament's (``None``: not looked up yet; looked up while it may be aborted).

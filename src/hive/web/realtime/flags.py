@@ -14,7 +14,7 @@ import contextlib
 import logging
 
 from ..game import clock
-from ..game.events import GameChanged
+from ..game.events import GameEvent
 from ..game.service import GameService
 from ..shared.errors import Damaged, GameError
 
@@ -52,7 +52,7 @@ class Flags:
         self._wake = asyncio.Event()
         self._task = asyncio.get_running_loop().create_task(self._run())
 
-    def changed(self, event: GameChanged) -> None:
+    def changed(self, event: GameEvent) -> None:
         """Follow a change: its flag may fall before the one watched for."""
         if event.deadline is not None and event.deadline < self._next and self._wake is not None:
             self._wake.set()
