@@ -32,7 +32,8 @@ SAMPLES: list[Event] = [
     game.SeatJoined("g1", 5, game.JOINED, 1),
     game.GameActed("g1", 6, "undo", 0, 1, detail={"offered_by": 1}),
     game.GameEnded("g1", 7, "resign", 1, 2),
-    game.FlagFell("g1", 8, game.FLAG, detail={"flag": 0}),
+    game.FlagFell("g1", 8, game.FLAG, detail={"flag": 0}, state_follows=True),
+    game.GameShown.pack("g1", 8, '{"id":"g1","view":{"legal":{}}'),
     chat_events.LineSaid("g1", "players", 7, origin="p1"),
     presence_events.PresenceChanged("g1"),
     players_events.CameOnline("ann"),
@@ -54,6 +55,31 @@ def test_every_event_type_goes_over_the_bus_and_comes_back_equal() -> None:
         assert type(back) is type(event)
         assert back == event
         assert Event.from_payload(text.encode()) == event
+
+
+def test_a_state_sent_to_the_other_processes_comes_back_whole_or_not_at_all() -> None:
+    text = '{"id":"g1","moves":[' + ",".join(f'"wA{i} -wQ"' for i in range(400)) + "]"
+    assert game.GameShown.pack("g1", 3, text).text() == text
+    noise = "".join(chr(0x4E00 + (i * 7919) % 20000) for i in range(8000))  # compresses badly: too long to send
+    assert game.GameShown.pack("g1", 3, noise).text() is None
+
+
+def test_a_state_awaited_from_another_process_is_built_here_if_it_does_not_come() -> None:
+    async def main() -> None:
+        fanout = Fanout(8, 1.0)
+        built: list[str] = []
+        fanout.await_state("g1", 5, 0.05, lambda: built.append("g1"))
+        assert not fanout.arrived("g1", 4)  # an older state: the newer is on its way
+        assert fanout.arrived("g1", 5)
+        assert not fanout.arrived("g1", 5)  # once
+        fanout.await_state("g1", 6, 0.05, lambda: built.append("g1"))
+        fanout.await_state("g2", 2, 0.05, lambda: built.append("g2"))
+        fanout.stop_awaiting("g2")
+        await asyncio.sleep(0.2)
+        assert built == ["g1"]
+        assert not fanout.arrived("g1", 6)  # came too late: built here already
+
+    asyncio.run(main())
 
 
 def test_a_kind_nobody_declared_is_refused_by_name() -> None:

@@ -10,6 +10,8 @@ bring it up to date.
 
 from __future__ import annotations
 
+import base64
+import zlib
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
@@ -44,6 +46,8 @@ class GameEvent(Event):
     :ivar ai_due: whether the AI is to move after it.
     :ivar deadline: when the running clock's flag falls after it (``None``: no clock runs).
     :ivar detail: what the page needs to tell the players about it (an offer declined: ``{"declined": "draw"}``).
+    :ivar state_follows: whether the process that stored it sends the game's state as its sockets are shown it next (a
+        :class:`GameShown`), so that the other processes need not build it again.
     """
 
     with_change: ClassVar[bool] = True
@@ -56,6 +60,7 @@ class GameEvent(Event):
     ai_due: bool = False
     deadline: float | None = None
     detail: dict[str, Any] | None = None
+    state_follows: bool = False
 
     def shown(self) -> dict[str, Any]:
         """The event as the page gets it with the game's state: what happened, by which seat, and its detail."""
@@ -125,6 +130,40 @@ class FlagFell(GameEnded):
     kind = "game.flag"
 
 
+@dataclass(frozen=True)
+class GameShown(Event):
+    """A game's state at a version, as the process that stored the change sent it to its sockets: the other processes
+    send it to theirs rather than build it again (each socket adding its seats, see
+    :func:`~hive.web.realtime.fanout.with_seats`).
+
+    :ivar game_id: the game.
+    :ivar version: the version shown.
+    :ivar state: the state's JSON without ``seats`` (its closing brace left off), compressed (see :meth:`pack`), or
+        ``""`` when it was too long to send: each process builds its own.
+    """
+
+    kind = "game.shown"
+
+    game_id: str
+    version: int
+    state: str
+
+    #: The longest compressed state sent (PostgreSQL's notifications carry at most 8,000 bytes).
+    LONGEST: ClassVar[int] = 7000
+
+    @classmethod
+    def pack(cls, game_id: str, version: int, text: str) -> GameShown:
+        """The event for ``text`` (compressed, in base 64; left out when too long)."""
+        packed = base64.b64encode(zlib.compress(text.encode(), 1)).decode("ascii")
+        return cls(game_id, version, packed if len(packed) <= cls.LONGEST else "")
+
+    def text(self) -> str | None:
+        """The state's text, or ``None`` when it was not sent."""
+        if not self.state:
+            return None
+        return zlib.decompress(base64.b64decode(self.state)).decode()
+
+
 def game_event(what: str, ended: bool) -> type[GameEvent]:
     """The type of the event of a change ``what`` (see :data:`MOVE`, :data:`CREATED`…), which ``ended`` the game or
     not."""
@@ -177,6 +216,7 @@ __all__ = [
     "GameDeleted",
     "GameEnded",
     "GameEvent",
+    "GameShown",
     "MoveMade",
     "SeatJoined",
     "Unheard",

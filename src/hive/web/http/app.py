@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import logging
 import os
@@ -37,7 +38,7 @@ from ..ai.player import AIPlayer
 from ..ai.pool import Workers
 from ..ai.review import Reviews
 from ..game.analysis import Analysis
-from ..game.events import AI_MOVE, CREATED, FLAG, MOVE, GameDeleted, GameEvent
+from ..game.events import AI_MOVE, CREATED, FLAG, MOVE, GameDeleted, GameEvent, GameShown
 from ..game.lobby import Lobby
 from ..game.service import GameService
 from ..game.session import Session
@@ -72,6 +73,8 @@ SWEEP = 10.0
 #: Seconds for which the state just sent to a game's sockets answers the request that changed it (its clock's
 #: remaining times are those of that moment).
 SHOWN_FOR = 0.25
+#: Seconds another process's state of a game it changed is awaited before this process builds it (its process died).
+SHOWN_WAIT = 1.0
 #: The changes of a game after which its players' lobby sockets are told whose turn it is.
 TURNS = frozenset({MOVE, AI_MOVE, CREATED, FLAG, "undo", "redo", "answer", "resign", "abort"})
 
@@ -240,6 +243,7 @@ class App:
         """What follows each type of event here, whichever process it happened in."""
         subscribers = Subscribers()
         subscribers.subscribe(GameEvent, self.follow)
+        subscribers.subscribe(GameShown, self._state_heard)
         subscribers.subscribe(PresenceChanged, self._present)
         subscribers.subscribe(LobbyEvent, self._lobby)
         subscribers.subscribe(CameOnline, self._lobby)
@@ -256,19 +260,57 @@ class App:
 
     def stored(self, connection: sa.Connection, event: GameEvent) -> None:
         """A change is being stored: the bus's part inside the transaction (PostgreSQL's ``NOTIFY``)."""
-        self.bus.stored(connection, event)
+        self.bus.stored(connection, self._telling(event))
+
+    def _telling(self, event: GameEvent) -> GameEvent:
+        """The event as the other processes are sent it: saying whether this process sends the state it shows (it
+        does when its sockets watch the game, see :meth:`_shown_to_others`)."""
+        if isinstance(self.bus, LocalBus) or not self.fanout.watched(event.game_id):
+            return event
+        return dataclasses.replace(event, state_follows=True)
 
     async def announce(self, event: GameEvent) -> None:
         """A change of this process's to a game is stored: publish it, and follow it here."""
-        await self.bus.published(event)
+        await self.bus.published(self._telling(event))
         if event.what == FLAG:
             self.metrics.flag_falls.inc()
         elif event.what in (MOVE, AI_MOVE):
             self.metrics.moves.inc()
         await self.subscribers.deliver(event)
+        await self._shown_to_others(event)
         session = self.service.sessions.get(event.game_id)
         if not isinstance(event, GameDeleted) and session is not None and session.record.result:
             self._ended(session)
+
+    async def _shown_to_others(self, event: GameEvent) -> None:
+        """Send the other processes the state this process just built for its sockets after its change, so that they
+        send it to theirs rather than build it again."""
+        if isinstance(self.bus, LocalBus) or isinstance(event, GameDeleted):
+            return
+        found = self._shown.get(event.game_id)
+        if found is None or found[0] != event.version:
+            return
+        try:
+            await self.bus.published(GameShown.pack(event.game_id, event.version, found[2]))
+        except Exception as err:  # the others build it when it does not come
+            log.warning("game %s's state could not be sent to the other processes: %s", event.game_id, err)
+
+    async def _state_heard(self, event: GameShown) -> None:
+        """Another process sent the state it built after its change: sent to the game's sockets here, if it is the
+        one awaited."""
+        if not self.fanout.arrived(event.game_id, event.version):
+            return
+        shared = event.text()
+        if shared is None:
+            await self.broadcast(event.game_id, event.version)
+        else:
+            self._publish(event.game_id, shared)
+
+    def _build_later(self, game_id: str) -> None:
+        """The state another process was to send did not come: build it here."""
+        task = asyncio.get_running_loop().create_task(self.broadcast(game_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def publish(self, event: Event) -> None:
         """Something that stores nothing of a game happened here (or its change is stored): tell every process, this
@@ -315,7 +357,12 @@ class App:
             return
         self.ai.changed(event)
         self.flags.changed(event)
-        await self.broadcast(event.game_id, event.version)
+        game_id = event.game_id
+        if event.state_follows and event.origin != self.origin and self.fanout.watched(game_id):
+            self.fanout.await_state(game_id, event.version, SHOWN_WAIT, lambda: self._build_later(game_id))
+        else:
+            self.fanout.stop_awaiting(game_id)
+            await self.broadcast(game_id, event.version)
         if event.what in TURNS and self.lobby_sockets.signed_in:
             await self._tell_turns(event)
 
@@ -476,8 +523,12 @@ class App:
         if not self.fanout.watched(game_id):
             return
         shared = await self._shared(game_id, version)
-        if shared is None:
-            return
+        if shared is not None:
+            self._publish(game_id, shared)
+
+    def _publish(self, game_id: str, shared: str) -> None:
+        """Queue a state (its JSON without ``seats``) for every socket watching the game here, each with its seats:
+        the text of each set of seats made once."""
         texts: dict[frozenset[int], str] = {}
 
         def text(seats: frozenset[int]) -> str:
