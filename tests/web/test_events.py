@@ -58,8 +58,12 @@ def test_every_event_type_goes_over_the_bus_and_comes_back_equal() -> None:
 
 
 def test_a_state_sent_to_the_other_processes_comes_back_whole_or_not_at_all() -> None:
-    text = '{"id":"g1","moves":[' + ",".join(f'"wA{i} -wQ"' for i in range(400)) + "]"
-    assert game.GameShown.pack("g1", 3, text).text() == text
+    for plies in (40, 1500):  # sent as it is; long, compressed
+        text = '{"id":"g1","moves":[' + ",".join(f'"wA{i} -wQ"' for i in range(plies)) + "]"
+        shown = game.GameShown.pack("g1", 3, text)
+        assert shown.state.startswith("z:") == (plies > 40)
+        assert len(shown.payload().encode()) < 8000
+        assert game.GameShown.pack("g1", 3, text).text() == text
     noise = "".join(chr(0x4E00 + (i * 7919) % 20000) for i in range(8000))  # compresses badly: too long to send
     assert game.GameShown.pack("g1", 3, noise).text() is None
 

@@ -138,8 +138,8 @@ class GameShown(Event):
 
     :ivar game_id: the game.
     :ivar version: the version shown.
-    :ivar state: the state's JSON without ``seats`` (its closing brace left off), compressed (see :meth:`pack`), or
-        ``""`` when it was too long to send: each process builds its own.
+    :ivar state: the state's JSON without ``seats`` (its closing brace left off), as it is if it is short, else
+        compressed (see :meth:`pack`), or ``""`` when it was too long to send: each process builds its own.
     """
 
     kind = "game.shown"
@@ -148,20 +148,24 @@ class GameShown(Event):
     version: int
     state: str
 
-    #: The longest compressed state sent (PostgreSQL's notifications carry at most 8,000 bytes).
-    LONGEST: ClassVar[int] = 7000
+    #: The longest state sent (PostgreSQL's notifications carry at most 8,000 bytes, the event's JSON included).
+    LONGEST: ClassVar[int] = 6000
+    #: The mark of a compressed state (a state's JSON starts with ``{``).
+    PACKED: ClassVar[str] = "z:"
 
     @classmethod
     def pack(cls, game_id: str, version: int, text: str) -> GameShown:
-        """The event for ``text`` (compressed, in base 64; left out when too long)."""
-        packed = base64.b64encode(zlib.compress(text.encode(), 1)).decode("ascii")
+        """The event for ``text`` (compressed, in base 64, when it is long; left out when too long still)."""
+        if len(text.encode()) + text.count('"') + text.count("\\") <= cls.LONGEST:  # as it is, quotes escaped
+            return cls(game_id, version, text)
+        packed = cls.PACKED + base64.b64encode(zlib.compress(text.encode(), 1)).decode("ascii")
         return cls(game_id, version, packed if len(packed) <= cls.LONGEST else "")
 
     def text(self) -> str | None:
         """The state's text, or ``None`` when it was not sent."""
-        if not self.state:
-            return None
-        return zlib.decompress(base64.b64decode(self.state)).decode()
+        if not self.state.startswith(self.PACKED):
+            return self.state or None
+        return zlib.decompress(base64.b64decode(self.state[len(self.PACKED) :])).decode()
 
 
 def game_event(what: str, ended: bool) -> type[GameEvent]:

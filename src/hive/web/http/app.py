@@ -2,9 +2,12 @@
 
 :class:`App` is the ASGI application. It opens the database, builds the game service and the parts that follow its
 changes (the AI, the flags, the sockets), and the bus that carries changes between processes sharing a PostgreSQL
-database. Every change the service stores is announced to :meth:`App.announce`; the same happens to another process's
-changes when the bus brings them (:meth:`App.heard`). Following a change means: the AI takes its turn if it is due,
-the flag watcher looks at the new deadline, and every socket watching the game gets its new state.
+database. Every event (see :mod:`~hive.web.shared.events`) goes to the handlers subscribed to its type
+(:attr:`App.subscribers`), whichever process it happened in: a change the service stores is announced to
+:meth:`App.announce`, the others' events come by the bus (:meth:`App.heard`, which first brings this process up to
+date: :attr:`App.arrivals`). Following a game's change means: the AI takes its turn if it is due, the flag watcher
+looks at the new deadline, and every socket watching the game gets its new state, built once for every process (the
+one that stored the change sends it to the others).
 
 Stopping (SIGTERM, Ctrl+C) drains the process: it stops being ready, closes its sockets with a reason (the page
 reconnects, to another process if there is one), lets the requests in flight finish, gives its AI jobs back to the

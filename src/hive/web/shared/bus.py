@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Protocol
@@ -124,7 +125,11 @@ class _Listener:
         return up
 
     def _heard(self, deliver: Deliver) -> Callable[[str | bytes], Awaitable[None]]:
+        own = f'"origin":{json.dumps(self.origin)}'  # as payload() writes it; never inside a string (quotes escaped)
+
         async def heard(payload: str | bytes) -> None:
+            if own in (payload if isinstance(payload, str) else payload.decode(errors="replace")):
+                return  # this process's own (PostgreSQL sends a listener its own notifications): not read
             try:
                 event = Event.from_payload(payload)
             except ValueError as err:
