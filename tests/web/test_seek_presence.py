@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
+from hive.web.realtime.lobby_events import LobbyEvent
 from hive.web.shared.settings import Settings
 
 from ..web_support import JSON, FakeTime, ServeProcess, in_process, server_thread
@@ -42,8 +43,8 @@ def test_a_seek_ends_when_its_seeker_is_gone_for_the_grace_but_a_correspondence_
             heard: list[JSON] = []
             told = app.seeks.announce
 
-            async def announce(change: JSON) -> None:
-                heard.append(change)
+            async def announce(change: LobbyEvent) -> None:
+                heard.append(change.message())
                 await told(change)
 
             app.seeks.announce = announce

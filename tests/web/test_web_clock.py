@@ -28,7 +28,7 @@ from hive.search.timing import FLOOR, MOVE_OVERHEAD, ClockReading, move_budget
 from hive.web import App, create_app
 from hive.web.ai import work
 from hive.web.ai.work import choose_move
-from hive.web.game.events import FLAG, GameChanged
+from hive.web.game.events import FLAG, GameEvent
 from hive.web.play import clock
 from hive.web.play.actions import act
 from hive.web.play.flags import Flags
@@ -52,12 +52,12 @@ class Heard:
     """An announcer that keeps the changes announced."""
 
     def __init__(self) -> None:
-        self.announced: list[GameChanged] = []
+        self.announced: list[GameEvent] = []
 
-    def stored(self, connection: sa.Connection, event: GameChanged) -> None:
+    def stored(self, connection: sa.Connection, event: GameEvent) -> None:
         pass
 
-    async def announce(self, event: GameChanged) -> None:
+    async def announce(self, event: GameEvent) -> None:
         self.announced.append(event)
 
 

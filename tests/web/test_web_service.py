@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from hive.games.hive import Board as HiveBoard
 from hive.games.hivequeen import Board as QueenBoard
 from hive.web.ai.work import analyse, choose_move
-from hive.web.game.events import GameChanged
+from hive.web.game.events import GameEvent
 from hive.web.play.actions import FINAL, act
 from hive.web.play.service import GameService
 from hive.web.play.session import Session
@@ -35,14 +35,14 @@ class Listener:
     """An announcer that keeps what it hears: what was stored inside a transaction, and what was announced."""
 
     def __init__(self) -> None:
-        self.in_transaction: list[GameChanged] = []
-        self.announced: list[GameChanged] = []
+        self.in_transaction: list[GameEvent] = []
+        self.announced: list[GameEvent] = []
 
-    def stored(self, connection: sa.Connection, event: GameChanged) -> None:
+    def stored(self, connection: sa.Connection, event: GameEvent) -> None:
         assert connection.in_transaction()
         self.in_transaction.append(event)
 
-    async def announce(self, event: GameChanged) -> None:
+    async def announce(self, event: GameEvent) -> None:
         self.announced.append(event)
 
 

@@ -186,7 +186,8 @@ class HiveView:
         """The hive's cells in axial coordinates, the hands, the Queens, the legal moves and the last move."""
         moves = list(board.legal_moves)
         last = board.peek() if board.history else Move.PASS
-        ends = [m.destination for m in moves]
+        placed = [(m, m.piece, m.destination) for m in moves]  # each looked up once: a state is built every move
+        ends = [destination for _, _, destination in placed]
         if last:
             ends += [last.origin, last.destination]
         coords = board.layout(c for c in ends if c is not None)
@@ -203,10 +204,9 @@ class HiveView:
             around = sum(1 for n in NEIGHBOURS[cell] if board.height[n]) if cell >= 0 else 0
             queens.append(None if cell < 0 else {"q": coords[cell][0], "r": coords[cell][1], "surrounded": around})
         legal: dict[str, list[JSON]] = {}
-        for move in moves:
-            if move.piece is not None and move.destination is not None:
-                to = list(coords[move.destination])
-                legal.setdefault(move.piece, []).append({"to": to, "move": board.move_text(move)})
+        for move, piece, destination in placed:
+            if piece is not None and destination is not None:
+                legal.setdefault(piece, []).append({"to": list(coords[destination]), "move": board.move_text(move)})
         last_move = None
         if last and last.destination is not None:
             origin = last.origin

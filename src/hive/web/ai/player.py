@@ -16,7 +16,7 @@ import logging
 import random
 
 from ...sdk.view import JSON
-from ..game.events import GameChanged
+from ..game.events import GameEvent
 from ..play import GameService, Session, clock
 from ..shared.errors import GameError
 from ..shared.model import AIJob
@@ -74,7 +74,7 @@ class AIPlayer:
         if self._wake is not None:
             self._wake.set()
 
-    def changed(self, event: GameChanged) -> None:
+    def changed(self, event: GameEvent) -> None:
         """Follow a change: the AI may be due to move."""
         if event.ai_due:
             self.start()

@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from ...sdk.view import JSON
 from ..play.service import GameService
 from ..players import Accounts, Signed, name_key
+from ..realtime.chat_events import LineSaid
 from ..shared.errors import BadRequest, Forbidden, NotFound, TooMany, shown
 from ..shared.values import check_text, parse_id
 from ..tournaments import Tournaments
@@ -22,12 +23,12 @@ LENGTH = 300
 RATE = 10
 ROOMS = ("players", "spectators")
 
-#: Who hears of a message written in a game's room, once it is stored: the game's id, the room and the message's id
-#: (the game's sockets that may read the room are told, on every server process).
-Said = Callable[[str, str, int], Awaitable[None]]
+#: Who hears of a message written in a game's room, once it is stored (the game's sockets that may read the room are
+#: told, on every server process).
+Said = Callable[[LineSaid], Awaitable[None]]
 
 
-async def _unheard(game_id: str, room: str, message_id: int) -> None:
+async def _unheard(event: LineSaid) -> None:
     """Nobody listens (a service used on its own)."""
 
 
@@ -85,7 +86,7 @@ class Chat:
         room = await self._room(game_id, data.get("room", "players"), signed, writing=True)
         text = self._text(data)
         message_id = self._within_rate(await self.repository.say(game_id, room, signed.account.id, text, rate=RATE))
-        await self.said(game_id, room, message_id)
+        await self.said(LineSaid(game_id, room, message_id))
         return {"id": message_id, "room": room, "name": signed.account.name, "text": text}
 
     @staticmethod

@@ -1,23 +1,28 @@
-"""The one event every change to a game makes, and who hears of it.
+"""The game's events: one type for each kind of change stored, and who hears of them.
 
-The game service announces a :class:`GameChanged` for each change it stores, and for nothing else: the AI, the flag
-timers and the sockets watching the game all follow from it, in this process and (through the bus, see
-:mod:`~hive.web.realtime.bus`) in every other process sharing the database. An event says which version of the game
-it made, so that a process holding an older copy in memory knows to bring it up to date.
+The game service announces a :class:`GameEvent` (of the subclass saying what changed: :class:`MoveMade`,
+:class:`GameEnded`, :class:`FlagFell`…) for each change it stores, and for nothing else: the AI, the flag timers and
+the sockets watching the game all follow from it, in this process and (through the bus, see
+:mod:`~hive.web.shared.bus`) in every other process sharing the database, sent inside the transaction that stores the
+change. An event says which version of the game it made, so that a process holding an older copy in memory knows to
+bring it up to date.
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import asdict, dataclass
-from typing import Any, Protocol
+import base64
+import zlib
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol
 
 import sqlalchemy as sa
 
-#: What a change can be: a player's action (see :data:`~hive.web.game.actions.HANDLERS`; ``move`` among them), or one
-#: of these.
+from ..shared.events import Event
+
+#: What a change can be (:attr:`GameEvent.what`): a player's action (see :data:`~hive.web.game.actions.HANDLERS`;
+#: ``move`` among them), or one of these.
 MOVE = "move"
-CREATED, DELETED, FLAG, AI_MOVE, AI_ERROR, JOINED, CLOCK, PRESENCE = (
+CREATED, DELETED, FLAG, AI_MOVE, AI_ERROR, JOINED, CLOCK = (
     "created",
     "deleted",
     "flag",
@@ -25,31 +30,27 @@ CREATED, DELETED, FLAG, AI_MOVE, AI_ERROR, JOINED, CLOCK, PRESENCE = (
     "ai_error",
     "joined",
     "clock",
-    "presence",
 )
-#: A message written in one of the game's chat rooms (``detail``: its ``room`` and ``id``), and a change of the
-#: lobby (``game_id``: the seek's id; ``detail``: the change, see :mod:`~hive.web.lobby.sockets`). Like
-#: :data:`PRESENCE`, they store nothing of a game: the bus sends them on their own, once what they tell is stored.
-CHAT, LOBBY = "chat", "lobby"
-#: The events that store nothing of a game.
-UNSTORED = (PRESENCE, CHAT, LOBBY)
 
 
 @dataclass(frozen=True)
-class GameChanged:
-    """A change to a game, stored.
+class GameEvent(Event):
+    """A change to a game, stored (the family of the game's events; each type of change is a subclass).
 
     :ivar game_id: the game.
-    :ivar version: the game's version after the change (see :attr:`~hive.web.shared.model.GameRecord.version`); for
-        :data:`PRESENCE`, which stores nothing of the game, the version it was at.
-    :ivar what: the action (``move``, ``undo``, ``resign``, ``answer``…) or :data:`CREATED`, :data:`FLAG`, ….
+    :ivar version: the game's version after the change (see :attr:`~hive.web.shared.model.GameRecord.version`).
+    :ivar what: the action as the page is told it (``move``, ``undo``, ``resign``, ``answer``…, or :data:`CREATED`,
+        :data:`FLAG`, …).
     :ivar by: the seat whose action it was (``None``: the server's, such as a flag falling).
     :ivar plies: the moves in effect after it.
     :ivar ai_due: whether the AI is to move after it.
     :ivar deadline: when the running clock's flag falls after it (``None``: no clock runs).
-    :ivar origin: the server process that stored it.
     :ivar detail: what the page needs to tell the players about it (an offer declined: ``{"declined": "draw"}``).
+    :ivar state_follows: whether the process that stored it sends the game's state as its sockets are shown it next (a
+        :class:`GameShown`), so that the other processes need not build it again.
     """
+
+    with_change: ClassVar[bool] = True
 
     game_id: str
     version: int
@@ -58,41 +59,135 @@ class GameChanged:
     plies: int = 0
     ai_due: bool = False
     deadline: float | None = None
-    origin: str = ""
     detail: dict[str, Any] | None = None
-
-    def payload(self) -> str:
-        """The event as JSON text, for the bus."""
-        return json.dumps(asdict(self), separators=(",", ":"))
-
-    @classmethod
-    def from_payload(cls, text: str | bytes) -> GameChanged:
-        """The event a :meth:`payload` text describes.
-
-        :raises ValueError: when the text is not one.
-        """
-        data = json.loads(text)
-        if not isinstance(data, dict) or not isinstance(data.get("game_id"), str):
-            raise ValueError(f"not a game event: {str(text)[:80]!r}")
-        try:
-            return cls(**data)
-        except TypeError as err:
-            raise ValueError(f"not a game event: {err}") from None
+    state_follows: bool = False
 
     def shown(self) -> dict[str, Any]:
         """The event as the page gets it with the game's state: what happened, by which seat, and its detail."""
         return {"what": self.what, "by": self.by, **(self.detail or {})}
 
 
+@dataclass(frozen=True)
+class GameCreated(GameEvent):
+    """A game was created (a new game, a seek taken, a tournament's pairing)."""
+
+    kind = "game.created"
+
+
+@dataclass(frozen=True)
+class GameDeleted(GameEvent):
+    """A game was deleted (its version: one past the last stored)."""
+
+    kind = "game.deleted"
+
+
+@dataclass(frozen=True)
+class MoveMade(GameEvent):
+    """A player's move was played (one that does not end the game)."""
+
+    kind = "game.move"
+
+
+@dataclass(frozen=True)
+class AIMoved(MoveMade):
+    """The AI's move was played."""
+
+    kind = "game.ai_move"
+
+
+@dataclass(frozen=True)
+class AIFailed(GameEvent):
+    """The AI could not move (the game holds its error)."""
+
+    kind = "game.ai_error"
+
+
+@dataclass(frozen=True)
+class SeatJoined(GameEvent):
+    """A player took a seat."""
+
+    kind = "game.joined"
+
+
+@dataclass(frozen=True)
+class GameActed(GameEvent):
+    """Another action of a player's that does not end the game (``what``: take back, offer, answer, setup…)."""
+
+    kind = "game.action"
+
+
+@dataclass(frozen=True)
+class GameEnded(GameEvent):
+    """The game ended (``what``: the action that ended it: a move, a resignation, an agreement, an abort…)."""
+
+    kind = "game.ended"
+
+
+@dataclass(frozen=True)
+class FlagFell(GameEnded):
+    """A clock ran out (``detail``: the seat whose ``flag`` fell), or the flag watcher aborted a game."""
+
+    kind = "game.flag"
+
+
+@dataclass(frozen=True)
+class GameShown(Event):
+    """A game's state at a version, as the process that stored the change sent it to its sockets: the other processes
+    send it to theirs rather than build it again (each socket adding its seats, see
+    :func:`~hive.web.realtime.fanout.with_seats`).
+
+    :ivar game_id: the game.
+    :ivar version: the version shown.
+    :ivar state: the state's JSON without ``seats`` (its closing brace left off), as it is if it is short, else
+        compressed (see :meth:`pack`), or ``""`` when it was too long to send: each process builds its own.
+    """
+
+    kind = "game.shown"
+
+    game_id: str
+    version: int
+    state: str
+
+    #: The longest state sent (PostgreSQL's notifications carry at most 8,000 bytes, the event's JSON included).
+    LONGEST: ClassVar[int] = 6000
+    #: The mark of a compressed state (a state's JSON starts with ``{``).
+    PACKED: ClassVar[str] = "z:"
+
+    @classmethod
+    def pack(cls, game_id: str, version: int, text: str) -> GameShown:
+        """The event for ``text`` (compressed, in base 64, when it is long; left out when too long still)."""
+        if len(text.encode()) + text.count('"') + text.count("\\") <= cls.LONGEST:  # as it is, quotes escaped
+            return cls(game_id, version, text)
+        packed = cls.PACKED + base64.b64encode(zlib.compress(text.encode(), 1)).decode("ascii")
+        return cls(game_id, version, packed if len(packed) <= cls.LONGEST else "")
+
+    def text(self) -> str | None:
+        """The state's text, or ``None`` when it was not sent."""
+        if not self.state.startswith(self.PACKED):
+            return self.state or None
+        return zlib.decompress(base64.b64decode(self.state[len(self.PACKED) :])).decode()
+
+
+def game_event(what: str, ended: bool) -> type[GameEvent]:
+    """The type of the event of a change ``what`` (see :data:`MOVE`, :data:`CREATED`…), which ``ended`` the game or
+    not."""
+    fixed = {FLAG: FlagFell, CREATED: GameCreated, DELETED: GameDeleted, AI_ERROR: AIFailed, JOINED: SeatJoined}
+    if what in fixed:
+        return fixed[what]
+    if ended:
+        return GameEnded
+    return {MOVE: MoveMade, AI_MOVE: AIMoved}.get(what, GameActed)
+
+
 class Announcer(Protocol):
     """Who hears of the changes: told inside the transaction that stores one (for what must be sent only if it is
     stored, such as a notification the database sends on commit), then once it is stored."""
 
-    def stored(self, connection: sa.Connection, event: GameChanged) -> None:
+    def stored(self, connection: sa.Connection, event: GameEvent) -> None:
         """The change is being stored on ``connection`` (runs on a database thread, inside the transaction)."""
         ...
 
-    async def announce(self, event: GameChanged) -> None:
+    async def announce(self, event: GameEvent) -> None:
         """The change is stored."""
         ...
 
@@ -100,27 +195,34 @@ class Announcer(Protocol):
 class Unheard:
     """An announcer nobody listens to (a service used on its own, as in tests)."""
 
-    def stored(self, connection: sa.Connection, event: GameChanged) -> None:
+    def stored(self, connection: sa.Connection, event: GameEvent) -> None:
         """Nothing to send."""
 
-    async def announce(self, event: GameChanged) -> None:
+    async def announce(self, event: GameEvent) -> None:
         """Nothing to do."""
 
 
 __all__ = [
     "AI_ERROR",
     "AI_MOVE",
-    "CHAT",
     "CLOCK",
     "CREATED",
     "DELETED",
     "FLAG",
     "JOINED",
-    "LOBBY",
     "MOVE",
-    "PRESENCE",
-    "UNSTORED",
+    "AIFailed",
+    "AIMoved",
     "Announcer",
-    "GameChanged",
+    "FlagFell",
+    "GameActed",
+    "GameCreated",
+    "GameDeleted",
+    "GameEnded",
+    "GameEvent",
+    "GameShown",
+    "MoveMade",
+    "SeatJoined",
     "Unheard",
+    "game_event",
 ]

@@ -2,9 +2,12 @@
 
 :class:`App` is the ASGI application. It opens the database, builds the game service and the parts that follow its
 changes (the AI, the flags, the sockets), and the bus that carries changes between processes sharing a PostgreSQL
-database. Every change the service stores is announced to :meth:`App.announce`; the same happens to another process's
-changes when the bus brings them (:meth:`App.heard`). Following a change means: the AI takes its turn if it is due,
-the flag watcher looks at the new deadline, and every socket watching the game gets its new state.
+database. Every event (see :mod:`~hive.web.shared.events`) goes to the handlers subscribed to its type
+(:attr:`App.subscribers`), whichever process it happened in: a change the service stores is announced to
+:meth:`App.announce`, the others' events come by the bus (:meth:`App.heard`, which first brings this process up to
+date: :attr:`App.arrivals`). Following a game's change means: the AI takes its turn if it is due, the flag watcher
+looks at the new deadline, and every socket watching the game gets its new state, built once for every process (the
+one that stored the change sends it to the others).
 
 Stopping (SIGTERM, Ctrl+C) drains the process: it stops being ready, closes its sockets with a reason (the page
 reconnects, to another process if there is one), lets the requests in flight finish, gives its AI jobs back to the
@@ -15,6 +18,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import functools
 import logging
 import os
 import secrets
@@ -38,8 +43,8 @@ from ..bots import Bots
 from ..bots.routes import BotRoutes
 from ..chat import Chat
 from ..chat.routes import ChatRoutes
-from ..game.events import AI_MOVE, CHAT, CREATED, DELETED, FLAG, LOBBY, MOVE, PRESENCE, GameChanged
-from ..lobby import ONLINE, SIGNED_OUT, LobbySockets, Seeks
+from ..game.events import AI_MOVE, CREATED, FLAG, MOVE, GameDeleted, GameEvent, GameShown
+from ..lobby import SIGNED_OUT, LobbySockets, Seeks
 from ..lobby.routes import LobbyRoutes
 from ..play.fanout import Fanout, Watcher, dumps, with_seats
 from ..play.flags import Flags
@@ -54,8 +59,13 @@ from ..players.profiles import Profiles
 from ..players.routes import PlayerRoutes
 from ..ratings import Ratings
 from ..ratings.routes import RatingRoutes
-from ..realtime.bus import Bus, LocalBus, PostgresBus, RedisBus
+from ..realtime.chat_events import LineSaid
+from ..realtime.lobby_events import LobbyEvent
+from ..realtime.players_events import CameOnline
+from ..realtime.presence_events import PresenceChanged
+from ..shared.bus import Bus, LocalBus, PostgresBus, RedisBus
 from ..shared.errors import GameError
+from ..shared.events import Event, Subscribers
 from ..shared.settings import Settings
 from ..storage import open_store
 from ..tournaments import Tournaments
@@ -78,6 +88,8 @@ SWEEP = 10.0
 #: Seconds for which the state just sent to a game's sockets answers the request that changed it (its clock's
 #: remaining times are those of that moment).
 SHOWN_FOR = 0.25
+#: Seconds another process's state of a game it changed is awaited before this process builds it (its process died).
+SHOWN_WAIT = 1.0
 #: The changes of a game after which its players' lobby sockets are told whose turn it is.
 TURNS = frozenset({MOVE, AI_MOVE, CREATED, FLAG, "undo", "redo", "answer", "resign", "abort"})
 
@@ -297,22 +309,93 @@ class App:
     # ------------------------------------------------------------------
     # following the changes
 
-    def stored(self, connection: sa.Connection, event: GameChanged) -> None:
-        """A change is being stored: the bus's part inside the transaction (PostgreSQL's ``NOTIFY``)."""
-        self.bus.stored(connection, event)
+    @functools.cached_property
+    def subscribers(self) -> Subscribers:
+        """What follows each type of event here, whichever process it happened in."""
+        subscribers = Subscribers()
+        subscribers.subscribe(GameEvent, self.follow)
+        subscribers.subscribe(GameShown, self._state_heard)
+        subscribers.subscribe(PresenceChanged, self._present)
+        subscribers.subscribe(LobbyEvent, self._lobby)
+        subscribers.subscribe(CameOnline, self._lobby)
+        subscribers.subscribe(LineSaid, self._tell_chat)
+        return subscribers
 
-    async def announce(self, event: GameChanged) -> None:
-        """A change of this process's is stored: publish it, and follow it here."""
-        await self.bus.published(event)
+    @functools.cached_property
+    def arrivals(self) -> Subscribers:
+        """What brings this process up to date with another process's event before it is followed."""
+        arrivals = Subscribers()
+        arrivals.subscribe(GameEvent, self._refresh)
+        arrivals.subscribe(PresenceChanged, self._presence_heard)
+        return arrivals
+
+    def stored(self, connection: sa.Connection, event: GameEvent) -> None:
+        """A change is being stored: the bus's part inside the transaction (PostgreSQL's ``NOTIFY``)."""
+        self.bus.stored(connection, self._telling(event))
+
+    def _telling(self, event: GameEvent) -> GameEvent:
+        """The event as the other processes are sent it: saying whether this process sends the state it shows (it
+        does when its sockets watch the game, see :meth:`_shown_to_others`)."""
+        if isinstance(self.bus, LocalBus) or not self.fanout.watched(event.game_id):
+            return event
+        return dataclasses.replace(event, state_follows=True)
+
+    async def announce(self, event: GameEvent) -> None:
+        """A change of this process's to a game is stored: publish it, and follow it here."""
+        await self.bus.published(self._telling(event))
         if event.what == FLAG:
             self.metrics.flag_falls.inc()
         elif event.what in (MOVE, AI_MOVE):
             self.metrics.moves.inc()
-        await self.follow(event)
+        await self.subscribers.deliver(event)
+        await self._shown_to_others(event)
         session = self.service.sessions.get(event.game_id)
-        if event.what != DELETED and session is not None and session.record.result and any(session.record.accounts):
+        if not isinstance(event, GameDeleted) and session is not None and session.record.result:
+            self._ended(session)
+
+    async def _shown_to_others(self, event: GameEvent) -> None:
+        """Send the other processes the state this process just built for its sockets after its change, so that they
+        send it to theirs rather than build it again."""
+        if isinstance(self.bus, LocalBus) or isinstance(event, GameDeleted):
+            return
+        found = self._shown.get(event.game_id)
+        if found is None or found[0] != event.version:
+            return
+        try:
+            await self.bus.published(GameShown.pack(event.game_id, event.version, found[2]))
+        except Exception as err:  # the others build it when it does not come
+            log.warning("game %s's state could not be sent to the other processes: %s", event.game_id, err)
+
+    async def _state_heard(self, event: GameShown) -> None:
+        """Another process sent the state it built after its change: sent to the game's sockets here, if it is the
+        one awaited."""
+        if not self.fanout.arrived(event.game_id, event.version):
+            return
+        shared = event.text()
+        if shared is None:
+            await self.broadcast(event.game_id, event.version)
+        else:
+            self._publish(event.game_id, shared)
+
+    def _build_later(self, game_id: str) -> None:
+        """The state another process was to send did not come: build it here."""
+        task = asyncio.get_running_loop().create_task(self.broadcast(game_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def publish(self, event: Event) -> None:
+        """Something that stores nothing of a game happened here (or its change is stored): tell every process, this
+        one included."""
+        try:
+            await self.bus.published(event)
+        except Exception as err:  # stored all the same: the other processes' pages see it when they look again
+            log.warning("a %s event could not be sent to the other processes: %s", event.kind, err)
+        await self.subscribers.deliver(event)
+
+    def _ended(self, session: Session) -> None:
+        if any(session.record.accounts):
             # a tournament's game ended: its round may be over; looked at once the change's own lock is let go
-            task = asyncio.create_task(self._game_over(event.game_id))
+            task = asyncio.create_task(self._game_over(session.record.id))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
@@ -322,33 +405,35 @@ class App:
         except Exception:
             logging.getLogger("hive.web").exception("pairing the tournament of game %s", game_id)
 
-    async def heard(self, event: GameChanged) -> None:
-        """Another process's change: bring the game in memory up to date, and follow it here."""
-        if event.what == PRESENCE:
-            self.watching.heard(event.game_id)
-            await self.broadcast(event.game_id)
-            return
-        if event.what == LOBBY:
-            self.lobby_sockets.deliver(event.detail or {})
-            await self._offered(event.detail or {})
-            return
-        if event.what == CHAT:
-            self._tell_chat(event)
-            return
-        if event.what != DELETED:
-            await self.service.refresh(event)
-        await self.follow(event)
+    async def heard(self, event: Event) -> None:
+        """Another process's event: bring what this process holds up to date, and follow it here."""
+        await self.arrivals.deliver(event)
+        await self.subscribers.deliver(event)
 
-    async def follow(self, event: GameChanged) -> None:
+    async def _refresh(self, event: GameEvent) -> None:
+        """Another process's change to a game: bring the game in memory up to date."""
+        if not isinstance(event, GameDeleted):
+            await self.service.refresh(event)
+
+    async def _presence_heard(self, event: PresenceChanged) -> None:
+        """Who is present at a game changed on another process: look again."""
+        self.watching.heard(event.game_id)
+
+    async def follow(self, event: GameEvent) -> None:
         """What follows a change: the AI, the flags, and the sockets watching the game."""
-        if event.what == DELETED:
+        if isinstance(event, GameDeleted):
             self.service.sessions.pop(event.game_id, None)
             self.reviews.stop(event.game_id)
             self.fanout.close(event.game_id, 4410, "The game was deleted.")
             return
         self.ai.changed(event)
         self.flags.changed(event)
-        await self.broadcast(event.game_id, event.version)
+        game_id = event.game_id
+        if event.state_follows and event.origin != self.origin and self.fanout.watched(game_id):
+            self.fanout.await_state(game_id, event.version, SHOWN_WAIT, lambda: self._build_later(game_id))
+        else:
+            self.fanout.stop_awaiting(game_id)
+            await self.broadcast(game_id, event.version)
         if event.what in TURNS and self.lobby_sockets.signed_in:
             await self._tell_turns(event)
 
@@ -371,27 +456,30 @@ class App:
 
     async def _presence(self, game_id: str) -> None:
         """Who is present at a game changed here: tell every process (this one included)."""
-        session = self.service.sessions.get(game_id)
-        version = session.record.version if session is not None else 0
-        await self.bus.published(GameChanged(game_id, version, PRESENCE, origin=self.origin))
-        await self.broadcast(game_id)
+        await self.publish(PresenceChanged(game_id))
+
+    async def _present(self, event: PresenceChanged) -> None:
+        """Who is present at a game changed: its sockets here are shown it."""
+        await self.broadcast(event.game_id)
 
     # ------------------------------------------------------------------
     # the lobby's sockets and the games' chat
 
-    async def lobby_changed(self, change: dict[str, Any]) -> None:
-        """A change of the lobby is stored (a seek or a challenge; see :mod:`~hive.web.lobby.sockets`): tell every
-        process, this one included."""
-        try:
-            await self.bus.published(GameChanged(str(change["id"]), 0, LOBBY, origin=self.origin, detail=change))
-        except Exception as err:  # stored all the same: the other processes' pages see it when they look again
-            log.warning("a change of the lobby could not be sent to the other processes: %s", err)
+    async def lobby_changed(self, event: LobbyEvent) -> None:
+        """A change of the lobby is stored (a seek, a challenge or an invitation; see
+        :mod:`~hive.web.lobby.sockets`): tell every process, this one included."""
+        await self.publish(event)
+
+    async def _came_online(self, event: CameOnline) -> None:
+        """An account came online: every lobby page is told, to show it among who is online."""
+        await self.publish(event)
+
+    async def _lobby(self, event: LobbyEvent | CameOnline) -> None:
+        """A change of the lobby (from this process or another): this process's lobby sockets that may see it are
+        sent it, and a finished game's sockets a rematch offer."""
+        change = event.message()
         self.lobby_sockets.deliver(change)
         await self._offered(change)
-
-    async def _came_online(self, name: str) -> None:
-        """An account came online: every lobby page is told, to show it among who is online."""
-        await self.lobby_changed({"type": ONLINE, "id": name, "name": name})
 
     async def _offered(self, change: dict[str, Any]) -> None:
         """A rematch offer opened, declined or withdrawn: the finished game's sockets here are shown it (its state's
@@ -410,7 +498,7 @@ class App:
             hello["turns"] = (await self.profiles.turns(signed))["games"]
         return hello
 
-    async def _tell_turns(self, event: GameChanged) -> None:
+    async def _tell_turns(self, event: GameEvent) -> None:
         """Tell the lobby sockets of a game's players here whose turn it is now."""
         try:
             session = self.service.sessions.get(event.game_id) or await self.service.session(event.game_id)
@@ -430,29 +518,20 @@ class App:
                 "version": record.version,
             })  # fmt: skip
 
-    async def chat_said(self, game_id: str, room: str, message_id: int) -> None:
+    async def chat_said(self, event: LineSaid) -> None:
         """A message was written in a game's room: tell every process, this one included."""
-        session = self.service.sessions.get(game_id)
-        version = session.record.version if session is not None else 0
-        event = GameChanged(game_id, version, CHAT, origin=self.origin, detail={"room": room, "id": message_id})
-        try:
-            await self.bus.published(event)
-        except Exception as err:
-            log.warning("a chat message could not be announced to the other processes: %s", err)
-        self._tell_chat(event)
+        await self.publish(event)
 
-    def _tell_chat(self, event: GameChanged) -> None:
+    async def _tell_chat(self, event: LineSaid) -> None:
         """Tell the sockets of the game that follow its chat (``?chat=1``) and may read the room that a message was
         written there: the players' room its players, the spectators' room its spectators, and its players once
         the game is over."""
-        detail = event.detail or {}
-        room = detail.get("room")
         session = self.service.sessions.get(event.game_id)
         over = session is not None and session.record.result is not None
-        text = dumps({"type": "chat", "room": room, "id": detail.get("id")})
+        text = dumps({"type": "chat", "room": event.room, "id": event.id})
         for watcher in self.fanout.sockets(event.game_id):
             playing = bool(watcher.seats)
-            if watcher.chat and (playing if room == "players" else not playing or over):
+            if watcher.chat and (playing if event.room == "players" else not playing or over):
                 self.fanout.send(event.game_id, watcher, text)
 
     async def _signed_out(self, account_id: str) -> None:
@@ -519,8 +598,12 @@ class App:
         if not self.fanout.watched(game_id):
             return
         shared = await self._shared(game_id, version)
-        if shared is None:
-            return
+        if shared is not None:
+            self._publish(game_id, shared)
+
+    def _publish(self, game_id: str, shared: str) -> None:
+        """Queue a state (its JSON without ``seats``) for every socket watching the game here, each with its seats:
+        the text of each set of seats made once."""
         texts: dict[frozenset[int], str] = {}
 
         def text(seats: frozenset[int]) -> str:

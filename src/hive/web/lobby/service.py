@@ -25,6 +25,7 @@ from ..play.service import GameService
 from ..play.session import Session
 from ..players import Accounts, Signed, name_key
 from ..ratings import Ratings
+from ..realtime.lobby_events import LobbyEvent, SeekClosed, SeekOpened, SeekTaken
 from ..shared.errors import BadRequest, Conflict, Forbidden, NotFound, shown
 from ..shared.model import GameRecord
 from ..shared.values import check_number, check_text
@@ -44,12 +45,12 @@ RATINGS = (0, 5000)
 GONE, SIGNED_OUT, PLAYING = "gone", "signed out", "playing"
 
 #: Who hears of each change of the lobby once it is stored (the lobby's sockets, on every server process): a
-#: ``seek`` or ``challenge`` (``type``) ``opened``, ``accepted``, ``cancelled``, ``declined`` or ``withdrawn``
-#: (``change``), with the ids of the accounts it concerns in ``route`` (see :mod:`~hive.web.lobby.sockets`).
-Announce = Callable[[JSON], Awaitable[None]]
+#: :class:`~hive.web.realtime.lobby_events.SeekOpened`, :class:`~hive.web.realtime.lobby_events.SeekTaken` or
+#: :class:`~hive.web.realtime.lobby_events.SeekClosed` (see :mod:`~hive.web.realtime.lobby`).
+Announce = Callable[[LobbyEvent], Awaitable[None]]
 
 
-async def _unheard(change: JSON) -> None:
+async def _unheard(event: LobbyEvent) -> None:
     """Nobody listens (a service used on its own)."""
 
 
@@ -98,14 +99,14 @@ class Seeks:
         self.announce = announce
 
     async def _changed(self, stored: StoredSeek, change: str, **more: Any) -> None:
-        """Tell the lobby of a change of ``stored``."""
+        """Tell the lobby of a change of ``stored`` (``opened``, ``accepted``, or how it closed)."""
         target = await self.accounts.by_id(stored.target) if stored.target is not None else None
-        await self.announce({
-            "type": "seek" if stored.target is None else "challenge", "change": change, "id": stored.id,
-            "player": stored.name, "to": target.name if target is not None else None, **more,
-            "route": [stored.account_id, *([stored.target] if stored.target is not None else [])],
-            **({"rematch_of": stored.rematch_of} if stored.rematch_of is not None else {}),
-        })  # fmt: skip
+        kind = {"opened": SeekOpened, "accepted": SeekTaken}.get(change, SeekClosed)
+        await self.announce(kind(
+            stored.id, (stored.account_id, *([stored.target] if stored.target is not None else [])), more,
+            player=stored.name, to=target.name if target is not None else None, rematch_of=stored.rematch_of,
+            change=change,
+        ))  # fmt: skip
 
     def _game(self, seek: StoredSeek, colour: str) -> Any:
         """The game a seek asks for, checked as a new game is (``colour``: the seeker's)."""

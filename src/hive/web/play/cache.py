@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 
-from ..game.events import GameChanged
+from ..game.events import GameEvent
 from ..shared.errors import BadRequest, Damaged, NotFound, shown
 from ..shared.model import GameRecord
 from ..views import kinds, replay, view_for
@@ -88,7 +88,7 @@ class GameCache(Commits):
             paired = None not in record.accounts and await self.store.seeks.tournament_of(record.id) is not None
             session.paired = paired
 
-    async def refresh(self, event: GameChanged) -> Session | None:
+    async def refresh(self, event: GameEvent) -> Session | None:
         """Bring the copy in memory of the game an event from another process changed up to date, when there is one
         (``None`` otherwise, or when the game is gone); the event becomes its last change. The event names the
         version stored, so that the database is asked only for what changed."""

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from ...sdk.view import JSON
-from ..game.events import Announcer, GameChanged, Unheard
+from ..game.events import Announcer, GameEvent, Unheard, game_event
 from ..shared.database import Database
 from ..shared.model import GameRecord
 from . import aborts, clock
@@ -116,7 +116,7 @@ class Commits:
         revert: Callable[[], object] | None = None,
         detail: JSON | None = None,
         **changes: Any,
-    ) -> GameChanged:
+    ) -> GameEvent:
         """Store ``changes`` to the game's record (fields of :class:`~hive.web.shared.model.GameRecord`), made by seat
         ``by``
         (``None``: the server) from ``session``'s version, in one transaction, then keep the new record in memory and
@@ -129,7 +129,7 @@ class Commits:
         record = session.record
         updated = dataclasses.replace(record, **{"ai_error": None, **changes}, version=record.version + 1)
         previous, session.record = record, updated  # what the event is worked out from
-        event = self._event(session, what, by, detail)
+        event = self._event(session, what, by, detail, ended=record.result is None and updated.result is not None)
         try:
             rating = self._rating(session, previous, updated)
             await self.store.games.save(updated, previous, self._effects(session, event, client, rating))
@@ -143,25 +143,19 @@ class Commits:
         await self.announcer.announce(event)
         return event
 
-    def _event(self, session: Session, what: str, by: int | None, detail: JSON | None = None) -> GameChanged:
+    def _event(
+        self, session: Session, what: str, by: int | None, detail: JSON | None = None, *, ended: bool = False
+    ) -> GameEvent:
         record = session.record
         deadline = None if record.result is not None else clock.deadline(record.clock)
         abort = aborts.due(record, session.paired, self.first_move)  # the flag watcher aborts it then
         if abort is not None:
             deadline = abort if deadline is None else min(deadline, abort)
-        return GameChanged(
-            record.id,
-            record.version,
-            what,
-            by,
-            len(record.moves),
-            session.ai_due,
-            deadline,
-            self.origin,
-            detail,
+        return game_event(what, ended)(
+            record.id, record.version, what, by, len(record.moves), session.ai_due, deadline, detail, origin=self.origin
         )
 
-    def _effects(self, session: Session, event: GameChanged, client: str, rating: Within | None = None) -> Effects:
+    def _effects(self, session: Session, event: GameEvent, client: str, rating: Within | None = None) -> Effects:
         announcer = self.announcer
 
         def within(connection: Connection) -> None:

@@ -70,6 +70,35 @@ class Fanout:
         self.queue_size = queue_size
         self.send_timeout = send_timeout
         self.games: dict[str, dict[WebSocket, Watcher]] = {}
+        #: The games whose state another process is to send: the version awaited, and what builds it here if it does
+        #: not come in time.
+        self._awaited: dict[str, tuple[int, asyncio.TimerHandle]] = {}
+
+    def await_state(self, game_id: str, version: int, within: float, otherwise: Callable[[], object]) -> None:
+        """Another process is to send the game's state at ``version`` (see :meth:`arrived`); call ``otherwise`` if
+        it has not ``within`` seconds from now."""
+        self.stop_awaiting(game_id)
+
+        def late() -> None:
+            self._awaited.pop(game_id, None)
+            otherwise()
+
+        self._awaited[game_id] = (version, asyncio.get_running_loop().call_later(within, late))
+
+    def arrived(self, game_id: str, version: int) -> bool:
+        """The game's state at ``version`` came from another process: whether it is the one awaited (an older one is
+        not sent: the newer is on its way)."""
+        awaited = self._awaited.get(game_id)
+        if awaited is None or awaited[0] != version:
+            return False
+        self.stop_awaiting(game_id)
+        return True
+
+    def stop_awaiting(self, game_id: str) -> None:
+        """Await no state of the game from another process (this one shows it)."""
+        awaited = self._awaited.pop(game_id, None)
+        if awaited is not None:
+            awaited[1].cancel()
 
     def add(self, game_id: str, ws: WebSocket, seats: frozenset[int]) -> Watcher:
         """Start sending ``game_id``'s states to ``ws`` (accepted already)."""

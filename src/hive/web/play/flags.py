@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 
-from ..game.events import GameChanged
+from ..game.events import GameEvent
 from ..play import clock
 from ..shared.errors import Damaged, GameError
 from .service import GameService
@@ -52,7 +52,7 @@ class Flags:
         self._wake = asyncio.Event()
         self._task = asyncio.get_running_loop().create_task(self._run())
 
-    def changed(self, event: GameChanged) -> None:
+    def changed(self, event: GameEvent) -> None:
         """Follow a change: its flag may fall before the one watched for."""
         if event.deadline is not None and event.deadline < self._next and self._wake is not None:
             self._wake.set()

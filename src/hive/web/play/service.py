@@ -8,7 +8,7 @@ the game). Every change is checked, then stored in one transaction over the vers
 board put back. A move is checked once (by the view, through the game's own checks), written in the game's notation,
 pushed, and popped again if it cannot be stored. Within a process, the changes to one game are made one at a time.
 
-Each stored change is announced once (a :class:`~hive.web.game.events.GameChanged`): the AI, the flags and the
+Each stored change is announced once (a :class:`~hive.web.game.events.GameEvent`): the AI, the flags and the
 sockets watching the game follow from that event, here and in the other processes. A timed game's clock
 (:mod:`~hive.web.play.clock`) is charged with every move and stored with it; a flag that falls ends the game as soon
 as anyone looks at it or its timer fires (:meth:`~hive.web.play.timed.Timed.check_clock`), and moves are not taken

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from ...sdk.view import JSON, Board, View
-from ..game.events import GameChanged
+from ..game.events import GameEvent
 from ..shared.model import GameRecord
 from ..views import in_sides
 
@@ -29,7 +29,7 @@ class Session:
     record: GameRecord
     view: View
     board: Board
-    last: GameChanged | None = None
+    last: GameEvent | None = None
     #: The board's view for the page at a version (the legal moves: worked out once per version).
     shown_view: tuple[int, JSON] | None = field(default=None, repr=False)
     #: Whether the game is a tournament's (``None``: not looked up yet; looked up while it may be aborted).

@@ -8,7 +8,7 @@ from typing import Any
 
 from ...game import Outcome, Termination
 from ...sdk.view import Board
-from ..game.events import FLAG, GameChanged
+from ..game.events import FLAG, GameEvent
 from ..shared.errors import Conflict
 from . import aborts, clock
 from .cache import GameCache
@@ -24,7 +24,7 @@ def ended(board: Board, outcome: Outcome | None = None) -> dict[str, Any]:
 class Timed(GameCache):
     """Moves on the clock and the endings on time (a part of :class:`~hive.web.play.service.GameService`)."""
 
-    async def play(self, session: Session, move: Any, client: str = "", what: str = "move") -> GameChanged:
+    async def play(self, session: Session, move: Any, client: str = "", what: str = "move") -> GameEvent:
         """Play ``move`` (checked already) on the game, charging the clock, and store it."""
         board = session.board
         text = board.move_text(move)

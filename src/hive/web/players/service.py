@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..realtime.players_events import CameOnline
 from ..shared.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized, shown
 from ..shared.quotas import QuotaRepository
 from ..shared.settings import Settings
@@ -111,8 +112,8 @@ class Accounts:
         quotas = quotas or QuotaRepository(repository.database, repository.now)
         self.throttle = Throttle(quotas, repository, settings or Settings(), now)
         self._marked: dict[str, float] = {}  # when this process last marked each account online
-        #: Told the name of an account that comes online (it was not, by the database), for the lobby's pages.
-        self.came_online: Callable[[str], Awaitable[None]] | None = None
+        #: Told of an account that comes online (it was not, by the database), for the lobby's pages.
+        self.came_online: Callable[[CameOnline], Awaitable[None]] | None = None
 
     async def seen(self, account: StoredAccount) -> None:
         """The account made a request now: mark it online (in the database, where every process reads it), unless
@@ -124,7 +125,7 @@ class Accounts:
             self._marked.clear()
         self._marked[account.id] = now
         if await self.repository.seen(account.id, now - ONLINE_SECONDS) and self.came_online is not None:
-            await self.came_online(account.name)
+            await self.came_online(CameOnline(account.name))
 
     async def online(self, limit: int) -> list[tuple[str, bool, float]]:
         """The accounts online (seen in the last :data:`ONLINE_SECONDS`, not banned), most recent first."""

@@ -21,6 +21,7 @@ from ...tournament import FORMATS, Game, PairingError, Tournament, TournamentErr
 from ..play.newgame import NewGame, new_game, seats
 from ..play.service import GameService, first_score
 from ..players import Accounts, Signed, name_key
+from ..realtime.lobby_events import LobbyEvent, PlayerInvited
 from ..shared.errors import BadRequest, Conflict, Forbidden, NotFound, shown
 from ..shared.values import check_number, check_text
 from ..views import game_options
@@ -44,11 +45,11 @@ LIMITS = Limits(open=5, per_day=20)
 INVITE = "invite"
 
 
-#: Who hears of a change for the lobby once it is stored (see :data:`hive.web.lobby.service.Announce`).
-Announce = Callable[[JSON], Awaitable[None]]
+#: Who hears of a change for the lobby once it is stored (an invitation: see :class:`PlayerInvited`).
+Announce = Callable[[LobbyEvent], Awaitable[None]]
 
 
-async def _unheard(change: JSON) -> None:
+async def _unheard(event: LobbyEvent) -> None:
     """Nobody listens (a service used on its own)."""
 
 
@@ -188,10 +189,8 @@ class Tournaments:
         if account is None:
             raise NotFound(f"No account is named {shown(name)}.")
         await self.repository.invite(tournament_id, account.id)
-        await self.announce({
-            "type": INVITE, "id": stored.id, "name": stored.name, "by": signed.account.name, "to": account.name,
-            "route": [account.id],
-        })  # fmt: skip
+        invited = {"type": INVITE, "name": stored.name, "by": signed.account.name, "to": account.name}
+        await self.announce(PlayerInvited(stored.id, (account.id,), invited))
         return await self.describe((await self.repository.find(tournament_id)) or stored)
 
     async def leave(self, signed: Signed, tournament_id: str) -> JSON:

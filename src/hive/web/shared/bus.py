@@ -1,9 +1,11 @@
-"""How the server processes sharing a database hear of each other's changes: a bus carrying every
-:class:`~hive.web.game.events.GameChanged` to every process.
+"""How the server processes sharing a database hear of each other's changes: a bus carrying every event
+(of any type declared, see :class:`~hive.web.shared.events.Event`) to every process.
 
 - :class:`LocalBus`: one process alone (SQLite): nothing to carry.
-- :class:`PostgresBus`: PostgreSQL's ``LISTEN``/``NOTIFY``. The notification is sent by the transaction that stores
-  the change, so it goes out if and only if the change is stored, even if the process dies a moment later.
+- :class:`PostgresBus`: PostgreSQL's ``LISTEN``/``NOTIFY``. An event told with its change (a game's, see
+  :attr:`~hive.web.shared.events.Event.with_change`) is sent by the transaction that stores the change, so it goes
+  out if and only if the change is stored, even if the process dies a moment later; the others are sent on their own
+  once what they tell is stored.
 - :class:`RedisBus`: Redis pub/sub (``--redis URL``), published once the change is stored.
 
 Each process listens on a connection of its own, reconnects after a fault (the database or Redis restarting), and
@@ -14,14 +16,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 import sqlalchemy as sa
 
-from ..game.events import UNSTORED, GameChanged
-from ..shared.database import Database
+from .database import Database
+from .events import Event
 
 log = logging.getLogger("hive.web")
 #: The channel the events go by.
@@ -31,7 +35,7 @@ NOTIFY = sa.text("SELECT pg_notify(:channel, :payload)")
 #: Seconds between attempts to listen again after a fault, at most.
 BACKOFF = 5.0
 
-Deliver = Callable[[GameChanged], Awaitable[None]]
+Deliver = Callable[[Event], Awaitable[None]]
 Resync = Callable[[], Awaitable[None]]
 
 
@@ -41,12 +45,13 @@ class Bus(Protocol):
     #: Whether the bus is listening now (``/readyz`` says so).
     listening: bool
 
-    def stored(self, connection: sa.Connection, event: GameChanged) -> None:
-        """A change is being stored on ``connection`` (inside its transaction, on a database thread)."""
+    def stored(self, connection: sa.Connection, event: Event) -> None:
+        """A change is being stored on ``connection`` (inside its transaction, on a database thread): ``event``, one
+        sent with its change, tells it."""
         ...
 
-    async def published(self, event: GameChanged) -> None:
-        """A change is stored (or an event that stores nothing, such as who is present, happened)."""
+    async def published(self, event: Event) -> None:
+        """An event happened: its change is stored (or it stores nothing, such as who is present)."""
         ...
 
     async def start(self, deliver: Deliver, resync: Resync) -> None:
@@ -64,10 +69,10 @@ class LocalBus:
 
     listening = True
 
-    def stored(self, connection: sa.Connection, event: GameChanged) -> None:
+    def stored(self, connection: sa.Connection, event: Event) -> None:
         """Nothing to send."""
 
-    async def published(self, event: GameChanged) -> None:
+    async def published(self, event: Event) -> None:
         """Nothing to send."""
 
     async def start(self, deliver: Deliver, resync: Resync) -> None:
@@ -120,9 +125,13 @@ class _Listener:
         return up
 
     def _heard(self, deliver: Deliver) -> Callable[[str | bytes], Awaitable[None]]:
+        own = f'"origin":{json.dumps(self.origin)}'  # as payload() writes it; never inside a string (quotes escaped)
+
         async def heard(payload: str | bytes) -> None:
+            if own in (payload if isinstance(payload, str) else payload.decode(errors="replace")):
+                return  # this process's own (PostgreSQL sends a listener its own notifications): not read
             try:
-                event = GameChanged.from_payload(payload)
+                event = Event.from_payload(payload)
             except ValueError as err:
                 log.warning("ignored a message on the bus: %s", err)
                 return
@@ -133,6 +142,10 @@ class _Listener:
                     log.exception("an event from another process could not be followed")
 
         return heard
+
+    def text(self, event: Event) -> str:
+        """The event's payload, this process named as its origin when it names none."""
+        return (event if event.origin else dataclasses.replace(event, origin=self.origin)).payload()
 
     async def _listen(self, heard: Callable[[str | bytes], Awaitable[None]], up: Callable[[], Awaitable[None]]) -> None:
         raise NotImplementedError
@@ -157,14 +170,14 @@ class PostgresBus(_Listener):
         super().__init__(origin)
         self.database = database
 
-    def stored(self, connection: sa.Connection, event: GameChanged) -> None:
-        connection.execute(NOTIFY, {"channel": CHANNEL, "payload": event.payload()})
+    def stored(self, connection: sa.Connection, event: Event) -> None:
+        connection.execute(NOTIFY, {"channel": CHANNEL, "payload": self.text(event)})
 
-    async def published(self, event: GameChanged) -> None:
-        if event.what in UNSTORED:  # stored nothing of a game (who is present, a chat message, the lobby): on its own
+    async def published(self, event: Event) -> None:
+        if not event.with_change:  # not sent by a change's transaction: on its own
             await self.database.run(self._notify, event)
 
-    def _notify(self, event: GameChanged) -> None:
+    def _notify(self, event: Event) -> None:
         with self.database.engine.begin() as connection:
             self.stored(connection, event)
 
@@ -193,12 +206,12 @@ class RedisBus(_Listener):
         self.url = url
         self._client = redis.asyncio.Redis.from_url(url, socket_connect_timeout=10)
 
-    def stored(self, connection: sa.Connection, event: GameChanged) -> None:
+    def stored(self, connection: sa.Connection, event: Event) -> None:
         """Nothing inside the transaction: Redis hears of the change once it is stored."""
 
-    async def published(self, event: GameChanged) -> None:
+    async def published(self, event: Event) -> None:
         try:
-            await self._client.publish(CHANNEL, event.payload())
+            await self._client.publish(CHANNEL, self.text(event))
         except Exception as err:  # the other processes find the change at their next sweep
             log.warning("a change could not be published on Redis: %s", err)
 

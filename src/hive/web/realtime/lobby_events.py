@@ -1,0 +1,88 @@
+"""The lobby's events: a seek or a challenge opened, taken, or closed (cancelled, withdrawn, declined), and a
+tournament's invitation; each process sends them to its own lobby sockets that may see them (see
+:mod:`~hive.web.realtime.lobby`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..shared.events import Event
+
+
+@dataclass(frozen=True)
+class LobbyEvent(Event):
+    """A change of the lobby, stored (the family of the lobby's events).
+
+    :ivar id: the seek's (or the tournament's) id.
+    :ivar route: the accounts whose sockets are told (an open seek's go to every socket).
+    :ivar detail: the message's other fields, as the lobby socket sends them.
+    """
+
+    id: str
+    route: tuple[str, ...] = ()
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    def message(self) -> dict[str, Any]:
+        """The lobby socket's message (its ``route`` included: see :data:`~hive.web.realtime.lobby.ROUTE`)."""
+        return {**self.detail, "id": self.id, "route": list(self.route)}
+
+
+@dataclass(frozen=True)
+class SeekChanged(LobbyEvent):
+    """A seek or a challenge changed (the family of its events).
+
+    :ivar player: the seeker's name.
+    :ivar to: the challenged player's name (``None``: an open seek).
+    :ivar rematch_of: the finished game it offers a rematch of.
+    """
+
+    player: str = ""
+    to: str | None = None
+    rematch_of: str | None = None
+
+    #: What the change is, as the socket's ``change`` says (a subclass's own, or given).
+    change: str = ""
+
+    def message(self) -> dict[str, Any]:
+        """The lobby socket's message: ``seek`` (or ``challenge``), its ``change`` and its fields."""
+        more = {"rematch_of": self.rematch_of} if self.rematch_of is not None else {}
+        return {
+            "type": "seek" if self.to is None else "challenge", "change": self.change, "id": self.id,
+            "player": self.player, "to": self.to, **self.detail, "route": list(self.route), **more,
+        }  # fmt: skip
+
+
+@dataclass(frozen=True)
+class SeekOpened(SeekChanged):
+    """A seek or a challenge was opened (``detail``: its description, under ``seek`` or ``challenge``)."""
+
+    kind = "lobby.seek_opened"
+    change: str = "opened"
+
+
+@dataclass(frozen=True)
+class SeekTaken(SeekChanged):
+    """A seek or a challenge was accepted (``detail``: the new game's ``game_id``, and ``by`` whom)."""
+
+    kind = "lobby.seek_taken"
+    change: str = "accepted"
+
+
+@dataclass(frozen=True)
+class SeekClosed(SeekChanged):
+    """A seek or a challenge was closed unanswered (``change``: ``cancelled``, ``withdrawn`` or ``declined``;
+    ``detail``: ``by`` whom, ``why``)."""
+
+    kind = "lobby.seek_closed"
+
+
+@dataclass(frozen=True)
+class PlayerInvited(LobbyEvent):
+    """A player was invited to a tournament (``detail``: the ``invite`` message's fields)."""
+
+    kind = "lobby.invited"
+
+
+__all__ = ["LobbyEvent", "PlayerInvited", "SeekChanged", "SeekClosed", "SeekOpened", "SeekTaken"]
