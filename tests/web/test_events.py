@@ -14,11 +14,15 @@ import httpx
 import pytest
 import websockets
 
-from hive.web.game import events as game
+from hive.web.chat import events as chat_events
+from hive.web.lobby import events as lobby_events
+from hive.web.play import events as game
+from hive.web.play import presence_events
 from hive.web.play.fanout import Fanout
 from hive.web.play.service import GameService
-from hive.web.realtime import chat_events, lobby_events, players_events, presence_events
+from hive.web.players import events as players_events
 from hive.web.shared.events import Event, Subscribers, kinds
+from hive.web.tournaments import events as tournament_events
 
 from ..web_support import server_thread
 
@@ -42,7 +46,7 @@ SAMPLES: list[Event] = [
     lobby_events.SeekClosed(
         "s1", ("a1",), {"by": "ann", "why": "gone"}, player="ann", rematch_of="g0", change="cancelled"
     ),
-    lobby_events.PlayerInvited("t1", ("b2",), {"type": "invite", "name": "Spring", "by": "ann", "to": "bob"}),
+    tournament_events.PlayerInvited("t1", ("b2",), {"type": "invite", "name": "Spring", "by": "ann", "to": "bob"}),
 ]
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from hive.web.realtime.lobby_events import LobbyEvent
+from hive.web.shared.events import LobbyEvent
 from hive.web.shared.settings import Settings
 
 from ..web_support import JSON, FakeTime, ServeProcess, in_process, server_thread

@@ -28,9 +28,9 @@ from hive.search.timing import FLOOR, MOVE_OVERHEAD, ClockReading, move_budget
 from hive.web import App, create_app
 from hive.web.ai import work
 from hive.web.ai.work import choose_move
-from hive.web.game.events import FLAG, GameEvent
 from hive.web.play import clock
 from hive.web.play.actions import act
+from hive.web.play.events import FLAG, GameEvent
 from hive.web.play.flags import Flags
 from hive.web.play.game_list import GameList
 from hive.web.play.service import GameService

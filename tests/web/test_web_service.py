@@ -16,8 +16,8 @@ import sqlalchemy as sa
 from hive.games.hive import Board as HiveBoard
 from hive.games.hivequeen import Board as QueenBoard
 from hive.web.ai.work import analyse, choose_move
-from hive.web.game.events import GameEvent
 from hive.web.play.actions import FINAL, act
+from hive.web.play.events import GameEvent
 from hive.web.play.service import GameService
 from hive.web.play.session import Session
 from hive.web.shared.errors import BadRequest, Conflict, Forbidden, NotFound, Unavailable

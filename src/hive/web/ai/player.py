@@ -16,8 +16,8 @@ import logging
 import random
 
 from ...sdk.view import JSON
-from ..game.events import GameEvent
 from ..play import GameService, Session, clock
+from ..play.events import GameEvent
 from ..shared.errors import GameError
 from ..shared.model import AIJob
 from ..shared.settings import Settings

@@ -11,10 +11,10 @@ from collections.abc import Awaitable, Callable
 from ...sdk.view import JSON
 from ..play.service import GameService
 from ..players import Accounts, Signed, name_key
-from ..realtime.chat_events import LineSaid
 from ..shared.errors import BadRequest, Forbidden, NotFound, TooMany, shown
 from ..shared.values import check_text, parse_id
 from ..tournaments import Tournaments
+from .events import LineSaid
 from .repository import ChatRepository
 
 #: The longest message, in characters.

@@ -42,30 +42,29 @@ from ..analysis.service import Analysis
 from ..bots import Bots
 from ..bots.routes import BotRoutes
 from ..chat import Chat
+from ..chat.events import LineSaid
 from ..chat.routes import ChatRoutes
-from ..game.events import AI_MOVE, CREATED, FLAG, MOVE, GameDeleted, GameEvent, GameShown
 from ..lobby import SIGNED_OUT, LobbySockets, Seeks
 from ..lobby.routes import LobbyRoutes
+from ..play.events import AI_MOVE, CREATED, FLAG, MOVE, GameDeleted, GameEvent, GameShown
 from ..play.fanout import Fanout, Watcher, dumps, with_seats
 from ..play.flags import Flags
 from ..play.game_list import GameList
 from ..play.presence import Watching
+from ..play.presence_events import PresenceChanged
 from ..play.routes import PlayRoutes
 from ..play.service import GameService
 from ..play.session import Session
 from ..play.sockets import GameSocket
 from ..players import Accounts, Identity, Signed
+from ..players.events import CameOnline
 from ..players.profiles import Profiles
 from ..players.routes import PlayerRoutes
 from ..ratings import Ratings
 from ..ratings.routes import RatingRoutes
-from ..realtime.chat_events import LineSaid
-from ..realtime.lobby_events import LobbyEvent
-from ..realtime.players_events import CameOnline
-from ..realtime.presence_events import PresenceChanged
 from ..shared.bus import Bus, LocalBus, PostgresBus, RedisBus
 from ..shared.errors import GameError
-from ..shared.events import Event, Subscribers
+from ..shared.events import Event, LobbyEvent, Subscribers
 from ..shared.settings import Settings
 from ..storage import open_store
 from ..tournaments import Tournaments
@@ -584,7 +583,7 @@ class App:
 
     def shown_now(self, session: Session) -> str | None:
         """The state of ``session`` as its sockets were just sent it (its JSON without ``seats``, see
-        :func:`~hive.web.realtime.fanout.with_seats`), if that was at its current version and a moment ago: the
+        :func:`~hive.web.play.fanout.with_seats`), if that was at its current version and a moment ago: the
         answer to the request that made the change is then the same text, not encoded again."""
         found = self._shown.pop(session.record.id, None)
         if found is None:

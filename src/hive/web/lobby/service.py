@@ -25,12 +25,13 @@ from ..play.service import GameService
 from ..play.session import Session
 from ..players import Accounts, Signed, name_key
 from ..ratings import Ratings
-from ..realtime.lobby_events import LobbyEvent, SeekClosed, SeekOpened, SeekTaken
 from ..shared.errors import BadRequest, Conflict, Forbidden, NotFound, shown
+from ..shared.events import LobbyEvent
 from ..shared.model import GameRecord
 from ..shared.values import check_number, check_text
 from ..tournaments import Tournaments
 from ..views import game_options
+from .events import SeekClosed, SeekOpened, SeekTaken
 from .repository import SeekRepository, StoredSeek
 
 #: Seeks one account may have open at once.
@@ -45,8 +46,8 @@ RATINGS = (0, 5000)
 GONE, SIGNED_OUT, PLAYING = "gone", "signed out", "playing"
 
 #: Who hears of each change of the lobby once it is stored (the lobby's sockets, on every server process): a
-#: :class:`~hive.web.realtime.lobby_events.SeekOpened`, :class:`~hive.web.realtime.lobby_events.SeekTaken` or
-#: :class:`~hive.web.realtime.lobby_events.SeekClosed` (see :mod:`~hive.web.realtime.lobby`).
+#: :class:`~hive.web.lobby.events.SeekOpened`, :class:`~hive.web.lobby.events.SeekTaken` or
+#: :class:`~hive.web.lobby.events.SeekClosed` (see :mod:`~hive.web.lobby.sockets`).
 Announce = Callable[[LobbyEvent], Awaitable[None]]
 
 

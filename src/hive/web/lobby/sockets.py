@@ -2,7 +2,7 @@
 news, pushed to every page that has the lobby open, whichever server process it reached.
 
 A change of the lobby (a seek or a challenge opened, accepted, cancelled, declined or withdrawn) is announced once
-it is stored, as an event of :mod:`~hive.web.realtime.lobby_events` on the same bus as the games' changes (see
+it is stored, as an event of :mod:`~hive.web.lobby.events` on the same bus as the games' changes (see
 :mod:`~hive.web.shared.bus`): every process, the one that stored it included, sends it to its own lobby sockets
 that may see it. An open seek goes to every socket, a guest's too; a challenge only to the sockets of its two
 players. A game's change goes to every process already (that is how its sockets follow it); each process tells the

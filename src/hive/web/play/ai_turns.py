@@ -4,10 +4,10 @@ and the moves the engine is asked to look after for a hint or a review, for thos
 
 from __future__ import annotations
 
-from ..game.events import AI_ERROR, AI_MOVE
 from ..shared.errors import Conflict, NotFound
 from ..shared.model import AIJob
 from . import access
+from .events import AI_ERROR, AI_MOVE
 from .page_state import ply_of
 from .session import Session
 from .timed import Timed

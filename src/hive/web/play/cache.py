@@ -8,12 +8,12 @@ from __future__ import annotations
 import dataclasses
 import logging
 
-from ..game.events import GameEvent
 from ..shared.errors import BadRequest, Damaged, NotFound, shown
 from ..shared.model import GameRecord
 from ..views import kinds, replay, view_for
 from . import aborts, clock
 from .commit import Commits
+from .events import GameEvent
 from .session import Session
 
 log = logging.getLogger("hive.web")

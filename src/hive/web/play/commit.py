@@ -15,10 +15,10 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from ...sdk.view import JSON
-from ..game.events import Announcer, GameEvent, Unheard, game_event
 from ..shared.database import Database
 from ..shared.model import GameRecord
 from . import aborts, clock
+from .events import Announcer, GameEvent, Unheard, game_event
 from .repository import Connection, Effects, GameRepository, Within
 from .session import LiveGames, Session
 
@@ -73,7 +73,7 @@ class Commits:
     :param live_games: games kept in memory (the least recently used are loaded again when asked for).
     :param now: the clock's time source, seconds since the epoch.
     :param origin: this server process's name in the events it announces.
-    :param announcer: who hears of each change (see :class:`~hive.web.game.events.Announcer`).
+    :param announcer: who hears of each change (see :class:`~hive.web.play.events.Announcer`).
     :param first_move: seconds each side has for its first move in a real-time game between two players online
         before the game is aborted (see :mod:`~hive.web.play.aborts`).
     """

@@ -13,9 +13,9 @@ import asyncio
 import contextlib
 import logging
 
-from ..game.events import GameEvent
-from ..play import clock
 from ..shared.errors import Damaged, GameError
+from . import clock
+from .events import GameEvent
 from .service import GameService
 
 log = logging.getLogger("hive.web")

@@ -8,7 +8,7 @@ the game). Every change is checked, then stored in one transaction over the vers
 board put back. A move is checked once (by the view, through the game's own checks), written in the game's notation,
 pushed, and popped again if it cannot be stored. Within a process, the changes to one game are made one at a time.
 
-Each stored change is announced once (a :class:`~hive.web.game.events.GameEvent`): the AI, the flags and the
+Each stored change is announced once (a :class:`~hive.web.play.events.GameEvent`): the AI, the flags and the
 sockets watching the game follow from that event, here and in the other processes. A timed game's clock
 (:mod:`~hive.web.play.clock`) is charged with every move and stored with it; a flag that falls ends the game as soon
 as anyone looks at it or its timer fires (:meth:`~hive.web.play.timed.Timed.check_clock`), and moves are not taken
@@ -26,12 +26,12 @@ The service raises the errors of :mod:`hive.web.shared.errors`; the HTTP layer t
 from __future__ import annotations
 
 from ...sdk.view import JSON
-from ..game.events import CREATED, JOINED
 from ..shared.errors import Forbidden
 from ..views import assets, description, on_page, view_for
 from .ai_turns import AITurns
 from .cache import damage
 from .commit import first_score
+from .events import CREATED, JOINED
 from .newgame import NewGame, all_ai_levels, new_game
 from .page_state import PageState, summary
 from .repository import StaleError
@@ -49,7 +49,7 @@ class GameService(AITurns, PageState):
     :param live_games: games kept in memory (the least recently used are loaded again when asked for).
     :param now: the clock's time source, seconds since the epoch.
     :param origin: this server process's name in the events it announces.
-    :param announcer: who hears of each change (see :class:`~hive.web.game.events.Announcer`).
+    :param announcer: who hears of each change (see :class:`~hive.web.play.events.Announcer`).
     :param first_move: seconds each side has for its first move in a real-time game between two players online
         before the game is aborted (see :mod:`~hive.web.play.aborts`).
     """

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from ...sdk.view import JSON, Board, View
-from ..game.events import GameEvent
 from ..shared.model import GameRecord
 from ..views import in_sides
+from .events import GameEvent
 
 T = TypeVar("T")
 

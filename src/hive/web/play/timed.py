@@ -8,10 +8,10 @@ from typing import Any
 
 from ...game import Outcome, Termination
 from ...sdk.view import Board
-from ..game.events import FLAG, GameEvent
 from ..shared.errors import Conflict
 from . import aborts, clock
 from .cache import GameCache
+from .events import FLAG, GameEvent
 from .session import Session
 
 

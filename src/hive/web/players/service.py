@@ -21,10 +21,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..realtime.players_events import CameOnline
 from ..shared.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized, shown
 from ..shared.quotas import QuotaRepository
 from ..shared.settings import Settings
+from .events import CameOnline
 from .names import check_name, name_key
 from .passwords import Passwords, check_length, check_password
 from .repository import AccountRepository, NameTaken, StoredAccount

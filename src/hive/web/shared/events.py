@@ -109,4 +109,28 @@ class Subscribers:
             await handler(event)
 
 
-__all__ = ["Event", "Handler", "Subscribers", "kinds"]
+@dataclass(frozen=True)
+class LobbyEvent(Event):
+    """A change of the lobby, stored (the family of the events the lobby's sockets show, whichever domain stores them).
+
+    :ivar id: the seek's (or the tournament's) id.
+    :ivar route: the accounts whose sockets are told (an open seek's go to every socket).
+    :ivar detail: the message's other fields, as the lobby socket sends them.
+    """
+
+    id: str
+    route: tuple[str, ...] = ()
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    def message(self) -> dict[str, Any]:
+        """The lobby socket's message (its ``route`` included: see :data:`~hive.web.lobby.sockets.ROUTE`)."""
+        return {**self.detail, "id": self.id, "route": list(self.route)}
+
+
+__all__ = [
+    "Event",
+    "Handler",
+    "LobbyEvent",
+    "Subscribers",
+    "kinds",
+]

@@ -21,10 +21,11 @@ from ...tournament import FORMATS, Game, PairingError, Tournament, TournamentErr
 from ..play.newgame import NewGame, new_game, seats
 from ..play.service import GameService, first_score
 from ..players import Accounts, Signed, name_key
-from ..realtime.lobby_events import LobbyEvent, PlayerInvited
 from ..shared.errors import BadRequest, Conflict, Forbidden, NotFound, shown
+from ..shared.events import LobbyEvent
 from ..shared.values import check_number, check_text
 from ..views import game_options
+from .events import PlayerInvited
 from .repository import Limits, StoredTournament, TournamentRepository
 from .standings import shown_tournament
 

@@ -1,32 +1,13 @@
-"""The lobby's events: a seek or a challenge opened, taken, or closed (cancelled, withdrawn, declined), and a
-tournament's invitation; each process sends them to its own lobby sockets that may see them (see
-:mod:`~hive.web.realtime.lobby`).
+"""The lobby's events: a seek or a challenge opened, taken, or closed (cancelled, withdrawn, declined); each
+process sends them to its own lobby sockets that may see them (see :mod:`~hive.web.lobby.sockets`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from ..shared.events import Event
-
-
-@dataclass(frozen=True)
-class LobbyEvent(Event):
-    """A change of the lobby, stored (the family of the lobby's events).
-
-    :ivar id: the seek's (or the tournament's) id.
-    :ivar route: the accounts whose sockets are told (an open seek's go to every socket).
-    :ivar detail: the message's other fields, as the lobby socket sends them.
-    """
-
-    id: str
-    route: tuple[str, ...] = ()
-    detail: dict[str, Any] = field(default_factory=dict)
-
-    def message(self) -> dict[str, Any]:
-        """The lobby socket's message (its ``route`` included: see :data:`~hive.web.realtime.lobby.ROUTE`)."""
-        return {**self.detail, "id": self.id, "route": list(self.route)}
+from ..shared.events import LobbyEvent
 
 
 @dataclass(frozen=True)
@@ -78,11 +59,4 @@ class SeekClosed(SeekChanged):
     kind = "lobby.seek_closed"
 
 
-@dataclass(frozen=True)
-class PlayerInvited(LobbyEvent):
-    """A player was invited to a tournament (``detail``: the ``invite`` message's fields)."""
-
-    kind = "lobby.invited"
-
-
-__all__ = ["LobbyEvent", "PlayerInvited", "SeekChanged", "SeekClosed", "SeekOpened", "SeekTaken"]
+__all__ = ["SeekChanged", "SeekClosed", "SeekOpened", "SeekTaken"]

@@ -19,7 +19,7 @@ import sqlalchemy as sa
 
 from ..shared.events import Event
 
-#: What a change can be (:attr:`GameEvent.what`): a player's action (see :data:`~hive.web.game.actions.HANDLERS`;
+#: What a change can be (:attr:`GameEvent.what`): a player's action (see :data:`~hive.web.play.actions.HANDLERS`;
 #: ``move`` among them), or one of these.
 MOVE = "move"
 CREATED, DELETED, FLAG, AI_MOVE, AI_ERROR, JOINED, CLOCK = (
@@ -134,7 +134,7 @@ class FlagFell(GameEnded):
 class GameShown(Event):
     """A game's state at a version, as the process that stored the change sent it to its sockets: the other processes
     send it to theirs rather than build it again (each socket adding its seats, see
-    :func:`~hive.web.realtime.fanout.with_seats`).
+    :func:`~hive.web.play.fanout.with_seats`).
 
     :ivar game_id: the game.
     :ivar version: the version shown.
