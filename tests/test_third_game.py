@@ -1,6 +1,6 @@
 """A third game, registered from the tests (:mod:`tests.toygame`), runs through the protocol's checks, the arena,
 the command line, the browser's state API and the RL environment, with no app edited: the apps learn of it from the
-registry alone (its page in a real browser: ``tests/web/test_web_third_game.py``)."""
+registry alone (its page in a real browser: ``tests/web/play/test_web_third_game.py``)."""
 
 from __future__ import annotations
 

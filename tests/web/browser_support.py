@@ -288,7 +288,7 @@ def no_serious_violation(page: Page, axe: Path, where: str, tmp_path: Path) -> N
 
 def no_serious(page: Page, where: str, tmp_path: Path) -> None:
     """:func:`no_serious_violation` where axe-core is installed (scripts/axe.sh installs it;
-    tests/web/test_accessibility.py says so when it is missing)."""
+    tests/web/front/test_accessibility.py says so when it is missing)."""
     if AXE.exists():
         no_serious_violation(page, AXE, where, tmp_path)
 

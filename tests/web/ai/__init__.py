@@ -1,0 +1,1 @@
+"""The server's tests of the AI's shared queue and its tables."""

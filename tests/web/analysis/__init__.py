@@ -1,0 +1,1 @@
+"""The server's tests of the analysis board's lines and engine reviews."""

@@ -1,0 +1,1 @@
+"""The server's tests of the bot API and hive bot."""

@@ -1,0 +1,1 @@
+"""The server's tests of the games' and tournaments' chat rooms, blocks and reports."""

@@ -1,0 +1,293 @@
+"""Hostile values in every field of every JSON route: NaN, the infinities, 1e308, 10^400, 40-digit integers, NUL,
+lone surrogates, bidi and zero-width characters, control characters, long text, and the wrong types (a list, an
+object, booleans, null). Each is sent alone into a body that is otherwise right, as a player, a seat holder or an
+admin would send it (past the checks of who may ask). No answer may be a 5xx, and a refusal stores nothing: the rows
+of every table that a request could add to are counted before and after. A value may be accepted only where the
+field takes it (``null`` for an optional field, a boolean for a flag); :data:`TAKEN` lists those.
+
+The fields each route reads are in :data:`CASES` (read from the handlers); every route of the app that takes a body
+is either there or in :data:`NO_FIELDS`, so that a new route without a row here fails the test. In process on
+SQLite, and a smaller set on PostgreSQL (where a 40-digit integer overflows BIGINT and a NUL is no text).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import sqlalchemy as sa
+from starlette.routing import Route
+
+from hive.web import App, schema
+from hive.web.shared.settings import Settings
+
+from ...web_support import JSON, in_process
+from ..api_support import PASSWORD
+
+pytestmark = pytest.mark.anyio
+
+#: The hostile values, by label.
+HOSTILE: dict[str, Any] = {
+    "NaN": math.nan,
+    "Infinity": math.inf,
+    "-Infinity": -math.inf,
+    "1e308": 1e308,
+    "10^400": 10**400,
+    "40 digits": 10**39 + 7,
+    "-40 digits": -(10**39) - 7,
+    "NUL": "a\x00b",
+    "lone surrogate": "a\ud800b",
+    "bidi": "a\u202eb",
+    "zero-width": "a\u200bb",
+    "control": "a\x1b[31mb",
+    "long text": "x" * 5000,
+    "list": [1, "a"],
+    "object": {"a": 1},
+    "true": True,
+    "false": False,
+    "null": None,
+}
+#: The smaller set sent on PostgreSQL: what its types refuse (big integers, NUL), and a few of the others.
+ON_POSTGRESQL = ("1e308", "40 digits", "-40 digits", "NUL", "bidi", "object", "null")
+#: What a field may accept of the hostile values (answered 2xx), by field; anything else must be refused (4xx).
+TAKEN: dict[str, set[str]] = {
+    "name": {"null"},  # a display name: none
+    "help": {"true", "false"},
+    "game_string": {"null"},
+    "position": {"null"},
+    "time_control": {"null"},
+    "rated": {"false"},  # true needs a clock, which these bodies have not
+    "bots": {"true", "false"},
+    "invite_only": {"true", "false"},
+    "double": {"true", "false"},
+    "forfeit_after": {"null"},
+    "starts": {"null"},
+    "rating_range": {"null"},
+    "banned": {"true", "false"},
+    "accept": {"true", "false"},
+    "ply": {"null"},
+    "line": {"null"},
+    "level": {"null"},
+    "options": {"object"},  # unknown options are ignored
+}
+#: The tables a request could add rows to.
+COUNTED = (
+    "games", "moves", "lines", "reviews", "accounts", "api_tokens", "ratings", "rated_games", "seeks", "tournaments",
+    "tournament_games", "chat", "blocks",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Case:
+    """A route, a body that is right but for the field sent, the fields sent, and who asks (``player``: the
+    signed-in player holding the local game's seat; ``admin``)."""
+
+    method: str
+    path: str
+    base: JSON
+    fields: tuple[str, ...]
+    who: str = "player"
+    where: JSON = field(default_factory=dict)
+
+
+CASES = [
+    Case("POST", "/api/games", {"mode": "local"}, ("kind", "mode", "options", "colour", "name", "help", "game_string")),
+    Case("POST", "/api/games", {"mode": "local"}, ("position", "time_control")),
+    Case("POST", "/api/games", {"mode": "ai", "colour": "white"}, ("ai_level",)),
+    Case(
+        "POST",
+        "/api/games",
+        {"mode": "online", "time_control": {"initial": 60, "increment": 1}},
+        ("time_control.initial", "time_control.increment"),
+    ),
+    Case("POST", "/api/games", {"mode": "online", "time_control": {"days": 1}}, ("time_control.days",)),
+    Case("POST", "/api/positions", {"position": "Position;Base;White[1];"}, ("kind", "options", "position")),
+    Case("POST", "/api/games/{game}/move", {"move": "wS1"}, ("move", "ply")),
+    Case("POST", "/api/games/{game}/move", {"piece": "wS1", "to": [0, 0]}, ("piece", "to")),
+    Case("POST", "/api/games/{game}/undo", {"ply": 0}, ("ply",)),
+    Case("POST", "/api/games/{game}/redo", {"ply": 0}, ("ply",)),
+    Case("POST", "/api/games/{game}/offer", {"what": "draw"}, ("what",)),
+    Case("POST", "/api/games/{game}/answer", {"accept": False}, ("accept",)),
+    Case("POST", "/api/games/{game}/name", {"seat": 0, "name": "Ann"}, ("seat", "name")),
+    Case("POST", "/api/games/{game}/help", {"help": False}, ("help",)),
+    Case("POST", "/api/games/{game}/why", {"piece": "wQ"}, ("piece", "line")),
+    Case("POST", "/api/games/{game}/why", {"piece": "wQ", "line": None}, ("ply",)),  # a ply of a line
+    Case("POST", "/api/games/{game}/preview", {"move": "wS1"}, ("move", "line")),
+    Case("POST", "/api/games/{game}/preview", {"move": "wS1", "line": None}, ("ply",)),
+    Case("POST", "/api/games/{game}/lines", {"line": None, "move": "wS1"}, ("line", "ply", "move")),
+    Case("POST", "/api/games/{game}/review", {"level": "easy"}, ("level",)),
+    Case("POST", "/api/games/{online}/chat", {"room": "players", "text": "hi"}, ("room", "text")),
+    Case("POST", "/api/accounts", {"name": "newcomer", "password": 5}, ("name",)),
+    Case("POST", "/api/accounts", {"name": "-", "password": PASSWORD}, ("password",)),
+    Case("POST", "/api/session", {"name": "nobody", "password": "wrong"}, ("name", "password")),
+    Case("POST", "/api/session/password", {"old": "wrong", "new": PASSWORD + "!"}, ("old", "new")),
+    Case("POST", "/api/account/block", {"name": "bob"}, ("name",)),
+    Case("POST", "/api/account/unblock", {"name": "bob"}, ("name",)),
+    Case(
+        "POST",
+        "/api/seeks",
+        {"game": "Base", "rated": False},
+        ("game", "time_control", "rated", "colour", "rating_range"),
+    ),
+    Case("POST", "/api/seeks", {"kind": "hive", "options": {}, "rated": False}, ("kind", "options")),
+    Case("POST", "/api/challenges", {"to": "bob", "game": "Base", "rated": False}, ("to", "game", "rating_range")),
+    Case(
+        "POST",
+        "/api/tournaments",
+        {"name": "Cup", "rated": False, "rounds": 2},
+        ("name", "format", "rounds", "double", "game", "time_control", "rated", "bots"),
+    ),
+    Case("POST", "/api/tournaments", {"name": "Cup", "rated": False, "rounds": 2, "kind": "hive"}, ("kind", "options")),
+    Case(
+        "POST",
+        "/api/tournaments",
+        {"name": "Cup", "rated": False, "rounds": 2},
+        ("invite_only", "forfeit_after", "starts"),
+    ),
+    Case("POST", "/api/tournaments/{tournament}/invite", {"name": "bob"}, ("name",)),
+    Case("POST", "/api/tournaments/{tournament}/chat", {"text": "hi"}, ("text",)),
+    Case("POST", "/api/admin/accounts/bob/ban", {"banned": False}, ("banned",), who="admin"),
+]
+#: The routes that take a body but read no field of it (their ids are in the path).
+NO_FIELDS = {
+    "/api/games/{id}/rematch",
+    "/api/chat/{id}/report",
+    "/api/seeks/{id}/accept",
+    "/api/challenges/{id}/accept",
+    "/api/challenges/{id}/decline",
+    "/api/account/token",
+    "/api/account/bot",
+}
+#: Query parameters, by route: hostile texts and numbers written in the query.
+QUERIES = [
+    ("/api/games/{game}/position", ("ply", "line")),
+    ("/api/games/{game}/hint", ("ply", "line")),
+    ("/api/games/{online}/chat", ("room",)),
+    ("/api/players/ada/games", ("opponent", "result", "game", "speed")),
+    ("/api/players/ada/records", ("opponent", "result", "game", "speed")),
+    ("/api/leaderboard", ("game", "speed")),
+]
+IN_QUERIES = ["\u202e", "\u200b", "1" * 40, "NaN", "1e308", "-1", "x" * 3000]
+
+
+def _with(base: JSON, name: str, value: Any) -> JSON:
+    """``base`` with the field ``name`` (``a.b``: ``b`` of the object ``a``) set to ``value``."""
+    body: JSON = json.loads(json.dumps(base))
+    *outer, last = name.split(".")
+    target = body
+    for part in outer:
+        target = target[part]
+    target[last] = value
+    return body
+
+
+def counts(app: App) -> dict[str, int]:
+    """The rows of each table of :data:`COUNTED`."""
+    tables = schema.metadata.tables
+    with app.store.database.engine.connect() as connection:
+        return {
+            name: int(connection.execute(sa.select(sa.func.count()).select_from(tables[name])).scalar_one())
+            for name in COUNTED
+        }
+
+
+async def _account(app: App, c: httpx.AsyncClient, name: str, n: int) -> httpx.AsyncClient:
+    """A client of its own signed in as a new account ``name``, its CSRF header set."""
+    await app.accounts.sign_up({"name": name, "password": PASSWORD}, f"10.7.0.{n}")
+    own = httpx.AsyncClient(transport=c._transport, base_url=str(c.base_url), timeout=60)
+    signed = (await own.post("/api/session", json={"name": name, "password": PASSWORD})).json()
+    own.headers["x-csrf-token"] = signed["csrf"]
+    return own
+
+
+async def fuzz(db: str | Path, labels: tuple[str, ...], seconds: float) -> None:
+    """Send every case with every hostile value of ``labels``; fail on a 5xx, a refusal that stored something, or
+    a value accepted where the field does not take it."""
+    settings = Settings(accounts=True, games_per_minute=0, hints_per_minute=0, ai_per_minute=0)
+    async with in_process(db, settings=settings) as (app, c):
+        player = await _account(app, c, "ada", 1)
+        bob = await _account(app, c, "bob", 2)
+        admin = await _account(app, c, "chief", 3)
+        await app.accounts.set_admin("chief", True)
+        local = (await player.post("/api/games", json={"mode": "local"})).json()
+        player.headers["x-seat-token"] = local["token"]
+        seek = (await bob.post("/api/seeks", json={"game": "Base", "rated": False, "colour": "white"})).json()
+        online = (await player.post(f"/api/seeks/{seek['id']}/accept")).json()
+        said = await player.post(f"/api/games/{online['id']}/chat", json={"room": "players", "text": "hello"})
+        assert said.status_code == 200, said.text
+        tournament = (await player.post("/api/tournaments", json={"name": "Cup", "rated": False, "rounds": 1})).json()
+        ids = {"{game}": local["id"], "{online}": online["id"], "{tournament}": tournament["id"]}
+
+        bodied = {
+            route.path
+            for route in app.asgi.routes
+            if isinstance(route, Route)
+            and route.path.startswith("/api/")
+            and {"POST", "PUT"} & (route.methods or set())
+        }
+        named = {case.path.replace("{game}", "{id}").replace("{online}", "{id}") for case in CASES}
+        named = {path.replace("{tournament}", "{id}").replace("/bob/", "/{name}/") for path in named}
+        covered = {path for path in bodied if path in named or path in NO_FIELDS}
+        actions = {"/api/games/{id}/{action}", "/api/tournaments/{id}/{action}", "/api/admin/accounts/{name}/{action}"}
+        assert bodied - covered - actions == set(), "routes with a body and no row in CASES or NO_FIELDS"
+
+        failures: list[str] = []
+        before = counts(app)
+        asked = 0
+        started = time.monotonic()
+        for case in CASES:
+            client = admin if case.who == "admin" else player
+            path = case.path
+            for placeholder, value in ids.items():
+                path = path.replace(placeholder, value)
+            for name in case.fields:
+                for label in labels:
+                    body = _with(case.base, name, HOSTILE[label])
+                    content = json.dumps(body).encode()  # NaN and Infinity as Python writes them, \ud800 escaped
+                    r = await client.request(
+                        case.method, path, content=content, headers={"content-type": "application/json"}
+                    )
+                    asked += 1
+                    where = f"{case.method} {case.path} {name}={label}: {r.status_code} {r.text[:160]}"
+                    if r.status_code >= 500:
+                        failures.append(where)
+                    elif r.is_success:
+                        if label not in TAKEN.get(name.split(".")[-1], set()):
+                            failures.append("accepted " + where)
+                        before = counts(app)
+                    elif counts(app) != before:
+                        failures.append(f"stored after a refusal: {where}")
+                        before = counts(app)
+        for path, names in QUERIES:
+            for placeholder, value in ids.items():
+                path = path.replace(placeholder, value)
+            for name in names:
+                for text in IN_QUERIES:
+                    r = await player.get(path, params={name: text})
+                    asked += 1
+                    if r.status_code >= 500:
+                        failures.append(f"GET {path}?{name}={text[:20]!r}: {r.status_code} {r.text[:160]}")
+        for own in (player, bob, admin):
+            await own.aclose()
+        elapsed = time.monotonic() - started
+        assert failures == [], f"{len(failures)} of {asked}:\n" + "\n".join(failures)
+        assert elapsed < seconds, f"{asked} requests took {elapsed:.0f} s"
+
+
+@pytest.mark.timing
+async def test_hostile_values_in_every_field_of_every_json_route(tmp_path: Path) -> None:
+    await fuzz(tmp_path / "db.sqlite3", tuple(HOSTILE), 60)
+
+
+@pytest.mark.timing
+async def test_hostile_values_on_postgresql(postgres_url: str) -> None:
+    from hive.web.storage import open_store
+
+    open_store(postgres_url, "setup", upgrade=True).close()
+    await fuzz(postgres_url, ON_POSTGRESQL, 120)

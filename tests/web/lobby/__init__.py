@@ -1,0 +1,1 @@
+"""The server's tests of seeks, challenges, rematch offers and the lobby's socket."""

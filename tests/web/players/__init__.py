@@ -1,0 +1,1 @@
+"""The server's tests of accounts, sessions, tokens, the sign-in throttle, names, profiles."""

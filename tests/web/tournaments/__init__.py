@@ -1,0 +1,1 @@
+"""The server's tests of club tournaments and their invitations."""
