@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 from ...sdk.view import JSON
 from ..lobby import Seeks
+from ..play import GameService
 from ..players import Accounts, Signed, StoredAccount
 from ..ratings import Ratings
 from ..shared.errors import Conflict
@@ -21,13 +22,15 @@ STREAM_POLL = 0.5
 class Bots:
     """The bots' accounts and their event streams.
 
-    :param accounts: the accounts (their games in progress with their seats' tokens).
+    :param accounts: the accounts.
     :param ratings: the ratings (an account with rated games stays a player's).
     :param seeks: the lobby (the challenges to a bot).
+    :param games: the games (a bot's in progress, with their seats' tokens).
     """
 
-    def __init__(self, accounts: Accounts, ratings: Ratings, seeks: Seeks) -> None:
+    def __init__(self, accounts: Accounts, ratings: Ratings, seeks: Seeks, games: GameService) -> None:
         self.accounts = accounts
+        self.service = games
         self.ratings = ratings
         self.seeks = seeks
 
@@ -45,7 +48,7 @@ class Bots:
 
     async def games(self, signed: Signed) -> JSON:
         """The account's games in progress, each with its seat and that seat's token."""
-        games = await self.accounts.ongoing(signed.account.id)
+        games = await self.service.ongoing(signed.account.id)
         return {"games": [{"id": game_id, "seat": seat, "token": token} for game_id, seat, token in games]}
 
     async def events(self, signed: Signed, gone: Callable[[], Awaitable[bool]]) -> AsyncIterator[str]:
@@ -61,7 +64,7 @@ class Bots:
                 if seek["id"] not in told:
                     told.add(seek["id"])
                     lines.append(json.dumps({"type": "challenge", "challenge": seek}))
-            for game_id, seat, token in await self.accounts.ongoing(signed.account.id):
+            for game_id, seat, token in await self.service.ongoing(signed.account.id):
                 if game_id not in told:
                     told.add(game_id)
                     game = {"id": game_id, "seat": seat, "token": token}

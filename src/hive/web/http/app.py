@@ -176,7 +176,7 @@ class App:
             self.store.seeks, self.ratings, self.service, self.accounts, self.chat, self.tournaments, self.lobby_changed
         )
         self.profiles = Profiles(self.store.accounts, self.service, self.ratings.rating)
-        self.bots = Bots(self.accounts, self.ratings, self.seeks)
+        self.bots = Bots(self.accounts, self.ratings, self.seeks, self.service)
         self._tasks: set[asyncio.Task[None]] = set()
         depth = settings.json_depth
         self.lobby_routes = LobbyRoutes(identity, self.seeks, self.service, self.api.started, depth)

@@ -11,7 +11,6 @@ import sqlalchemy as sa
 
 from ..players import accounts, lock_account
 from ..shared.database import Repository
-from ..tournaments.tables import tournament_games
 from .tables import seeks
 
 
@@ -80,18 +79,6 @@ class SeekRepository(Repository):
         with self.database.single() as connection:
             rows = connection.execute(query).all()
         return [_seek(row) for row in rows]
-
-    async def tournament_of(self, game_id: str) -> str | None:
-        """The tournament whose game ``game_id`` is (``None``: none). The game side's commit asks it here; the lobby
-        asks the tournaments (:meth:`hive.web.tournaments.service.Tournaments.place_of`), and this goes once the game
-        side does too."""
-        return await self.database.run(self._tournament_of, game_id)
-
-    def _tournament_of(self, game_id: str) -> str | None:
-        query = sa.select(tournament_games.c.tournament_id).where(tournament_games.c.game_id == game_id)
-        with self.database.single() as connection:
-            found = connection.execute(query).scalar()
-        return None if found is None else str(found)
 
     async def listed(self, limit: int = 200) -> list[StoredSeek]:
         """The open seeks, newest first."""

@@ -36,6 +36,14 @@ class GameCache(Commits):
     """The games in memory, each the stored game at its version (see :class:`~hive.web.play.commit.Commits` for the
     parameters)."""
 
+    async def ongoing(self, account_id: str) -> list[tuple[str, int, str]]:
+        """An account's games in progress: each one's id, the account's seat and that seat's token."""
+        return await self.store.games.ongoing(account_id)
+
+    async def missing(self, game_ids: list[str]) -> list[str]:
+        """Those of ``game_ids`` with no game stored (a process stopped between pairing a round and starting it)."""
+        return await self.store.games.missing(game_ids)
+
     async def session(self, game_id: str) -> Session:
         """The game ``game_id`` as stored now: the copy in memory if it is current, brought up to date if it is
         behind, loaded if there is none.
@@ -85,7 +93,7 @@ class GameCache(Commits):
         :attr:`~hive.web.play.session.Session.paired`)."""
         record = session.record
         if session.paired is None and aborts.open_to_abort(record):
-            paired = None not in record.accounts and await self.store.seeks.tournament_of(record.id) is not None
+            paired = None not in record.accounts and await self.store.tournaments.of_game(record.id) is not None
             session.paired = paired
 
     async def refresh(self, event: GameEvent) -> Session | None:

@@ -26,7 +26,7 @@ from .session import LiveGames, Session
 class Tournaments(Protocol):
     """Which tournament a game is a round of (the tournaments' own, handed in)."""
 
-    async def tournament_of(self, game_id: str) -> str | None:
+    async def of_game(self, game_id: str) -> str | None:
         """The tournament whose game ``game_id`` is (``None``: none)."""
 
 
@@ -52,7 +52,7 @@ class GameStore(Protocol):
         """The games' repository."""
 
     @property
-    def seeks(self) -> Tournaments:
+    def tournaments(self) -> Tournaments:
         """Which tournament a game is a round of."""
 
     @property

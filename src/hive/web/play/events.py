@@ -13,11 +13,12 @@ from __future__ import annotations
 import base64
 import zlib
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
-
-import sqlalchemy as sa
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from ..shared.events import Event
+
+if TYPE_CHECKING:
+    import sqlalchemy as sa
 
 #: What a change can be (:attr:`GameEvent.what`): a player's action (see :data:`~hive.web.play.actions.HANDLERS`;
 #: ``move`` among them), or one of these.

@@ -201,6 +201,32 @@ class GameRepository(Repository):
                 listed.append(Summary(placeholder(row), 0, damaged=str(err)))
         return listed
 
+    async def ongoing(self, account_id: str) -> list[tuple[str, int, str]]:
+        """The account's games in progress: each one's id, the account's seat and that seat's token."""
+        return await self.database.run(self._ongoing, account_id)
+
+    def _ongoing(self, account_id: str) -> list[tuple[str, int, str]]:
+        mine = sa.or_(games.c.account0 == account_id, games.c.account1 == account_id)
+        query = sa.select(games.c.id, games.c.account0, games.c.token0, games.c.token1).where(
+            mine, games.c.result.is_(None)
+        )
+        with self.database.single() as connection:
+            rows = connection.execute(query.order_by(games.c.created)).all()
+        found = []
+        for row in rows:
+            seat = 0 if row.account0 == account_id else 1
+            found.append((row.id, seat, row.token0 if seat == 0 else row.token1))
+        return found
+
+    async def missing(self, game_ids: list[str]) -> list[str]:
+        """Those of ``game_ids`` with no game stored (a process stopped between pairing a round and starting it)."""
+        return await self.database.run(self._missing, game_ids)
+
+    def _missing(self, game_ids: list[str]) -> list[str]:
+        with self.database.single() as connection:
+            found = {row[0] for row in connection.execute(sa.select(games.c.id).where(games.c.id.in_(game_ids)))}
+        return [g for g in game_ids if g not in found]
+
     async def deadlines(self, before: float, limit: int = 100) -> list[tuple[str, float]]:
         """The games in progress whose flag falls before ``before``, soonest first: ``(id, deadline)``."""
         return await self.database.run(self._deadlines, before, limit)

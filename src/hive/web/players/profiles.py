@@ -120,7 +120,7 @@ class Profiles:
     async def turns(self, signed: Signed) -> JSON:
         """The signed-in player's games in progress where it is their turn (correspondence ones first to come)."""
         waiting = []
-        for game_id, seat, _ in await self.accounts.ongoing(signed.account.id):
+        for game_id, seat, _ in await self.service.ongoing(signed.account.id):
             session = await self.service.session(game_id)
             if session.record.result is None and session.board.turn == seat:
                 entry = self._entry(session.record, seat, len(session.record.moves))

@@ -10,7 +10,6 @@ import sqlalchemy as sa
 from sqlalchemy import exc
 from sqlalchemy.dialects import postgresql, sqlite
 
-from ..play.tables import games
 from ..shared.database import Repository
 from .tables import accounts, api_tokens, online, sessions, trusted
 
@@ -201,24 +200,6 @@ class AccountRepository(Repository):
             connection.execute(api_tokens.delete().where(api_tokens.c.account_id == account_id))
             if trust:
                 connection.execute(trusted.delete().where(trusted.c.account_id == account_id))
-
-    async def ongoing(self, account_id: str) -> list[tuple[str, int, str]]:
-        """The account's games in progress: each one's id, the account's seat and that seat's token (read from the
-        games' table, which is the game side's)."""
-        return await self.database.run(self._ongoing, account_id)
-
-    def _ongoing(self, account_id: str) -> list[tuple[str, int, str]]:
-        mine = sa.or_(games.c.account0 == account_id, games.c.account1 == account_id)
-        query = sa.select(games.c.id, games.c.account0, games.c.token0, games.c.token1).where(
-            mine, games.c.result.is_(None)
-        )
-        with self.database.single() as connection:
-            rows = connection.execute(query.order_by(games.c.created)).all()
-        found = []
-        for row in rows:
-            seat = 0 if row.account0 == account_id else 1
-            found.append((row.id, seat, row.token0 if seat == 0 else row.token1))
-        return found
 
     # ------------------------------------------------------------------ who is online
 

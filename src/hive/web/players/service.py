@@ -359,10 +359,6 @@ class Accounts:
         """The account whose name has ``key`` (see :func:`~hive.web.players.names.name_key`)."""
         return await self.repository.find(key)
 
-    async def ongoing(self, account_id: str) -> list[tuple[str, int, str]]:
-        """The account's games in progress: each one's id, the account's seat and that seat's token."""
-        return await self.repository.ongoing(account_id)
-
     async def find(self, name: str) -> StoredAccount:
         """The account named ``name`` (or a name too like it).
 

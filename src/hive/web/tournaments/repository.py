@@ -9,7 +9,6 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from ..play.tables import games
 from ..shared.database import Repository
 from ..shared.errors import TooMany
 from ..shared.quotas import take_in
@@ -194,15 +193,6 @@ class TournamentRepository(Repository):
         with self.database.single() as connection:
             found = connection.execute(query).first()
         return None if found is None else (str(found[0]), str(found[1]), int(found[2]), int(found[3]))
-
-    async def missing(self, game_ids: list[str]) -> list[str]:
-        """Those of ``game_ids`` with no game stored (a process stopped between pairing a round and starting it)."""
-        return await self.database.run(self._missing, game_ids)
-
-    def _missing(self, game_ids: list[str]) -> list[str]:
-        with self.database.single() as connection:
-            found = {row[0] for row in connection.execute(sa.select(games.c.id).where(games.c.id.in_(game_ids)))}
-        return [g for g in game_ids if g not in found]
 
 
 __all__ = ["Limits", "StoredTournament", "TournamentRepository"]

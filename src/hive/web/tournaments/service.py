@@ -293,7 +293,7 @@ class Tournaments:
 
     async def _start_missing(self, stored: StoredTournament) -> None:
         """Start the games of a round stored with the tournament but never started (a process stopped between)."""
-        missing = set(await self.repository.missing(list(stored.games.values())))
+        missing = set(await self.service.missing(list(stored.games.values())))
         if not missing:
             return
         tournament = Tournament.from_json(stored.state)
@@ -308,7 +308,7 @@ class Tournaments:
         try:
             await self.service.start(game)
         except Exception:
-            if await self.repository.missing([game.record.id]):
+            if await self.service.missing([game.record.id]):
                 raise
 
     async def _pair(self, stored: StoredTournament, tournament: Tournament) -> dict[tuple[int, int], NewGame]:
