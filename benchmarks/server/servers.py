@@ -25,8 +25,11 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 #: The per-address limits of ``hive play`` (and ``hive serve``), lifted: all the load comes from 127.0.0.1 (the
-#: games kept in memory are raised too, to twice the games in play).
-LIFTED = ("--max-games-per-minute", "0", "--max-hints-per-minute", "0", "--max-ai-per-minute", "0")
+#: games kept in memory are raised too, to twice the games in play), its sockets too.
+LIFTED = (
+    *("--max-games-per-minute", "0", "--max-hints-per-minute", "0", "--max-ai-per-minute", "0"),
+    *("--game-sockets", "0", "--game-sockets-per-game", "0", "--spectator-sockets", "0"),
+)
 PLAY = ("{python}", "-m", "hive", "play", "--no-browser", "--port", "{port}", "--db", "{dir}/games.sqlite3")
 SERVE = ("{python}", "-m", "hive", "serve", "--host", "127.0.0.1", "--port", "{port}", "--database", "{database}")
 UPGRADE = ("{python}", "-m", "hive", "db", "upgrade", "--database", "{database}")

@@ -19,6 +19,15 @@ LIMITS = (
     ("--request-timeout", "request_timeout", float, "seconds a request's head or body may take to arrive"),
     ("--idle-timeout", "idle_timeout", int, "seconds an idle connection is kept open"),
     ("--send-timeout", "send_timeout", float, "seconds a live update may take before its socket is dropped"),
+    ("--game-sockets", "game_sockets", int, "games' sockets one address may hold open, in all (0: no limit)"),
+    (
+        "--game-sockets-per-game",
+        "game_sockets_per_game",
+        int,
+        "sockets one address may hold open on one game (0: no limit)",
+    ),
+    ("--spectator-sockets", "spectator_sockets", int, "spectators' sockets one address may hold open (0: no limit)"),
+    ("--seat-sockets", "seat_sockets", int, "sockets one seat of a game may hold open (0: no limit)"),
     ("--ai-lease", "ai_lease", float, "seconds before another process takes over the AI move of one that stopped"),
     (
         "--first-move",
