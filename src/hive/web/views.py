@@ -11,14 +11,14 @@ from collections.abc import Iterable
 from typing import Any, cast
 
 from ..game import UnknownGameError
-from ..games import find_game, plugins
+from ..games import default_game, find_game, plugins
 from ..games import plugin_of as registered
 from ..plugin import GamePlugin, GameSpec, load
 from ..sdk.view import JSON, Assets, Board, Explains, Named, Previews, View
 from .shared.errors import BadRequest, shown
 
-#: The kind of game a new game is when the request names none.
-DEFAULT_KIND = "hive"
+#: The kind of game a new game is when the request names none: the default game's (see :func:`hive.games.default_game`).
+DEFAULT_KIND = default_game().kind
 
 
 def game_options(name: object) -> tuple[View, JSON]:

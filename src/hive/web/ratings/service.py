@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ...games import DEFAULT_GAME
 from ...ratings import ESTABLISHED_AFTER, SPEEDS, Rating
 from ...sdk.view import JSON
 from ..players import Signed
@@ -55,7 +56,7 @@ class Ratings:
         ratings, highest first; ``games``, the games anyone has a rating in (the other boards); ``established_after``,
         about how many rated games a new player's rating needs to be listed; and ``you``, the ``signed`` player's
         rating there (``games``, ``provisional``, ``more``: the games still needed), ``None`` for a guest."""
-        game, speed = query.get("game", "Base+MLP"), query.get("speed", "blitz")
+        game, speed = query.get("game", DEFAULT_GAME), query.get("speed", "blitz")
         if speed not in SPEEDS:
             raise BadRequest(f"'speed' is one of {', '.join(SPEEDS)}, not {shown(speed)}.")
         leaders: list[Any] = []

@@ -16,6 +16,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from ...games import DEFAULT_GAME
 from ...sdk.view import JSON
 from ...tournament import FORMATS, Game, PairingError, Tournament, TournamentError
 from ..play.newgame import NewGame, new_game, seats
@@ -103,7 +104,7 @@ class Tournaments:
         if "kind" in data and "game" not in data:
             kind, options = data["kind"], data.get("options", {})
         else:
-            view, options = game_options(data.get("game", "Base+MLP"))
+            view, options = game_options(data.get("game", DEFAULT_GAME))
             kind = view.kind
         rated = data.get("rated", True)
         if not isinstance(rated, bool):
