@@ -58,3 +58,30 @@ def test_an_interval_must_be_above_zero() -> None:
 
     with pytest.raises(ValueError, match="above 0 seconds"):
         asyncio.run(every(0, work, "x"))
+
+
+def test_an_expected_failure_is_a_warning_and_any_other_a_bug_with_its_traceback(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    failures = [LookupError("the database is away"), RuntimeError("a bug")]
+
+    async def main() -> None:
+        stop = asyncio.Event()
+
+        async def work() -> None:
+            if not failures:
+                stop.set()
+                return
+            raise failures.pop(0)
+
+        await asyncio.wait_for(
+            every(0.001, work, "could not look", stop=stop, expected=(LookupError,), bug="the look failed"), 5
+        )
+
+    with caplog.at_level(logging.WARNING, logger="hive"):
+        asyncio.run(main())
+    found = [(r.levelno, r.getMessage(), r.exc_info is not None) for r in caplog.records]
+    assert found == [
+        (logging.WARNING, "could not look: the database is away", False),
+        (logging.ERROR, "the look failed", True),
+    ]

@@ -34,6 +34,8 @@ async def every(
     *,
     stop: asyncio.Event | None = None,
     log: logging.Logger = LOG,
+    expected: tuple[type[Exception], ...] = (Exception,),
+    bug: str | None = None,
 ) -> None:
     """Await ``work()`` every ``interval`` seconds, the first time one interval from now, until ``stop`` is set (at
     once, even during a pause) or the task running the loop is cancelled.
@@ -41,6 +43,9 @@ async def every(
     :param failed: what a failure of ``work`` is logged as, a warning followed by the error (``could not look at
         the tournaments``); the loop goes on after it.
     :param log: the logger of the failures.
+    :param expected: the failures logged as a warning with their message (by default every one); any other is a
+        bug, logged with its traceback.
+    :param bug: what such a bug is logged as (by default ``failed``).
     :raises ValueError: for an interval that is not above 0.
     """
     if not interval > 0:
@@ -55,8 +60,10 @@ async def every(
                 return
         try:
             await work()
-        except Exception as err:  # a background loop outlives its work's failures; cancellation still ends it
+        except expected as err:  # a background loop outlives its work's failures; cancellation still ends it
             log.warning("%s: %s", failed, err)
+        except Exception:
+            log.exception("%s", failed if bug is None else bug)
 
 
 __all__ = ["every"]

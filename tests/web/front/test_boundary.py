@@ -172,7 +172,7 @@ async def test_a_500_shows_a_reference_and_no_exception_text(tmp_path: Path, cap
         async def failing(limit: int = 200) -> JSON:
             raise RuntimeError(secret)
 
-        app.lobby.games = failing  # type: ignore[method-assign,assignment]
+        app.game_list.games = failing  # type: ignore[method-assign,assignment]
         transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
         async with httpx.AsyncClient(transport=transport, base_url="http://hive.test") as c:
             with caplog.at_level(logging.ERROR, logger="hive.web"):

@@ -57,20 +57,20 @@ def test_a_seek_ends_when_its_seeker_is_gone_for_the_grace_but_a_correspondence_
             app.bot_routes.streams[ann_id] += 1  # a page (or stream) of ann's open on this process
             for _ in range(12):  # a minute, held all along
                 now.t += 5
-                assert await app.hold_seeks() == []
+                assert await app.news.hold_seeks() == []
             assert sorted(await listed(bo)) == sorted([blitz["id"], daily["id"]])
             del app.bot_routes.streams[ann_id]  # her last page closed
             now.t += 5
-            assert await app.hold_seeks() == []  # within the grace: still open
+            assert await app.news.hold_seeks() == []  # within the grace: still open
             now.t += app.settings.seek_grace
-            await app.hold_seeks()  # (or the server's own look every few seconds, at the same time)
+            await app.news.hold_seeks()  # (or the server's own look every few seconds, at the same time)
             assert await listed(bo) == [daily["id"]]  # a correspondence seek waits for its seeker
             late = await bo.post(f"/api/seeks/{blitz['id']}/accept", headers={"x-csrf-token": bob["csrf"]})
             assert late.status_code == 404 and "cancelled" in late.json()["error"]
             ended = [change for change in heard if change["change"] == "cancelled"]
             assert [(e["id"], e["why"], e["player"]) for e in ended] == [(blitz["id"], "gone", "ann")]
             now.t += 86400
-            assert await app.hold_seeks() == []  # only its seeker, signing out, ends it
+            assert await app.news.hold_seeks() == []  # only its seeker, signing out, ends it
             out = await c.delete("/api/session", headers={"x-csrf-token": ann["csrf"]})
             assert out.status_code == 200
             assert await listed(bo) == []

@@ -15,6 +15,7 @@ import contextlib
 import logging
 import random
 
+from ...periodic import every
 from ...sdk.view import JSON
 from ..play import GameService, Session, clock
 from ..play.events import GameEvent
@@ -67,7 +68,10 @@ class AIPlayer:
             return
         loop = asyncio.get_running_loop()
         self._wake = asyncio.Event()
-        self._loops = [loop.create_task(self._serve()), loop.create_task(self._renew())]
+        renewing = every(
+            self.settings.ai_lease / 3, self._renew, "the AI's leases cannot be renewed", log=log, expected=(GameError,)
+        )
+        self._loops = [loop.create_task(self._serve()), loop.create_task(renewing)]
 
     def wake(self) -> None:
         """Look at the queue now (a job may be waiting, or a worker free)."""
@@ -105,12 +109,8 @@ class AIPlayer:
                 await asyncio.wait_for(self._wake.wait(), self.settings.ai_lease / 3)
 
     async def _renew(self) -> None:
-        while not self._closed:
-            await asyncio.sleep(self.settings.ai_lease / 3)
-            try:
-                await self.queue.renew(self.service.origin, list(self.thinking), self.settings.ai_lease)
-            except GameError as err:
-                log.warning("the AI's leases cannot be renewed: %s", err)
+        """Renew the leases of the jobs being worked out here (every third of a lease)."""
+        await self.queue.renew(self.service.origin, list(self.thinking), self.settings.ai_lease)
 
     async def _play(self, job: AIJob) -> None:
         try:

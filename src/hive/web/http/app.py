@@ -1,13 +1,13 @@
-"""The server process: its parts wired together, started and stopped, and every change followed.
+"""The server process: the domains' services built with their collaborators handed in, their events wired, their
+routes collected, and the process started, drained and stopped.
 
-:class:`App` is the ASGI application. It opens the database, builds the game service and the parts that follow its
-changes (the AI, the flags, the sockets), and the bus that carries changes between processes sharing a PostgreSQL
-database. Every event (see :mod:`~hive.web.shared.events`) goes to the handlers subscribed to its type
-(:attr:`App.subscribers`), whichever process it happened in: a change the service stores is announced to
-:meth:`App.announce`, the others' events come by the bus (:meth:`App.heard`, which first brings this process up to
-date: :attr:`App.arrivals`). Following a game's change means: the AI takes its turn if it is due, the flag watcher
-looks at the new deadline, and every socket watching the game gets its new state, built once for every process (the
-one that stored the change sends it to the others).
+:class:`App` is the ASGI application. It opens the database and the bus that carries events between processes sharing
+a PostgreSQL database, builds each domain's service, and subscribes what follows each type of event (see
+:mod:`~hive.web.shared.events`), whichever process it happened in: a game's changes are followed by play
+(:class:`~hive.web.play.following.Following`, which shows them to the game's sockets through
+:class:`~hive.web.play.showing.Showing`), the lobby's news by the lobby (:class:`~hive.web.lobby.news.LobbyNews`),
+a chat's messages by the chat (:class:`~hive.web.chat.news.ChatNews`). The background loops are the domains' own
+(the sweep of the games watched here, the seekers held, the tournaments looked at); the app starts and stops them.
 
 Stopping (SIGTERM, Ctrl+C) drains the process: it stops being ready, closes its sockets with a reason (the page
 reconnects, to another process if there is one), lets the requests in flight finish, gives its AI jobs back to the
@@ -18,18 +18,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
-import functools
 import logging
 import os
 import secrets
 import socket
-import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine
 from pathlib import Path
 from typing import Any, Protocol
 
-import sqlalchemy as sa
 from starlette.applications import Starlette
 from starlette.routing import BaseRoute
 
@@ -42,55 +38,42 @@ from ..analysis.service import Analysis
 from ..bots import Bots
 from ..bots.routes import BotRoutes
 from ..chat import Chat
-from ..chat.events import LineSaid
+from ..chat.news import ChatNews
 from ..chat.routes import ChatRoutes
-from ..lobby import SIGNED_OUT, LobbySockets, Seeks
+from ..lobby import LobbySockets, Seeks
+from ..lobby.news import LobbyNews
 from ..lobby.routes import LobbyRoutes
-from ..play.events import AI_MOVE, CREATED, FLAG, MOVE, GameDeleted, GameEvent, GameShown
-from ..play.fanout import Fanout, Watcher, dumps, with_seats
+from ..play.fanout import Fanout
 from ..play.flags import Flags
+from ..play.following import Following
 from ..play.game_list import GameList
 from ..play.presence import Watching
 from ..play.presence_events import PresenceChanged
 from ..play.routes import PlayRoutes
 from ..play.service import GameService
-from ..play.session import Session
+from ..play.showing import Showing
 from ..play.sockets import GameSocket
-from ..players import Accounts, Identity, Signed
-from ..players.events import CameOnline
+from ..players import Accounts, Identity
 from ..players.profiles import Profiles
 from ..players.routes import PlayerRoutes
 from ..ratings import Ratings
 from ..ratings.routes import RatingRoutes
-from ..shared.bus import Bus, LocalBus, PostgresBus, RedisBus
-from ..shared.errors import GameError
-from ..shared.events import Event, LobbyEvent, Subscribers
+from ..shared.bus import Bus, LocalBus, PostgresBus, Publisher, RedisBus
+from ..shared.events import Subscribers
 from ..shared.settings import Settings
 from ..storage import open_store
 from ..tournaments import Tournaments
+from ..tournaments.looking import TournamentLooks
 from ..tournaments.routes import TournamentRoutes
-from .facts import AccountLinks, GameFacts
+from .facts import GameFacts
 from .guard import Guard
 from .limits import GameSockets, OpenSockets, RateLimits
 from .ops import Metrics, Observed
 
-#: Seconds between two looks at the tournaments under way.
-TOURNAMENT_LOOK = 30.0
-#: Seconds between two words that this process holds its seekers' seeks, at most (see :meth:`App.hold_seeks`).
-SEEKERS_BEAT = 5.0
 log = logging.getLogger("hive.web")
 #: The close code and reason of the sockets of a process that is stopping (the page reconnects at once).
 RESTARTING = 1012
 RESTARTING_REASON = "The server is restarting: reconnecting."
-#: Seconds between looks at the versions of the games watched here (a change whose event was lost still shows).
-SWEEP = 10.0
-#: Seconds for which the state just sent to a game's sockets answers the request that changed it (its clock's
-#: remaining times are those of that moment).
-SHOWN_FOR = 0.25
-#: Seconds another process's state of a game it changed is awaited before this process builds it (its process died).
-SHOWN_WAIT = 1.0
-#: The changes of a game after which its players' lobby sockets are told whose turn it is.
-TURNS = frozenset({MOVE, AI_MOVE, CREATED, FLAG, "undo", "redo", "answer", "resign", "abort"})
 
 
 class DomainRoutes(Protocol):
@@ -132,59 +115,119 @@ class App:
 
         self.settings = settings = settings or Settings()
         self.origin = process_name()
-        self.store = open_store(database, self.origin, exclusive=True)
-        db = self.store.database
+        self.store = store = open_store(database, self.origin, exclusive=True)
+        db = store.database
         self.bus: Bus = (
             RedisBus(redis, self.origin) if redis else LocalBus() if db.sqlite else PostgresBus(db, self.origin)
         )
-        self.service = GameService(
-            self.store,
-            live_games=settings.live_games,
-            origin=self.origin,
-            announcer=self,
-            first_move=settings.first_move,
+        #: What follows each type of event here, whichever process it happened in; and what first brings this
+        #: process up to date with another process's event.
+        self.subscribers, self.arrivals = Subscribers(), Subscribers()
+        publish = Publisher(self.bus, self.subscribers).publish
+        self.service = service = GameService(
+            store, live_games=settings.live_games, origin=self.origin, first_move=settings.first_move
         )
-        self.ai = AIPlayer(self.service, self.store.jobs, Workers(workers), settings)
-        self.game_list = self.lobby = GameList(self.service)  # ``lobby``: the game list's name before
-        self.reviews = Reviews(self.service, self.ai.jobs, self.store.reviews)
-        self.analysis = Analysis(self.service, self.store.lines, self.ai.analyse)
-        self.flags = Flags(self.service, db.sqlite if hold_clocks is None else hold_clocks)
+        self.ai = AIPlayer(service, store.jobs, Workers(workers), settings)
+        self.game_list = GameList(service)
+        self.reviews = Reviews(service, self.ai.jobs, store.reviews)
+        self.analysis = Analysis(service, store.lines, self.ai.analyse)
+        self.flags = Flags(service, db.sqlite if hold_clocks is None else hold_clocks)
         self.rates = RateLimits(settings)
         self.fanout = Fanout(settings.send_queue, settings.send_timeout)
-        self.watching = Watching(self.store.presence, self._presence)
+        self.watching = Watching(store.presence, lambda game_id: publish(PresenceChanged(game_id)))
         self.lobby_sockets = LobbySockets(settings.send_queue, settings.send_timeout)
         self.lobby_clients = OpenSockets(settings.lobby_sockets)
         self.game_clients = GameSockets(settings)
-        self.service.sessions.in_use = lambda game_id: self.fanout.watched(game_id) or self.ai.busy(game_id)
+        service.sessions.in_use = lambda game_id: self.fanout.watched(game_id) or self.ai.busy(game_id)
         self.metrics = Metrics(self)
         #: The address and port the server listens on, once :func:`~hive.web.http.run.serve` knows them.
         self.listening: tuple[str | None, int | None] = (None, None)
         self.draining = False
-        #: Each game's state as last sent to its sockets: its version, when, and its JSON without the seats.
-        self._shown: dict[str, tuple[int, float, str]] = {}
         self._started: asyncio.Task[None] | None = None
         self._loops: list[asyncio.Task[None]] = []
         self._stopped = False
         self.api = Api(self)
-        self.accounts = Accounts(self.store.accounts, quotas=self.store.quotas, settings=settings)
-        self.accounts.came_online = self._came_online
+        self.accounts = Accounts(store.accounts, quotas=store.quotas, settings=settings)
+        self.accounts.came_online = publish
         self.identity = identity = Identity(self.accounts, settings.accounts)
-        self.ratings = Ratings(self.store.ratings)
-        self.tournaments = Tournaments(self.store.tournaments, self.service, self.accounts, self.lobby_changed)
-        self.chat = Chat(self.store.chat, self.service, self.accounts, self.tournaments, self.chat_said)
-        self.seeks = Seeks(
-            self.store.seeks, self.ratings, self.service, self.accounts, self.chat, self.tournaments, self.lobby_changed
+        self.ratings = Ratings(store.ratings)
+        self.tournaments = Tournaments(store.tournaments, service, self.accounts, publish)
+        self.looks = TournamentLooks(self.tournaments)
+        self.chat = Chat(store.chat, service, self.accounts, self.tournaments, publish)
+        self.seeks = Seeks(store.seeks, self.ratings, service, self.accounts, self.chat, self.tournaments, publish)
+        self.profiles = Profiles(store.accounts, service, self.ratings.rating)
+        self.bots = Bots(self.accounts, self.ratings, self.seeks, service)
+        self.facts = GameFacts(self.accounts, self.ratings, self.tournaments, self.seeks)
+        self.showing = Showing(service, self.fanout, self.watching, self.facts.of)
+        self.following = Following(
+            service,
+            self.bus,
+            self.subscribers,
+            self.arrivals,
+            self.showing,
+            self.watching,
+            store.games.version,
+            acting=(self.ai.changed, self.flags.changed),
+            deleted=(self.reviews.stop,),
+            woken=(self.ai.wake,),
+            counted=self.metrics.stored,
+            ended=self.looks.game_over,
         )
-        self.profiles = Profiles(self.store.accounts, self.service, self.ratings.rating)
-        self.bots = Bots(self.accounts, self.ratings, self.seeks, self.service)
-        self._tasks: set[asyncio.Task[None]] = set()
-        depth = settings.json_depth
-        self.lobby_routes = LobbyRoutes(identity, self.seeks, self.service, self.api.started, depth)
+        service.announcer = self.following
         self.bot_routes = BotRoutes(identity, self.bots)
-        #: Each community domain's endpoints (their routes go into :func:`~hive.web.http.server.routes`).
+        self.news = LobbyNews(
+            self.lobby_sockets,
+            self.seeks,
+            self.profiles,
+            service,
+            self.showing.broadcast,
+            self.bot_routes.streams,
+            settings.seek_grace,
+        )
+        self.following.subscribe()
+        self.news.subscribe(self.subscribers)
+        ChatNews(service, self.fanout).subscribe(self.subscribers)
+        self._routes(settings)
+        self.asgi = Starlette(routes=routes(self), exception_handlers=self.api.handlers(), lifespan=self._lifespan)
+        self.asgi.state.hive = self
+        self.app = Observed(Guard(self.asgi, settings), self.metrics, settings)
+
+    def _routes(self, settings: Settings) -> None:
+        """Each domain's endpoints, handed their collaborators (their routes go into
+        :func:`~hive.web.http.server.routes`)."""
+        socket = GameSocket(
+            self.service,
+            self.fanout,
+            self.watching,
+            self.game_clients,
+            self.metrics.sockets,
+            self.showing.show,
+            lambda: self.draining,
+        )
+        depth, identity = settings.json_depth, self.identity
+        self.lobby_routes = LobbyRoutes(identity, self.seeks, self.service, self.api.started, depth)
+        self.play_routes = PlayRoutes(
+            self.service,
+            self.game_list,
+            self.watching,
+            socket,
+            self.rates,
+            identity=identity,
+            facts=self.facts.of,
+            offer_rematch=self.lobby_routes.rematch,
+            accounts=settings.accounts,
+            lines=self.analysis,
+            shown_now=self.showing.shown_now,
+            json_depth=depth,
+        )
+        seats = self.play_routes.seats
+        self.analysis_routes = AnalysisRoutes(
+            self.service, self.analysis, self.reviews, self.rates, seats, json_depth=depth
+        )
+        self.ai_routes = AIRoutes(self.service, self.ai, self.rates, seats, lines=self.analysis)
         self.domains: list[DomainRoutes] = [
             PlayerRoutes(
-                identity, self.accounts, self.profiles, depth, self.api.page, self.ratings.profile, self._signed_out
+                identity, self.accounts, self.profiles, depth, self.api.page, self.ratings.profile, self.news.signed_out
             ),
             RatingRoutes(identity, self.ratings, self.api.page),
             self.lobby_routes,
@@ -192,41 +235,6 @@ class App:
             ChatRoutes(identity, self.chat, depth),
             self.bot_routes,
         ]
-        self.facts = GameFacts(self.accounts, self.ratings, self.tournaments, self.seeks)
-        self.account_api = AccountLinks(identity, self.service, self.facts, self.lobby_routes, self.bot_routes)
-        self._domain_routes(settings)
-        self.asgi = Starlette(routes=routes(self), exception_handlers=self.api.handlers(), lifespan=self._lifespan)
-        self.asgi.state.hive = self
-        self.app = Observed(Guard(self.asgi, settings), self.metrics, settings)
-
-    def _domain_routes(self, settings: Settings) -> None:
-        """The routes of the game side's domains, each handed its collaborators."""
-        socket = GameSocket(
-            self.service,
-            self.fanout,
-            self.watching,
-            self.game_clients,
-            self.metrics.sockets,
-            self.show,
-            lambda: self.draining,
-        )
-        self.play_routes = PlayRoutes(
-            self.service,
-            self.game_list,
-            self.watching,
-            socket,
-            self.rates,
-            club=self.account_api,
-            accounts=settings.accounts,
-            lines=self.analysis,
-            shown_now=self.shown_now,
-            json_depth=settings.json_depth,
-        )
-        seats = self.play_routes.seats
-        self.analysis_routes = AnalysisRoutes(
-            self.service, self.analysis, self.reviews, self.rates, seats, json_depth=settings.json_depth
-        )
-        self.ai_routes = AIRoutes(self.service, self.ai, self.rates, seats, lines=self.analysis)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] in ("http", "websocket") and self._started is None:
@@ -245,20 +253,25 @@ class App:
 
     async def start(self) -> None:
         """Start following the changes: listen to the bus, say this process is alive, watch the flags, take the AI's
-        moves from the queue; done once."""
+        moves from the queue, run the domains' background loops; done once."""
         if self._started is None:
             self._started = asyncio.get_running_loop().create_task(self._start())
         await asyncio.shield(self._started)
 
     async def _start(self) -> None:
-        await self.bus.start(self.heard, self.resync)
+        await self.bus.start(self.following.heard, self.resync)
         await self.watching.start()
         await self.flags.start()
         self.ai.start()
-        self._loops.append(asyncio.get_running_loop().create_task(self._sweep()))
+        loops: list[Coroutine[Any, Any, None]] = [self.following.sweeping()]
         if self.settings.accounts:
-            self._loops.append(asyncio.get_running_loop().create_task(self._tournaments()))
-            self._loops.append(asyncio.get_running_loop().create_task(self._seekers()))
+            loops += [self.looks.looking(), self.news.holding()]
+        self._loops += [asyncio.get_running_loop().create_task(loop) for loop in loops]
+
+    async def resync(self) -> None:
+        """After missing events (the bus was away): the games watched here and the lobby shown as they stand."""
+        await self.following.resync()
+        await self.news.resync()
 
     async def drain(self) -> None:
         """Stop being ready, and close every socket with a reason (the page reconnects, to another process if there
@@ -279,7 +292,7 @@ class App:
             return
         self._stopped = True
         await self.drain()
-        await asyncio.gather(*self._tasks, return_exceptions=True)  # a tournament's round being paired
+        await self.following.settle()  # a tournament's round being paired
         for task in self._loops:
             task.cancel()
         await asyncio.gather(*self._loops, return_exceptions=True)
@@ -304,340 +317,6 @@ class App:
             self.ai.jobs.close()
             self.ai.workers.close()
             self.store.close()
-
-    # ------------------------------------------------------------------
-    # following the changes
-
-    @functools.cached_property
-    def subscribers(self) -> Subscribers:
-        """What follows each type of event here, whichever process it happened in."""
-        subscribers = Subscribers()
-        subscribers.subscribe(GameEvent, self.follow)
-        subscribers.subscribe(GameShown, self._state_heard)
-        subscribers.subscribe(PresenceChanged, self._present)
-        subscribers.subscribe(LobbyEvent, self._lobby)
-        subscribers.subscribe(CameOnline, self._lobby)
-        subscribers.subscribe(LineSaid, self._tell_chat)
-        return subscribers
-
-    @functools.cached_property
-    def arrivals(self) -> Subscribers:
-        """What brings this process up to date with another process's event before it is followed."""
-        arrivals = Subscribers()
-        arrivals.subscribe(GameEvent, self._refresh)
-        arrivals.subscribe(PresenceChanged, self._presence_heard)
-        return arrivals
-
-    def stored(self, connection: sa.Connection, event: GameEvent) -> None:
-        """A change is being stored: the bus's part inside the transaction (PostgreSQL's ``NOTIFY``)."""
-        self.bus.stored(connection, self._telling(event))
-
-    def _telling(self, event: GameEvent) -> GameEvent:
-        """The event as the other processes are sent it: saying whether this process sends the state it shows (it
-        does when its sockets watch the game, see :meth:`_shown_to_others`)."""
-        if isinstance(self.bus, LocalBus) or not self.fanout.watched(event.game_id):
-            return event
-        return dataclasses.replace(event, state_follows=True)
-
-    async def announce(self, event: GameEvent) -> None:
-        """A change of this process's to a game is stored: publish it, and follow it here."""
-        await self.bus.published(self._telling(event))
-        if event.what == FLAG:
-            self.metrics.flag_falls.inc()
-        elif event.what in (MOVE, AI_MOVE):
-            self.metrics.moves.inc()
-        await self.subscribers.deliver(event)
-        await self._shown_to_others(event)
-        session = self.service.sessions.get(event.game_id)
-        if not isinstance(event, GameDeleted) and session is not None and session.record.result:
-            self._ended(session)
-
-    async def _shown_to_others(self, event: GameEvent) -> None:
-        """Send the other processes the state this process just built for its sockets after its change, so that they
-        send it to theirs rather than build it again."""
-        if isinstance(self.bus, LocalBus) or isinstance(event, GameDeleted):
-            return
-        found = self._shown.get(event.game_id)
-        if found is None or found[0] != event.version:
-            return
-        try:
-            await self.bus.published(GameShown.pack(event.game_id, event.version, found[2]))
-        except Exception as err:  # the others build it when it does not come
-            log.warning("game %s's state could not be sent to the other processes: %s", event.game_id, err)
-
-    async def _state_heard(self, event: GameShown) -> None:
-        """Another process sent the state it built after its change: sent to the game's sockets here, if it is the
-        one awaited."""
-        if not self.fanout.arrived(event.game_id, event.version):
-            return
-        shared = event.text()
-        if shared is None:
-            await self.broadcast(event.game_id, event.version)
-        else:
-            self._publish(event.game_id, shared)
-
-    def _build_later(self, game_id: str) -> None:
-        """The state another process was to send did not come: build it here."""
-        task = asyncio.get_running_loop().create_task(self.broadcast(game_id))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def publish(self, event: Event) -> None:
-        """Something that stores nothing of a game happened here (or its change is stored): tell every process, this
-        one included."""
-        try:
-            await self.bus.published(event)
-        except Exception as err:  # stored all the same: the other processes' pages see it when they look again
-            log.warning("a %s event could not be sent to the other processes: %s", event.kind, err)
-        await self.subscribers.deliver(event)
-
-    def _ended(self, session: Session) -> None:
-        if any(session.record.accounts):
-            # a tournament's game ended: its round may be over; looked at once the change's own lock is let go
-            task = asyncio.create_task(self._game_over(session.record.id))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-
-    async def _game_over(self, game_id: str) -> None:
-        try:
-            await self.tournaments.game_over(game_id)
-        except Exception:
-            logging.getLogger("hive.web").exception("pairing the tournament of game %s", game_id)
-
-    async def heard(self, event: Event) -> None:
-        """Another process's event: bring what this process holds up to date, and follow it here."""
-        await self.arrivals.deliver(event)
-        await self.subscribers.deliver(event)
-
-    async def _refresh(self, event: GameEvent) -> None:
-        """Another process's change to a game: bring the game in memory up to date."""
-        if not isinstance(event, GameDeleted):
-            await self.service.refresh(event)
-
-    async def _presence_heard(self, event: PresenceChanged) -> None:
-        """Who is present at a game changed on another process: look again."""
-        self.watching.heard(event.game_id)
-
-    async def follow(self, event: GameEvent) -> None:
-        """What follows a change: the AI, the flags, and the sockets watching the game."""
-        if isinstance(event, GameDeleted):
-            self.service.sessions.pop(event.game_id, None)
-            self.reviews.stop(event.game_id)
-            self.fanout.close(event.game_id, 4410, "The game was deleted.")
-            return
-        self.ai.changed(event)
-        self.flags.changed(event)
-        game_id = event.game_id
-        if event.state_follows and event.origin != self.origin and self.fanout.watched(game_id):
-            self.fanout.await_state(game_id, event.version, SHOWN_WAIT, lambda: self._build_later(game_id))
-        else:
-            self.fanout.stop_awaiting(game_id)
-            await self.broadcast(game_id, event.version)
-        if event.what in TURNS and self.lobby_sockets.signed_in:
-            await self._tell_turns(event)
-
-    async def resync(self) -> None:
-        """After missing events (the bus was away): show every game watched here as it is stored now."""
-        self.watching.forget_all()
-        self.ai.wake()
-        for game_id in list(self.fanout.games):
-            await self.broadcast(game_id)
-        for account, watcher, signed in self.lobby_sockets.sockets():  # the lobby as it stands, what was missed in it
-            self.lobby_sockets.hold(watcher.ws)
-            try:
-                hello = await self.lobby_hello(signed)
-            except GameError as err:
-                log.warning("the lobby could not be sent again: %s", err)
-                self.lobby_sockets.remove(watcher.ws, account)
-                watcher.drop(RESTARTING, "The lobby cannot be shown now: reconnecting.")
-                continue
-            self.lobby_sockets.ready(watcher.ws, account, watcher, hello)
-
-    async def _presence(self, game_id: str) -> None:
-        """Who is present at a game changed here: tell every process (this one included)."""
-        await self.publish(PresenceChanged(game_id))
-
-    async def _present(self, event: PresenceChanged) -> None:
-        """Who is present at a game changed: its sockets here are shown it."""
-        await self.broadcast(event.game_id)
-
-    # ------------------------------------------------------------------
-    # the lobby's sockets and the games' chat
-
-    async def lobby_changed(self, event: LobbyEvent) -> None:
-        """A change of the lobby is stored (a seek, a challenge or an invitation; see
-        :mod:`~hive.web.lobby.sockets`): tell every process, this one included."""
-        await self.publish(event)
-
-    async def _came_online(self, event: CameOnline) -> None:
-        """An account came online: every lobby page is told, to show it among who is online."""
-        await self.publish(event)
-
-    async def _lobby(self, event: LobbyEvent | CameOnline) -> None:
-        """A change of the lobby (from this process or another): this process's lobby sockets that may see it are
-        sent it, and a finished game's sockets a rematch offer."""
-        change = event.message()
-        self.lobby_sockets.deliver(change)
-        await self._offered(change)
-
-    async def _offered(self, change: dict[str, Any]) -> None:
-        """A rematch offer opened, declined or withdrawn: the finished game's sockets here are shown it (its state's
-        ``rematch_offer``)."""
-        game_id = change.get("rematch_of")
-        if isinstance(game_id, str):
-            await self.broadcast(game_id)
-
-    async def lobby_hello(self, signed: Signed | None) -> dict[str, Any]:
-        """The first message of a lobby socket: the open seeks and, for a signed-in player, their challenges and
-        the games where it is their turn."""
-        hello: dict[str, Any] = {"type": "hello", "name": None, **await self.seeks.listed()}
-        hello.update(incoming=[], outgoing=[], turns=[])
-        if signed is not None:
-            hello.update(name=signed.account.name, **await self.seeks.challenges(signed))
-            hello["turns"] = (await self.profiles.turns(signed))["games"]
-        return hello
-
-    async def _tell_turns(self, event: GameEvent) -> None:
-        """Tell the lobby sockets of a game's players here whose turn it is now."""
-        try:
-            session = self.service.sessions.get(event.game_id) or await self.service.session(event.game_id)
-        except GameError:
-            return
-        record = session.record
-        if not any(self.lobby_sockets.has(account) for account in record.accounts):
-            return
-        game = session.board.game_name
-        for seat, account in enumerate(record.accounts):
-            if account is None or not self.lobby_sockets.has(account):
-                continue
-            over = record.result is not None
-            self.lobby_sockets.tell(account, {
-                "type": "turn", "game_id": record.id, "your_turn": not over and session.board.turn == seat,
-                "over": over, "game": game, "opponent": record.names[1 - seat], "moves": len(record.moves),
-                "version": record.version,
-            })  # fmt: skip
-
-    async def chat_said(self, event: LineSaid) -> None:
-        """A message was written in a game's room: tell every process, this one included."""
-        await self.publish(event)
-
-    async def _tell_chat(self, event: LineSaid) -> None:
-        """Tell the sockets of the game that follow its chat (``?chat=1``) and may read the room that a message was
-        written there: the players' room its players, the spectators' room its spectators, and its players once
-        the game is over."""
-        session = self.service.sessions.get(event.game_id)
-        over = session is not None and session.record.result is not None
-        text = dumps({"type": "chat", "room": event.room, "id": event.id})
-        for watcher in self.fanout.sockets(event.game_id):
-            playing = bool(watcher.seats)
-            if watcher.chat and (playing if event.room == "players" else not playing or over):
-                self.fanout.send(event.game_id, watcher, text)
-
-    async def _signed_out(self, account_id: str) -> None:
-        """An account signed out: its seeks end, nobody being there to play them."""
-        await self.seeks.withdraw_all(account_id, SIGNED_OUT)
-
-    async def _tournaments(self) -> None:
-        """Every half minute, look at the tournaments under way: absent players' forfeits fall due there."""
-        while True:
-            await asyncio.sleep(TOURNAMENT_LOOK)
-            try:
-                await self.tournaments.look()
-            except Exception as err:
-                log.warning("could not look at the tournaments: %s", err)
-
-    def seekers_here(self) -> set[str]:
-        """The accounts this process holds the seeks of: those with a lobby socket (any page of theirs) or a bot
-        event stream open here."""
-        return self.lobby_sockets.accounts() | set(self.bot_routes.streams)
-
-    async def hold_seeks(self) -> list[str]:
-        """Say which seekers are here, then end the seeks that nobody held for the grace (their seekers left); their
-        ids. Every process does so every few seconds: a process that stops holds nothing more, so that its players'
-        seeks end too."""
-        await self.seeks.hold(self.seekers_here())
-        return await self.seeks.expire(self.settings.seek_grace)
-
-    async def _seekers(self) -> None:
-        """Every few seconds (a sixth of the grace, 5 s at most), :meth:`hold_seeks`."""
-        while True:
-            await asyncio.sleep(min(SEEKERS_BEAT, self.settings.seek_grace / 6))
-            try:
-                await self.hold_seeks()
-            except Exception as err:
-                log.warning("could not look at the seekers: %s", err)
-
-    async def _sweep(self) -> None:
-        """Every few seconds, show again the games watched here whose stored version is newer than shown."""
-        while True:
-            await asyncio.sleep(SWEEP)
-            for game_id in list(self.fanout.games):
-                session = self.service.sessions.get(game_id)
-                try:
-                    stored = await self.store.games.version(game_id)
-                except Exception as err:
-                    log.warning("could not look at game %s: %s", game_id, err)
-                    break
-                if session is None or stored != session.record.version:
-                    await self.broadcast(game_id)
-
-    def shown_now(self, session: Session) -> str | None:
-        """The state of ``session`` as its sockets were just sent it (its JSON without ``seats``, see
-        :func:`~hive.web.play.fanout.with_seats`), if that was at its current version and a moment ago: the
-        answer to the request that made the change is then the same text, not encoded again."""
-        found = self._shown.pop(session.record.id, None)
-        if found is None:
-            return None
-        version, when, text = found
-        return text if version == session.record.version and time.monotonic() - when < SHOWN_FOR else None
-
-    async def broadcast(self, game_id: str, version: int | None = None) -> None:
-        """Queue the game's state as stored for every socket watching it here, each with its own seats; never waits
-        on one (``version``: the version just stored, when it is known to be the one in memory)."""
-        if not self.fanout.watched(game_id):
-            return
-        shared = await self._shared(game_id, version)
-        if shared is not None:
-            self._publish(game_id, shared)
-
-    def _publish(self, game_id: str, shared: str) -> None:
-        """Queue a state (its JSON without ``seats``) for every socket watching the game here, each with its seats:
-        the text of each set of seats made once."""
-        texts: dict[frozenset[int], str] = {}
-
-        def text(seats: frozenset[int]) -> str:
-            if seats not in texts:
-                texts[seats] = with_seats(shared, seats)
-            return texts[seats]
-
-        self.fanout.publish(game_id, text)
-
-    async def show(self, game_id: str, watcher: Watcher) -> None:
-        """Queue the game's state as stored for one socket (one just opened, when nothing changed for the others)."""
-        shared = await self._shared(game_id, None)
-        if shared is not None:
-            self.fanout.send(game_id, watcher, with_seats(shared, watcher.seats))
-
-    async def _shared(self, game_id: str, version: int | None) -> str | None:
-        """The game's state as its sockets are sent it, without ``seats`` (see :func:`with_seats`); ``None`` when
-        it cannot be read now (logged)."""
-        try:
-            session = self.service.sessions.get(game_id)
-            if session is None or version is None or session.record.version != version:
-                session = await self.service.session(game_id)
-            present = await self.watching.present(game_id)
-        except Exception as err:
-            log.warning("game %s could not be shown to its watchers: %s", game_id, err)
-            return None
-        base = self.service.state(session, present=present)
-        del base["seats"]
-        try:
-            base.update(await self.account_api.game_facts(session))
-        except Exception as err:
-            log.warning("game %s's accounts could not be read: %s", game_id, err)
-        shared = dumps(base)[:-1]  # encoded once; each socket's seats are added at the end
-        self._shown[game_id] = (session.record.version, time.monotonic(), shared)
-        return shared
 
 
 def create_app(

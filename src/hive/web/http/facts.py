@@ -1,22 +1,15 @@
 """What a game's state adds about the community: its players' accounts and ratings, its tournament, its rematch
-offer (each domain answers its part; this puts them together for the game's page and sockets), and
-:class:`AccountLinks`, what the game side's API asks the community domains."""
+offer (each domain answers its part; this puts them together for the game's page and sockets)."""
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
-from starlette.requests import Request
-
 from ...sdk.view import JSON
-from ..bots.routes import BotRoutes
 from ..lobby import Seeks
-from ..lobby.routes import LobbyRoutes
 from ..play import clock
-from ..play.service import GameService
 from ..play.session import Session
-from ..players import Accounts, Identity, Signed
+from ..players import Accounts
 from ..ratings import Ratings
 from ..tournaments import Tournaments
 
@@ -114,56 +107,4 @@ class GameFacts:
         return self._accounts[account_id]
 
 
-class AccountLinks:
-    """What the game side's API asks of the community domains (who asks, the seat a session stands for, a rematch
-    between accounts, what a game's state adds about its accounts), in one place until it is handed them itself.
-
-    :param identity: who asks.
-    :param games: the games in play.
-    :param facts: what a game's state adds about its accounts.
-    :param lobby: the lobby's endpoints (a rematch between accounts is an offer).
-    :param bots: the bots' endpoints (their open event streams).
-    """
-
-    def __init__(
-        self, identity: Identity, games: GameService, facts: GameFacts, lobby: LobbyRoutes, bots: BotRoutes
-    ) -> None:
-        self.identity = identity
-        self.games = games
-        self.facts = facts
-        self.lobby = lobby
-        self.bots = bots
-
-    @property
-    def streams(self) -> Counter[str]:
-        """The bot event streams open here, by account."""
-        return self.bots.streams
-
-    async def signed(self, request: Request) -> Signed | None:
-        """The request's session (see :meth:`~hive.web.players.identity.Identity.signed`)."""
-        return await self.identity.signed(request)
-
-    async def game_facts(self, session: Session) -> JSON:
-        """What a game's state adds about its accounts (see :meth:`GameFacts.of`)."""
-        return await self.facts.of(session)
-
-    async def rematch(self, request: Request) -> Any:
-        """The rematch of a finished game between accounts (see :meth:`~hive.web.lobby.routes.LobbyRoutes.rematch`)."""
-        return await self.lobby.rematch(request)
-
-    async def seat_token(self, request: Request, game_id: str) -> str | None:
-        """The seat token a signed-in player's session stands for in a game (``None``: no session, or not a player
-        of it); a change made so carries the CSRF token.
-
-        :raises Forbidden: for a change without the session's CSRF token.
-        """
-        if not self.identity.may_be_signed(request):
-            return None
-        signed = await self.identity.signed(request)
-        if signed is None:
-            return None
-        record = (self.games.sessions.get(game_id) or await self.games.session(game_id)).record
-        return self.identity.seat_token(request, signed, record)
-
-
-__all__ = ["CACHED", "AccountLinks", "GameFacts"]
+__all__ = ["CACHED", "GameFacts"]

@@ -34,6 +34,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..play import games_in_progress
+from ..play.events import AI_MOVE, FLAG, MOVE, GameEvent
 from ..shared.settings import Settings
 from .logs import clean
 
@@ -86,6 +87,13 @@ class Metrics:
             "hive_flag_falls", "Flags that fell (games lost or drawn on time)", registry=self.registry
         )
         self.moves = Counter("hive_moves", "Moves stored", registry=self.registry)
+
+    def stored(self, event: GameEvent) -> None:
+        """Count a change stored here: a move (the AI's too) or a flag that fell."""
+        if event.what == FLAG:
+            self.flag_falls.inc()
+        elif event.what in (MOVE, AI_MOVE):
+            self.moves.inc()
 
     def observe(self, method: str, route: str, status: int, seconds: float) -> None:
         """Count one request."""

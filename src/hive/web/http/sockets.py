@@ -85,7 +85,7 @@ def lobby_websocket(app: App) -> Callable[[WebSocket], Awaitable[None]]:
             app.metrics.sockets.inc()
             try:
                 try:
-                    hello = await app.lobby_hello(signed)
+                    hello = await app.news.hello(signed)
                 except GameError:
                     await ws.close(code=1011, reason="The lobby cannot be shown now: reconnecting.")
                     return

@@ -11,6 +11,7 @@ import logging
 from collections import Counter
 from collections.abc import Awaitable, Callable
 
+from ...periodic import every
 from ..shared.errors import GameError
 from .presence_repository import TIMEOUT, Presence
 
@@ -38,7 +39,16 @@ class Watching:
         """Say this process is alive, and keep saying so."""
         await self._register()
         if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._beat())
+            self._task = asyncio.get_running_loop().create_task(
+                every(
+                    BEAT,
+                    self._beat,
+                    "could not say this process is alive",
+                    log=log,
+                    expected=(GameError,),
+                    bug="the presence heartbeat failed",
+                )
+            )
 
     async def _register(self) -> None:
         if not self._registered:
@@ -46,24 +56,18 @@ class Watching:
             self._registered = True
 
     async def _beat(self) -> None:
-        while True:
-            await asyncio.sleep(BEAT)
-            try:
-                known, gone = await self.repository.beat()
-                if not known:  # taken for gone (a long pause): say so again, with the sockets open here
-                    log.warning("this process was taken for gone; registering again")
-                    self._registered = False
-                    await self._register()
-                    for (game_id, seat), count in list(self._sockets.items()):
-                        await self.repository.watch(game_id, frozenset({seat}), count)
-                    gone = [game_id for game_id, _ in self._sockets]
-                for game_id in dict.fromkeys(gone):
-                    self.heard(game_id)
-                    await self.changed(game_id)
-            except GameError as err:
-                log.warning("could not say this process is alive: %s", err)
-            except Exception:
-                log.exception("the presence heartbeat failed")
+        """Say this process is alive; taken for gone (a long pause), say so again, with the sockets open here."""
+        known, gone = await self.repository.beat()
+        if not known:
+            log.warning("this process was taken for gone; registering again")
+            self._registered = False
+            await self._register()
+            for (game_id, seat), count in list(self._sockets.items()):
+                await self.repository.watch(game_id, frozenset({seat}), count)
+            gone = [game_id for game_id, _ in self._sockets]
+        for game_id in dict.fromkeys(gone):
+            self.heard(game_id)
+            await self.changed(game_id)
 
     async def opened(self, game_id: str, seats: frozenset[int]) -> bool:
         """A socket of this process opened the game with a token of ``seats``: whether that changed who is present

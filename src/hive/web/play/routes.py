@@ -19,7 +19,7 @@ AI, the flags, the sockets watching the game) follows from the change's event, n
   the game is over, when the position ends it). The page's editor is at ``/editor``.
 - ``GET /api/games/{id}``: the game as seen with the ``X-Seat-Token`` header (or as a spectator). A game between
   accounts adds each seat's account (``accounts``) and, once a rated one is over, the ``ratings`` it moved (see
-  :meth:`~hive.web.http.accounts.AccountApi.game_facts`); its sockets' states carry them too.
+  :meth:`~hive.web.http.facts.GameFacts.of`); its sockets' states carry them too.
 - ``DELETE /api/games/{id}``: delete the game (a seat holder only).
 - ``POST /api/games/{id}/rematch``: the next game with the colours swapped (a seat holder of a finished game):
   returns it and your token in it, like a new game (an online game's ``invite`` too, for the other browser). Between
@@ -44,7 +44,7 @@ the analysis' to answer (see :mod:`~hive.web.analysis.routes`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -55,6 +55,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from ...sdk.view import JSON
 from ..shared.endpoints import body, client, endpoint
 from ..shared.errors import BadRequest
+from ..shared.model import GameRecord
 from . import setup
 from .actions import act
 from .fanout import with_seats
@@ -62,6 +63,7 @@ from .game_list import GameList
 from .presence import Watching
 from .service import GameService
 from .session import Session
+from .showing import Facts
 from .sockets import GameSocket
 
 #: The page's shell, whose script shows a game, the editor, and every other page.
@@ -103,21 +105,18 @@ class _Signed(Protocol):
     def account(self) -> _Account: ...
 
 
-class Club(Protocol):
-    """What the players' part of the server adds to a game (the accounts' own, handed in): who is signed in, the seat
-    their session stands for, their facts on a game's state, and the rematch offered between accounts."""
+class Identity(Protocol):
+    """Who asks, on a server with accounts (the players' own, handed in): whether a request may be signed in, its
+    signed-in session, and the seat that session stands for in a game."""
+
+    def may_be_signed(self, request: Request) -> bool:
+        """Whether the request may come from a signed-in player at all."""
 
     async def signed(self, request: Request) -> _Signed | None:
         """The request's signed-in session (``None``: none)."""
 
-    async def seat_token(self, request: Request, game_id: str) -> str | None:
-        """The seat token the request's session stands for in the game (``None``: none)."""
-
-    async def game_facts(self, session: Session) -> JSON:
-        """What a game's state adds about its accounts."""
-
-    async def rematch(self, request: Request) -> Any:
-        """The rematch of a finished game between accounts: an offer, or the game started."""
+    def seat_token(self, request: Request, signed: Any, record: GameRecord) -> str | None:
+        """The seat token the session ``signed`` stands for in the game of ``record`` (``None``: none)."""
 
 
 class Lines(Protocol):
@@ -134,18 +133,34 @@ class Seats:
     """The seat token a request holds in a game: its ``X-Seat-Token`` header, or what its signed-in session stands
     for.
 
-    :param club: the accounts (``None``: a server without them).
+    :param service: the games.
+    :param identity: who asks (``None``: a server without accounts).
     """
 
-    def __init__(self, club: Club | None = None) -> None:
-        self.club = club
+    def __init__(self, service: GameService, identity: Identity | None = None) -> None:
+        self.service = service
+        self.identity = identity
 
     async def of(self, request: Request, game_id: str) -> str | None:
         """The request's seat token in ``game_id``."""
         token = request.headers.get("x-seat-token") or None
-        if token is None and self.club is not None:
-            token = await self.club.seat_token(request, game_id)
+        if token is None and self.identity is not None:
+            token = await self.signed_seat(request, game_id)
         return token
+
+    async def signed_seat(self, request: Request, game_id: str) -> str | None:
+        """The seat token a signed-in player's session stands for in a game (``None``: no session, or not a player
+        of it); a change made so carries the CSRF token.
+
+        :raises Forbidden: for a change without the session's CSRF token.
+        """
+        if self.identity is None or not self.identity.may_be_signed(request):
+            return None
+        signed = await self.identity.signed(request)
+        if signed is None:
+            return None
+        record = (self.service.sessions.get(game_id) or await self.service.session(game_id)).record
+        return self.identity.seat_token(request, signed, record)
 
     async def held(self, request: Request) -> str | None:
         """:meth:`of` the game of the request's path."""
@@ -160,7 +175,9 @@ class PlayRoutes:
     :param watching: who is present at each game.
     :param socket: the game's WebSocket endpoint.
     :param rates: the clients' rates.
-    :param club: the accounts (their sessions stand for seats, their facts show on a game, their rematches are offers).
+    :param identity: who asks, on a server with accounts (their sessions stand for seats).
+    :param facts: what a game's state adds about its accounts.
+    :param offer_rematch: the rematch of a finished game between accounts: an offer, or the game started.
     :param accounts: whether the server keeps accounts (``hive serve``): the game list is then the asker's own.
     :param lines: the analysis board, which answers about a position of its lines.
     :param shown_now: the state just sent to a game's sockets, when it was at the game's version a moment ago.
@@ -175,7 +192,9 @@ class PlayRoutes:
         socket: GameSocket,
         rates: Rates,
         *,
-        club: Club | None = None,
+        identity: Identity | None = None,
+        facts: Facts | None = None,
+        offer_rematch: Callable[[Request], Awaitable[Any]] | None = None,
         accounts: bool = False,
         lines: Lines | None = None,
         shown_now: Callable[[Session], str | None] = lambda session: None,
@@ -186,12 +205,14 @@ class PlayRoutes:
         self.watching = watching
         self.socket = socket
         self.rates = rates
-        self.club = club
+        self.identity = identity
+        self.facts = facts
+        self.offer_rematch = offer_rematch
         self.accounts = accounts
         self.lines = lines
         self.shown_now = shown_now
         self.json_depth = json_depth
-        self.seats = Seats(club)
+        self.seats = Seats(service, identity)
 
     def routes(self) -> list[BaseRoute]:
         """The game page's routes, its JSON API's and its socket."""
@@ -218,8 +239,8 @@ class PlayRoutes:
         """The game as the holder of ``token`` sees it."""
         present = await self.watching.present(session.record.id)
         state = self.service.state(session, self.service.seats(session.record, token), present)
-        if self.club is not None:
-            state.update(await self.club.game_facts(session))
+        if self.facts is not None:
+            state.update(await self.facts(session))
         return state
 
     async def started(self, session: Session, token: str, invite: str | None) -> JSON:
@@ -234,9 +255,9 @@ class PlayRoutes:
         """The game list: under ``hive play`` every game; on a server with accounts the asker's own, those its
         session's account plays and those a seat of which a token in ``X-Seat-Tokens`` holds (the tokens this browser
         keeps, comma-separated). The live games anyone may watch are ``/api/live``'s."""
-        if not self.accounts or self.club is None:
+        if not self.accounts or self.identity is None:
             return await self.game_list.games()
-        signed = await self.club.signed(request)
+        signed = await self.identity.signed(request)
         tokens = held_tokens(request.headers.get("x-seat-tokens", ""))
         return await self.game_list.games(account=signed.account.id if signed else None, tokens=tokens)
 
@@ -261,8 +282,8 @@ class PlayRoutes:
 
     async def rematch(self, request: Request) -> JSON:
         game = await self.service.session(request.path_params["id"])
-        if self.club is not None and any(game.record.accounts):  # an offer the opponent accepts or declines
-            answer: JSON = await self.club.rematch(request)
+        if self.offer_rematch is not None and any(game.record.accounts):  # an offer the opponent accepts or declines
+            answer: JSON = await self.offer_rematch(request)
             return answer
         _, following, token = await self.game_list.rematch(
             request.path_params["id"], await self.seats.held(request), client(request)
@@ -301,4 +322,4 @@ class PlayRoutes:
         return await self.state(session, token)
 
 
-__all__ = ["AI_ACTIONS", "PAGE", "Club", "Lines", "PlayRoutes", "Rates", "Seats", "held_tokens"]
+__all__ = ["AI_ACTIONS", "PAGE", "Identity", "Lines", "PlayRoutes", "Rates", "Seats", "held_tokens"]

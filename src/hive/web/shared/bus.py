@@ -25,7 +25,7 @@ from typing import Protocol
 import sqlalchemy as sa
 
 from .database import Database
-from .events import Event
+from .events import Event, Subscribers
 
 log = logging.getLogger("hive.web")
 #: The channel the events go by.
@@ -80,6 +80,27 @@ class LocalBus:
 
     async def close(self) -> None:
         """Nothing to stop."""
+
+
+class Publisher:
+    """Tells every process, this one included, of what happened here.
+
+    :param bus: what carries the events to the other processes.
+    :param subscribers: what follows each type of event here.
+    """
+
+    def __init__(self, bus: Bus, subscribers: Subscribers) -> None:
+        self.bus = bus
+        self.subscribers = subscribers
+
+    async def publish(self, event: Event) -> None:
+        """Something that stores nothing of a game happened here (or its change is stored): tell every process, this
+        one included."""
+        try:
+            await self.bus.published(event)
+        except Exception as err:  # stored all the same: the other processes' pages see it when they look again
+            log.warning("a %s event could not be sent to the other processes: %s", event.kind, err)
+        await self.subscribers.deliver(event)
 
 
 class _Listener:
@@ -235,4 +256,4 @@ class RedisBus(_Listener):
             await self._client.aclose()
 
 
-__all__ = ["CHANNEL", "Bus", "LocalBus", "PostgresBus", "RedisBus"]
+__all__ = ["CHANNEL", "Bus", "LocalBus", "PostgresBus", "Publisher", "RedisBus"]
