@@ -2,7 +2,7 @@
 API), the front door's pages and the operator's endpoints.
 
 The games in play are :mod:`~hive.web.play.routes`'s, their lines and reviews :mod:`~hive.web.analysis.routes`'s, the
-AI's hints :mod:`~hive.web.ai.routes`'s; the accounts' are :mod:`~hive.web.http.accounts`'s. :func:`routes` puts the
+AI's hints :mod:`~hive.web.ai.routes`'s, and each community domain's its own routes module's. :func:`routes` puts the
 domains' lists together: a route whose last path segment is a parameter (``/api/games/{id}/{action}``) comes after
 the others (so that ``/api/games/{id}/chat`` wins over it), and the static files last.
 

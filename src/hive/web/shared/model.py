@@ -1,7 +1,7 @@
 """The browser game's records as plain data: what the storage keeps and the game service works on.
 
-Nothing here knows of a database or of HTTP; :mod:`~hive.web.storage` stores these, :mod:`~hive.web.game` changes
-them.
+Nothing here knows of a database or of HTTP; the domains' repositories store these, their services (the games':
+:mod:`~hive.web.play`) change them.
 """
 
 from __future__ import annotations
