@@ -5,8 +5,9 @@ here.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ..shared.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from .player import AIPlayer
@@ -19,13 +20,7 @@ _FROM = {
     "AIPlayer": (".player", "AIPlayer"),
 }
 
-
-def __getattr__(name: str) -> Any:
-    """A name of the public face, from its module."""
-    if name not in _FROM:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module, attribute = _FROM[name]
-    return getattr(importlib.import_module(module, __name__), attribute)
+__getattr__ = lazy_exports(__name__, _FROM)
 
 
 __all__ = ["AIPlayer", "keep_job"]
