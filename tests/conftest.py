@@ -4,6 +4,7 @@ tests, and the tests' third game registered."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -34,14 +35,20 @@ def toy_game() -> Iterator[GameSpec]:
 
 #: The tests of no code the two builds differ in: the apps above the game (the server and the page, the arena,
 #: hive tune), the libraries of no game (tournaments, ratings), the deployment files, the documentation and the test
-#: servers. They reach the games only through the protocol, which the games' own tests check in both builds; marked
+#: servers, the import graph's contracts. They reach the games only through the protocol, which the games' own tests
+#: check in both builds; marked
 #: ``once``, they run in the compiled build's pass only.
-ONCE = ("test_web_", "test_deploy", "test_docs", "test_servers", "test_benchmark_", "test_arena_ray", "test_ratings")
+ONCE = (
+    *("test_web_", "test_deploy", "test_docs", "test_servers", "test_benchmark_", "test_arena_ray", "test_ratings"),
+    *("test_layers", "test_plugin_imports", "test_periodic"),
+)
 ONCE_FOLDERS = ("web", "arena", "tune", "tournament")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark the tests of :data:`ONCE`'s files and :data:`ONCE_FOLDERS`' ``once``."""
+    """Mark the tests of :data:`ONCE`'s files and of :data:`ONCE_FOLDERS` (and the folders within them) ``once``."""
+    tests = Path(__file__).parent
     for item in items:
-        if item.path.name.startswith(ONCE) or item.path.parent.name in ONCE_FOLDERS:
+        folders = item.path.relative_to(tests).parts[:-1] if item.path.is_relative_to(tests) else ()
+        if item.path.name.startswith(ONCE) or any(folder in ONCE_FOLDERS for folder in folders):
             item.add_marker(pytest.mark.once)
