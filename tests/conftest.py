@@ -36,8 +36,7 @@ def toy_game() -> Iterator[GameSpec]:
 #: The tests of no code the two builds differ in: the apps above the game (the server and the page, the arena,
 #: hive tune), the libraries of no game (tournaments, ratings), the deployment files, the documentation and the test
 #: servers, the import graph's contracts. They reach the games only through the protocol, which the games' own tests
-#: check in both builds; marked
-#: ``once``, they run in the compiled build's pass only.
+#: check in both builds; marked ``once``, they run in the compiled build's pass only.
 ONCE = (
     *("test_web_", "test_deploy", "test_docs", "test_servers", "test_benchmark_", "test_arena_ray", "test_ratings"),
     *("test_layers", "test_plugin_imports", "test_periodic"),
