@@ -155,7 +155,7 @@ def test_a_correspondence_games_clocks_read_in_one_format_and_the_mover_is_told_
 ) -> None:
     """At a day a move, after the first move both clocks read in days, hours and minutes ("1d 0h" and "23h 59m"),
     never one of them as "23:59:07"; White, to move before Black opened the invitation, is told it is their move."""
-    context = browser.new_context(**(PHONE if device == "phone" else DESKTOP))
+    context = browser.new_context(bypass_csp=True, **(PHONE if device == "phone" else DESKTOP))
     game = create(own_server, mode="online", time_control={"days": 1})
     page = seat_page(context, own_server, game)
     status = page.inner_text("#status")
