@@ -17,7 +17,7 @@ import websockets
 from hive.web.chat import events as chat_events
 from hive.web.lobby import events as lobby_events
 from hive.web.play import events as game
-from hive.web.play import presence_events
+from hive.web.play import presence_events, showing
 from hive.web.play.fanout import Fanout
 from hive.web.play.service import GameService
 from hive.web.players import events as players_events
@@ -183,3 +183,20 @@ def test_a_change_is_shown_once_however_many_sockets_watch(tmp_path: Path, monke
 
     with server_thread(tmp_path / "games.sqlite3") as url:
         asyncio.run(main(url))
+
+
+def test_the_states_shown_are_kept_for_a_few_seconds_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process keeps the state it last showed of each game only a few seconds (long enough for the request that
+    made the change and the other processes to be sent it), not for every game it ever showed."""
+    clock = [1000.0]
+    monkeypatch.setattr("hive.web.play.showing.time.monotonic", lambda: clock[0])
+    shows = showing.Showing.__new__(showing.Showing)
+    shows._shown = {}
+    for i in range(100):
+        shows._keep(f"g{i}", 1, "{}")
+        clock[0] += 0.5
+    assert shows.last("g99", 1) == "{}" and shows.last("g0", 1) is None
+    assert len(shows._shown) == showing.KEPT_FOR / 0.5
+    clock[0] += showing.KEPT_FOR
+    shows._keep("g100", 1, "{}")
+    assert list(shows._shown) == ["g100"]

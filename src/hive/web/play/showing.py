@@ -19,6 +19,9 @@ log = logging.getLogger("hive.web")
 #: Seconds for which the state just sent to a game's sockets answers the request that changed it (its clock's
 #: remaining times are those of that moment).
 SHOWN_FOR = 0.25
+#: Seconds a state built is kept at most (for :meth:`Showing.last` and :meth:`Showing.shown_now`, which ask for it at
+#: once): the games a process ever showed are not all kept.
+KEPT_FOR = 5.0
 
 #: What a game's state adds about its accounts (the community's facts, handed in).
 Facts = Callable[[Session], Awaitable[JSON]]
@@ -42,7 +45,8 @@ class Showing:
         self.fanout = fanout
         self.watching = watching
         self.facts = facts
-        #: Each game's state as last sent to its sockets: its version, when, and its JSON without the seats.
+        #: Each game's state as last sent to its sockets: its version, when, and its JSON without the seats; the
+        #: oldest first.
         self._shown: dict[str, tuple[int, float, str]] = {}
 
     def last(self, game_id: str, version: int) -> str | None:
@@ -105,8 +109,19 @@ class Showing:
         except Exception as err:
             log.warning("game %s's accounts could not be read: %s", game_id, err)
         shared = dumps(base)[:-1]  # encoded once; each socket's seats are added at the end
-        self._shown[game_id] = (session.record.version, time.monotonic(), shared)
+        self._keep(game_id, session.record.version, shared)
         return shared
 
+    def _keep(self, game_id: str, version: int, shared: str) -> None:
+        """Keep the state just built, and let go of those built more than :data:`KEPT_FOR` seconds ago."""
+        now = time.monotonic()
+        self._shown.pop(game_id, None)  # kept in the order they were built
+        self._shown[game_id] = (version, now, shared)
+        while True:
+            oldest = next(iter(self._shown))
+            if now - self._shown[oldest][1] < KEPT_FOR:
+                break
+            del self._shown[oldest]
 
-__all__ = ["SHOWN_FOR", "Facts", "Showing"]
+
+__all__ = ["KEPT_FOR", "SHOWN_FOR", "Facts", "Showing"]
