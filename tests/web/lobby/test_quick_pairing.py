@@ -98,11 +98,12 @@ def test_two_clicks_at_once_in_one_process_make_one_game(tmp_path: Path) -> None
     async def main() -> None:
         async with in_process(tmp_path / "db.sqlite3", settings=SERVER) as (_, c):
             clients = [other(c) for _ in range(2)]
-            csrfs = [(await sign_up(client, name))["csrf"] for client, name in zip(clients, ("ann", "bob"))]
+            csrfs = [(await sign_up(cl, name))["csrf"] for cl, name in zip(clients, ("ann", "bob"), strict=True)]
             for minutes in (1, 3, 5, 10, 30):
                 control = {"initial": minutes * 60}
-                answers = await asyncio.gather(*(click(cl, cs, control) for cl, cs in zip(clients, csrfs)))
-                assert sorted(a.json().get("paired", a.text) for a in answers) == ["started", "waiting"], [a.text for a in answers]
+                answers = await asyncio.gather(*(click(cl, cs, control) for cl, cs in zip(clients, csrfs, strict=True)))
+                paired = sorted(a.json().get("paired", a.text) for a in answers)
+                assert paired == ["started", "waiting"], [a.text for a in answers]
                 assert (await c.get("/api/seeks")).json()["seeks"] == []
 
     asyncio.run(main())

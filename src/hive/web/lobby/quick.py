@@ -17,7 +17,7 @@ from ..play import clock
 from ..play.newgame import new_game
 from ..players import Signed
 from ..shared.errors import BadRequest, Conflict
-from ..views import game_options
+from ..views import game_options, on_page
 from .pools import GRID, cell_of, cells, lock_key
 from .repository import StoredSeek
 from .service import OPEN_SEEKS, Seeks, rating_range
@@ -47,8 +47,14 @@ class QuickPairing:
         self.seeks = seeks
 
     def grid(self) -> JSON:
-        """The grid's cells (see :func:`~hive.web.lobby.pools.cells`)."""
-        return {"cells": cells()}
+        """The grid's ``cells`` (see :func:`~hive.web.lobby.pools.cells`), and the ``games`` a click on them pairs
+        for, by kind: the game and options a click without ``options`` asks for (a seek in a cell's pool counts there
+        when it has them)."""
+        games = {}
+        for kind in on_page():
+            made = new_game({"kind": kind, "mode": "online"})
+            games[kind] = {"game": made.board.game_name, "options": made.record.options}
+        return {"cells": cells(), "games": games}
 
     def _seek(self, signed: Signed, data: JSON) -> tuple[StoredSeek, Any]:
         """The seek a click would open, checked as a seek is, and its game."""

@@ -37,6 +37,7 @@ import { seenGame, wireNotices } from "./notices.js";
 import { hideLeaderboard, renderRatingChange, showLeaderboard, wirePlayers } from "./players.js";
 import { hideProfile, showProfile, wireProfile } from "./profile.js";
 import { syncTabs, wireTabs } from "./sidetabs.js";
+import { cancelPending, followState, holdMove, mayPreselect, wirePremove } from "./premove.js";
 
 const modules = {};
 let game = null;
@@ -129,9 +130,19 @@ function reviewText(ply) {
 
 // ------------------------------------------------------------------ actions
 
+// A move the player made: pre-selected or held for confirmation (premove.js), else sent.
 async function play(body) {
   if (!app.state) return;
   if (app.analysis) { await analysis.analysisPlay(body); return; }
+  const list = app.selected ? app.state.view.legal[app.selected] : null;
+  const picked = Array.isArray(list) ? list.find((d) => d && d.move === body.move) : null;
+  if (holdMove(body, app.selected, picked && picked.to)) { app.selected = null; render(); return; }
+  await sendMove(body);
+}
+
+// The one path a move is sent by (the server checks the turn and the ply it names).
+async function sendMove(body) {
+  if (!app.state) return;
   app.selected = null;
   app.hint = null;
   try {
@@ -317,6 +328,7 @@ async function setState(state) {
   render();
   followEngineReview();
   if (grew || first || ended) refreshEval();
+  followState(state);
 }
 
 // Tell the player whose offer the opponent declined (the state says what its last change was, and by whom).
@@ -455,7 +467,7 @@ function wireKeys() {
     else if (k === "h") hint();
     else if (k === "e") toggleEval();
     else if (k === "a") $("btn-analyse").click();
-    else if (k === "escape") { dropPick(); app.selected = null; app.review = null; if (game) game.escape(); render(); }
+    else if (k === "escape") { cancelPending(); dropPick(); app.selected = null; app.review = null; if (game) game.escape(); render(); }
     else if (k === "arrowleft") reviewStep(-1);
     else if (k === "arrowright" && (app.review || app.analysis)) reviewStep(1);
     else if ((k === "home" || k === "end") && !evt.defaultPrevented && app.state && !app.analysis && !document.body.classList.contains("at-lobby")) {
@@ -513,6 +525,7 @@ async function wire() {
   wireChat();
   wireNotices((id) => { history.pushState(null, "", `/game/${id}`); return openGame(id); }, (path) => { history.pushState(null, "", path); route(); });
   wireSound();
+  wirePremove({ send: sendMove, render, game: () => game });
   wireKeys();
   window.addEventListener("popstate", route);
   await Promise.all([dialogs, account, seeks]);
@@ -527,7 +540,7 @@ function analyseNew() {
 const editorHooks = { gameFor, createGame, newGameFrom, analyse: analyseNew, render };
 
 const shell = {
-  canAct, refusal, explain, currentView, render, play, at: analysis.at,
+  canAct, refusal, explain, currentView, render, play, at: analysis.at, mayPreselect, cancelPending,
   cardHead: (card, seat, view, swatch) => cardHead(game, card, seat, view, swatch),
 };
 

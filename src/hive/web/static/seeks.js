@@ -14,6 +14,7 @@ import { csrfHeaders, onAccountChange, signedIn } from "./account.js";
 import { clockForRated, openSignedInDialog, optionFields, timeControl } from "./dialogs.js";
 import { live, lobbyFailures, lobbyShowing, onLobbyLive, onLobbyMessage } from "./lobbysocket.js";
 import { playerLink } from "./players.js";
+import { showQuick, wireQuick } from "./quickpair.js";
 
 const POLL_MS = 3000;
 // How long the lists wait for the lobby's socket to open before they are asked for by polling.
@@ -53,8 +54,15 @@ function sideText(seek) {
   return `${seek.player === signedIn() ? "you play" : "plays"} ${side}`;
 }
 
+// The ratings a seek's opponent may have: "1400–1800", "1600+", "up to 1800", or null for any.
+function rangeText([low, high] = [null, null]) {
+  if (low === null && high === null) return null;
+  return low === null ? `up to ${high}` : high === null ? `${low}+` : `${low}–${high}`;
+}
+
 function detailText(seek) {
-  return [gameName(seek), seek.time_control, seek.rated ? "rated" : "casual", sideText(seek)].join(" · ");
+  const range = rangeText(seek.rating_range);
+  return [gameName(seek), seek.time_control, seek.rated ? "rated" : "casual", sideText(seek), ...(range ? [`for ${range}`] : [])].join(" · ");
 }
 
 // One seek or challenge: who (and their rating), what game, and its buttons ([label, action, class, handler]).
@@ -106,6 +114,7 @@ function render(seeks, challenges) {
   const key = JSON.stringify([me, seeks, challenges]);
   if (key === shown) return;
   shown = key;
+  showQuick(seeks);
   $("btn-seek").textContent = me ? "Seek a game" : "Sign in to play";
   const guest = [["Sign in to play", "", "", null]];
   fill($("seek-list"), seeks.map((seek) => {
@@ -308,6 +317,8 @@ async function send() {
     kind, options: module.options(box), time_control: timeControl($("seek-time").value),
     rated: $("seek-rated").checked, colour: $("seek-colour").value,
   };
+  const bound = (id) => ($(id).value.trim() === "" ? null : Number($(id).value));
+  if (bound("seek-low") !== null || bound("seek-high") !== null) body.rating_range = [bound("seek-low"), bound("seek-high")];
   const to = $("seek-to").value.trim();
   const button = $("btn-seek-send");
   button.disabled = true;
@@ -376,6 +387,7 @@ export async function wireSeeks(openGame, loadModule) {
     if (active) refresh();
   });
   document.addEventListener("visibilitychange", () => { if (active && !document.hidden) refresh(); });
-  await Promise.all(app.assets.games.map((info) => fieldsFor(info.kind)));
+  const quick = wireQuick({ enter, watch: (seek) => watched.set(seek.id, seek) });
+  await Promise.all([quick, ...app.assets.games.map((info) => fieldsFor(info.kind))]);
   await syncDialog();
 }
