@@ -18,7 +18,8 @@ const TEXTS = {
   speeds: { bullet: "Bullet", blitz: "Blitz", rapid: "Rapid", classical: "Classical", correspondence: "Correspondence" },
   waiting: (n) => (n === 1 ? "1 waiting" : `${n} waiting`),
   none: "Seek",
-  mine: "Your seek · click to cancel",
+  mine: "Waiting…",
+  cancel: "Cancel",
   cellLabel: (cell, speed, count) => `${cell.label} ${speed}: ${count ? `${count} waiting, click to play` : "click to seek"}`,
   mineLabel: (cell, speed) => `${cell.label} ${speed}: your seek waits, click to cancel it`,
   opened: (label) => `Seek open (${label}): your game starts when another player clicks it too.`,
@@ -60,8 +61,8 @@ function draw() {
     button.dataset.speed = cell.speed;
     button.setAttribute("aria-pressed", String(mine));
     button.setAttribute("aria-label", mine ? TEXTS.mineLabel(cell, speed) : TEXTS.cellLabel(cell, speed, count));
-    button.append(h("span", "quick-control", cell.label), h("span", "quick-speed", speed),
-      h("span", "quick-count", mine ? TEXTS.mine : count ? TEXTS.waiting(count) : TEXTS.none));
+    button.append(h("span", "quick-control", cell.label), h("span", "quick-speed", mine ? TEXTS.mine : speed),
+      h("span", "quick-count", mine ? TEXTS.cancel : count ? TEXTS.waiting(count) : TEXTS.none));
     button.onclick = () => pair(button, cell);
     return button;
   }));
