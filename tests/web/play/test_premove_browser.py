@@ -5,7 +5,8 @@ browsers whose White moves through the API:
   a bar; Cancel drops it; pre-selected again, it is played as soon as White has moved, once;
 - a pre-selected move that White's move makes illegal (White takes its cell) is cancelled, with a notice, and nothing
   is sent;
-- with "Confirm moves" on (kept in the browser), a move made on Black's turn waits, shown, until Confirm is pressed.
+- with "Confirm moves" on (kept in the browser), a move made on Black's turn waits, shown, until Confirm is pressed;
+  and so does a pre-selected move once Black's turn comes.
 
 Screenshots of the pre-selected move at both sizes go to ``$HIVE_SHOTS`` (default: the test's own folder)."""
 
@@ -111,6 +112,23 @@ def test_a_move_chosen_early_is_played_dropped_or_confirmed(
         press(page, device, "#btn-pending-confirm")
         page.wait_for_function("app.state.moves.length === 6")
         assert page.evaluate("app.state.moves")[5] == chosen
+        expect(page.locator("#pending-bar")).to_be_hidden()
+
+        # with Confirm moves on, a move pre-selected waits for Confirm once the turn comes
+        for ply, done in ((4, white_move), (5, chosen)):
+            move(server, twin, twin["token"] if ply % 2 == 0 else twin["invite"], done, ply)
+        now = page.evaluate("app.state")
+        white_move = next(m["move"] for moves in now["view"]["legal"].values() for m in moves)
+        after = move(server, twin, twin["token"], white_move, 6)
+        text, cell = next((t, c) for t, c in placements(after, "bQ") if c in slots(now))
+        preselect(page, device, "bQ", cell)
+        move(server, game, white, white_move, 6)
+        expect(page.locator("#btn-pending-confirm")).to_be_visible()
+        page.wait_for_timeout(500)
+        assert len(page.evaluate("app.state.moves")) == 7
+        press(page, device, "#btn-pending-confirm")
+        page.wait_for_function("app.state.moves.length === 8")
+        assert page.evaluate("app.state.moves")[7] == text
         expect(page.locator("#pending-bar")).to_be_hidden()
         assert page.errors == []
     finally:
