@@ -139,6 +139,14 @@ CASES = [
     Case("POST", "/api/challenges", {"to": "bob", "game": "Base", "rated": False}, ("to", "game", "rating_range")),
     Case(
         "POST",
+        "/api/quickpair",
+        {"game": "Base", "rated": False, "time_control": {"days": 3}},
+        ("game", "time_control", "time_control.days", "rating_range"),
+    ),
+    Case("POST", "/api/quickpair", {"kind": "hive", "options": {}, "time_control": {"days": 3}}, ("kind", "options")),
+    Case("POST", "/api/quickpair", {"game": "Base", "time_control": "untimed"}, ("rated",)),  # refused either way
+    Case(
+        "POST",
         "/api/tournaments",
         {"name": "Cup", "rated": False, "rounds": 2},
         ("name", "format", "rounds", "double", "game", "time_control", "rated", "bots"),
