@@ -1,8 +1,9 @@
 """Quick pairing in the lobby, in Chromium at phone and desktop sizes, two players in two browsers: the grid shows
-the common time controls with their speeds; a guest's click asks them to sign in; the seek dialog offers a rating
-range; A's click seeks (the cell marked as A's, a second click withdrawing it, a third seeking again); B sees one
-player waiting in that cell, clicks it, and both pages land on the same game, each holding its own seat. The
-lobby's grid and the dialog are photographed at both sizes into ``$HIVE_SHOTS`` (default: the test's own folder)."""
+the common time controls with their speeds; a guest's click asks them to sign in; B's seek from the dialog with a
+rating range shows it, and waits in its grid cell for A; A's click seeks (the cell marked as A's, a second click
+withdrawing it, a third seeking again); B sees one player waiting in that cell, clicks it, and both pages land on
+the same game, each holding its own seat. The lobby's grid and the dialog are photographed at both sizes into
+``$HIVE_SHOTS`` (default: the test's own folder)."""
 
 from __future__ import annotations
 
@@ -43,8 +44,12 @@ def test_a_click_on_the_same_cell_in_two_browsers_starts_a_game(
         press(b, device, "#btn-seek")  # the seek dialog takes the ratings an opponent may have
         expect(b.locator("#seek-low")).to_be_visible()
         assert overflow(b) == 0
+        b.fill("#seek-low", "1000")
         b.locator("#dlg-seek").screenshot(path=str(shots / f"seek-dialog-{device}.png"))
-        press(b, device, "#dlg-seek [data-close]")
+        press(b, device, "#btn-seek-send")  # a blitz 5+3 seek: it waits in the grid's 5+3 cell too
+        expect(b.locator("#dlg-seek")).to_be_hidden()
+        expect(b.locator("#seek-list .seek-detail")).to_contain_text("for 1000+")
+        expect(a.locator('#quick-grid [data-cell="5+3"]')).to_contain_text("1 waiting", timeout=15_000)
 
         press(a, device, CELL)
         expect(a.locator(CELL)).to_have_attribute("aria-pressed", "true")
