@@ -58,7 +58,17 @@ if TYPE_CHECKING:
     from .app import App, DomainRoutes
 
 log = logging.getLogger("hive.web")
-STATIC = Path(__file__).parent.parent / "static"
+WEB = Path(__file__).parent.parent
+#: The page's shell (index.html, the styles, main.js and its shared modules); each domain's page modules are in its
+#: package's own ``static`` folder (see :func:`page_modules`).
+STATIC = WEB / "static"
+
+
+def page_modules() -> list[BaseRoute]:
+    """Each domain's page modules at ``/static/<domain>/``, from the ``static`` folder of its package: mounted before
+    the shell's ``/static``, which would otherwise answer 404 for them."""
+    folders = sorted(WEB.glob("*/static"))
+    return [Mount(f"/static/{folder.parent.name}", StaticFiles(directory=folder)) for folder in folders]
 
 
 def ordered(routes: list[BaseRoute]) -> list[BaseRoute]:
@@ -164,10 +174,11 @@ def routes(app: App) -> list[BaseRoute]:
         Route("/api/assets", api.assets),
         WebSocketRoute("/ws/lobby", lobby_websocket(app)),
         Route("/static/games/{name}", api.game_file),
+        *page_modules(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     domains: list[DomainRoutes] = [app.play_routes, app.analysis_routes, app.ai_routes, *app.domains]
     return ordered([*(route for domain in domains for route in domain.routes()), *front])
 
 
-__all__ = ["STATIC", "Api", "ordered", "routes"]
+__all__ = ["STATIC", "Api", "ordered", "page_modules", "routes"]

@@ -7,12 +7,12 @@
 // shows, and draws it again only when it changed (a focused button keeps its focus). A tournament's game links back
 // to it ("Round 2 of Friday Swiss", renderGameTournament).
 
-import { api } from "./net.js";
-import { $, app, h, toast } from "./page.js";
-import { keepToken } from "./seats.js";
-import { askSignIn, csrfHeaders, onAccountChange, signedIn } from "./account.js";
-import { clockForRated, openSignedInDialog, optionFields, showOptionFields, timeControl } from "./dialogs.js";
-import { playerLink } from "./players.js";
+import { api } from "../net.js";
+import { $, app, h, toast } from "../page.js";
+import { keepToken } from "../play/seats.js";
+import { askSignIn, csrfHeaders, onAccountChange, signedIn } from "../players/account.js";
+import { clockForRated, openSignedInDialog, optionFields, showOptionFields, timeControl } from "../play/dialogs.js";
+import { playerLink } from "../players/players.js";
 
 const POLL_MS = 3000;
 const TIEBREAKS = {

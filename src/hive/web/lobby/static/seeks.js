@@ -7,13 +7,13 @@
 // game_id), asks for its seat (/api/games/{id}/seat), and both keep the token and open the game as a created game is
 // opened.
 
-import { api } from "./net.js";
-import { $, app, h, toast } from "./page.js";
-import { keepToken } from "./seats.js";
-import { csrfHeaders, onAccountChange, signedIn } from "./account.js";
-import { clockForRated, openSignedInDialog, optionFields, timeControl } from "./dialogs.js";
+import { api } from "../net.js";
+import { $, app, h, toast } from "../page.js";
+import { keepToken } from "../play/seats.js";
+import { csrfHeaders, onAccountChange, signedIn } from "../players/account.js";
+import { clockForRated, openSignedInDialog, optionFields, timeControl } from "../play/dialogs.js";
 import { live, lobbyFailures, lobbyShowing, onLobbyLive, onLobbyMessage } from "./lobbysocket.js";
-import { playerLink } from "./players.js";
+import { playerLink } from "../players/players.js";
 
 const POLL_MS = 3000;
 // How long the lists wait for the lobby's socket to open before they are asked for by polling.

@@ -5,11 +5,11 @@
 // another player has Block (their messages are hidden from you, their challenges refused) and Report (to the admins).
 // Mute hides the chat, for every game, until it is turned on again; on a phone the chat folds into its title row.
 
-import { api } from "./net.js";
-import { $, app, h, toast } from "./page.js";
-import { askSignIn, csrfHeaders, onAccountChange, signedIn } from "./account.js";
-import { accountSeat } from "./panel.js";
-import { onTab, tabShown } from "./sidetabs.js";
+import { api } from "../net.js";
+import { $, app, h, toast } from "../page.js";
+import { askSignIn, csrfHeaders, onAccountChange, signedIn } from "../players/account.js";
+import { accountSeat } from "../play/panel.js";
+import { onTab, tabShown } from "../play/sidetabs.js";
 
 const MUTED_KEY = "hive.chat.muted";
 let muted = localStorage.getItem(MUTED_KEY) === "1";

@@ -1,8 +1,8 @@
 // The New game and Import / Export dialogs, and the Copy buttons. The games on offer, their side names and records
 // are the server's (app.games, from /api/assets); each game's option fields are its page module's.
 
-import { $, app, h, toast } from "./page.js";
-import { askSignIn, signedIn } from "./account.js";
+import { $, app, h, toast } from "../page.js";
+import { askSignIn, signedIn } from "../players/account.js";
 
 let load = null; // the page module of a kind of game, as a promise (the shell's)
 const fields = {}; // per kind: a promise of {module, box}, the box holding the module's option fields

@@ -3,7 +3,7 @@
 // by its hidden attribute); on a wide window the chosen tab's box alone shows, on a phone every box, one under
 // another (the strip is not shown there). The arrow keys, Home and End move along the strip, as in any tab list.
 
-import { $, app } from "./page.js";
+import { $, app } from "../page.js";
 import { scrollMoves } from "./panel.js";
 
 const WIDE = window.matchMedia("(min-width: 861px)");

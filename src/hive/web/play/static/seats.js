@@ -3,7 +3,7 @@
 // seat's (a player opening their own invitation), is not kept, and the page says why; a valid stored token is
 // never overwritten.
 
-import { api } from "./net.js";
+import { api } from "../net.js";
 
 const SEAT_KEY = (id) => `hive.token.${id}`;
 const INVITE_KEY = (id) => `hive.invite.${id}`;

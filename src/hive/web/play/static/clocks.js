@@ -2,7 +2,7 @@
 // warning when it runs low, and the time each move used. The server keeps the time; the page only counts down from
 // what it last said (state.clock) and waits for the server to call the flag.
 
-import { app, h } from "./page.js";
+import { app, h } from "../page.js";
 
 const received = new WeakMap(); // a state -> when it arrived (performance.now())
 

@@ -3,8 +3,8 @@
 // signing out). The session is an HttpOnly cookie the page never sees; the CSRF token the server answers with is
 // kept here, in memory only, and sent with every change made with the cookie.
 
-import { api } from "./net.js";
-import { $, app, toast } from "./page.js";
+import { api } from "../net.js";
+import { $, app, toast } from "../page.js";
 
 const session = { name: null, csrf: null };
 const listeners = []; // called when who is signed in changes (the lobby's seeks)

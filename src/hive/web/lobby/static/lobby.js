@@ -3,15 +3,15 @@
 // them, on a server with accounts, the seeks and challenges (seeks.js), the live games and who is online
 // (players.js) and the tournaments (tournaments.js).
 
-import { api } from "./net.js";
-import { $, app, h, toast } from "./page.js";
-import { forgetGame, keepToken, storedToken, storedTokens } from "./seats.js";
-import { csrfHeaders, signedIn } from "./account.js";
-import { LEVEL_NAMES } from "./panel.js";
+import { api } from "../net.js";
+import { $, app, h, toast } from "../page.js";
+import { forgetGame, keepToken, storedToken, storedTokens } from "../play/seats.js";
+import { csrfHeaders, signedIn } from "../players/account.js";
+import { LEVEL_NAMES } from "../play/panel.js";
 import { hideSeeks, showSeeks } from "./seeks.js";
-import { showTournamentList } from "./tournaments.js";
-import { hideTurns, showTurns } from "./notices.js";
-import { hideCommunity, showCommunity } from "./players.js";
+import { showTournamentList } from "../tournaments/tournaments.js";
+import { hideTurns, showTurns } from "../players/notices.js";
+import { hideCommunity, showCommunity } from "../players/players.js";
 import { onLobbyMessage } from "./lobbysocket.js";
 
 let open = null; // the shell's openGame(id, {review}): shows a game

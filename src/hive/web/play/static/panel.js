@@ -1,14 +1,14 @@
 // The side panel: the two sides' cards (their heads and clocks here, the rest the game's), the status and offers,
 // the move list (with the time each move used), the controls and the share box.
 
-import { frame } from "./hexboard.js";
-import { api } from "./net.js";
-import { $, app, h, toast } from "./page.js";
+import { frame } from "../hexboard.js";
+import { api } from "../net.js";
+import { $, app, h, toast } from "../page.js";
 import { clockFor, usedFor } from "./clocks.js";
-import { markFor } from "./engine_review.js";
-import { analysisStatus, renderLines } from "./analysis.js";
-import { startPly } from "./editor.js";
-import { botMark, playerLink, ratingBadge, ratingNow } from "./players.js";
+import { markFor } from "../analysis/engine_review.js";
+import { analysisStatus, renderLines } from "../analysis/analysis.js";
+import { startPly } from "../editor.js";
+import { botMark, playerLink, ratingBadge, ratingNow } from "../players/players.js";
 
 export const LEVEL_NAMES = { random: "Random mover", easy: "Easy", medium: "Medium", hard: "Hard", max: "Max" };
 

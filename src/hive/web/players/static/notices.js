@@ -6,13 +6,13 @@
 // it (and the page is in the background). The lobby's "Your turn" list (/api/account/turns) is kept here as well:
 // the correspondence games waiting for the player's move, each a link to play it.
 
-import { api } from "./net.js";
-import { $, app, h } from "./page.js";
+import { api } from "../net.js";
+import { $, app, h } from "../page.js";
 import { onAccountChange, signedIn } from "./account.js";
-import { onLobbyMessage } from "./lobbysocket.js";
-import { showCount } from "./alerts.js";
-import { byDays, clockText } from "./clocks.js";
-import { seeksShowing } from "./seeks.js";
+import { onLobbyMessage } from "../lobby/lobbysocket.js";
+import { showCount } from "../play/alerts.js";
+import { byDays, clockText } from "../play/clocks.js";
+import { seeksShowing } from "../lobby/seeks.js";
 
 let open = null; // the shell's: open a game (its address pushed)
 let go = null; // the shell's: go to an address of the page (pushed)

@@ -4,10 +4,10 @@
 // filters them (the filters kept in the address, ?opponent=...), with the W/D/L they add up to, each game opened to
 // play, watch or review, and the games shown downloaded as one file of records. An unknown name says so.
 
-import { api } from "./net.js";
-import { $, h } from "./page.js";
+import { api } from "../net.js";
+import { $, h } from "../page.js";
 import { signedIn } from "./account.js";
-import { ratingGraph, graphSummary } from "./rating_graph.js";
+import { ratingGraph, graphSummary } from "../ratings/rating_graph.js";
 import { SPEEDS, botMark, challenge, enterGame, playerLink, profilePath, ratingText } from "./players.js";
 
 const FILTERS = ["opponent", "result", "game", "speed"];

@@ -5,8 +5,8 @@
 // changes: the session's cookie says who it is for). When it cannot be opened (refused, or the network keeps it
 // from opening), `live()` stays false and the lobby asks for its lists every few seconds instead.
 
-import { app } from "./page.js";
-import { onAccountChange } from "./account.js";
+import { app } from "../page.js";
+import { onAccountChange } from "../players/account.js";
 
 const listeners = []; // each gets every message: listener(message)
 const watchers = []; // each is told when the socket goes live or stops: watcher(live)

@@ -3,9 +3,9 @@
 // most marked in the graph, in a list and in the move list. A click on the graph or on a mark shows that position
 // (the shell's review by ply). The review is the server's, stored with the game: a reload shows it as it stands.
 
-import { api } from "./net.js";
-import { $, app, h, toast } from "./page.js";
-import { LEVEL_NAMES, engineAllowed } from "./panel.js";
+import { api } from "../net.js";
+import { $, app, h, toast } from "../page.js";
+import { LEVEL_NAMES, engineAllowed } from "../play/panel.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const WIDTH = 300, HEIGHT = 90, PAD = 5; // the graph's view box, and room for the dots at its edges

@@ -3,9 +3,9 @@
 // app.analysis is the position on show ({line, ply, view, end}: line null is the main line), app.lines the game's
 // lines ({lines, writable}); the shell asks canAct/refusal/at/query of this module while a position is analysed.
 
-import { api } from "./net.js";
-import { $, app, h, toast } from "./page.js";
-import { engineAllowed, moveNumber } from "./panel.js";
+import { api } from "../net.js";
+import { $, app, h, toast } from "../page.js";
+import { engineAllowed, moveNumber } from "../play/panel.js";
 
 let shell = null; // the shell's render(), refreshEval() and the open game's page module, game()
 let allowed = false; // whether the open game's analysis was open to this page at its last state

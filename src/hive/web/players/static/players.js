@@ -7,11 +7,11 @@
 // the lobby's tournaments. The lobby's lists are asked for again every few seconds while it
 // shows, and drawn again only when they changed.
 
-import { api } from "./net.js";
-import { $, app, h, toast } from "./page.js";
-import { keepToken } from "./seats.js";
+import { api } from "../net.js";
+import { $, app, h, toast } from "../page.js";
+import { keepToken } from "../play/seats.js";
 import { onAccountChange, signedIn } from "./account.js";
-import { onLobbyMessage } from "./lobbysocket.js";
+import { onLobbyMessage } from "../lobby/lobbysocket.js";
 
 const POLL_MS = 8000;
 export const SPEEDS = ["bullet", "blitz", "rapid", "classical", "correspondence"];

@@ -1,7 +1,7 @@
 // Telling a player that the opponent moved: a short chime (which can be muted) and, while the tab is in the
 // background, a mark in its title until it is looked at again.
 
-import { $ } from "./page.js";
+import { $ } from "../page.js";
 
 let muted = localStorage.getItem("hive.sound") === "off";
 let audio = null;
