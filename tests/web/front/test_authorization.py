@@ -99,6 +99,14 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
     ("POST", "/api/account/token", {"scope": "everything"}, {"account": 400, "bot": SCOPE}),
     (
         "POST",
+        "/api/account/language",
+        {"language": "fr"},
+        {"guest": 401, "bot": SCOPE, "admin_token": SCOPE}
+        | dict.fromkeys(("account", "player", "opponent", "admin"), 200),
+    ),
+    ("POST", "/api/account/language", {"language": "klingon"}, {"account": 400, "bot": SCOPE}),
+    (
+        "POST",
         "/api/session/password",
         {"old": "not the password", "new": "whatever it is"},
         {"guest": 401, "bot": SCOPE, "admin_token": SCOPE}

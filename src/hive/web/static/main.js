@@ -18,6 +18,7 @@
 //   editorSelect(cells, cell) (what app.selected names to show a piece's legal moves), editorLeast(cells, seat)
 //   (the least turn number the pieces in play need).
 
+import "./i18n.js"; // the page's texts in its language, loaded before anything is drawn
 import { dropPick, frame, keepingFocus, wireBoard } from "./hexboard.js";
 import { api, connect, disconnect } from "./net.js";
 import { $, app, h, toast } from "./page.js";
@@ -29,7 +30,8 @@ import { keepToken, resolveSeat, takeLinkToken } from "./play/seats.js";
 import { closeEditor, editorBoard, openEditor, renderEditor, startPly } from "./editor.js";
 import * as analysis from "./analysis/analysis.js";
 import { followEngineReview, renderEngineReview, wireEngineReview } from "./analysis/engine_review.js";
-import { wireAccount } from "./players/account.js";
+import { csrfHeaders, signedIn, wireAccount } from "./players/account.js";
+import { wireLanguage } from "./language.js";
 import { wireSeeks } from "./lobby/seeks.js";
 import { hideTournament, renderGameTournament, showTournament, wireTournaments } from "./tournaments/tournaments.js";
 import { chatEvent, renderChat, wireChat } from "./chat/gamechat.js";
@@ -513,6 +515,7 @@ async function wire() {
   wireChat();
   wireNotices((id) => { history.pushState(null, "", `/game/${id}`); return openGame(id); }, (path) => { history.pushState(null, "", path); route(); });
   wireSound();
+  wireLanguage(() => (signedIn() ? csrfHeaders()["x-csrf-token"] : null));
   wireKeys();
   window.addEventListener("popstate", route);
   await Promise.all([dialogs, account, seeks]);

@@ -1,6 +1,7 @@
 // Telling a player that the opponent moved: a short chime (which can be muted) and, while the tab is in the
 // background, a mark in its title until it is looked at again.
 
+import { t } from "../i18n.js";
 import { $ } from "../page.js";
 
 let muted = localStorage.getItem("hive.sound") === "off";
@@ -39,7 +40,7 @@ function chime() {
 
 function showSound() {
   const button = $("btn-sound");
-  button.textContent = muted ? "Sound off" : "Sound on";
+  button.textContent = t(muted ? "top.sound_off" : "top.sound_on");
   button.setAttribute("aria-pressed", String(!muted));
   button.classList.toggle("muted-sound", muted);
 }

@@ -3,6 +3,7 @@
 // signing out). The session is an HttpOnly cookie the page never sees; the CSRF token the server answers with is
 // kept here, in memory only, and sent with every change made with the cookie.
 
+import { accountLanguage } from "../language.js";
 import { api } from "../net.js";
 import { $, app, toast } from "../page.js";
 
@@ -30,6 +31,7 @@ function keep(data) {
   const before = session.name;
   session.name = (data && data.name) || null;
   session.csrf = session.name ? data.csrf : null;
+  if (session.name) accountLanguage(data.language); // the account's choice of language follows it to this browser
   show();
   if (session.name !== before) for (const listener of listeners) listener(session.name);
 }
