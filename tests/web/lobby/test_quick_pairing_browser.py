@@ -31,7 +31,7 @@ def test_a_click_on_the_same_cell_in_two_browsers_starts_a_game(
     contexts = [browser.new_context(bypass_csp=True, **SIZES[device]) for _ in range(2)]
     try:
         a, b = (open_page(context, club) for context in contexts)
-        expect(a.locator("#quick-grid .quick-cell")).to_have_count(13)
+        expect(a.locator("#quick-grid .pairing-cell")).to_have_count(13)
         expect(a.locator(CELL)).to_contain_text("Blitz")
         expect(a.locator('#quick-grid [data-cell="1 day"]')).to_contain_text("Correspondence")
         assert overflow(a) == 0

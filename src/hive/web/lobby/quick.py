@@ -12,6 +12,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from ...sdk.messages import _, _n
 from ...sdk.view import JSON
 from ..play import clock
 from ..play.newgame import new_game
@@ -60,7 +61,8 @@ class QuickPairing:
         """The seek a click would open, checked as a seek is, and its game."""
         unknown = sorted(set(data) - FIELDS)
         if unknown:
-            raise BadRequest(f"Quick pairing takes {', '.join(sorted(FIELDS))}, not {', '.join(unknown)}.")
+            fields, refused = ", ".join(sorted(FIELDS)), ", ".join(unknown)
+            raise BadRequest(_("Quick pairing takes {fields}, not {unknown}.", fields=fields, unknown=refused))
         if "game" in data:
             view, options = game_options(data["game"])
             kind: object = view.kind
@@ -68,11 +70,11 @@ class QuickPairing:
             kind, options = data.get("kind"), data.get("options", {})
         rated = data.get("rated", True)
         if not isinstance(rated, bool):
-            raise BadRequest("'rated' is true or false.")
+            raise BadRequest(_("'rated' is true or false."))
         control = data.get("time_control")
         if cell_of(control) is None:
             names = ", ".join(name for name, _ in GRID)
-            raise BadRequest(f"Quick pairing's 'time_control' is one of the grid's ({names}).")
+            raise BadRequest(_("Quick pairing's 'time_control' is one of the grid's ({names}).", names=names))
         low, high = rating_range(data.get("rating_range"))
         game = new_game({"kind": kind, "options": options, "mode": "online", "time_control": control})
         seek = StoredSeek(
@@ -114,7 +116,7 @@ class QuickPairing:
         rating = (await self.seeks.ratings.rating(mine.account_id, game.board.game_name, speed)).rating
         lock = lock_key(mine.kind, mine.options, control, mine.rated)
         repository = self.seeks.repository
-        for _ in range(TRIES):
+        for _attempt in range(TRIES):
             pool = [seek for seek in await repository.pool(mine.kind, mine.rated) if same(seek)]
             dealt = {}
             for seek in [seek for seek in pool if seek.account_id != mine.account_id][:CANDIDATES]:
@@ -125,7 +127,13 @@ class QuickPairing:
             if done == "changed":
                 continue
             if done == "full":
-                raise Conflict(f"You have {OPEN_SEEKS} seeks open already: cancel one first.")
+                raise Conflict(
+                    _n(
+                        "You have {count} seek open: cancel it first.",
+                        "You have {count} seeks open: cancel one first.",
+                        OPEN_SEEKS,
+                    )
+                )
             assert found is not None
             if done == "cancelled":
                 await self.seeks.announce_change(found, "cancelled", by=signed.account.name)
@@ -136,7 +144,7 @@ class QuickPairing:
                 return "waiting", described
             made, seeker = dealt[found.id]
             return "started", await self.seeks.begin(signed, found, made, seeker)
-        raise Conflict("Many players are pairing in this pool just now: click again.")
+        raise Conflict(_("Many players are pairing in this pool just now: click again."))
 
 
 __all__ = ["QuickPairing"]

@@ -8,23 +8,29 @@
 import { api } from "../net.js";
 import { $, app, h, stylesheet, toast } from "../page.js";
 import { askSignIn, csrfHeaders, signedIn } from "../players/account.js";
+import { t } from "../i18n.js";
 
 stylesheet(new URL("./quickpair.css", import.meta.url));
 
+// The texts, from the page's catalog (page-pairing.po).
 const TEXTS = {
-  title: "Quick pairing",
-  game: "Game",
-  rated: "Rated",
-  speeds: { bullet: "Bullet", blitz: "Blitz", rapid: "Rapid", classical: "Classical", correspondence: "Correspondence" },
-  waiting: (n) => (n === 1 ? "1 waiting" : `${n} waiting`),
-  none: "Seek",
-  mine: "Waiting…",
-  cancel: "Cancel",
-  cellLabel: (cell, speed, count) => `${cell.label} ${speed}: ${count ? `${count} waiting, click to play` : "click to seek"}`,
-  mineLabel: (cell, speed) => `${cell.label} ${speed}: your seek waits, click to cancel it`,
-  opened: (label) => `Seek open (${label}): your game starts when another player clicks it too.`,
-  cancelled: "Seek cancelled",
-  failed: (err) => `Quick pairing: ${err}`,
+  title: () => t("pairing.title"),
+  game: () => t("pairing.game"),
+  rated: () => t("pairing.rated"),
+  speeds: {
+    bullet: () => t("pairing.speed.bullet"), blitz: () => t("pairing.speed.blitz"), rapid: () => t("pairing.speed.rapid"),
+    classical: () => t("pairing.speed.classical"), correspondence: () => t("pairing.speed.correspondence"),
+  },
+  days: (count) => t("pairing.days", { count }),
+  waiting: (count) => t("pairing.open", { count }),
+  none: () => t("pairing.seek"),
+  mine: () => t("pairing.mine"),
+  cancel: () => t("pairing.cancel"),
+  cellLabel: (control, speed, count) => (count ? t("pairing.cell_open", { control, speed, count }) : t("pairing.cell_empty", { control, speed })),
+  mineLabel: (control, speed) => t("pairing.cell_mine", { control, speed }),
+  opened: (control) => t("pairing.opened", { control }),
+  cancelled: () => t("pairing.cancelled"),
+  failed: (error) => t("pairing.failed", { error }),
 };
 
 let grid = null; // the server's: {cells, games}
@@ -44,6 +50,12 @@ function inPool(seek, cell) {
     && sameJSON(seek.options, game.options) && seek.rated === $("quick-rated").checked;
 }
 
+// A cell's name: minutes and seconds as the server writes them, or the days in the page's language.
+function labelOf(cell) {
+  const days = cell.time_control.days;
+  return days ? TEXTS.days(days) : cell.label;
+}
+
 // Draw the grid again from the open seeks (the button focused keeps its focus).
 function draw() {
   if (!grid) return;
@@ -54,15 +66,16 @@ function draw() {
     const pool = seeks.filter((seek) => inPool(seek, cell));
     const mine = !!me && pool.some((seek) => seek.player === me);
     const count = pool.filter((seek) => seek.player !== me).length;
-    const speed = TEXTS.speeds[cell.speed] || cell.speed;
-    const button = h("button", `quick-cell${mine ? " mine" : ""}${count ? " open" : ""}`);
+    const speed = TEXTS.speeds[cell.speed] ? TEXTS.speeds[cell.speed]() : cell.speed;
+    const label = labelOf(cell);
+    const button = h("button", `pairing-cell${mine ? " mine" : ""}${count ? " open" : ""}`);
     button.type = "button";
     button.dataset.cell = cell.id;
     button.dataset.speed = cell.speed;
     button.setAttribute("aria-pressed", String(mine));
-    button.setAttribute("aria-label", mine ? TEXTS.mineLabel(cell, speed) : TEXTS.cellLabel(cell, speed, count));
-    button.append(h("span", "quick-control", cell.label), h("span", "quick-speed", mine ? TEXTS.mine : speed),
-      h("span", "quick-count", mine ? TEXTS.cancel : count ? TEXTS.waiting(count) : TEXTS.none));
+    button.setAttribute("aria-label", mine ? TEXTS.mineLabel(label, speed) : TEXTS.cellLabel(label, speed, count));
+    button.append(h("span", "pairing-control", label), h("span", "pairing-speed", mine ? TEXTS.mine() : speed),
+      h("span", "pairing-count", mine ? TEXTS.cancel() : count ? TEXTS.waiting(count) : TEXTS.none()));
     button.onclick = () => pair(button, cell);
     return button;
   }));
@@ -83,10 +96,10 @@ async function pair(button, cell) {
     if (data.paired === "waiting") {
       hooks.watch(data.seek);
       seeks = [data.seek, ...seeks.filter((seek) => seek.id !== data.seek.id)];
-      toast(TEXTS.opened(cell.label), false);
+      toast(TEXTS.opened(labelOf(cell)), false);
     } else {
       seeks = seeks.filter((seek) => seek.id !== data.seek);
-      toast(TEXTS.cancelled, false);
+      toast(TEXTS.cancelled(), false);
     }
   } catch (err) {
     $("seeks-error").textContent = TEXTS.failed(err.message);
@@ -106,10 +119,10 @@ export function showQuick(open) {
 export async function wireQuick(given) {
   hooks = given;
   const box = $("quick");
-  const head = h("div", "quick-head");
-  const title = h("h3", "", TEXTS.title);
+  const head = h("div", "pairing-head");
+  const title = h("h3", "", TEXTS.title());
   title.id = "quick-title";
-  const game = h("label", "quick-choice", `${TEXTS.game} `);
+  const game = h("label", "pairing-choice", `${TEXTS.game()} `);
   const select = h("select");
   select.id = "quick-game";
   for (const info of app.assets.games) {
@@ -118,14 +131,14 @@ export async function wireQuick(given) {
     select.append(option);
   }
   game.append(select);
-  const rated = h("label", "check quick-choice");
+  const rated = h("label", "check pairing-choice");
   const check = h("input");
   check.type = "checkbox";
   check.id = "quick-rated";
   check.checked = true;
-  rated.append(check, document.createTextNode(` ${TEXTS.rated}`));
+  rated.append(check, document.createTextNode(` ${TEXTS.rated()}`));
   head.append(title, game, rated);
-  const cells = h("div", "quick-grid");
+  const cells = h("div", "pairing-grid");
   cells.id = "quick-grid";
   cells.setAttribute("role", "group");
   cells.setAttribute("aria-labelledby", "quick-title");

@@ -15,6 +15,7 @@ import { clockForRated, openSignedInDialog, optionFields, timeControl } from "..
 import { live, lobbyFailures, lobbyShowing, onLobbyLive, onLobbyMessage } from "./lobbysocket.js";
 import { playerLink } from "../players/players.js";
 import { showQuick, wireQuick } from "./quickpair.js";
+import { t } from "../i18n.js";
 
 const POLL_MS = 3000;
 // How long the lists wait for the lobby's socket to open before they are asked for by polling.
@@ -54,15 +55,17 @@ function sideText(seek) {
   return `${seek.player === signedIn() ? "you play" : "plays"} ${side}`;
 }
 
-// The ratings a seek's opponent may have: "1400–1800", "1600+", "up to 1800", or null for any.
+// The ratings a seek's opponent may have: "for 1400–1800", "for 1600+", "for up to 1800", or null for any.
 function rangeText([low, high] = [null, null]) {
   if (low === null && high === null) return null;
-  return low === null ? `up to ${high}` : high === null ? `${low}+` : `${low}–${high}`;
+  const [from, to] = [String(low), String(high)]; // a rating as the lists write it: no thousands separator
+  if (low === null) return t("pairing.range_below", { high: to });
+  return high === null ? t("pairing.range_above", { low: from }) : t("pairing.range_between", { low: from, high: to });
 }
 
 function detailText(seek) {
   const range = rangeText(seek.rating_range);
-  return [gameName(seek), seek.time_control, seek.rated ? "rated" : "casual", sideText(seek), ...(range ? [`for ${range}`] : [])].join(" · ");
+  return [gameName(seek), seek.time_control, seek.rated ? "rated" : "casual", sideText(seek), ...(range ? [range] : [])].join(" · ");
 }
 
 // One seek or challenge: who (and their rating), what game, and its buttons ([label, action, class, handler]).

@@ -8,23 +8,25 @@
 // pending {piece, to} is in the view's legal moves, or null. Without it, moves are only held for confirmation.
 
 import { $, app, h, stylesheet, toast } from "../page.js";
+import { t } from "../i18n.js";
 
 stylesheet(new URL("./premove.css", import.meta.url));
 
 const CONFIRM_KEY = "hive.confirm-moves";
 
+// The texts, from the page's catalog (page-pairing.po).
 const TEXTS = {
-  confirmOn: "Confirm moves: on",
-  confirmOff: "Confirm moves: off",
-  confirmTitle: "Hold each move until you press Confirm (in this browser)",
-  preselected: (what) => `Pre-selected: ${what}, played on your turn if still legal`,
-  waiting: (what) => `Send ${what}?`,
-  confirm: "Confirm",
-  cancel: "Cancel",
-  dropped: (what) => `Your pre-selected move (${what}) is not legal now: it was cancelled.`,
-  stale: "The position changed: the move waiting for confirmation was cancelled.",
-  cancelled: "Move cancelled",
-  pass: "pass",
+  confirmOn: () => t("pairing.confirm_on"),
+  confirmOff: () => t("pairing.confirm_off"),
+  confirmTitle: () => t("pairing.confirm_title"),
+  preselected: (what) => t("pairing.preselected", { what }),
+  waiting: (what) => t("pairing.send", { what }),
+  confirm: () => t("pairing.confirm"),
+  cancel: () => t("pairing.cancel"),
+  dropped: (what) => t("pairing.dropped", { what }),
+  stale: () => t("pairing.stale"),
+  cancelled: () => t("pairing.move_cancelled"),
+  pass: () => t("pairing.pass"),
 };
 
 let shell = null; // {send(body), render(), game()}: the shell's one move path, its redraw, the open game's module
@@ -44,7 +46,7 @@ export function mayPreselect() {
 
 // How a pending move reads: its notation, or the piece that goes (as the game module names it).
 function what(pending) {
-  if (pending.body.move === "pass") return TEXTS.pass;
+  if (pending.body.move === "pass") return TEXTS.pass();
   const module = shell.game();
   return pending.body.move || (module && module.pieceName ? module.pieceName(pending.piece) : pending.piece);
 }
@@ -69,7 +71,7 @@ function set(pending) {
 export function cancelPending(say = true) {
   if (!app.pending) return false;
   set(null);
-  if (say) toast(TEXTS.cancelled, false);
+  if (say) toast(TEXTS.cancelled(), false);
   return true;
 }
 
@@ -107,7 +109,7 @@ export function followState(state) {
   if (state.id !== pending.game || state.result) { set(null); return; }
   if (state.moves.length === pending.ply) return;
   if (!pending.premove || state.view.turn !== seat()) {
-    if (!pending.premove) { set(null); toast(TEXTS.stale, false); }
+    if (!pending.premove) { set(null); toast(TEXTS.stale(), false); }
     return;
   }
   const body = shell.game().preselected(pending, state.view);
@@ -120,7 +122,7 @@ export function followState(state) {
 function showSetting() {
   const button = $("btn-confirm");
   const on = confirmOn();
-  button.textContent = on ? TEXTS.confirmOn : TEXTS.confirmOff;
+  button.textContent = on ? TEXTS.confirmOn() : TEXTS.confirmOff();
   button.setAttribute("aria-pressed", String(on));
 }
 
@@ -133,16 +135,16 @@ export function wirePremove(given) {
   bar.setAttribute("role", "status");
   const text = h("span", "pending-text");
   text.id = "pending-text";
-  const yes = h("button", "primary", TEXTS.confirm);
+  const yes = h("button", "primary", TEXTS.confirm());
   yes.id = "btn-pending-confirm";
   yes.onclick = confirm;
-  const no = h("button", "", TEXTS.cancel);
+  const no = h("button", "", TEXTS.cancel());
   no.id = "btn-pending-cancel";
   no.onclick = () => cancelPending();
   bar.append(text, yes, no);
   $("board-area").append(bar);
   const button = $("btn-confirm");
-  button.title = TEXTS.confirmTitle;
+  button.title = TEXTS.confirmTitle();
   button.onclick = () => {
     localStorage.setItem(CONFIRM_KEY, confirmOn() ? "off" : "on");
     showSetting();
