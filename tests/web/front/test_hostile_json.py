@@ -74,6 +74,7 @@ TAKEN: dict[str, set[str]] = {
     "ply": {"null"},
     "line": {"null"},
     "level": {"null"},
+    "language": {"null"},  # the browser's choice
     "options": {"object"},  # unknown options are ignored
 }
 #: The tables a request could add rows to.
@@ -127,6 +128,7 @@ CASES = [
     Case("POST", "/api/accounts", {"name": "-", "password": PASSWORD}, ("password",)),
     Case("POST", "/api/session", {"name": "nobody", "password": "wrong"}, ("name", "password")),
     Case("POST", "/api/session/password", {"old": "wrong", "new": PASSWORD + "!"}, ("old", "new")),
+    Case("POST", "/api/account/language", {"language": "fr"}, ("language",)),
     Case("POST", "/api/account/block", {"name": "bob"}, ("name",)),
     Case("POST", "/api/account/unblock", {"name": "bob"}, ("name",)),
     Case(
