@@ -56,6 +56,8 @@ from ..play.sockets import GameSocket
 from ..players import Accounts, Identity
 from ..players.profiles import Profiles
 from ..players.routes import PlayerRoutes
+from ..push import Notices, Push, Sender
+from ..push.routes import PushRoutes
 from ..ratings import Ratings
 from ..ratings.routes import RatingRoutes
 from ..shared.bus import Bus, LocalBus, PostgresBus, Publisher, RedisBus
@@ -187,6 +189,11 @@ class App:
         self.following.subscribe()
         self.news.subscribe(self.subscribers)
         ChatNews(service, self.fanout).subscribe(self.subscribers)
+        self.push = Push(store.push, loopback=settings.push_loopback)
+        self.notices = Notices(
+            store.push, Sender(store.push, settings.push_contact), service, self.watching.present, self.origin
+        )
+        self.notices.subscribe(self.subscribers)
         self._routes(settings)
         self.asgi = Starlette(routes=routes(self), exception_handlers=self.api.handlers(), lifespan=self._lifespan)
         self.asgi.state.hive = self
@@ -234,6 +241,7 @@ class App:
             TournamentRoutes(identity, self.tournaments, self.api.page, depth),
             ChatRoutes(identity, self.chat, depth),
             self.bot_routes,
+            PushRoutes(identity, self.push, depth),
         ]
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
@@ -265,7 +273,7 @@ class App:
         self.ai.start()
         loops: list[Coroutine[Any, Any, None]] = [self.following.sweeping()]
         if self.settings.accounts:
-            loops += [self.looks.looking(), self.news.holding()]
+            loops += [self.looks.looking(), self.news.holding(), self.notices.noticing(), self.notices.sender.sending()]
         self._loops += [asyncio.get_running_loop().create_task(loop) for loop in loops]
 
     async def resync(self) -> None:
