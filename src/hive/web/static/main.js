@@ -37,6 +37,7 @@ import { seenGame, wireNotices } from "./notices.js";
 import { hideLeaderboard, renderRatingChange, showLeaderboard, wirePlayers } from "./players.js";
 import { hideProfile, showProfile, wireProfile } from "./profile.js";
 import { syncTabs, wireTabs } from "./sidetabs.js";
+import { wirePush } from "./push.js";
 
 const modules = {};
 let game = null;
@@ -506,6 +507,7 @@ async function wire() {
   wireLobby((id, opts) => { history.pushState(null, "", `/game/${id}`); return openGame(id, opts); });
   const dialogs = wireDialogs(app.assets.games, { loadModule: gameFor, createGame });
   const account = wireAccount();
+  wirePush();
   wireTournaments((path) => { history.pushState(null, "", path); route(); }, (id) => { history.pushState(null, "", `/game/${id}`); return openGame(id); });
   wirePlayers((path) => { history.pushState(null, "", path); route(); }, (id, opts) => { history.pushState(null, "", `/game/${id}`); return openGame(id, opts); });
   if (app.assets.accounts) wireProfile();
