@@ -5,11 +5,11 @@
 
 import { csrfHeaders, onAccountChange, signedIn } from "./account.js";
 import { api } from "./net.js";
-import { $, app, h } from "./page.js";
+import { $, app, h, stylesheet } from "./page.js";
 
 const TEXTS = {
   heading: "Notifications",
-  intro: "Be told on this device, with the page closed:",
+  intro: "Tell me on this device, even with the page closed:",
   turn: "Your turn in a game",
   challenge: "A challenge for you",
   tournament: "Your tournament starts",
@@ -61,8 +61,9 @@ function build() {
   const button = h("button", "push-toggle", TEXTS.on);
   Object.assign(button, { type: "button", id: "btn-push" });
   button.onclick = () => toggle();
-  section.append(heading, fields, h("div", "push-actions"), status);
-  section.lastChild.previousSibling.append(button);
+  const actions = h("div", "push-actions");
+  actions.append(button);
+  section.append(heading, fields, actions, status);
   const dialog = $("dlg-account").querySelector("form");
   dialog.insertBefore(section, dialog.querySelector(".dialog-buttons"));
 }
@@ -135,6 +136,7 @@ function choose() {
 export function wirePush() {
   register();
   if (!app.assets.accounts) return;
+  stylesheet(new URL("./push.css", import.meta.url));
   build();
   show();
   $("btn-account").addEventListener("click", () => { if (signedIn()) refresh(); });
