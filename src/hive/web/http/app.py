@@ -6,8 +6,10 @@ a PostgreSQL database, builds each domain's service, and subscribes what follows
 :mod:`~hive.web.shared.events`), whichever process it happened in: a game's changes are followed by play
 (:class:`~hive.web.play.following.Following`, which shows them to the game's sockets through
 :class:`~hive.web.play.showing.Showing`), the lobby's news by the lobby (:class:`~hive.web.lobby.news.LobbyNews`),
-a chat's messages by the chat (:class:`~hive.web.chat.news.ChatNews`). The background loops are the domains' own
-(the sweep of the games watched here, the seekers held, the tournaments looked at); the app starts and stops them.
+a chat's messages by the chat (:class:`~hive.web.chat.news.ChatNews`), a player's turn, a challenge and a
+tournament's start by Web Push (:class:`~hive.web.push.notices.Notices`, which sends from a queue of its own). The
+background loops are the domains' own (the sweep of the games watched here, the seekers held, the tournaments looked
+at, the push notifications sent); the app starts and stops them.
 
 Stopping (SIGTERM, Ctrl+C) drains the process: it stops being ready, closes its sockets with a reason (the page
 reconnects, to another process if there is one), lets the requests in flight finish, gives its AI jobs back to the
