@@ -1,5 +1,6 @@
 """Web Push end to end, with a push service on this machine standing in for the browser vendor's: a player's
-subscription is sent "your turn" when the opponent moved and the player has no page of the game open, a challenge
+subscription is sent "your turn" when the opponent moved and the player has no page of the game open (and not while
+one is open), a challenge
 and a tournament's start likewise, each as the real protocol sends it (the VAPID header's ES256 JWT checked against
 the server's public key, ``Content-Encoding: aes128gcm``, ``TTL``, the body decrypted with the keys the test made as a
 browser makes them); the notifications a subscription asked for are the only ones it gets, and a subscription its
@@ -86,6 +87,14 @@ def test_a_subscription_is_sent_its_turn_a_challenge_and_a_tournaments_start_in_
             assert told["kind"] == "turn" and told["title"] == "Your turn" and told["game_id"] == game_id
             assert told["url"] == f"/game/{game_id}" and "bob moved in your game of Base" in told["body"]
             assert turn.headers["ttl"] == "86400" and turn.headers["urgency"] == "high"
+            # with a page of the game open (on any process), ann is not told of her turn
+            seat = frozenset({names.index("ann")})
+            await app.watching.opened(game_id, seat)
+            await play_moves(ann, ann_csrf["x-csrf-token"], game_id, "Base", 1, 5)
+            await play_moves(bob, bob_csrf["x-csrf-token"], game_id, "Base", 1, 6)
+            await app.notices.settle()
+            assert len(service.to("/push/ann")) == 1
+            await app.watching.closed(game_id, seat)
             # ann now asks for tournaments only: her next turn is not told, her tournament's start is
             endpoint = service.endpoint("ann")
             chose = await ann.post("/api/push/preferences", json={"endpoint": endpoint, "kinds": ["tournament"]},
