@@ -11,6 +11,7 @@ import base64
 import json
 import os
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -32,6 +33,10 @@ def b64(data: bytes) -> str:
 
 def unb64(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+#: How long the push service takes to answer a message to a path under ``/slow/``, in seconds.
+SLOW = 3.0
 
 
 @dataclass
@@ -79,7 +84,7 @@ class Received:
 
 class PushService:
     """A push service on this machine: every ``POST`` kept in :attr:`received`; a path under ``/gone/`` answers 410,
-    the others 201."""
+    the others 201, those under ``/slow/`` after :data:`SLOW` seconds."""
 
     def __init__(self) -> None:
         self.received: list[Received] = []
@@ -89,6 +94,8 @@ class PushService:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("content-length", 0)))
+                if self.path.startswith("/slow/"):
+                    time.sleep(SLOW)
                 with service.arrived:
                     service.received.append(Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body))
                     service.arrived.notify_all()

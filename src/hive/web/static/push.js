@@ -140,5 +140,15 @@ export function wirePush() {
   build();
   show();
   $("btn-account").addEventListener("click", () => { if (signedIn()) refresh(); });
-  onAccountChange(() => refresh());
+  onAccountChange((name) => (name ? refresh() : forget()));
+}
+
+// Signed out: this browser's subscription ends (its push service then answers the server that it is gone, and the
+// server deletes it), so that the next player on this browser is not sent the last one's notifications.
+async function forget() {
+  const registration = supported() && await worker;
+  const subscription = registration && await registration.pushManager.getSubscription();
+  if (subscription) await subscription.unsubscribe().catch(() => false);
+  state.subscription = null;
+  show();
 }
