@@ -183,6 +183,13 @@ def test_the_page_installs_and_a_player_turns_notifications_on_and_off(
             expect(page.locator("#push-status")).to_have_text("Notifications are off for this device.")
             assert page.evaluate("navigator.serviceWorker.ready.then((r) => r.pushManager.getSubscription())") is None
             assert kept() == {"subscribed": False, "kinds": []}
+            # on again, then signed out: the browser's subscription ends with the session
+            page.click("#btn-push")
+            expect(page.locator("#btn-push")).to_have_text("Turn off notifications")
+            page.click("#btn-sign-out")
+            expect(page.locator("#btn-account")).to_have_text("Sign in")
+            page.wait_for_function("document.body.dataset.push === 'off'")
+            assert page.evaluate("navigator.serviceWorker.ready.then((r) => r.pushManager.getSubscription())") is None
             assert page.errors == []
         finally:
             context.close()

@@ -195,7 +195,8 @@ class App:
         self.notices = Notices(
             store.push, Sender(store.push, settings.push_contact), service, self.watching.present, self.origin
         )
-        self.notices.subscribe(self.subscribers)
+        if settings.accounts:  # only accounts subscribe (and the queue is sent from the loops of hive serve)
+            self.notices.subscribe(self.subscribers)
         self._routes(settings)
         self.asgi = Starlette(routes=routes(self), exception_handlers=self.api.handlers(), lifespan=self._lifespan)
         self.asgi.state.hive = self
