@@ -3,7 +3,6 @@
 // and a click on one focuses the page already showing its address, or opens it. It caches nothing: the page is
 // always the server's.
 
-const TEXTS = { title: "Hive" };
 const ICON = "/static/icons/icon-192.png";
 
 self.addEventListener("install", () => self.skipWaiting());
@@ -16,7 +15,7 @@ function notification(event) {
   const url = typeof data.url === "string" && data.url.startsWith("/") && !data.url.startsWith("//") ? data.url : "/";
   const options = { body: typeof data.body === "string" ? data.body : "", icon: ICON, badge: ICON, data: { url } };
   if (typeof data.tag === "string") Object.assign(options, { tag: data.tag, renotify: true });
-  return [typeof data.title === "string" && data.title ? data.title : TEXTS.title, options];
+  return [typeof data.title === "string" && data.title ? data.title : self.location.host, options];
 }
 
 self.addEventListener("push", (event) => {
