@@ -14,7 +14,8 @@ import pytest
 
 from hive.web.lobby.events import SeekOpened
 from hive.web.play.events import MoveMade
-from hive.web.push import Notices
+from hive.web.push import Notices, Notification, Sender, Subscription
+from hive.web.push.sending import _public
 from hive.web.shared.settings import Settings
 
 from ...web_support import in_process
@@ -66,5 +67,33 @@ def test_a_slow_push_service_delays_no_move(tmp_path: Path) -> None:
                 await app.notices.settle()
                 assert time.monotonic() - began >= SLOW
                 assert len(service.received) == 7  # the challenge, and the six turns
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "public"),
+    [
+        ("https://127.0.0.1:8443/x", False),
+        ("https://localhost/x", False),
+        ("https://10.0.0.1/x", False),
+        ("https://[::1]/x", False),
+        ("https://93.184.215.14/x", True),
+    ],
+)
+def test_a_host_of_this_machine_or_a_private_network_is_never_sent_to(endpoint: str, public: bool) -> None:
+    """Whatever a subscription's endpoint passed at the door, the sender looks at its host's addresses again."""
+    assert asyncio.run(_public(endpoint)) is public
+
+
+def test_the_sender_refuses_an_endpoint_that_leads_here() -> None:
+    async def main() -> None:
+        with push_service() as service:
+            sender = Sender(None, "mailto:club@example.org")  # type: ignore[arg-type]
+            keys = Browser().subscription(service.endpoint("ann"))["keys"]
+            subscription = Subscription("s", "a", service.endpoint("ann"), keys["p256dh"], keys["auth"], frozenset())
+            async with httpx.AsyncClient() as client:
+                assert await sender.send(client, Notification(subscription, {"title": "x"}, 60)) is None
+            assert service.received == [] and sender.failed == 1
 
     asyncio.run(main())

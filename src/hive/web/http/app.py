@@ -193,7 +193,11 @@ class App:
         ChatNews(service, self.fanout).subscribe(self.subscribers)
         self.push = Push(store.push, loopback=settings.push_loopback)
         self.notices = Notices(
-            store.push, Sender(store.push, settings.push_contact), service, self.watching.present, self.origin
+            store.push,
+            Sender(store.push, settings.push_contact, loopback=settings.push_loopback),
+            service,
+            self.watching.present,
+            self.origin,
         )
         if settings.accounts:  # only accounts subscribe (and the queue is sent from the loops of hive serve)
             self.notices.subscribe(self.subscribers)

@@ -3,13 +3,16 @@ few background workers over ``httpx``'s asynchronous client (RFC 8030: a ``POST`
 subscription's endpoint, with its ``TTL``, ``Urgency`` and ``Content-Encoding: aes128gcm``, and RFC 8292's VAPID
 ``Authorization``). A slow or failing push service holds a worker for the time limit at most, never a move; a full
 queue drops the notification (said in the log); a subscription its push service says is gone (404, 410) is deleted.
+An endpoint whose host has an address of this machine or a private network is not sent to, nor a redirect followed.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import logging
+import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -48,6 +51,7 @@ class Sender:
     :param queue: how many may wait.
     :param timeout: seconds a push service has to answer.
     :param now: the time source (the tokens' ``exp``).
+    :param loopback: send to endpoints on this machine and private networks too (tests' stand-in push services).
     """
 
     def __init__(
@@ -59,8 +63,10 @@ class Sender:
         queue: int = 256,
         timeout: float = 10.0,
         now: Callable[[], float] = time.time,
+        loopback: bool = False,
     ) -> None:
         self.repository = repository
+        self.loopback = loopback
         self.contact = contact
         self.workers = workers
         self.timeout = timeout
@@ -93,14 +99,18 @@ class Sender:
                 self.queue.task_done()
 
     async def send(self, client: httpx.AsyncClient, notification: Notification) -> int | None:
-        """Send one message now; the push service's status (``None``: it could not be reached, or the message is
-        longer than :data:`MAX_PAYLOAD`)."""
+        """Send one message now; the push service's status (``None``: it could not be reached, its host is not on
+        the internet, or the message is longer than :data:`MAX_PAYLOAD`)."""
         s = notification.subscription
-        keys = await self.repository.keys()
         text = json.dumps(notification.payload, separators=(",", ":"), ensure_ascii=False).encode()
         if len(text) > MAX_PAYLOAD:  # never with the server's own texts, whose names are short
             log.warning("a push notification of %d bytes was not sent", len(text))
             return None
+        if not self.loopback and not await _public(s.endpoint):
+            self.failed += 1
+            log.warning("a push endpoint's host is not on the internet (%s): not sent", _host(s.endpoint))
+            return None
+        keys = await self.repository.keys()
         headers = {
             "Authorization": authorization(keys.private, s.endpoint, self.contact, self.now()),
             "Content-Encoding": "aes128gcm",
@@ -126,6 +136,17 @@ class Sender:
     async def settle(self) -> None:
         """Wait until every queued message has been sent or given up (for tests and a stopping process)."""
         await self.queue.join()
+
+
+async def _public(endpoint: str) -> bool:
+    """Whether every address the endpoint's host has is a public one (a name that leads to this machine or a private
+    network is not sent to, whatever the subscription's checks at the door saw)."""
+    url = httpx.URL(endpoint)
+    try:
+        found = await asyncio.get_running_loop().getaddrinfo(url.host, url.port or 443, type=socket.SOCK_STREAM)
+    except OSError:
+        return False
+    return bool(found) and all(ipaddress.ip_address(str(info[4][0]).split("%")[0]).is_global for info in found)
 
 
 def _host(endpoint: str) -> str:
