@@ -43,7 +43,7 @@ def test_a_subscription_is_sent_its_turn_a_challenge_and_a_tournaments_start_in_
             for name, kinds in wanted.items():
                 client, csrf = players[name]
                 endpoint = service.endpoint(name) if name != "dee" else f"{service.origin}/gone/dee"
-                more = {"language": "en"} if kinds is None else {"kinds": kinds}
+                more = {"language": "en"} if kinds is None else {"kinds": kinds, "language": "de"}
                 body = browsers[name].subscription(endpoint, **more)
                 r = await client.post("/api/push/subscribe", json=body, headers=csrf)
                 assert r.status_code == 200, r.text
@@ -66,9 +66,9 @@ def test_a_subscription_is_sent_its_turn_a_challenge_and_a_tournaments_start_in_
             assert challenge.status_code == 200, challenge.text
             await app.notices.settle()
             assert [r.path for r in service.received] == ["/push/bob"]
-            told = opened("bob", service.received[0])
-            assert told["kind"] == "challenge" and told["title"] == "A challenge for you"
-            assert "ann challenges you to a game of Base" in told["body"] and int(service.received[0].headers["ttl"])
+            told = opened("bob", service.received[0])  # in the language of bob's page, German
+            assert told["kind"] == "challenge" and told["title"] == "Eine Herausforderung für dich"
+            assert "ann fordert dich zu einer Partie Base heraus" in told["body"]
             # the game it starts, by correspondence: ann's turn is told to ann, whose page is closed; bob, who asked
             # for challenges only, is told nothing of his
             bob, bob_csrf = players["bob"]

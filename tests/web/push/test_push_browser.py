@@ -160,22 +160,27 @@ def test_the_page_installs_and_a_player_turns_notifications_on_and_off(
             registrations: list[dict[str, Any]] = []
             cdp.on("ServiceWorker.workerRegistrationUpdated", lambda e: registrations.extend(e["registrations"]))
             cdp.send("ServiceWorker.enable")
-            page.wait_for_timeout(200)
+            for _ in range(100):
+                if any(not r["isDeleted"] for r in registrations):
+                    break
+                page.wait_for_timeout(50)
             [registration] = [r for r in registrations if not r["isDeleted"]]
-            origin = club.rstrip("/")
-            cdp.send("ServiceWorker.deliverPushMessage", {
-                "origin": origin, "registrationId": registration["registrationId"], "data": text,
-            })  # fmt: skip
-            shown = page.evaluate("""async () => {
-                const registration = await navigator.serviceWorker.ready;
-                for (let i = 0; i < 50; i++) {
-                  const found = await registration.getNotifications();
-                  const shown = found.map((n) => ({ title: n.title, body: n.body, url: n.data.url, tag: n.tag }));
-                  if (shown.length) return shown;
-                  await new Promise((done) => setTimeout(done, 100));
-                }
-                return [];
-            }""")
+            push = {"origin": club.rstrip("/"), "registrationId": registration["registrationId"], "data": text}
+            shown: list[dict[str, Any]] = []
+            for _ in range(2):  # on a busy machine the worker may be starting again: a second delivery then
+                cdp.send("ServiceWorker.deliverPushMessage", push)
+                shown = page.evaluate("""async () => {
+                    const registration = await navigator.serviceWorker.ready;
+                    for (let i = 0; i < 100; i++) {
+                      const found = await registration.getNotifications();
+                      const shown = found.map((n) => ({ title: n.title, body: n.body, url: n.data.url, tag: n.tag }));
+                      if (shown.length) return shown;
+                      await new Promise((done) => setTimeout(done, 100));
+                    }
+                    return [];
+                }""")
+                if shown:
+                    break
             assert len(shown) == 1 and shown[0]["title"] == "A challenge for you", shown
             assert shown[0]["body"].startswith("bob challenges you to a game of Base") and shown[0]["url"] == "/"
             # turned off: the browser's subscription and the server's are gone

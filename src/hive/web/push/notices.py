@@ -21,21 +21,22 @@ from ..play import GameService
 from ..play.events import MoveMade
 from ..shared.errors import GameError
 from ..shared.events import Event, Subscribers
+from ..shared.i18n import SOURCE, _, gettext_in, languages
 from ..tournaments.events import TournamentStarted
 from .repository import PushRepository
 from .sending import Notification, Sender
 
 log = logging.getLogger("hive.web")
 
-#: The notifications' texts (English; ``{…}`` filled in).
+#: The notifications' texts (their English, the catalogs' keys: see the ``messages-push.po`` files), by name.
 TEXTS = {
-    "turn.title": "Your turn",
-    "turn.body": "{opponent} moved in your game of {game}.",
-    "turn.body.nobody": "Your opponent moved in your game of {game}.",
-    "challenge.title": "A challenge for you",
-    "challenge.body": "{player} challenges you to a game of {game} ({time_control}).",
-    "tournament.title": "Your tournament starts",
-    "tournament.body": "{name} has started: your first game is ready.",
+    "turn.title": _("Your turn"),
+    "turn.body": _("{opponent} moved in your game of {game}."),
+    "turn.body.nobody": _("Your opponent moved in your game of {game}."),
+    "challenge.title": _("A challenge for you"),
+    "challenge.body": _("{player} challenges you to a game of {game} ({time_control})."),
+    "tournament.title": _("Your tournament starts"),
+    "tournament.body": _("{name} has started: your first game is ready."),
 }
 #: How long a push service keeps each kind of notification for a browser that is away (seconds): a turn for a day,
 #: a challenge for an hour, a tournament's start for ten minutes (its first games are under way by then).
@@ -43,8 +44,10 @@ TTL = {"turn": 86_400, "challenge": 3600, "tournament": 600}
 
 
 def text(key: str, language: str | None, **values: Any) -> str:
-    """A notification's text in ``language`` (English for now), its ``{…}`` filled in."""
-    return TEXTS[key].format(**values)
+    """A notification's text in ``language`` (the subscriber's page's when it subscribed; English when the catalogs
+    have not that language), its ``{…}`` filled in."""
+    code = (language or SOURCE).split("-")[0].lower()
+    return gettext_in(code if code in languages() else SOURCE, TEXTS[key].msgid, **values)
 
 
 class Notices:

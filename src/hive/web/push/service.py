@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 from ...sdk.view import JSON
 from ..players import Signed
 from ..shared.errors import BadRequest, Forbidden, NotFound, TooMany, shown
+from ..shared.i18n import _
 from ..shared.values import check_text
 from .crypto import AUTH_BYTES, check_public_key, unb64
 from .repository import PushRepository, Subscription
@@ -46,13 +47,13 @@ def check_endpoint(value: object, loopback: bool = False) -> str:
         host = parts.hostname or ""
         parts.port  # noqa: B018 (a port out of range raises ValueError)
     except ValueError:
-        raise BadRequest("'endpoint' must be a URL.") from None
+        raise BadRequest(_("'endpoint' must be a URL.")) from None
     if parts.scheme != "https" and not (loopback and parts.scheme == "http"):
-        raise BadRequest("'endpoint' must be an https URL.")
+        raise BadRequest(_("'endpoint' must be an https URL."))
     if not host or parts.username is not None or parts.password is not None or parts.fragment or " " in text:
-        raise BadRequest("'endpoint' must be a push service's URL: a host, no user name, no fragment.")
+        raise BadRequest(_("'endpoint' must be a push service's URL: a host, no user name, no fragment."))
     if not loopback and _local(host):
-        raise BadRequest(f"'endpoint' cannot name this machine or a local network ({shown(host)}).")
+        raise BadRequest(_("'endpoint' cannot name this machine or a local network ({host}).", host=shown(host)))
     return text
 
 
@@ -71,7 +72,9 @@ def check_kinds(value: object) -> frozenset[str]:
     :raises BadRequest: otherwise.
     """
     if not isinstance(value, list) or len(value) > len(KINDS) or any(kind not in KINDS for kind in value):
-        raise BadRequest(f"'kinds' must be a list of {', '.join(KINDS)}, not {shown(value)}.")
+        raise BadRequest(
+            _("'kinds' must be a list of {kinds}, not {value}.", kinds=", ".join(KINDS), value=shown(value))
+        )
     return frozenset(value)
 
 
@@ -81,18 +84,18 @@ def check_keys(value: object) -> tuple[str, str]:
     :raises BadRequest: otherwise.
     """
     if not isinstance(value, dict):
-        raise BadRequest(f"'keys' must be an object with 'p256dh' and 'auth', not {shown(value)}.")
+        raise BadRequest(_("'keys' must be an object with 'p256dh' and 'auth', not {value}.", value=shown(value)))
     p256dh, auth = (check_text(value.get(name), f"'keys.{name}'", 128) for name in ("p256dh", "auth"))
     try:
         check_public_key(p256dh)
     except ValueError:
-        raise BadRequest("'keys.p256dh' must be a P-256 public key (65 bytes, base64url).") from None
+        raise BadRequest(_("'keys.p256dh' must be a P-256 public key (65 bytes, base64url).")) from None
     try:
         secret = unb64(auth)
     except ValueError:
         secret = b""
     if len(secret) != AUTH_BYTES:
-        raise BadRequest(f"'keys.auth' must be {AUTH_BYTES} bytes, base64url.")
+        raise BadRequest(_("'keys.auth' must be {count} bytes, base64url.", count=AUTH_BYTES))
     return p256dh.rstrip("="), auth.rstrip("=")
 
 
@@ -104,7 +107,9 @@ def check_language(value: object) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or len(value) > 20 or not LANGUAGE.fullmatch(value):
-        raise BadRequest(f"'language' must be a language tag such as 'en' or 'fr-CA', not {shown(value)}.")
+        raise BadRequest(
+            _("'language' must be a language tag such as 'en' or 'fr-CA', not {value}.", value=shown(value))
+        )
     return value
 
 
@@ -124,7 +129,7 @@ class Push:
     @staticmethod
     def _browser(signed: Signed) -> None:
         if signed.bearer:
-            raise Forbidden("Push notifications are a browser's: sign in on the page to subscribe.")
+            raise Forbidden(_("Push notifications are a browser's: sign in on the page to subscribe."))
 
     async def key(self) -> JSON:
         """The server's public key (``key``, base64url: the page's ``applicationServerKey``) and the kinds of
@@ -152,7 +157,12 @@ class Push:
             secrets.token_urlsafe(12), signed.account.id, endpoint, p256dh, auth, kinds, language
         )
         if not await self.repository.subscribe(subscription, self.limit):
-            raise TooMany(f"An account has {self.limit} push subscriptions at most: unsubscribe another browser first.")
+            raise TooMany(
+                _(
+                    "An account has {limit} push subscriptions at most: unsubscribe another browser first.",
+                    limit=self.limit,
+                )
+            )
         return self._answer(subscription)
 
     async def choose(self, signed: Signed, data: JSON) -> JSON:
@@ -164,7 +174,7 @@ class Push:
         endpoint = check_endpoint(data.get("endpoint"), self.loopback)
         kinds = check_kinds(data.get("kinds"))
         if not await self.repository.choose(signed.account.id, endpoint, kinds):
-            raise NotFound("This browser has no push subscription of yours: subscribe first.")
+            raise NotFound(_("This browser has no push subscription of yours: subscribe first."))
         return {"subscribed": True, "kinds": sorted(kinds)}
 
     async def unsubscribe(self, signed: Signed, data: JSON) -> JSON:
