@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from .. import BUILD, __version__
-from . import bot, match, perft, play, records, serve, tournament, tune, uhp
+from . import bot, match, perft, play, push, records, serve, tournament, tune, uhp
 
 #: The options of ``hive`` itself, before its command.
 _OWN_OPTIONS = ("-h", "--help", "--version")
@@ -25,6 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     play.add_parser(sub)
     serve.add_parsers(sub)
+    push.add_parser(sub)
     perft.add_parser(sub)
     uhp.add_parser(sub)
     match.add_parser(sub)

@@ -59,13 +59,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def database_url(args: argparse.Namespace) -> str:
+    """The database a ``hive db`` (or ``hive push``) command names: the option's, the environment's, or the SQLite
+    file of ``hive play``."""
+    return _database(args) or _default()
+
+
 def cmd_db(args: argparse.Namespace) -> int:
-    """``hive db upgrade`` brings the schema up to date; ``hive db current`` says where it is; ``hive db admin NAME``
-    makes an account an admin (``--revoke``: no longer)."""
+    """``hive db upgrade`` brings the schema up to date (and makes the Web Push keys if there are none); ``hive db
+    current`` says where it is; ``hive db admin NAME`` makes an account an admin (``--revoke``: no longer)."""
     from ..web.migrations import head
     from ..web.shared.database import Database, DatabaseError
 
-    url = _database(args) or _default()
+    url = database_url(args)
     try:
         before = None
         if args.action == "upgrade":  # where it stood, to say what the upgrade did
@@ -81,6 +87,7 @@ def cmd_db(args: argparse.Namespace) -> int:
         found = database.revision()
         newest = head()
         if args.action == "upgrade":
+            _push_keys(database)
             if before is None:
                 print(f"Made the tables of schema {found} in the empty database at {database.shown}: it is up to date.")
             elif before != found:
@@ -93,6 +100,15 @@ def cmd_db(args: argparse.Namespace) -> int:
         return 0 if found == newest else 1
     finally:
         database.close()
+
+
+def _push_keys(database: Database) -> None:
+    """Make the server's Web Push (VAPID) keys if the database has none (every process shares them)."""
+    import asyncio
+
+    from ..web.push import PushRepository
+
+    asyncio.run(PushRepository(database).keys())
 
 
 def _admin(database: Database, name: str, admin: bool) -> int:
@@ -180,4 +196,4 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         sub.set_defaults(func=cmd_db)
 
 
-__all__ = ["add_parsers", "cmd_db", "cmd_serve"]
+__all__ = ["add_parsers", "cmd_db", "cmd_serve", "database_url"]

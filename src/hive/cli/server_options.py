@@ -64,10 +64,13 @@ def settings_from(args: argparse.Namespace) -> Settings:
     limits = LIMITS + ACCOUNT_LIMITS
     values = {field: getattr(args, field) for _, field, _, _ in limits if getattr(args, field, None) is not None}
     hosts = tuple(args.allow_host) if args.allow_host else None
+    if getattr(args, "push_contact", None) is not None:
+        values["push_contact"] = args.push_contact
     try:
         return Settings(hosts=hosts, origins=tuple(args.allow_origin), proxy=args.proxy, **values)
     except ValueError as err:
-        option = next(option for option, field, _, _ in limits if str(err).startswith(field + " "))
+        options = (*((option, field) for option, field, _, _ in limits), ("--push-contact", "push_contact"))
+        option = next(option for option, field in options if str(err).startswith(field + " "))
         raise ValueError(f"{option} {str(err).split(' ', 1)[1]}") from None
 
 
@@ -101,6 +104,14 @@ def add_server_options(parser: argparse.ArgumentParser, *, proxy: str = "--proxy
     )
     group.add_argument("--ai-workers", type=int, default=1, metavar="N", help="processes for the AI (default 1)")
     defaults = Settings()
+    if accounts:
+        group.add_argument(
+            "--push-contact",
+            default=None,
+            metavar="URL",
+            help="the contact push services are given with each notification, mailto:ADDRESS or https://PAGE"
+            f" (default {defaults.push_contact}; see docs/site/server.rst)",
+        )
     for option, field, kind, text in LIMITS + (ACCOUNT_LIMITS if accounts else ()):
         group.add_argument(
             option,

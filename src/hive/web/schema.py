@@ -11,6 +11,7 @@ from .chat.tables import blocks, chat, chat_reports
 from .lobby.tables import seeks
 from .play.tables import games, moves, processes, watchers
 from .players.tables import accounts, api_tokens, online, sessions, trusted
+from .push.tables import push_keys, push_subscriptions
 from .ratings.tables import rated_games, ratings
 from .shared.tables import metadata, quotas
 from .tournaments.tables import tournament_games, tournaments
@@ -28,6 +29,8 @@ __all__ = [
     "moves",
     "online",
     "processes",
+    "push_keys",
+    "push_subscriptions",
     "quotas",
     "rated_games",
     "ratings",

@@ -17,6 +17,7 @@ import hive
 
 from ...web_support import in_process, server_thread
 from ..api_support import PASSWORD, SERVER, other
+from ..push_support import Browser
 from ..socket_support import account, lobby, message, until_pong, ws_url
 
 ACTORS = ("guest", "account", "player", "opponent", "bot", "admin")
@@ -40,6 +41,13 @@ class Actor:
         self.last = r
         return r.status_code
 
+
+#: A browser's push subscription (keys made as a browser makes them), and an endpoint nobody subscribed.
+PUSH = Browser().subscription("https://push.example.net/wpush/v2/authorization")
+NO_PUSH = "https://push.example.net/wpush/v2/nobody"
+#: The answers of a change only a signed-in session may make, but theirs.
+SESSIONS = {"guest": 401, "bot": SCOPE, "admin_token": SCOPE}
+SIGNED, SIGNED_404 = dict.fromkeys((*ACTORS[1:4], "admin"), 200), dict.fromkeys((*ACTORS[1:4], "admin"), 404)
 
 # (method, path, body, {actor: status}), asked in the order of the row's actors; "{game}", "{seek}", "{victim}",
 # "{fresh}" and "{botgame}" are filled in per ask: a fresh seek of the player's, a fresh account, a fresh game
@@ -280,6 +288,12 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
         {"guest": 403, "account": 403, "bot": 403, "admin": 403, "player": 409, "opponent": 200},
     ),
     ("DELETE", "/api/games/{game}", None, dict.fromkeys(ACTORS, 403)),
+    # Web Push: the key is public; a subscription is a signed-in page's (an API token is refused)
+    ("GET", "/api/push/key", None, dict.fromkeys(ACTORS, 200)),
+    ("POST", "/api/push/subscribe", PUSH, SESSIONS | dict.fromkeys(ACTORS[1:4], 200) | {"admin": 200}),
+    ("GET", f"/api/push/subscription?endpoint={PUSH['endpoint']}", None, SESSIONS | SIGNED),
+    ("POST", "/api/push/preferences", {"endpoint": NO_PUSH, "kinds": []}, SESSIONS | SIGNED_404),
+    ("POST", "/api/push/unsubscribe", {"endpoint": PUSH["endpoint"]}, SESSIONS | SIGNED),
     # aborting a game before both sides moved: either of its players, on a game of their own ("{fresh}": the
     # player's and the opponent's, "{botgame}": the player's and the bot's, new for each ask); never a spectator
     (

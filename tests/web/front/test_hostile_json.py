@@ -29,6 +29,7 @@ from hive.web.shared.settings import Settings
 
 from ...web_support import JSON, in_process
 from ..api_support import PASSWORD
+from ..push_support import Browser
 
 pytestmark = pytest.mark.anyio
 
@@ -76,12 +77,17 @@ TAKEN: dict[str, set[str]] = {
     "level": {"null"},
     "language": {"null"},  # the browser's choice
     "options": {"object"},  # unknown options are ignored
+    "language": {"null"},  # a push subscription's page language: none
 }
 #: The tables a request could add rows to.
 COUNTED = (
     "games", "moves", "lines", "reviews", "accounts", "api_tokens", "ratings", "rated_games", "seeks", "tournaments",
-    "tournament_games", "chat", "blocks",
+    "tournament_games", "chat", "blocks", "push_subscriptions",
 )  # fmt: skip
+
+
+#: A browser's push subscription, as the Push API gives it.
+PUSH = Browser().subscription("https://push.example.net/wpush/v2/hostile")
 
 
 @dataclass(frozen=True)
@@ -163,6 +169,9 @@ CASES = [
     Case("POST", "/api/tournaments/{tournament}/invite", {"name": "bob"}, ("name",)),
     Case("POST", "/api/tournaments/{tournament}/chat", {"text": "hi"}, ("text",)),
     Case("POST", "/api/admin/accounts/bob/ban", {"banned": False}, ("banned",), who="admin"),
+    Case("POST", "/api/push/subscribe", PUSH, ("endpoint", "keys", "keys.p256dh", "keys.auth", "kinds", "language")),
+    Case("POST", "/api/push/preferences", {"endpoint": PUSH["endpoint"], "kinds": []}, ("endpoint", "kinds")),
+    Case("POST", "/api/push/unsubscribe", {"endpoint": PUSH["endpoint"]}, ("endpoint",)),
 ]
 #: The routes that take a body but read no field of it (their ids are in the path).
 NO_FIELDS = {
@@ -182,6 +191,7 @@ QUERIES = [
     ("/api/players/ada/games", ("opponent", "result", "game", "speed")),
     ("/api/players/ada/records", ("opponent", "result", "game", "speed")),
     ("/api/leaderboard", ("game", "speed")),
+    ("/api/push/subscription", ("endpoint",)),
 ]
 IN_QUERIES = ["\u202e", "\u200b", "1" * 40, "NaN", "1e308", "-1", "x" * 3000]
 

@@ -6,8 +6,10 @@ a PostgreSQL database, builds each domain's service, and subscribes what follows
 :mod:`~hive.web.shared.events`), whichever process it happened in: a game's changes are followed by play
 (:class:`~hive.web.play.following.Following`, which shows them to the game's sockets through
 :class:`~hive.web.play.showing.Showing`), the lobby's news by the lobby (:class:`~hive.web.lobby.news.LobbyNews`),
-a chat's messages by the chat (:class:`~hive.web.chat.news.ChatNews`). The background loops are the domains' own
-(the sweep of the games watched here, the seekers held, the tournaments looked at); the app starts and stops them.
+a chat's messages by the chat (:class:`~hive.web.chat.news.ChatNews`), a player's turn, a challenge and a
+tournament's start by Web Push (:class:`~hive.web.push.notices.Notices`, which sends from a queue of its own). The
+background loops are the domains' own (the sweep of the games watched here, the seekers held, the tournaments looked
+at, the push notifications sent); the app starts and stops them.
 
 Stopping (SIGTERM, Ctrl+C) drains the process: it stops being ready, closes its sockets with a reason (the page
 reconnects, to another process if there is one), lets the requests in flight finish, gives its AI jobs back to the
@@ -56,6 +58,8 @@ from ..play.sockets import GameSocket
 from ..players import Accounts, Identity
 from ..players.profiles import Profiles
 from ..players.routes import PlayerRoutes
+from ..push import Notices, Push, Sender
+from ..push.routes import PushRoutes
 from ..ratings import Ratings
 from ..ratings.routes import RatingRoutes
 from ..shared.bus import Bus, LocalBus, PostgresBus, Publisher, RedisBus
@@ -187,6 +191,16 @@ class App:
         self.following.subscribe()
         self.news.subscribe(self.subscribers)
         ChatNews(service, self.fanout).subscribe(self.subscribers)
+        self.push = Push(store.push, loopback=settings.push_loopback)
+        self.notices = Notices(
+            store.push,
+            Sender(store.push, settings.push_contact, loopback=settings.push_loopback),
+            service,
+            self.watching.present,
+            self.origin,
+        )
+        if settings.accounts:  # only accounts subscribe (and the queue is sent from the loops of hive serve)
+            self.notices.subscribe(self.subscribers)
         self._routes(settings)
         self.asgi = Starlette(routes=routes(self), exception_handlers=self.api.handlers(), lifespan=self._lifespan)
         self.asgi.state.hive = self
@@ -234,6 +248,7 @@ class App:
             TournamentRoutes(identity, self.tournaments, self.api.page, depth),
             ChatRoutes(identity, self.chat, depth),
             self.bot_routes,
+            PushRoutes(identity, self.push, depth),
         ]
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
@@ -265,7 +280,7 @@ class App:
         self.ai.start()
         loops: list[Coroutine[Any, Any, None]] = [self.following.sweeping()]
         if self.settings.accounts:
-            loops += [self.looks.looking(), self.news.holding()]
+            loops += [self.looks.looking(), self.news.holding(), self.notices.noticing(), self.notices.sender.sending()]
         self._loops += [asyncio.get_running_loop().create_task(loop) for loop in loops]
 
     async def resync(self) -> None:

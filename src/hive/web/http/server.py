@@ -11,6 +11,8 @@ API (JSON; errors are ``{"error": message}`` with a 4xx status; an unexpected fa
 
 - ``GET /how-to-play/{kind}``: a game's rules as a page, when its package has them, in the asker's language.
 - ``GET /i18n/{lang}.json``: the page's texts in a language (see :mod:`hive.web.shared.i18n`).
+- ``GET /manifest.webmanifest`` and ``GET /sw.js``: the page as an installable app and its service worker (see
+  :mod:`~hive.web.http.installable`).
 - ``GET /api/assets``: what the page draws with, the AI levels, the games on offer (``games``), and how the server
   is reached (``network``: the listening address, whether it is this machine only, the LAN address).
 - ``WS /ws/lobby`` (``hive serve``): the lobby's seeks and challenges as they change, and a signed-in player's own
@@ -19,7 +21,8 @@ API (JSON; errors are ``{"error": message}`` with a 4xx status; an unexpected fa
   board and engine reviews (:mod:`~hive.web.analysis.routes`), hints (:mod:`~hive.web.ai.routes`), and on
   ``hive serve`` accounts (:mod:`~hive.web.players.routes`), ratings (:mod:`~hive.web.ratings.routes`), the lobby
   (:mod:`~hive.web.lobby.routes`), tournaments (:mod:`~hive.web.tournaments.routes`), chat
-  (:mod:`~hive.web.chat.routes`) and bots (:mod:`~hive.web.bots.routes`).
+  (:mod:`~hive.web.chat.routes`), bots (:mod:`~hive.web.bots.routes`) and push notifications
+  (:mod:`~hive.web.push.routes`).
 
 - ``GET /healthz``: 200 while the process runs; ``GET /readyz``: 200 when it can serve (the database answers with the
   current schema, it hears the other processes, it is not stopping), 503 naming what is wrong otherwise;
@@ -49,7 +52,7 @@ from ..play import Session
 from ..shared.endpoints import Handler, body, client, endpoint
 from ..shared.i18n import language, languages, page_catalog
 from ..views import kinds, plugin_of, rules_page, spec_of
-from . import ops
+from . import installable, ops
 from .network import reach
 from .pages import how_to_play_page, shell
 from .sockets import lobby_websocket
@@ -189,6 +192,7 @@ def routes(app: App) -> list[BaseRoute]:
         Route("/how-to-play/{kind}", api.how_to_play),
         Route("/i18n/{lang}.json", api.catalog),
         Route("/favicon.ico", api.favicon),
+        *installable.routes(),
         Route("/healthz", ops.healthz),
         Route("/readyz", ops.readyz),
         Route("/metrics", ops.metrics),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 
@@ -33,6 +34,10 @@ class Settings:
         (lobby socket) and no bot event stream open on any process; then it is cancelled.
     :ivar first_move: seconds the side to move has for its first move in a real-time game between two players online
         (each side's first move) before the server aborts the game (a correspondence game gives its days per move).
+    :ivar push_contact: the server's contact that push services are given with each notification (the VAPID
+        ``sub``: a ``mailto:`` or ``https:`` URL).
+    :ivar push_loopback: take push endpoints over ``http`` and on this machine or a local network (tests' stand-in
+        push services only: a real one is ``https`` on the Internet).
     """
 
     hosts: tuple[str, ...] | None = None
@@ -63,6 +68,8 @@ class Settings:
     seat_sockets: int = 8
     seek_grace: float = 30.0
     first_move: float = 30.0
+    push_contact: str = "mailto:admin@localhost"
+    push_loopback: bool = False
 
     def __post_init__(self) -> None:
         sockets = ("lobby_sockets", "game_sockets", "game_sockets_per_game", "spectator_sockets", "seat_sockets")
@@ -86,6 +93,8 @@ class Settings:
         for name in ("request_timeout", "idle_timeout", "send_timeout", "ai_lease", "seek_grace", "first_move"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be more than 0 seconds, not {getattr(self, name)}")
+        if not re.fullmatch(r"mailto:[^@\s]+@[\w.-]+|https://[\w.-]+(:\d+)?(/\S*)?", self.push_contact):
+            raise ValueError(f"push_contact must be a mailto: or https: URL, not {self.push_contact!r}")
 
 
 __all__ = ["Settings"]

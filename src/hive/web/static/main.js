@@ -40,6 +40,7 @@ import { hideLeaderboard, renderRatingChange, showLeaderboard, wirePlayers } fro
 import { hideProfile, showProfile, wireProfile } from "./players/profile.js";
 import { syncTabs, wireTabs } from "./play/sidetabs.js";
 import { cancelPending, followState, holdMove, mayPreselect, wirePremove } from "./play/premove.js";
+import { wirePush } from "./push/push.js";
 
 const modules = {};
 let game = null;
@@ -520,6 +521,7 @@ async function wire() {
   wireLobby((id, opts) => { history.pushState(null, "", `/game/${id}`); return openGame(id, opts); });
   const dialogs = wireDialogs(app.assets.games, { loadModule: gameFor, createGame });
   const account = wireAccount();
+  wirePush();
   wireTournaments((path) => { history.pushState(null, "", path); route(); }, (id) => { history.pushState(null, "", `/game/${id}`); return openGame(id); });
   wirePlayers((path) => { history.pushState(null, "", path); route(); }, (id, opts) => { history.pushState(null, "", `/game/${id}`); return openGame(id, opts); });
   if (app.assets.accounts) wireProfile();

@@ -21,6 +21,7 @@ from ..lobby.repository import SeekRepository
 from ..play.presence_repository import Presence
 from ..play.repository import Effects, GameRepository, StaleError
 from ..players.repository import AccountRepository
+from ..push.repository import PushRepository
 from ..ratings.repository import RatingRepository
 from ..shared.database import Database, DatabaseError, default_path
 from ..shared.quotas import QuotaRepository
@@ -43,6 +44,7 @@ class Store:
     tournaments: TournamentRepository
     chat: ChatRepository
     quotas: QuotaRepository
+    push: PushRepository
 
     def close(self) -> None:
         """Close the database."""
@@ -75,6 +77,7 @@ def open_store(
         TournamentRepository(db, now),
         ChatRepository(db, now),
         QuotaRepository(db, now),
+        PushRepository(db, now),
     )
 
 

@@ -26,7 +26,7 @@ from ..shared.errors import BadRequest, Conflict, Forbidden, NotFound, shown
 from ..shared.events import LobbyEvent
 from ..shared.values import check_number, check_text
 from ..views import game_options
-from .events import PlayerInvited
+from .events import STARTED, PlayerInvited, TournamentStarted
 from .repository import Limits, StoredTournament, TournamentRepository
 from .standings import shown_tournament
 
@@ -36,8 +36,7 @@ NAME_LIMIT = 80
 TRIES = 5
 #: Minutes after which a player absent at a round's start (no first move) loses by forfeit, by default.
 FORFEIT_AFTER = 10
-#: The range of ``forfeit_after``, in minutes (a week at most), and of ``starts``, in seconds since the epoch (to the
-#: end of the year 9999).
+#: The range of ``forfeit_after`` in minutes (a week at most), and of ``starts`` in seconds since the epoch (to 9999).
 FORFEIT_RANGE, STARTS_RANGE = (0.01, 7 * 24 * 60), (0, 253_402_300_799)
 #: The most rounds a Swiss tournament plays.
 MAX_ROUNDS = 50
@@ -47,7 +46,7 @@ LIMITS = Limits(open=5, per_day=20)
 INVITE = "invite"
 
 
-#: Who hears of a change for the lobby once it is stored (an invitation: see :class:`PlayerInvited`).
+#: Who hears of a change for the lobby once it is stored (:class:`PlayerInvited`, :class:`TournamentStarted`).
 Announce = Callable[[LobbyEvent], Awaitable[None]]
 
 
@@ -61,7 +60,7 @@ class Tournaments:
     :param repository: where they are kept.
     :param service: the games.
     :param accounts: the players' accounts.
-    :param announce: who hears of an invitation once it is stored (the lobby, which tells the invited player).
+    :param announce: who hears of an invitation or a start once it is stored (the lobby, the push notifications).
     """
 
     def __init__(
@@ -211,21 +210,23 @@ class Tournaments:
         :raises Forbidden: for anyone but the organiser.
         :raises Conflict: when it started already, or has fewer than two players.
         """
-
         stored, _ = await self._load(tournament_id)
         if stored.organiser != signed.account.id:
             raise Forbidden("Only the tournament's organiser starts it.")
         return await self.describe(await self._begin(tournament_id))
 
     async def _begin(self, tournament_id: str) -> StoredTournament:
-        """Pair the first round and start its games."""
+        """Pair the first round and start its games; its players are told (:class:`TournamentStarted`)."""
 
         async def change(stored: StoredTournament, tournament: Tournament) -> tuple[str, dict[Any, NewGame]]:
             if stored.status != "open":
                 raise TournamentError("The tournament has started already.")
             return "running", await self._pair(stored, tournament)
 
-        return await self._change(tournament_id, change)
+        stored = await self._change(tournament_id, change)
+        started = {"type": STARTED, "name": stored.name}
+        await self.announce(TournamentStarted(stored.id, tuple(Tournament.from_json(stored.state).active), started))
+        return stored
 
     async def game_over(self, game_id: str) -> None:
         """A game ended: if it is a tournament's, record its result, and pair the next round once it was the round's
