@@ -75,9 +75,8 @@ TAKEN: dict[str, set[str]] = {
     "ply": {"null"},
     "line": {"null"},
     "level": {"null"},
-    "language": {"null"},  # the browser's choice
+    "language": {"null"},  # the browser's choice (an account), none (a push subscription)
     "options": {"object"},  # unknown options are ignored
-    "language": {"null"},  # a push subscription's page language: none
 }
 #: The tables a request could add rows to.
 COUNTED = (
