@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from .ai.tables import ai_jobs
 from .analysis.tables import lines, reviews
-from .chat.tables import blocks, chat, chat_reports
+from .chat.tables import blocks, chat, chat_reports, mutes
 from .lobby.tables import seeks
+from .moderation.tables import audit
 from .play.tables import games, moves, processes, watchers
-from .players.tables import accounts, api_tokens, online, sessions, trusted
+from .players.tables import accounts, api_tokens, online, password_resets, sessions, trusted
 from .ratings.tables import rated_games, ratings
 from .shared.tables import metadata, quotas
 from .tournaments.tables import tournament_games, tournaments
@@ -19,6 +20,7 @@ __all__ = [
     "accounts",
     "ai_jobs",
     "api_tokens",
+    "audit",
     "blocks",
     "chat",
     "chat_reports",
@@ -26,7 +28,9 @@ __all__ = [
     "lines",
     "metadata",
     "moves",
+    "mutes",
     "online",
+    "password_resets",
     "processes",
     "quotas",
     "rated_games",

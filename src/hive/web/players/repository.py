@@ -35,6 +35,7 @@ class StoredAccount:
     admin: bool
     banned: bool
     bot: bool = False
+    email: str | None = None
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,15 @@ class NameTaken(Exception):
 
 def _account(row: sa.Row[Any]) -> StoredAccount:
     return StoredAccount(
-        row.id, row.name, row.key, row.password, float(row.created), bool(row.admin), bool(row.banned), bool(row.bot)
+        row.id,
+        row.name,
+        row.key,
+        row.password,
+        float(row.created),
+        bool(row.admin),
+        bool(row.banned),
+        bool(row.bot),
+        row.email,
     )
 
 
@@ -95,7 +104,7 @@ class AccountRepository(Repository):
         return None if row is None else _account(row)
 
     async def update(self, account_id: str, **values: object) -> None:
-        """Change an account's ``password``, ``admin``, ``banned`` or ``bot``."""
+        """Change an account's ``password``, ``admin``, ``banned``, ``bot`` or ``email``."""
         await self.database.run(self._update, account_id, values)
 
     def _update(self, account_id: str, values: dict[str, object]) -> None:

@@ -33,6 +33,8 @@ class Settings:
         (lobby socket) and no bot event stream open on any process; then it is cancelled.
     :ivar first_move: seconds the side to move has for its first move in a real-time game between two players online
         (each side's first move) before the server aborts the game (a correspondence game gives its days per move).
+    :ivar smtp: the host's mail server (``hive serve --smtp URL``, see :mod:`hive.web.players.mail`), through which a
+        player asks for a forgotten password's link; ``None``: no mail.
     """
 
     hosts: tuple[str, ...] | None = None
@@ -63,6 +65,7 @@ class Settings:
     seat_sockets: int = 8
     seek_grace: float = 30.0
     first_move: float = 30.0
+    smtp: str | None = None
 
     def __post_init__(self) -> None:
         sockets = ("lobby_sockets", "game_sockets", "game_sockets_per_game", "spectator_sockets", "seat_sockets")

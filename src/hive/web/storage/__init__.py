@@ -18,9 +18,11 @@ from ..analysis.line_repository import LineRepository
 from ..analysis.review_repository import ReviewRepository
 from ..chat.repository import ChatRepository
 from ..lobby.repository import SeekRepository
+from ..moderation.repository import AuditRepository
 from ..play.presence_repository import Presence
 from ..play.repository import Effects, GameRepository, StaleError
 from ..players.repository import AccountRepository
+from ..players.reset_repository import ResetRepository
 from ..ratings.repository import RatingRepository
 from ..shared.database import Database, DatabaseError, default_path
 from ..shared.quotas import QuotaRepository
@@ -43,6 +45,8 @@ class Store:
     tournaments: TournamentRepository
     chat: ChatRepository
     quotas: QuotaRepository
+    resets: ResetRepository
+    audit: AuditRepository
 
     def close(self) -> None:
         """Close the database."""
@@ -75,6 +79,8 @@ def open_store(
         TournamentRepository(db, now),
         ChatRepository(db, now),
         QuotaRepository(db, now),
+        ResetRepository(db, now),
+        AuditRepository(db, now),
     )
 
 
