@@ -37,6 +37,8 @@ import { seenGame, wireNotices } from "./notices.js";
 import { hideLeaderboard, renderRatingChange, showLeaderboard, wirePlayers } from "./players.js";
 import { hideProfile, showProfile, wireProfile } from "./profile.js";
 import { syncTabs, wireTabs } from "./sidetabs.js";
+import { hideAdmin, showAdmin, wireAdmin } from "./admin.js";
+import { hideReset, showReset, wireRecovery } from "./recovery.js";
 
 const modules = {};
 let game = null;
@@ -410,7 +412,7 @@ async function route() {
   if (location.pathname === "/editor") { hideLobby(); await openEditor(editorHooks); return; }
   const t = location.pathname.match(/^\/tournament\/([\w-]+)/);
   if (t) { hideLobby(); $("layout").hidden = true; await showTournament(t[1]); return; }
-  if (app.assets.accounts && await showPlayerPage()) return;
+  if (app.assets.accounts && (await showPlayerPage() || await showAccountPage())) return;
   await showLobby();
 }
 
@@ -425,10 +427,22 @@ async function showPlayerPage() {
   return true;
 }
 
+// The admin screen (/admin) or a password's reset link (/reset/{token}): true when the address is one.
+async function showAccountPage() {
+  const show = location.pathname === "/admin" ? showAdmin : location.pathname.startsWith("/reset/") ? showReset : null;
+  if (!show) return false;
+  hideLobby();
+  $("layout").hidden = true;
+  await show();
+  return true;
+}
+
 function hidePlayerPages() {
   if (!app.assets.accounts) return;
   hideProfile();
   hideLeaderboard();
+  hideAdmin();
+  hideReset();
 }
 
 // ------------------------------------------------------------------ wiring
@@ -508,7 +522,11 @@ async function wire() {
   const account = wireAccount();
   wireTournaments((path) => { history.pushState(null, "", path); route(); }, (id) => { history.pushState(null, "", `/game/${id}`); return openGame(id); });
   wirePlayers((path) => { history.pushState(null, "", path); route(); }, (id, opts) => { history.pushState(null, "", `/game/${id}`); return openGame(id, opts); });
-  if (app.assets.accounts) wireProfile();
+  if (app.assets.accounts) {
+    wireProfile();
+    wireAdmin((path) => { history.pushState(null, "", path); route(); });
+    wireRecovery();
+  }
   const seeks = wireSeeks((id) => { history.pushState(null, "", `/game/${id}`); return openGame(id); }, gameFor);
   wireChat();
   wireNotices((id) => { history.pushState(null, "", `/game/${id}`); return openGame(id); }, (path) => { history.pushState(null, "", path); route(); });
