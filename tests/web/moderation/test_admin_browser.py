@@ -1,16 +1,21 @@
 """The admin screen in Chromium driven by Playwright, at the phone's and the desktop's sizes: an admin opens it from
 the top bar, reads a reported line among the lines around it, mutes its writer, then bans him, marks the report
 handled, issues a one-time link that sets a player's new password and sees every action in the audit list; the
-player opens the link in a browser of her own, sets the password, and signs in with it."""
+player opens the link in a browser of her own, sets the password, and signs in with it; then she gives her account
+an e-mail address, signs out, asks for a link with "Forgot password?", and follows the mail the club's mail server
+received to set another one."""
 
 from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from hive.web.shared.settings import Settings
 
 from ..browser_support import (
     PASSWORD,
@@ -18,6 +23,7 @@ from ..browser_support import (
     api_account,
     expect,
     header_button,
+    no_serious,
     open_page,
     overflow,
     press,
@@ -26,10 +32,24 @@ from ..browser_support import (
     signed_in_as,
     sizes,
 )
+from ..mail_support import Mailbox, link_in, mail_server
 
 pytest.importorskip("playwright.sync_api")
 
-NEW = "my very new password"
+NEW, AGAIN = "my very new password", "and another one again"
+
+
+@pytest.fixture()
+def mailbox() -> Iterator[Mailbox]:
+    """The mail server of the test's club."""
+    with mail_server() as box:
+        yield box
+
+
+@pytest.fixture()
+def club_settings(mailbox: Mailbox) -> Settings:
+    """The club keeps accounts and sends mail."""
+    return Settings(accounts=True, smtp=mailbox.url)
 
 
 def look(page: Any, name: str) -> None:
@@ -42,7 +62,7 @@ def look(page: Any, name: str) -> None:
 
 @pytest.mark.parametrize("device", sizes("phone", "desktop"))
 def test_an_admin_mutes_bans_and_resets_a_password_from_the_page(
-    browser: Any, club: str, club_db: Path, device: str, tmp_path: Path
+    browser: Any, club: str, club_db: Path, mailbox: Mailbox, device: str, tmp_path: Path
 ) -> None:
     ann, bob = api_account(club, "ann"), api_account(club, "bob")
     chief = api_account(club, "chief")
@@ -101,6 +121,7 @@ def test_an_admin_mutes_bans_and_resets_a_password_from_the_page(
         expect(audit.nth(2)).to_contain_text("banned")
         assert overflow(page) == 0
         assert page.errors == []
+        no_serious(page, f"admin screen {device}", tmp_path)
         shoot(page, f"admin-{device}.png", tmp_path)
         look(page, f"admin-{device}-full.png")
 
@@ -108,6 +129,7 @@ def test_an_admin_mutes_bans_and_resets_a_password_from_the_page(
         theirs = open_page(player, url)
         expect(theirs.locator("#reset-about")).to_contain_text("ann")
         theirs.fill("#reset-password", NEW)
+        no_serious(theirs, f"reset page {device}", tmp_path)
         shoot(theirs, f"reset-{device}.png", tmp_path)
         look(theirs, f"reset-{device}-full.png")
         theirs.click("#btn-reset")
@@ -120,8 +142,35 @@ def test_an_admin_mutes_bans_and_resets_a_password_from_the_page(
         signed_in_as(theirs, "ann")
         assert ann.get("/api/session").json()["name"] is None  # the link ended her other session
         assert overflow(theirs) == 0 and theirs.errors == []
-        header_button(theirs, device)  # the account dialog opens as ever
+
+        # she gives her account an e-mail address, signs out, and asks for a link by mail from the sign-in dialog
+        header_button(theirs, device)
         expect(theirs.locator("#dlg-account")).to_be_visible()
+        theirs.fill("#account-email", "ann@example.org")
+        theirs.click("#btn-email")
+        expect(theirs.locator("#toast")).to_have_text("E-mail address saved")
+        look(theirs, f"account-email-{device}-full.png")
+        theirs.click("#btn-sign-out")
+        signed_in_as(theirs, None)
+        header_button(theirs, device)
+        theirs.fill("#sign-name", "ann")
+        theirs.click("#btn-forgot-open")
+        expect(theirs.locator("#dlg-forgot")).to_be_visible()
+        expect(theirs.locator("#forgot-name")).to_have_value("ann")
+        theirs.click("#btn-forgot")
+        expect(theirs.locator("#forgot-status")).to_contain_text("on its way")
+        look(theirs, f"forgot-{device}-full.png")
+        no_serious(theirs, f"forgot dialog {device}", tmp_path)
+        [mail] = mailbox.wait(1)
+        assert mail["To"] == "ann@example.org"
+        theirs.goto(link_in(mail))
+        theirs.fill("#reset-password", AGAIN)
+        theirs.click("#btn-reset")
+        theirs.click("#reset-done button")
+        theirs.fill("#sign-password", AGAIN)
+        theirs.press("#sign-password", "Enter")
+        signed_in_as(theirs, "ann")
+        assert theirs.errors == []
 
     finally:
         admin.close()
