@@ -70,6 +70,8 @@ TAKEN: dict[str, set[str]] = {
     "starts": {"null"},
     "rating_range": {"null"},
     "banned": {"true", "false"},
+    "muted": {"true", "false"},
+    "email": {"null"},  # none
     "accept": {"true", "false"},
     "ply": {"null"},
     "line": {"null"},
@@ -79,7 +81,7 @@ TAKEN: dict[str, set[str]] = {
 #: The tables a request could add rows to.
 COUNTED = (
     "games", "moves", "lines", "reviews", "accounts", "api_tokens", "ratings", "rated_games", "seeks", "tournaments",
-    "tournament_games", "chat", "blocks",
+    "tournament_games", "chat", "blocks", "audit", "mutes", "password_resets",
 )  # fmt: skip
 
 
@@ -153,6 +155,11 @@ CASES = [
     Case("POST", "/api/tournaments/{tournament}/invite", {"name": "bob"}, ("name",)),
     Case("POST", "/api/tournaments/{tournament}/chat", {"text": "hi"}, ("text",)),
     Case("POST", "/api/admin/accounts/bob/ban", {"banned": False}, ("banned",), who="admin"),
+    Case("POST", "/api/admin/accounts/bob/mute", {"muted": False}, ("muted",), who="admin"),
+    Case("POST", "/api/admin/reports/{game}/handled", {"handled": True}, ("handled",), who="admin"),  # no report
+    Case("POST", "/api/account/email", {"email": ""}, ("email",)),
+    Case("POST", "/api/password/reset", {"token": "x" * 43, "password": PASSWORD}, ("token", "password")),
+    Case("POST", "/api/password/forgot", {"name": "ada"}, ("name",)),  # a server without mail
 ]
 #: The routes that take a body but read no field of it (their ids are in the path).
 NO_FIELDS = {
