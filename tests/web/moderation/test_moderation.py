@@ -5,7 +5,6 @@ for everyone else, without the CSRF token, and for bad input."""
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import httpx
 
@@ -29,9 +28,9 @@ async def people(app: App, c: httpx.AsyncClient, names: list[str]) -> People:
     return made
 
 
-def test_an_admin_handles_a_report_and_every_action_is_audited(tmp_path: Path) -> None:
+def test_an_admin_handles_a_report_and_every_action_is_audited(database: str) -> None:
     async def main() -> None:
-        async with in_process(tmp_path / "db.sqlite3", settings=SERVER) as (app, c):
+        async with in_process(database, settings=SERVER) as (app, c):
             who = await people(app, c, ["ann", "bob", "spam", "chief"])
             (ann, ann_h), (bob, bob_h), (spam, _), (chief, chief_h) = who.values()
             seek = (await open_seek(ann, ann_h["x-csrf-token"], game="Base", time_control="blitz")).json()

@@ -28,9 +28,9 @@ class Clock:
         return self.t
 
 
-def test_a_reset_link_is_used_once_ends_every_session_and_lapses(tmp_path: Path) -> None:
+def test_a_reset_link_is_used_once_ends_every_session_and_lapses(database: str) -> None:
     async def main() -> None:
-        async with in_process(tmp_path / "db.sqlite3", settings=SERVER) as (app, c):
+        async with in_process(database, settings=SERVER) as (app, c):
             clock = app.resets.now = Clock()
             admin_h = {"x-csrf-token": (await sign_up(c, "chief"))["csrf"]}
             await app.accounts.set_admin("chief", True)
