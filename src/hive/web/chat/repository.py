@@ -187,14 +187,20 @@ class ChatRepository(Repository):
             rows = [*reversed(connection.execute(before).all()), *connection.execute(after).all()]
         return [{"id": r.id, "name": r.name, "text": r.text, "at": r.at} for r in rows]
 
-    async def handle(self, message_id: int, at: float | None) -> bool:
-        """Mark a reported message's report handled (at ``at``), or open again (``None``); whether it is reported."""
+    async def handle(self, message_id: int, at: float | None) -> str | None:
+        """Mark a reported message's report handled (at ``at``), or open again (``None``); the name of the account
+        that wrote it (``None``: no such message reported)."""
         return await self.database.run(self._handle, message_id, at)
 
-    def _handle(self, message_id: int, at: float | None) -> bool:
+    def _handle(self, message_id: int, at: float | None) -> str | None:
         reported = sa.and_(chat.c.id == message_id, chat.c.reported.is_not(None))
+        writer = (
+            sa.select(accounts.c.name).join(chat, chat.c.account_id == accounts.c.id).where(chat.c.id == message_id)
+        )
         with self.database.engine.begin() as connection:
-            return connection.execute(chat.update().where(reported).values(handled=at)).rowcount == 1
+            if connection.execute(chat.update().where(reported).values(handled=at)).rowcount != 1:
+                return None
+            return str(connection.execute(writer).scalar_one())
 
     async def mute(self, account_id: str, on: bool) -> None:
         """Mute the account (``on``: it writes in no room), or no longer."""

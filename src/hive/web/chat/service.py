@@ -209,7 +209,7 @@ class Chat:
         return {"reports": reports}
 
     async def handle(self, signed: Signed, message_id: str, handled: bool) -> JSON:
-        """Mark a report handled (``handled``), or open again, for an admin.
+        """Mark a report handled (``handled``), or open again, for an admin; its message's writer (``name``).
 
         :raises Forbidden: for anyone else.
         :raises NotFound: for a message that is not reported.
@@ -217,9 +217,10 @@ class Chat:
         self._admin(signed)
         number = parse_id(message_id)
         now = self.repository.now()
-        if number is None or not await self.repository.handle(number, now if handled else None):
+        writer = None if number is None else await self.repository.handle(number, now if handled else None)
+        if number is None or writer is None:
             raise NotFound(f"No reported message {shown(message_id)}.")
-        return {"id": number, "handled": now if handled else None}
+        return {"id": number, "name": writer, "handled": now if handled else None}
 
     async def mute(self, signed: Signed, name: str, muted: bool) -> JSON:
         """Mute an account (it reads the chat, writes in no room), or no longer, for an admin.

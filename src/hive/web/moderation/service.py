@@ -80,7 +80,7 @@ class Moderation:
     async def handle(self, admin: Signed, message_id: str, handled: bool) -> JSON:
         """Mark a report handled, or open it again."""
         answer = await self.chat.handle(admin, message_id, handled)
-        await self._done(admin, "handled" if handled else "reopened", f"message {answer['id']}")
+        await self._done(admin, "handled" if handled else "reopened", str(answer["name"]), f"message {answer['id']}")
         return answer
 
     async def rows(self, admin: Signed, before: int | None) -> JSON:

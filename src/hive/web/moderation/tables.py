@@ -8,9 +8,9 @@ import sqlalchemy as sa
 from ..shared.tables import metadata
 
 #: Every admin's action, once it was done: who did it (their name then), what (``ban``, ``unban``, ``mute``,
-#: ``unmute``, ``delete``, ``password``, ``reset_link``, ``handled``, ``reopened``), to whom (an account's name, or a
-#: reported message's id), when, and what more it said (never a secret: no password, no link). Names are kept as
-#: text, so that a row outlives a deleted account.
+#: ``unmute``, ``delete``, ``password``, ``reset_link``, ``handled``, ``reopened``), to whom (an account's name: a
+#: report's, its line's writer, the line's id in ``detail``), when, and what more it said (never a secret: no
+#: password, no link). Names are kept as text, so that a row outlives a deleted account.
 audit = sa.Table(
     "audit",
     metadata,

@@ -42,8 +42,8 @@ const TEXTS = {
   when: "When", what: "Who did what",
   actions: {
     ban: "banned", unban: "lifted the ban of", mute: "muted", unmute: "unmuted", delete: "deleted",
-    password: "gave a new password to", reset_link: "issued a reset link for", handled: "marked handled",
-    reopened: "reopened",
+    password: "gave a new password to", reset_link: "issued a reset link for",
+    handled: "handled the report on", reopened: "reopened the report on",
   },
   done: {
     ban: "{name} is banned", unban: "{name} is no longer banned", mute: "{name} is muted",
