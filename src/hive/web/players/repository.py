@@ -36,6 +36,8 @@ class StoredAccount:
     banned: bool
     bot: bool = False
     email: str | None = None
+    #: the language the player chose for the page and the server's messages (``None``: the browser's)
+    language: str | None = None
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,7 @@ def _account(row: sa.Row[Any]) -> StoredAccount:
         bool(row.banned),
         bool(row.bot),
         row.email,
+        row.language,
     )
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..shared.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized, shown
+from ..shared.i18n import _, languages
 from ..shared.quotas import QuotaRepository
 from ..shared.settings import Settings
 from .events import CameOnline
@@ -68,7 +69,12 @@ class Signed:
 
     def answer(self) -> dict[str, Any]:
         """What the API answers about it (never the token, which the cookie holds)."""
-        answer = {"name": self.account.name, "admin": self.account.admin, "csrf": self.csrf}
+        answer = {
+            "name": self.account.name,
+            "admin": self.account.admin,
+            "csrf": self.csrf,
+            "language": self.account.language,
+        }
         return answer if self.scope is None else answer | {"scope": self.scope}
 
 
@@ -223,6 +229,23 @@ class Accounts:
         account, scope = found
         await self.seen(account)
         return Signed(account, token_hash(token.strip()), "", scope=scope)
+
+    async def set_language(self, signed: Signed, language: object) -> str | None:
+        """Keep the account's choice of language (``None``: the browser's).
+
+        :raises BadRequest: for a language the server does not speak.
+        """
+        if language is not None and language not in languages():
+            offered = ", ".join(languages())
+            raise BadRequest(
+                _(
+                    "Unknown language {language}: expected one of {languages}.",
+                    language=shown(language),
+                    languages=offered,
+                )
+            )
+        await self.repository.update(signed.account.id, language=language)
+        return language
 
     async def make_token(self, signed: Signed, scope: object = "bot") -> str:
         """A new API token of ``scope`` for the account (returned once: only its hash is kept), in place of any it

@@ -24,6 +24,8 @@ accounts = sa.Table(
     sa.Column("bot", sa.Boolean, nullable=False, server_default=sa.false()),
     #: where a forgotten password's link is mailed (the player's own; never shown to others)
     sa.Column("email", sa.Text),
+    #: the language the player chose (a code of hive.web.shared.i18n.languages); NULL: the browser's
+    sa.Column("language", sa.Text),
 )
 
 #: API tokens (the SHA-256 of each): ``Authorization: Bearer <token>`` acts as the account (a bot's engine), within
