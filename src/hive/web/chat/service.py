@@ -13,6 +13,7 @@ from ...sdk.view import JSON
 from ..play.service import GameService
 from ..players import Accounts, Signed, name_key
 from ..shared.errors import BadRequest, Forbidden, NotFound, TooMany, shown
+from ..shared.i18n import _
 from ..shared.values import check_text, parse_id
 from ..tournaments import Tournaments
 from .events import LineSaid
@@ -25,7 +26,7 @@ RATE = 10
 ROOMS = ("players", "spectators")
 #: The lines shown on either side of a reported one.
 CONTEXT = 4
-MUTED = "Your account is muted: you may read the chat, not write in it."
+MUTED = "Your account is muted: you may read the chat, not write in it."  # in messages-admin.po
 
 #: Who hears of a message written in a game's room, once it is stored (the game's sockets that may read the room are
 #: told, on every server process).
@@ -97,7 +98,7 @@ class Chat:
     async def _unmuted(self, signed: Signed) -> None:
         """:raises Forbidden: for a muted account."""
         if await self.repository.muted(signed.account.id):
-            raise Forbidden(MUTED)
+            raise Forbidden(_(MUTED))
 
     @staticmethod
     def _within_rate(message_id: int | None) -> int:
@@ -219,7 +220,7 @@ class Chat:
         now = self.repository.now()
         writer = None if number is None else await self.repository.handle(number, now if handled else None)
         if number is None or writer is None:
-            raise NotFound(f"No reported message {shown(message_id)}.")
+            raise NotFound(_("No reported message {id}.", id=shown(message_id)))
         return {"id": number, "name": writer, "handled": now if handled else None}
 
     async def mute(self, signed: Signed, name: str, muted: bool) -> JSON:
@@ -231,7 +232,7 @@ class Chat:
         self._admin(signed)
         account = await self.accounts.find(name)
         if account.id == signed.account.id:
-            raise Forbidden("An admin does not mute their own account.")
+            raise Forbidden(_("An admin does not mute their own account."))
         await self.repository.mute(account.id, muted)
         return {"name": account.name, "muted": muted}
 

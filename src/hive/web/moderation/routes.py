@@ -27,6 +27,7 @@ from ...sdk.view import JSON
 from ..players import Identity, Page
 from ..shared.endpoints import body, endpoint
 from ..shared.errors import BadRequest, NotFound
+from ..shared.i18n import _
 from ..shared.values import MAX_ID, parse_id
 from .service import Moderation
 
@@ -34,7 +35,7 @@ from .service import Moderation
 def _flag(data: JSON, field: str, default: bool) -> bool:
     value = data.get(field, default)
     if not isinstance(value, bool):
-        raise BadRequest(f"{field!r} is true or false.")
+        raise BadRequest(_("{field} is true or false.", field=repr(field)))
     return value
 
 
@@ -82,7 +83,7 @@ class ModerationRoutes:
         raw = request.query_params.get("before")
         before = None if raw is None else parse_id(raw, MAX_ID)
         if raw is not None and before is None:
-            raise BadRequest("'before' is a row's id.")
+            raise BadRequest(_("'before' is a row's id."))
         return await self.moderation.rows(signed, before)
 
     async def delete(self, request: Request) -> Any:
@@ -101,7 +102,7 @@ class ModerationRoutes:
             return await self.moderation.password(signed, name)
         if action == "reset":
             return await self.moderation.reset_link(signed, name, f"{request.base_url}reset/")
-        raise NotFound(f"No admin action {action!r}.")
+        raise NotFound(_("No admin action {action}.", action=repr(action)))
 
 
 __all__ = ["ModerationRoutes"]

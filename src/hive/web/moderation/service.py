@@ -9,6 +9,7 @@ from ..chat import Chat
 from ..players import Accounts, Signed
 from ..players.resets import PasswordResets
 from ..shared.errors import Forbidden
+from ..shared.i18n import _
 from .repository import AuditRepository
 
 #: The most audit rows one answer lists.
@@ -34,7 +35,7 @@ class Moderation:
     def check(admin: Signed) -> None:
         """:raises Forbidden: unless ``admin`` is one."""
         if not admin.account.admin:
-            raise Forbidden("Only an admin may do this.")
+            raise Forbidden(_("Only an admin may do this."))
 
     async def _done(self, admin: Signed, action: str, target: str, detail: str = "") -> None:
         await self.audit.record(admin.account.name, action, target, detail)

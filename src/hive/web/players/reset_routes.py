@@ -24,6 +24,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ..shared.endpoints import body, client, endpoint
+from ..shared.i18n import gettext_in, language
 from .identity import Identity, Page
 from .resets import PasswordResets
 
@@ -82,7 +83,7 @@ class ResetRoutes:
         data = await body(request, self.json_depth)
         base = str(request.base_url)  # the mail is written after the answer
         text = await self.resets.ask(data, client(request), lambda token: f"{base}reset/{token}")
-        return JSONResponse({"message": text}, status_code=202)
+        return JSONResponse({"message": gettext_in(language(request), text)}, status_code=202)
 
     async def email(self, request: Request) -> Any:
         signed = await self.identity.reading(request, "account")

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..shared.errors import BadRequest, NotFound, TooMany
+from ..shared.i18n import _, gettext_in
 from ..shared.quotas import QuotaRepository
 from ..shared.values import check_text
 from .mail import Mailer
@@ -39,7 +40,7 @@ ASK_WINDOW = 3600
 EMAIL_LENGTH = 254
 EMAIL = re.compile(r"[^@\s]+@[^@\s.]+(\.[^@\s.]+)+")
 GONE = "This link is unknown, used or expired: ask for a new one."
-#: The texts of the mail and of the answers.
+#: The texts of the mail and of the answers (English: the catalogs' messages-admin.po translates them).
 TEXTS = {
     "asked": "If that account has an e-mail address, a link to set a new password is on its way.",
     "no_mail": "This server sends no mail: ask an admin for a link.",
@@ -62,7 +63,7 @@ def check_email(value: object) -> str | None:
         return None
     text = check_text(value, "'email'", EMAIL_LENGTH).strip()
     if not EMAIL.fullmatch(text):
-        raise BadRequest(f"'email' is an address like name@example.org, not {text[:60]!r}.")
+        raise BadRequest(_("'email' is an address like name@example.org, not {text}.", text=repr(text[:60])))
     return text
 
 
@@ -102,10 +103,10 @@ class PasswordResets:
 
     async def _live(self, token: object) -> StoredAccount:
         if not isinstance(token, str) or not 20 <= len(token) <= 100:
-            raise NotFound(GONE)
+            raise NotFound(_(GONE))
         account = await self.repository.account(token_hash(token), self.now())
         if account is None:
-            raise NotFound(GONE)
+            raise NotFound(_(GONE))
         return account
 
     async def name(self, token: object) -> str:
@@ -125,7 +126,7 @@ class PasswordResets:
         password = check_password(data.get("password"), account.name)
         hashed = await self.passwords.hash(password)
         if not await self.repository.use(token_hash(str(data["token"])), account.id, hashed, self.now()):
-            raise NotFound(GONE)
+            raise NotFound(_(GONE))
         return account.name
 
     async def ask(self, data: dict[str, Any], address: str, link: Callable[[str], str]) -> str:
@@ -137,17 +138,17 @@ class PasswordResets:
         :raises TooMany: past the asks allowed for the name or from the address.
         """
         if self.mailer is None:
-            raise NotFound(TEXTS["no_mail"])
+            raise NotFound(_(TEXTS["no_mail"]))
         raw = data.get("name")
         if not isinstance(raw, str) or not raw.strip() or len(raw) > 200:
-            raise BadRequest("'name' is the account's name.")
+            raise BadRequest(_("'name' is the account's name."))
         key = name_key(raw.strip())
         asks: list[tuple[str, int, float]] = [
             (f"forgot:name:{key}", ASKS_PER_NAME, ASK_WINDOW),
             (f"forgot:address:{address}", ASKS_PER_ADDRESS, ASK_WINDOW),
         ]
         if not all(taken.allowed for taken in await self.quotas.take_all(asks)):
-            raise TooMany(TEXTS["too_many"])
+            raise TooMany(_(TEXTS["too_many"]))
         self.mailer.later(self._mail(key, link))
         return TEXTS["asked"]
 
@@ -159,8 +160,9 @@ class PasswordResets:
         if not taken.allowed:
             return
         token, _ = await self.issue(account)
-        body = TEXTS["body"].format(name=account.name, link=link(token), minutes=LINK_SECONDS // 60)
-        await self.mailer.send(account.email, TEXTS["subject"], body)
+        lang = account.language or "en"  # the mail is written in the account's language
+        body = gettext_in(lang, TEXTS["body"], name=account.name, link=link(token), minutes=LINK_SECONDS // 60)
+        await self.mailer.send(account.email, gettext_in(lang, TEXTS["subject"]), body)
 
     async def email(self, signed: Signed) -> str | None:
         """The account's own e-mail address (``None``: none)."""
@@ -173,7 +175,7 @@ class PasswordResets:
         :raises BadRequest: for one that is not an address.
         """
         if "email" not in data:
-            raise BadRequest("Missing 'email'.")
+            raise BadRequest(_("Missing 'email'."))
         email = check_email(data["email"])
         await self.accounts.update(signed.account.id, email=email)
         return email

@@ -4,58 +4,55 @@
 // deleting a spam account, a report marked handled; and the audit list of every admin's action. The top bar links
 // here for an admin only. The screen is built here (no markup in index.html) and styled by admin.css.
 
+import { formatDate, t } from "../i18n.js";
 import { api } from "../net.js";
 import { $, h, stylesheet, toast } from "../page.js";
 import { csrfHeaders, isAdmin, onAccountChange } from "../players/account.js";
 import { playerLink } from "../players/players.js";
 
+// The screen's texts, from the page's catalog (page-admin.po).
 const TEXTS = {
-  title: "Admin",
-  link: "Admin",
-  linkTitle: "Reports, bans, password resets and the audit list",
-  reports: "Reports",
-  showHandled: "Show handled reports",
-  noReports: "No report waits for you.",
-  inGame: "in a game's {room} room",
-  inTournament: "in a tournament's room",
-  rooms: { players: "players'", spectators: "spectators'", tournament: "tournament" },
-  reportedBy: "reported by {name}",
-  moreReports: "reported by {name} and {more} more",
-  open: "Open",
-  handled: "Handled",
-  muted: "muted",
-  banned: "banned",
-  mute: "Mute", unmute: "Unmute", ban: "Ban", unban: "Unban",
-  markHandled: "Mark handled", reopen: "Reopen",
-  deleteAccount: "Delete account",
-  resetLink: "Password reset link",
-  reportActions: "What to do with {name}'s line",
-  accounts: "An account",
-  accountName: "Account name",
-  accountHint: "Mute, ban, or give a player a one-time link that sets a new password (valid 30 minutes, used once).",
-  linkFor: "A one-time link for {name}, valid until {time}: hand it over (it is shown once).",
-  copy: "Copy",
-  copied: "Link copied",
-  audit: "Audit list",
-  noAudit: "No admin action yet.",
-  older: "Older",
-  when: "When", what: "Who did what",
-  actions: {
-    ban: "banned", unban: "lifted the ban of", mute: "muted", unmute: "unmuted", delete: "deleted",
-    password: "gave a new password to", reset_link: "issued a reset link for",
-    handled: "handled the report on", reopened: "reopened the report on",
-  },
-  done: {
-    ban: "{name} is banned", unban: "{name} is no longer banned", mute: "{name} is muted",
-    unmute: "{name} is no longer muted", delete: "{name}'s account is deleted", handled: "Report marked handled",
-    reopened: "Report reopened", reset: "Reset link issued for {name}",
-  },
-  confirmDelete: "Delete the account {name} for good? Its games stay; its name is free again.",
-  needName: "Type an account's name first.",
+  title: t("admin.title"),
+  link: t("admin.link"),
+  linkTitle: t("admin.link_title"),
+  reports: t("admin.reports"),
+  showHandled: t("admin.show_handled"),
+  noReports: t("admin.no_reports"),
+  inGame: t("admin.in_game"),
+  inTournament: t("admin.in_tournament"),
+  reportedBy: t("admin.reported_by"),
+  open: t("admin.open"),
+  handled: t("admin.handled"),
+  muted: t("admin.muted"),
+  banned: t("admin.banned"),
+  mute: t("admin.mute"),
+  unmute: t("admin.unmute"),
+  ban: t("admin.ban"),
+  unban: t("admin.unban"),
+  markHandled: t("admin.mark_handled"),
+  reopen: t("admin.reopen"),
+  deleteAccount: t("admin.delete_account"),
+  resetLink: t("admin.reset_link"),
+  reportActions: t("admin.report_actions"),
+  accounts: t("admin.accounts"),
+  accountName: t("admin.account_name"),
+  accountHint: t("admin.account_hint"),
+  linkFor: t("admin.link_for"),
+  copy: t("admin.copy"),
+  copied: t("admin.copied"),
+  audit: t("admin.audit"),
+  noAudit: t("admin.no_audit"),
+  older: t("admin.older"),
+  when: t("admin.when"),
+  what: t("admin.what"),
+  confirmDelete: t("admin.confirm_delete"),
+  needName: t("admin.need_name"),
 };
 
 const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, key) => String(values[key]));
-const when = (seconds) => new Date(seconds * 1000).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+const when = (seconds) => formatDate(seconds * 1000, { dateStyle: "medium", timeStyle: "short" });
+// A text whose placeholders are shown in bold (names, in the audit list).
+const rich = (text, values) => text.split(/\{(\w+)\}/).map((part, i) => (i % 2 ? h("b", "", String(values[part])) : part));
 
 let root = null; // the screen's <main>, once built
 let auditBefore = null; // the oldest audit row shown, for "Older"
@@ -171,10 +168,10 @@ function renderReport(report) {
     if (report[flag]) head.append(" ", h("span", `admin-badge ${flag}`, text));
   }
   const place = report.tournament_id
-    ? h("a", "", TEXTS.inTournament) : h("a", "", fill(TEXTS.inGame, { room: TEXTS.rooms[report.room] || report.room }));
+    ? h("a", "", TEXTS.inTournament) : h("a", "", fill(TEXTS.inGame, { room: t(`admin.room_${report.room}`) }));
   place.href = report.tournament_id ? `/tournament/${report.tournament_id}` : `/game/${report.game_id}`;
   const by = report.reports > 1
-    ? fill(TEXTS.moreReports, { name: report.reported_by, more: report.reports - 1 })
+    ? t("admin.more_reports", { name: report.reported_by, count: report.reports - 1 })
     : fill(TEXTS.reportedBy, { name: report.reported_by });
   const state = h("span", "admin-state" + (report.handled ? " handled" : ""), report.handled ? TEXTS.handled : TEXTS.open);
   head.append(" ", place, h("span", "muted", ` · ${by} · ${when(report.at)} `), state);
@@ -219,7 +216,7 @@ async function loadAudit(more = false) {
     const rows = audit.map((entry) => {
       const tr = h("tr");
       const what = h("td", "name");
-      what.append(h("b", "", entry.admin), ` ${TEXTS.actions[entry.action] || entry.action} `, h("b", "", entry.target));
+      what.append(...rich(t(`admin.did_${entry.action}`), entry));
       tr.append(h("td", "admin-when", when(entry.at)), what);
       return tr;
     });
@@ -267,7 +264,7 @@ async function act(action, target) {
   try {
     const answer = await api(method, path, body, null, csrfHeaders());
     if (action === "reset") showLink(answer);
-    toast(fill(TEXTS.done[action], { name: (answer && answer.name) || target }), false);
+    toast(t(`admin.done_${action}`, { name: (answer && answer.name) || target }), false);
   } catch (err) {
     toast(err.message);
   }

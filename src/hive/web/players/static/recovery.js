@@ -3,31 +3,33 @@
 // is mailed to the account's address; the answer is the same whatever the name), and the account dialog's e-mail
 // address that the link goes to (the player's own; nobody else sees it). Built here, styled by recovery.css.
 
+import { t } from "../i18n.js";
 import { api } from "../net.js";
 import { $, app, h, stylesheet, toast } from "../page.js";
 import { askSignIn, csrfHeaders, onAccountChange, signedIn } from "./account.js";
 
+// The texts, from the page's catalog (page-admin.po).
 const TEXTS = {
-  resetTitle: "Set a new password",
-  resetFor: "For the account {name}. Your other sessions end, and your API token is revoked.",
-  resetGone: "This link is unknown, used or expired. Ask for a new one: from the sign-in dialog, or an admin.",
-  newPassword: "New password",
-  rules: "8 to 256 characters.",
-  setPassword: "Set password",
-  resetDone: "Your password is set: sign in with it.",
-  signIn: "Sign in",
-  forgot: "Forgot password?",
-  forgotTitle: "Forgot your password?",
-  forgotHint: "Give your account's name: if it has an e-mail address, a link that sets a new password is mailed to it (valid 30 minutes).",
-  name: "Name",
-  send: "Send the link",
-  close: "Close",
-  emailTitle: "E-mail",
-  email: "E-mail address",
-  emailHint: "Where a link goes if you forget your password. Nobody else sees it; leave it empty for none.",
-  saveEmail: "Save e-mail",
-  emailSaved: "E-mail address saved",
-  emailRemoved: "E-mail address removed",
+  resetTitle: t("recovery.reset_title"),
+  resetFor: t("recovery.reset_for"),
+  resetGone: t("recovery.reset_gone"),
+  newPassword: t("recovery.new_password"),
+  rules: t("recovery.rules"),
+  setPassword: t("recovery.set_password"),
+  resetDone: t("recovery.reset_done"),
+  signIn: t("recovery.sign_in"),
+  forgot: t("recovery.forgot"),
+  forgotTitle: t("recovery.forgot_title"),
+  forgotHint: t("recovery.forgot_hint"),
+  name: t("recovery.name"),
+  send: t("recovery.send"),
+  close: t("recovery.close"),
+  emailTitle: t("recovery.email_title"),
+  email: t("recovery.email"),
+  emailHint: t("recovery.email_hint"),
+  saveEmail: t("recovery.save_email"),
+  emailSaved: t("recovery.email_saved"),
+  emailRemoved: t("recovery.email_removed"),
 };
 
 const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, key) => String(values[key]));
