@@ -81,6 +81,10 @@ def test_an_admin_handles_a_report_and_every_action_is_audited(database: str) ->
             muted = await bob.post(chat, json={"room": "players", "text": "hello"}, headers=bob_h)
             assert muted.status_code == 403 and "muted" in muted.json()["error"]
             assert (await bob.get(chat, params={"room": "players"})).is_success
+            french = await bob.post(
+                chat, json={"room": "players", "text": "allo"}, headers={**bob_h, "accept-language": "fr"}
+            )
+            assert french.status_code == 403 and french.json()["error"].startswith("Votre compte est rendu muet")
             assert (await chief.get("/api/admin/reports")).json()["reports"][0]["muted"]
             assert (await chief.post(f"{admin}/ban", json={"banned": True}, headers=chief_h)).json()["banned"]
             assert (await bob.get("/api/session")).json()["name"] is None

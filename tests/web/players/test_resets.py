@@ -98,6 +98,7 @@ def test_a_forgotten_password_by_mail(tmp_path: Path) -> None:
                     assert r.status_code == 400, bad
                 r = await c.post("/api/account/email", json={"email": " ann@example.org "}, headers=ann_h)
                 assert r.json() == {"email": "ann@example.org"}
+                assert (await c.post("/api/account/language", json={"language": "fr"}, headers=ann_h)).is_success
                 assert "ann@example.org" not in (await other(c).get("/api/players/ann")).text  # never shown
 
                 # the same answer whatever the name; one mail, to ann's address
@@ -106,11 +107,16 @@ def test_a_forgotten_password_by_mail(tmp_path: Path) -> None:
                     r = await other(c).post("/api/password/forgot", json={"name": name})
                     answers.append((r.status_code, r.json()))
                 assert answers[0][0] == 202 and answers.count(answers[0]) == 3
+                german = await other(c).post(
+                    "/api/password/forgot", json={"name": "bob"}, headers={"accept-language": "de"}
+                )
+                assert german.json()["message"].startswith("Wenn dieses Konto")  # the asker's language
                 assert (await other(c).post("/api/password/forgot", json={"name": ""})).status_code == 400
                 assert app.resets.mailer is not None
                 await app.resets.mailer.settle()
                 [mail] = mailbox.wait(1)
                 assert mail["To"] == "ann@example.org" and mail["From"] == "club@example.org"
+                assert mail["Subject"] == "Votre nouveau mot de passe"  # in ann's language
                 link = link_in(mail)
                 path = link.split("://", 1)[1].split("/", 1)[1]
                 assert (await other(c).get(f"/{path}")).status_code == 200
