@@ -72,6 +72,7 @@ TAKEN: dict[str, set[str]] = {
     "banned": {"true", "false"},
     "muted": {"true", "false"},
     "email": {"null"},  # none
+    "language": {"null"},  # the browser's
     "accept": {"true", "false"},
     "ply": {"null"},
     "line": {"null"},
@@ -160,6 +161,7 @@ CASES = [
     Case("POST", "/api/account/email", {"email": ""}, ("email",)),
     Case("POST", "/api/password/reset", {"token": "x" * 43, "password": PASSWORD}, ("token", "password")),
     Case("POST", "/api/password/forgot", {"name": "ada"}, ("name",)),  # a server without mail
+    Case("POST", "/api/account/language", {"language": "fr"}, ("language",)),
 ]
 #: The routes that take a body but read no field of it (their ids are in the path).
 NO_FIELDS = {
