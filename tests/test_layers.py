@@ -35,7 +35,9 @@ WEB_SHARED = ("hive.web.shared", "hive.web.migrations", "hive.web.views")
 WEB_FRONT = ("hive.web.http", "hive.web.storage", "hive.web.schema")
 #: The server's domains, each standing on those before it: one may use an earlier one's public face (its service,
 #: its events, its values), never its tables or repository, and never a later one.
-DOMAINS = ("play", "ai", "analysis", "players", "ratings", "tournaments", "chat", "lobby", "bots", "push")
+DOMAINS = (
+    "play", "ai", "analysis", "players", "ratings", "tournaments", "chat", "lobby", "bots", "push", "moderation",
+)  # fmt: skip
 PRIVATE = ("tables", "repository", "store")
 #: The modules of a domain that may use SQL (its tables and its storage); the others use it at most for types.
 SQL_MODULES = ("tables", "repository", "rows")

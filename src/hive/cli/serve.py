@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 #: The environment variables standing for ``--database`` and ``--redis`` (keeping passwords off command lines).
 DATABASE_VARIABLE = "HIVE_DATABASE_URL"
 REDIS_VARIABLE = "HIVE_REDIS_URL"
+#: The environment variable standing for ``--smtp``.
+SMTP_VARIABLE = "HIVE_SMTP_URL"
 
 
 def _database(args: argparse.Namespace) -> str:
@@ -38,6 +40,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
         problems.append(f"--ai-workers must be 0 or more, not {args.ai_workers}")
     if args.log_format not in FORMATS:
         problems.append(f"--log-format must be one of {', '.join(FORMATS)}, not {args.log_format!r}")
+    smtp = args.smtp or os.environ.get(SMTP_VARIABLE) or None
+    if smtp is not None:
+        from ..web.players.mail import MailServer
+
+        try:
+            MailServer.parse(smtp)
+        except ValueError as err:
+            problems.append(str(err))
     if problems:
         print(f"hive serve: {problems[0]}", file=sys.stderr)
         return 2
@@ -50,7 +60,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             ai_workers=args.ai_workers,
             redis=args.redis or os.environ.get(REDIS_VARIABLE) or None,
             log_format=args.log_format,
-            settings=replace(settings_from(args), accounts=True),
+            settings=replace(settings_from(args), accounts=True, smtp=smtp),
         )
         serve_club(options)
     except (OSError, ValueError) as err:
@@ -164,6 +174,14 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         metavar="URL",
         help=f"carry changes between processes over Redis pub/sub, redis://HOST:PORT/DB (default: ${REDIS_VARIABLE},"
         " else PostgreSQL's NOTIFY)",
+    )
+    serve.add_argument(
+        "--smtp",
+        default=None,
+        metavar="URL",
+        help="the mail server that sends a forgotten password's link to a player who asks:"
+        " smtp://USER:PASSWORD@HOST:587?starttls=1, smtps://USER:PASSWORD@HOST:465 or smtp://HOST:25;"
+        f" &from=ADDRESS sets the sender (default: ${SMTP_VARIABLE}, else no mail: only an admin issues links)",
     )
     serve.add_argument(
         "--log-format", default="text", metavar="FORMAT", help="text (default) or json: one object a line"

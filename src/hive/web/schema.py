@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from .ai.tables import ai_jobs
 from .analysis.tables import lines, reviews
-from .chat.tables import blocks, chat, chat_reports
+from .chat.tables import blocks, chat, chat_reports, mutes
 from .lobby.tables import seeks
+from .moderation.tables import audit
 from .play.tables import games, moves, processes, watchers
-from .players.tables import accounts, api_tokens, online, sessions, trusted
+from .players.tables import accounts, api_tokens, online, password_resets, sessions, trusted
 from .push.tables import push_keys, push_subscriptions
 from .ratings.tables import rated_games, ratings
 from .shared.tables import metadata, quotas
@@ -20,6 +21,7 @@ __all__ = [
     "accounts",
     "ai_jobs",
     "api_tokens",
+    "audit",
     "blocks",
     "chat",
     "chat_reports",
@@ -27,7 +29,9 @@ __all__ = [
     "lines",
     "metadata",
     "moves",
+    "mutes",
     "online",
+    "password_resets",
     "processes",
     "push_keys",
     "push_subscriptions",

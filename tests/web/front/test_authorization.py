@@ -48,6 +48,18 @@ NO_PUSH = "https://push.example.net/wpush/v2/nobody"
 #: The answers of a change only a signed-in session may make, but theirs.
 SESSIONS = {"guest": 401, "bot": SCOPE, "admin_token": SCOPE}
 SIGNED, SIGNED_404 = dict.fromkeys((*ACTORS[1:4], "admin"), 200), dict.fromkeys((*ACTORS[1:4], "admin"), 404)
+#: An admin's route: the admin's session alone (its token is refused by its scope).
+ADMIN_ONLY = {
+    "guest": 401,
+    "account": 403,
+    "player": 403,
+    "opponent": 403,
+    "bot": SCOPE,
+    "admin": 200,
+    "admin_token": SCOPE,
+}
+#: The signed-in accounts (not the bot's token).
+OTHERS_200 = dict.fromkeys(("account", "player", "opponent", "admin"), 200)
 
 # (method, path, body, {actor: status}), asked in the order of the row's actors; "{game}", "{seek}", "{victim}",
 # "{fresh}" and "{botgame}" are filled in per ask: a fresh seek of the player's, a fresh account, a fresh game
@@ -317,6 +329,30 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
         None,
         {"guest": 401, "account": 403, "bot": 403, "admin": 403, "player": 200, "opponent": 200},
     ),
+    # (last: a game whose first move waits too long is aborted) the admin screen and the admins' API: the admin's
+    # session alone; a report marked handled, an account muted, a one-time reset link issued
+    *(
+        (method, path, body, ADMIN_ONLY)
+        for method, path, body in [
+            ("GET", "/admin", None),
+            ("GET", "/api/admin/audit", None),
+            ("POST", "/api/admin/reports/{said:players}/handled", {"handled": True}),
+            ("POST", "/api/admin/accounts/{victim}/mute", {"muted": True}),
+            ("POST", "/api/admin/accounts/{victim}/reset", None),
+        ]
+    ),
+    # the account's own e-mail address: its session's, never a token's; a reset link unknown, and a forgotten
+    # password on a server that sends no mail, are 404 to everyone
+    ("GET", "/api/account/email", None, {"guest": 401, "bot": SCOPE, "admin_token": SCOPE} | OTHERS_200),
+    (
+        "POST",
+        "/api/account/email",
+        {"email": "someone@example.org"},
+        {"guest": 401, "bot": SCOPE, "admin_token": SCOPE} | OTHERS_200,
+    ),
+    ("POST", "/api/password/reset", {"token": "x" * 43, "password": "whatever it is"}, dict.fromkeys(ACTORS, 404)),
+    ("GET", "/api/password/reset/" + "x" * 43, None, dict.fromkeys(ACTORS, 404)),
+    ("POST", "/api/password/forgot", {"name": "player"}, dict.fromkeys(ACTORS, 404)),
 ]
 
 

@@ -71,6 +71,8 @@ TAKEN: dict[str, set[str]] = {
     "starts": {"null"},
     "rating_range": {"null"},
     "banned": {"true", "false"},
+    "muted": {"true", "false"},
+    "email": {"null"},  # none
     "accept": {"true", "false"},
     "ply": {"null"},
     "line": {"null"},
@@ -81,7 +83,7 @@ TAKEN: dict[str, set[str]] = {
 #: The tables a request could add rows to.
 COUNTED = (
     "games", "moves", "lines", "reviews", "accounts", "api_tokens", "ratings", "rated_games", "seeks", "tournaments",
-    "tournament_games", "chat", "blocks", "push_subscriptions",
+    "tournament_games", "chat", "blocks", "push_subscriptions", "audit", "mutes", "password_resets",
 )  # fmt: skip
 
 
@@ -171,6 +173,11 @@ CASES = [
     Case("POST", "/api/push/subscribe", PUSH, ("endpoint", "keys", "keys.p256dh", "keys.auth", "kinds", "language")),
     Case("POST", "/api/push/preferences", {"endpoint": PUSH["endpoint"], "kinds": []}, ("endpoint", "kinds")),
     Case("POST", "/api/push/unsubscribe", {"endpoint": PUSH["endpoint"]}, ("endpoint",)),
+    Case("POST", "/api/admin/accounts/bob/mute", {"muted": False}, ("muted",), who="admin"),
+    Case("POST", "/api/admin/reports/{game}/handled", {"handled": True}, ("handled",), who="admin"),  # no report
+    Case("POST", "/api/account/email", {"email": ""}, ("email",)),
+    Case("POST", "/api/password/reset", {"token": "x" * 43, "password": PASSWORD}, ("token", "password")),
+    Case("POST", "/api/password/forgot", {"name": "ada"}, ("name",)),  # a server without mail
 ]
 #: The routes that take a body but read no field of it (their ids are in the path).
 NO_FIELDS = {

@@ -9,7 +9,7 @@ from sqlalchemy import exc
 
 from ..players import accounts, lock_account
 from ..shared.database import Repository
-from .tables import blocks, chat, chat_reports
+from .tables import blocks, chat, chat_reports, mutes
 
 
 class ChatRepository(Repository):
@@ -145,19 +145,80 @@ class ChatRepository(Repository):
         count = (
             sa.select(sa.func.count()).where(chat_reports.c.message_id == chat.c.id).scalar_subquery().label("reports")
         )
+        muted = sa.exists().where(mutes.c.account_id == chat.c.account_id).label("muted")
         query = (
-            sa.select(chat, accounts.c.name, reporter.c.name.label("reporter_name"), count)
+            sa.select(chat, accounts.c.name, accounts.c.banned, muted, reporter.c.name.label("reporter_name"), count)
             .join(accounts, accounts.c.id == chat.c.account_id)
             .join(reporter, reporter.c.id == chat.c.reported)
-            .order_by(chat.c.at.desc())
+            .order_by(chat.c.handled.is_not(None), chat.c.at.desc())
+            .limit(200)
         )
         with self.database.single() as connection:
             rows = connection.execute(query).all()
         return [
             {"id": r.id, "game_id": r.game_id, "tournament_id": r.tournament_id, "room": r.room, "name": r.name,
-             "text": r.text, "at": r.at, "reported_by": r.reporter_name, "reports": int(r.reports)}
+             "text": r.text, "at": r.at, "reported_by": r.reporter_name, "reports": int(r.reports),
+             "handled": r.handled, "banned": bool(r.banned), "muted": bool(r.muted)}
             for r in rows
         ]  # fmt: skip
+
+    async def context(self, message_id: int, around: int) -> list[dict[str, Any]]:
+        """The lines of a message's room around it: ``around`` before it, itself, ``around`` after it, oldest
+        first (blocks hide nothing here: an admin reads the room as it was written)."""
+        return await self.database.run(self._context, message_id, around)
+
+    def _context(self, message_id: int, around: int) -> list[dict[str, Any]]:
+        found = self._message(message_id)
+        if found is None:
+            return []
+        place = (
+            chat.c.tournament_id == found["tournament_id"]
+            if found["tournament_id"] is not None
+            else chat.c.game_id == found["game_id"]
+        )
+        lines = (
+            sa.select(chat.c.id, chat.c.text, chat.c.at, accounts.c.name)
+            .join(accounts, accounts.c.id == chat.c.account_id)
+            .where(place, chat.c.room == found["room"])
+        )
+        before = lines.where(chat.c.id < message_id).order_by(chat.c.id.desc()).limit(around)
+        after = lines.where(chat.c.id >= message_id).order_by(chat.c.id).limit(around + 1)
+        with self.database.single() as connection:
+            rows = [*reversed(connection.execute(before).all()), *connection.execute(after).all()]
+        return [{"id": r.id, "name": r.name, "text": r.text, "at": r.at} for r in rows]
+
+    async def handle(self, message_id: int, at: float | None) -> str | None:
+        """Mark a reported message's report handled (at ``at``), or open again (``None``); the name of the account
+        that wrote it (``None``: no such message reported)."""
+        return await self.database.run(self._handle, message_id, at)
+
+    def _handle(self, message_id: int, at: float | None) -> str | None:
+        reported = sa.and_(chat.c.id == message_id, chat.c.reported.is_not(None))
+        writer = (
+            sa.select(accounts.c.name).join(chat, chat.c.account_id == accounts.c.id).where(chat.c.id == message_id)
+        )
+        with self.database.engine.begin() as connection:
+            if connection.execute(chat.update().where(reported).values(handled=at)).rowcount != 1:
+                return None
+            return str(connection.execute(writer).scalar_one())
+
+    async def mute(self, account_id: str, on: bool) -> None:
+        """Mute the account (``on``: it writes in no room), or no longer."""
+        await self.database.run(self._mute, account_id, on)
+
+    def _mute(self, account_id: str, on: bool) -> None:
+        with self.database.engine.begin() as connection:
+            connection.execute(mutes.delete().where(mutes.c.account_id == account_id))
+            if on:
+                connection.execute(mutes.insert().values(account_id=account_id, at=self.now()))
+
+    async def muted(self, account_id: str) -> bool:
+        """Whether the account is muted."""
+        return await self.database.run(self._muted, account_id)
+
+    def _muted(self, account_id: str) -> bool:
+        with self.database.single() as connection:
+            return connection.execute(sa.select(mutes.c.at).where(mutes.c.account_id == account_id)).first() is not None
 
 
 __all__ = ["ChatRepository"]

@@ -5,7 +5,8 @@
 - ``GET``/``POST /api/tournaments/{id}/chat`` (``text``): a tournament's room, its organiser's and players'.
 - ``POST /api/account/block`` and ``/unblock`` (``name``): a blocked account's messages are hidden from the blocker,
   and its challenges refused.
-- ``POST /api/chat/{id}/report`` reports a message to the admins, who list them with ``GET /api/admin/reports``.
+- ``POST /api/chat/{id}/report`` reports a message to the admins, who list them with ``GET /api/admin/reports``
+  (:mod:`hive.web.moderation.routes`).
 
 A game's socket opened with ``chat=1`` is told of each message written in a room of the game's chat it may read.
 """
@@ -44,7 +45,6 @@ class ChatRoutes:
             Route("/api/account/block", endpoint(self.block), methods=["POST"]),
             Route("/api/account/unblock", endpoint(self.unblock), methods=["POST"]),
             Route("/api/chat/{id}/report", endpoint(self.report), methods=["POST"]),
-            Route("/api/admin/reports", endpoint(self.reports), methods=["GET"]),
         ]
 
     async def read(self, request: Request) -> Any:
@@ -75,10 +75,6 @@ class ChatRoutes:
     async def report(self, request: Request) -> Any:
         signed = await self.identity.changing(request, "account")
         return await self.chat.report(signed, request.path_params["id"])
-
-    async def reports(self, request: Request) -> Any:
-        signed = await self.identity.reading(request, "admin")
-        return await self.chat.reports(signed)
 
 
 __all__ = ["ChatRoutes"]

@@ -2,7 +2,8 @@
 the players see only once the game is over (no help from the audience while it is played). Signed-in players
 write; a message is plain text of at most :data:`LENGTH` characters (the page shows it as text, never as markup), an
 account writes at most :data:`RATE` messages a minute, a blocked account's messages are hidden from the one who
-blocked it, and a message can be reported to the admins by those who may read its room, once each."""
+blocked it, a message can be reported to the admins by those who may read its room, once each, and an account an
+admin muted writes in no room."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from ...sdk.view import JSON
 from ..play.service import GameService
 from ..players import Accounts, Signed, name_key
 from ..shared.errors import BadRequest, Forbidden, NotFound, TooMany, shown
+from ..shared.i18n import _
 from ..shared.values import check_text, parse_id
 from ..tournaments import Tournaments
 from .events import LineSaid
@@ -22,6 +24,9 @@ LENGTH = 300
 #: The messages an account may write in a minute.
 RATE = 10
 ROOMS = ("players", "spectators")
+#: The lines shown on either side of a reported one.
+CONTEXT = 4
+MUTED = "Your account is muted: you may read the chat, not write in it."  # in messages-admin.po
 
 #: Who hears of a message written in a game's room, once it is stored (the game's sockets that may read the room are
 #: told, on every server process).
@@ -85,9 +90,15 @@ class Chat:
         """
         room = await self._room(game_id, data.get("room", "players"), signed, writing=True)
         text = self._text(data)
+        await self._unmuted(signed)
         message_id = self._within_rate(await self.repository.say(game_id, room, signed.account.id, text, rate=RATE))
         await self.said(LineSaid(game_id, room, message_id))
         return {"id": message_id, "room": room, "name": signed.account.name, "text": text}
+
+    async def _unmuted(self, signed: Signed) -> None:
+        """:raises Forbidden: for a muted account."""
+        if await self.repository.muted(signed.account.id):
+            raise Forbidden(_(MUTED))
 
     @staticmethod
     def _within_rate(message_id: int | None) -> int:
@@ -131,6 +142,7 @@ class Chat:
         """Write ``text`` in the tournament's room (its organiser and players)."""
         await self._member(tournament_id, signed)
         text = self._text(data)
+        await self._unmuted(signed)
         said = await self.repository.say(None, "tournament", signed.account.id, text, tournament_id, RATE)
         message_id = self._within_rate(said)
         return {"id": message_id, "room": "tournament", "name": signed.account.name, "text": text}
@@ -179,14 +191,54 @@ class Chat:
             return False
         return True
 
+    @staticmethod
+    def _admin(signed: Signed) -> None:
+        if not signed.account.admin:
+            raise Forbidden("Only an admin may do this.")
+
     async def reports(self, signed: Signed) -> JSON:
-        """The messages reported, for an admin.
+        """The messages reported, for an admin, the open ones first, newest first: each with who wrote it (``name``,
+        whether they are ``banned`` or ``muted``), who reported it first (``reported_by``) and how many did, when
+        it was ``handled`` (``None``: open), and its ``context``, the lines around it in its room.
 
         :raises Forbidden: for anyone else.
         """
-        if not signed.account.admin:
-            raise Forbidden("Only an admin may do this.")
-        return {"reports": await self.repository.reports()}
+        self._admin(signed)
+        reports = await self.repository.reports()
+        for report in reports:
+            report["context"] = await self.repository.context(report["id"], CONTEXT)
+        return {"reports": reports}
+
+    async def handle(self, signed: Signed, message_id: str, handled: bool) -> JSON:
+        """Mark a report handled (``handled``), or open again, for an admin; its message's writer (``name``).
+
+        :raises Forbidden: for anyone else.
+        :raises NotFound: for a message that is not reported.
+        """
+        self._admin(signed)
+        number = parse_id(message_id)
+        now = self.repository.now()
+        writer = None if number is None else await self.repository.handle(number, now if handled else None)
+        if number is None or writer is None:
+            raise NotFound(_("No reported message {id}.", id=shown(message_id)))
+        return {"id": number, "name": writer, "handled": now if handled else None}
+
+    async def mute(self, signed: Signed, name: str, muted: bool) -> JSON:
+        """Mute an account (it reads the chat, writes in no room), or no longer, for an admin.
+
+        :raises Forbidden: for anyone else, or the admin's own account.
+        :raises NotFound: for an unknown name.
+        """
+        self._admin(signed)
+        account = await self.accounts.find(name)
+        if account.id == signed.account.id:
+            raise Forbidden(_("An admin does not mute their own account."))
+        await self.repository.mute(account.id, muted)
+        return {"name": account.name, "muted": muted}
+
+    async def muted(self, account_id: str) -> bool:
+        """Whether the account is muted."""
+        return await self.repository.muted(account_id)
 
 
-__all__ = ["LENGTH", "RATE", "ROOMS", "Chat", "Said"]
+__all__ = ["CONTEXT", "LENGTH", "MUTED", "RATE", "ROOMS", "Chat", "Said"]

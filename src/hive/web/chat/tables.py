@@ -1,4 +1,4 @@
-"""The chat's tables: the rooms' messages, the reports of them, and who blocked whom. The migrations in
+"""The chat's tables: the rooms' messages, the reports of them, who blocked whom, and who is muted. The migrations in
 :mod:`~hive.web.migrations` create them; a change here goes with a new migration."""
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ chat = sa.Table(
     sa.Column("text", sa.Text, nullable=False),
     sa.Column("at", sa.Float, nullable=False),
     sa.Column("reported", sa.Text),
+    #: when an admin marked its report handled (``None``: open, or never reported)
+    sa.Column("handled", sa.Float),
 )
 
 #: Who reported which message, once each: a report by a reader of the message's room (see ``chat.reported``, the first).
@@ -39,4 +41,12 @@ blocks = sa.Table(
     sa.Column("blocked", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
 )
 
-__all__ = ["blocks", "chat", "chat_reports"]
+#: Accounts an admin muted: they read the chat, but write in no room.
+mutes = sa.Table(
+    "mutes",
+    metadata,
+    sa.Column("account_id", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+__all__ = ["blocks", "chat", "chat_reports", "mutes"]

@@ -45,6 +45,8 @@ from ..chat.routes import ChatRoutes
 from ..lobby import LobbySockets, Seeks
 from ..lobby.news import LobbyNews
 from ..lobby.routes import LobbyRoutes
+from ..moderation import Moderation
+from ..moderation.routes import ModerationRoutes
 from ..play.fanout import Fanout
 from ..play.flags import Flags
 from ..play.following import Following
@@ -56,7 +58,10 @@ from ..play.service import GameService
 from ..play.showing import Showing
 from ..play.sockets import GameSocket
 from ..players import Accounts, Identity
+from ..players.mail import Mailer, MailServer
 from ..players.profiles import Profiles
+from ..players.reset_routes import ResetRoutes
+from ..players.resets import PasswordResets
 from ..players.routes import PlayerRoutes
 from ..push import Notices, Push, Sender
 from ..push.routes import PushRoutes
@@ -161,6 +166,9 @@ class App:
         self.seeks = Seeks(store.seeks, self.ratings, service, self.accounts, self.chat, self.tournaments, publish)
         self.profiles = Profiles(store.accounts, service, self.ratings.rating)
         self.bots = Bots(self.accounts, self.ratings, self.seeks, service)
+        mailer = Mailer(MailServer.parse(settings.smtp)) if settings.smtp else None
+        self.resets = PasswordResets(store.resets, store.accounts, store.quotas, mailer, self.accounts.passwords)
+        self.moderation = Moderation(self.accounts, self.resets, self.chat, store.audit)
         self.facts = GameFacts(self.accounts, self.ratings, self.tournaments, self.seeks)
         self.showing = Showing(service, self.fanout, self.watching, self.facts.of)
         self.following = Following(
@@ -249,6 +257,8 @@ class App:
             ChatRoutes(identity, self.chat, depth),
             self.bot_routes,
             PushRoutes(identity, self.push, depth),
+            ResetRoutes(identity, self.resets, depth, self.api.page),
+            ModerationRoutes(identity, self.moderation, depth, self.api.page),
         ]
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:

@@ -21,8 +21,9 @@ API (JSON; errors are ``{"error": message}`` with a 4xx status; an unexpected fa
   board and engine reviews (:mod:`~hive.web.analysis.routes`), hints (:mod:`~hive.web.ai.routes`), and on
   ``hive serve`` accounts (:mod:`~hive.web.players.routes`), ratings (:mod:`~hive.web.ratings.routes`), the lobby
   (:mod:`~hive.web.lobby.routes`), tournaments (:mod:`~hive.web.tournaments.routes`), chat
-  (:mod:`~hive.web.chat.routes`), bots (:mod:`~hive.web.bots.routes`) and push notifications
-  (:mod:`~hive.web.push.routes`).
+  (:mod:`~hive.web.chat.routes`), bots (:mod:`~hive.web.bots.routes`), push notifications
+  (:mod:`~hive.web.push.routes`), a forgotten password (:mod:`~hive.web.players.reset_routes`) and the admins'
+  (:mod:`~hive.web.moderation.routes`).
 
 - ``GET /healthz``: 200 while the process runs; ``GET /readyz``: 200 when it can serve (the database answers with the
   current schema, it hears the other processes, it is not stopping), 503 naming what is wrong otherwise;
@@ -181,7 +182,9 @@ class Api:
 
     async def assets(self, request: Request) -> Response:
         network = reach(*self.app.listening)
-        return JSONResponse({**self.app.service.assets(), "network": network, "accounts": self.app.settings.accounts})
+        settings = self.app.settings
+        facts = {"network": network, "accounts": settings.accounts, "mail": settings.accounts and bool(settings.smtp)}
+        return JSONResponse({**self.app.service.assets(), **facts})
 
 
 def routes(app: App) -> list[BaseRoute]:

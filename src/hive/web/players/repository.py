@@ -35,6 +35,7 @@ class StoredAccount:
     admin: bool
     banned: bool
     bot: bool = False
+    email: str | None = None
     #: the language the player chose for the page and the server's messages (``None``: the browser's)
     language: str | None = None
 
@@ -63,6 +64,7 @@ def _account(row: sa.Row[Any]) -> StoredAccount:
         bool(row.admin),
         bool(row.banned),
         bool(row.bot),
+        row.email,
         row.language,
     )
 
@@ -105,7 +107,7 @@ class AccountRepository(Repository):
         return None if row is None else _account(row)
 
     async def update(self, account_id: str, **values: object) -> None:
-        """Change an account's ``password``, ``admin``, ``banned`` or ``bot``."""
+        """Change an account's ``password``, ``admin``, ``banned``, ``bot`` or ``email``."""
         await self.database.run(self._update, account_id, values)
 
     def _update(self, account_id: str, values: dict[str, object]) -> None:

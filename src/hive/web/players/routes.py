@@ -21,8 +21,8 @@
   player's games where it is their turn); ``GET /api/live`` (the games in progress between accounts, strongest
   first, to watch); ``GET /api/online`` (who is online: the accounts seen in the last 5
   minutes, most recent first, at most 100: each one's ``name``, ``bot`` and ``seen``).
-- An admin's: ``POST /api/admin/accounts/{name}/password`` (answers a new random ``password`` to pass on),
-  ``POST /api/admin/accounts/{name}/ban`` (``banned``: true or false), ``DELETE /api/admin/accounts/{name}``.
+- An admin's actions on accounts are :mod:`hive.web.moderation.routes`'s; a forgotten password's link, and the
+  account's e-mail address, :mod:`hive.web.players.reset_routes`'s.
 - ``POST /api/account/language`` (``language``: a code the server speaks, ``en``, ``fr``...; ``null``: the
   browser's): the account's language for the page and the server's messages (its refusals are answered in it); the
   answer sets the page's language cookie too (see :mod:`hive.web.shared.i18n`).
@@ -49,7 +49,7 @@ from starlette.routing import BaseRoute, Route
 
 from ...sdk.view import JSON
 from ..shared.endpoints import body, client, endpoint
-from ..shared.errors import BadRequest, NotFound, Unauthorized
+from ..shared.errors import Unauthorized
 from ..shared.i18n import COOKIE as LANGUAGE
 from .identity import COOKIE, DEVICE, Identity, Page
 from .profiles import Profiles
@@ -109,8 +109,6 @@ class PlayerRoutes:
             Route("/api/online", endpoint(self.online), methods=["GET"]),
             Route("/api/account/token", endpoint(self.api_token), methods=["POST"]),
             Route("/api/account/language", endpoint(self.language), methods=["POST"]),
-            Route("/api/admin/accounts/{name}", endpoint(self.admin), methods=["DELETE"]),
-            Route("/api/admin/accounts/{name}/{action}", endpoint(self.admin), methods=["POST"]),
         ]
 
     async def page(self, request: Request) -> Response:
@@ -221,22 +219,6 @@ class PlayerRoutes:
         scope = (await self._body(request)).get("scope", "bot")
         token = await self.accounts.make_token(signed, scope)
         return {"name": signed.account.name, "token": token, "scope": scope}
-
-    async def admin(self, request: Request) -> Any:
-        signed = await self.identity.changing(request, "admin")
-        name, action = request.path_params["name"], request.path_params.get("action")
-        if request.method == "DELETE" and action is None:
-            await self.accounts.delete(signed, name)
-            return {"deleted": name}
-        if action == "password":
-            return {"name": name, "password": await self.accounts.reset_password(signed, name)}
-        if action == "ban":
-            banned = (await self._body(request)).get("banned", True)
-            if not isinstance(banned, bool):
-                raise BadRequest("'banned' is true or false.")
-            account = await self.accounts.set_banned(signed, name, banned)
-            return {"name": account.name, "banned": account.banned}
-        raise NotFound(f"No admin action {action!r}.")
 
 
 __all__ = ["ONLINE_LIMIT", "PlayerRoutes"]

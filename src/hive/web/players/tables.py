@@ -1,4 +1,5 @@
-"""The players' tables: their accounts, API tokens, sessions, who is online, and where each signed in from. The
+"""The players' tables: their accounts, API tokens, sessions, who is online, where each signed in from, and the
+links that set a forgotten password. The
 migrations in :mod:`~hive.web.migrations` create them; a change here goes with a new migration."""
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ accounts = sa.Table(
     sa.Column("banned", sa.Boolean, nullable=False),
     #: a bot's account: an engine plays it, through the bot API (marked BOT wherever its name shows)
     sa.Column("bot", sa.Boolean, nullable=False, server_default=sa.false()),
+    #: where a forgotten password's link is mailed (the player's own; never shown to others)
+    sa.Column("email", sa.Text),
     #: the language the player chose (a code of hive.web.shared.i18n.languages); NULL: the browser's
     sa.Column("language", sa.Text),
 )
@@ -68,4 +71,16 @@ trusted = sa.Table(
     sa.Column("seen", sa.Float, nullable=False, index=True),
 )
 
-__all__ = ["accounts", "api_tokens", "online", "sessions", "trusted"]
+#: One-time links that set a forgotten password (see :mod:`hive.web.players.resets`): the SHA-256 of the link's
+#: token (the token itself is never stored), when it lapses, and when it was used (once).
+password_resets = sa.Table(
+    "password_resets",
+    metadata,
+    sa.Column("token", sa.Text, primary_key=True),
+    sa.Column("account_id", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("expires", sa.Float, nullable=False),
+    sa.Column("used", sa.Float),
+)
+
+__all__ = ["accounts", "api_tokens", "online", "password_resets", "sessions", "trusted"]

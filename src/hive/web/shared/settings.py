@@ -38,6 +38,8 @@ class Settings:
         ``sub``: a ``mailto:`` or ``https:`` URL).
     :ivar push_loopback: take push endpoints over ``http`` and on this machine or a local network (tests' stand-in
         push services only: a real one is ``https`` on the Internet).
+    :ivar smtp: the host's mail server (``hive serve --smtp URL``, see :mod:`hive.web.players.mail`), through which a
+        player asks for a forgotten password's link; ``None``: no mail.
     """
 
     hosts: tuple[str, ...] | None = None
@@ -70,6 +72,7 @@ class Settings:
     first_move: float = 30.0
     push_contact: str = "mailto:admin@localhost"
     push_loopback: bool = False
+    smtp: str | None = None
 
     def __post_init__(self) -> None:
         sockets = ("lobby_sockets", "game_sockets", "game_sockets_per_game", "spectator_sockets", "seat_sockets")

@@ -41,6 +41,8 @@ import { hideProfile, showProfile, wireProfile } from "./players/profile.js";
 import { syncTabs, wireTabs } from "./play/sidetabs.js";
 import { cancelPending, followState, holdMove, mayPreselect, wirePremove } from "./play/premove.js";
 import { wirePush } from "./push/push.js";
+import { hideAdmin, showAdmin, wireAdmin } from "./moderation/admin.js";
+import { hideReset, showReset, wireRecovery } from "./players/recovery.js";
 
 const modules = {};
 let game = null;
@@ -425,7 +427,7 @@ async function route() {
   if (location.pathname === "/editor") { hideLobby(); await openEditor(editorHooks); return; }
   const t = location.pathname.match(/^\/tournament\/([\w-]+)/);
   if (t) { hideLobby(); $("layout").hidden = true; await showTournament(t[1]); return; }
-  if (app.assets.accounts && await showPlayerPage()) return;
+  if (app.assets.accounts && (await showPlayerPage() || await showAccountPage())) return;
   await showLobby();
 }
 
@@ -440,10 +442,22 @@ async function showPlayerPage() {
   return true;
 }
 
+// The admin screen (/admin) or a password's reset link (/reset/{token}): true when the address is one.
+async function showAccountPage() {
+  const show = location.pathname === "/admin" ? showAdmin : location.pathname.startsWith("/reset/") ? showReset : null;
+  if (!show) return false;
+  hideLobby();
+  $("layout").hidden = true;
+  await show();
+  return true;
+}
+
 function hidePlayerPages() {
   if (!app.assets.accounts) return;
   hideProfile();
   hideLeaderboard();
+  hideAdmin();
+  hideReset();
 }
 
 // ------------------------------------------------------------------ wiring
@@ -524,7 +538,11 @@ async function wire() {
   wirePush();
   wireTournaments((path) => { history.pushState(null, "", path); route(); }, (id) => { history.pushState(null, "", `/game/${id}`); return openGame(id); });
   wirePlayers((path) => { history.pushState(null, "", path); route(); }, (id, opts) => { history.pushState(null, "", `/game/${id}`); return openGame(id, opts); });
-  if (app.assets.accounts) wireProfile();
+  if (app.assets.accounts) {
+    wireProfile();
+    wireAdmin((path) => { history.pushState(null, "", path); route(); });
+    wireRecovery();
+  }
   const seeks = wireSeeks((id) => { history.pushState(null, "", `/game/${id}`); return openGame(id); }, gameFor);
   wireChat();
   wireNotices((id) => { history.pushState(null, "", `/game/${id}`); return openGame(id); }, (path) => { history.pushState(null, "", path); route(); });

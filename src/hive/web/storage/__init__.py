@@ -18,9 +18,11 @@ from ..analysis.line_repository import LineRepository
 from ..analysis.review_repository import ReviewRepository
 from ..chat.repository import ChatRepository
 from ..lobby.repository import SeekRepository
+from ..moderation.repository import AuditRepository
 from ..play.presence_repository import Presence
 from ..play.repository import Effects, GameRepository, StaleError
 from ..players.repository import AccountRepository
+from ..players.reset_repository import ResetRepository
 from ..push.repository import PushRepository
 from ..ratings.repository import RatingRepository
 from ..shared.database import Database, DatabaseError, default_path
@@ -45,6 +47,8 @@ class Store:
     chat: ChatRepository
     quotas: QuotaRepository
     push: PushRepository
+    resets: ResetRepository
+    audit: AuditRepository
 
     def close(self) -> None:
         """Close the database."""
@@ -78,6 +82,8 @@ def open_store(
         ChatRepository(db, now),
         QuotaRepository(db, now),
         PushRepository(db, now),
+        ResetRepository(db, now),
+        AuditRepository(db, now),
     )
 
 

@@ -2,7 +2,7 @@
 browsers' push subscriptions (``push_subscriptions``).
 
 Revision ID: 0014
-Revises: 0010
+Revises: 0011
 Create Date: 2026-12-06
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0014"
-down_revision = "0010"
+down_revision = "0011"
 branch_labels = None
 depends_on = None
 

@@ -7,15 +7,20 @@ import { accountLanguage } from "../language.js";
 import { api } from "../net.js";
 import { $, app, toast } from "../page.js";
 
-const session = { name: null, csrf: null };
+const session = { name: null, csrf: null, admin: false };
 const listeners = []; // called when who is signed in changes (the lobby's seeks)
 
 // Who is signed in (null: a guest), and the headers of a change made with the session's cookie.
 export function signedIn() { return session.name; }
 export function csrfHeaders() { return { "x-csrf-token": session.csrf }; }
 export function onAccountChange(listener) { listeners.push(listener); }
-// The sign-in dialog (a guest's "Sign in to play").
-export function askSignIn() { openSign(); }
+// Whether the account signed in is an admin's (the admin screen's link).
+export function isAdmin() { return session.admin; }
+// The sign-in dialog (a guest's "Sign in to play"), its name filled in when given.
+export function askSignIn(name = "") {
+  openSign();
+  if (name) { $("sign-name").value = name; $("sign-password").focus(); }
+}
 
 // The header's button: "Sign in", or the name signed in (opening the account's dialog).
 function show() {
@@ -31,6 +36,7 @@ function keep(data) {
   const before = session.name;
   session.name = (data && data.name) || null;
   session.csrf = session.name ? data.csrf : null;
+  session.admin = !!(session.name && data.admin);
   if (session.name) accountLanguage(data.language); // the account's choice of language follows it to this browser
   show();
   if (session.name !== before) for (const listener of listeners) listener(session.name);

@@ -1,0 +1,65 @@
+"""The one-time links that set a forgotten password, as every server process shares them: a link is used once, in
+the transaction that sets the new password and ends the account's sessions and API tokens."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+from ..shared.database import Repository
+from .repository import StoredAccount, _account
+from .tables import accounts, api_tokens, password_resets, sessions, trusted
+
+
+class ResetRepository(Repository):
+    """The password-reset links of a server (each kept as the SHA-256 of its token). The times are the caller's, so
+    that the service's clock rules them."""
+
+    async def issue(self, account_id: str, token_hash: str, now: float, expires: float) -> None:
+        """Store a new link for the account, in place of any it had unused (and forget the lapsed ones)."""
+        await self.database.run(self._issue, account_id, token_hash, now, expires)
+
+    def _issue(self, account_id: str, token_hash: str, now: float, expires: float) -> None:
+        row = {"token": token_hash, "account_id": account_id, "created": now, "expires": expires}
+        with self.database.engine.begin() as connection:
+            connection.execute(password_resets.delete().where(password_resets.c.account_id == account_id))
+            connection.execute(password_resets.delete().where(password_resets.c.expires <= now))
+            connection.execute(password_resets.insert().values(row))
+
+    async def account(self, token_hash: str, now: float) -> StoredAccount | None:
+        """The account of a live link (``None``: unknown, used or lapsed)."""
+        return await self.database.run(self._account, token_hash, now)
+
+    def _account(self, token_hash: str, now: float) -> StoredAccount | None:
+        query = (
+            sa.select(accounts)
+            .join(password_resets, password_resets.c.account_id == accounts.c.id)
+            .where(password_resets.c.token == token_hash, password_resets.c.used.is_(None))
+            .where(password_resets.c.expires > now)
+        )
+        with self.database.single() as connection:
+            row = connection.execute(query).first()
+        return None if row is None else _account(row)
+
+    async def use(self, token_hash: str, account_id: str, password: str, now: float) -> bool:
+        """Use a live link of ``account_id``: in one transaction, mark it used (once: of two uses at once, one
+        wins), set the account's ``password`` (a hash), end its sessions, revoke its API tokens and forget where it
+        signed in from. Whether the link was live."""
+        return await self.database.run(self._use, token_hash, account_id, password, now)
+
+    def _use(self, token_hash: str, account_id: str, password: str, now: float) -> bool:
+        live = sa.and_(
+            password_resets.c.token == token_hash,
+            password_resets.c.account_id == account_id,
+            password_resets.c.used.is_(None),
+            password_resets.c.expires > now,
+        )
+        with self.database.engine.begin() as connection:
+            if connection.execute(password_resets.update().where(live).values(used=now)).rowcount != 1:
+                return False
+            connection.execute(accounts.update().where(accounts.c.id == account_id).values(password=password))
+            for table in (sessions, api_tokens, trusted):
+                connection.execute(table.delete().where(table.c.account_id == account_id))
+        return True
+
+
+__all__ = ["ResetRepository"]
