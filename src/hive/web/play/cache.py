@@ -100,8 +100,9 @@ class GameCache(Commits):
 
     async def refresh(self, event: GameEvent) -> Session | None:
         """Bring the copy in memory of the game an event from another process changed up to date, when there is one
-        (``None`` otherwise, or when the game is gone); the event becomes its last change. The event names the
-        version stored, so that the database is asked only for what changed."""
+        (``None`` otherwise, or when the game is gone); the event becomes its last change. A copy at the version before
+        takes the change the event carries, without asking the database; any other is read as the changes since its
+        version (the event names the version stored)."""
         try:
             async with self.lock(event.game_id):
                 session = self.sessions.get(event.game_id)

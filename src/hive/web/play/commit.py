@@ -134,7 +134,8 @@ class Commits:
         told: list[GameEvent] = []  # the event as the transaction told it, carrying what the change wrote
         try:
             rating = self._rating(session, previous, updated)
-            effects = self._effects(session, event, client, rating, (previous, updated), told)
+            records = (previous, updated) if self.store.database.shared else None  # else nobody else to tell
+            effects = self._effects(session, event, client, rating, records, told)
             await self.store.games.save(updated, previous, effects)
         except BaseException:
             session.record = previous
