@@ -10,6 +10,8 @@ spectators for 120 s against ``--mode a``:
   ``hive db upgrade``); the two players of a game are on different processes, the spectators on both;
 - ``c``: as ``b``, the second process killed with SIGKILL at ``--kill-at`` seconds (by default half the run): its
   clients go over to the other process as a load balancer would send them there;
+- ``p``: one ``hive serve`` process on ``--database URL``, as ``b`` with one process: what PostgreSQL costs a move,
+  apart from what a second process adds;
 - ``relay``: ``c``'s failover against one ``hive play`` process: the second address is a TCP relay to the first
   process, and the relay is what is killed (both addresses reach the same games, as ``hive serve``'s two processes
   would).

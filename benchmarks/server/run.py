@@ -195,7 +195,7 @@ def arguments() -> argparse.ArgumentParser:
         metavar=("MIN", "MAX"),
         help="a player's thinking time, uniform between MIN and MAX seconds (default 0.2 1.0)",
     )
-    parser.add_argument("--database", help="b and c: the PostgreSQL database, postgresql://USER@HOST:PORT/DB")
+    parser.add_argument("--database", help="b, c and p: the PostgreSQL database, postgresql://USER@HOST:PORT/DB")
     parser.add_argument("--kill-at", type=float, help="c and relay: seconds into the run (default: half of it)")
     parser.add_argument(
         "--stall",

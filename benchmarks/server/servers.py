@@ -58,6 +58,7 @@ MODES = {
     "a": Mode("one hive play process on SQLite", PLAY),
     "b": Mode("two hive serve processes on PostgreSQL", SERVE, 2, "healthz", UPGRADE),
     "c": Mode("two hive serve processes on PostgreSQL, the second killed", SERVE, 2, "healthz", UPGRADE, kill=True),
+    "p": Mode("one hive serve process on PostgreSQL", SERVE, 1, "healthz", UPGRADE),
     "relay": Mode("one hive play process on SQLite, also through a relay that is killed", PLAY, kill=True, relay=True),
 }
 

@@ -8,12 +8,14 @@ from __future__ import annotations
 import dataclasses
 import logging
 
+from ...sdk.view import JSON
 from ..shared.errors import BadRequest, Damaged, NotFound, shown
 from ..shared.model import GameRecord
 from ..views import kinds, replay, view_for
 from . import aborts, clock
 from .commit import Commits
 from .events import GameEvent
+from .rows import apply_change
 from .session import Session
 
 log = logging.getLogger("hive.web")
@@ -98,19 +100,35 @@ class GameCache(Commits):
 
     async def refresh(self, event: GameEvent) -> Session | None:
         """Bring the copy in memory of the game an event from another process changed up to date, when there is one
-        (``None`` otherwise, or when the game is gone); the event becomes its last change. The event names the
-        version stored, so that the database is asked only for what changed."""
+        (``None`` otherwise, or when the game is gone); the event becomes its last change. A copy at the version before
+        takes the change the event carries, without asking the database; any other is read as the changes since its
+        version (the event names the version stored)."""
         try:
             async with self.lock(event.game_id):
                 session = self.sessions.get(event.game_id)
                 if session is None:
                     return None
-                if session.record.version < event.version:
+                if session.record.version == event.version - 1 and event.change is not None:
+                    session = await self._changed(session, event.change, event.version)
+                elif session.record.version < event.version:
                     session = await self._read(event.game_id, session)
         except (NotFound, Damaged):
             return None
         if session.record.version == event.version:
             session.last = event
+        return session
+
+    async def _changed(self, session: Session, change: JSON, version: int) -> Session:
+        """The copy in memory brought to ``version`` by the change another process stored from the version before
+        (its event's :attr:`~hive.web.play.events.GameEvent.change`), without reading the database; read if the
+        change cannot be made on it."""
+        try:
+            record = apply_change(session.record, change, version)
+            self._catch_up(session, record)
+        except (ValueError, IndexError):
+            log.warning("game %s could not be brought up to date by its change; loading it again", session.record.id)
+            return await self._read(session.record.id, None)  # the board may be half changed: not used again
+        await self.placed(session)
         return session
 
     def _load(self, record: GameRecord) -> Session:

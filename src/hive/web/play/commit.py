@@ -20,6 +20,7 @@ from ..shared.model import GameRecord
 from . import aborts, clock
 from .events import Announcer, GameEvent, Unheard, game_event
 from .repository import Connection, Effects, GameRepository, Within
+from .rows import stored_change
 from .session import LiveGames, Session
 
 
@@ -130,14 +131,18 @@ class Commits:
         updated = dataclasses.replace(record, **{"ai_error": None, **changes}, version=record.version + 1)
         previous, session.record = record, updated  # what the event is worked out from
         event = self._event(session, what, by, detail, ended=record.result is None and updated.result is not None)
+        told: list[GameEvent] = []  # the event as the transaction told it, carrying what the change wrote
         try:
             rating = self._rating(session, previous, updated)
-            await self.store.games.save(updated, previous, self._effects(session, event, client, rating))
+            records = (previous, updated) if self.store.database.shared else None  # else nobody else to tell
+            effects = self._effects(session, event, client, rating, records, told)
+            await self.store.games.save(updated, previous, effects)
         except BaseException:
             session.record = previous
             if revert is not None:
                 revert()
             raise
+        event = told[-1] if told else event
         session.shown_view = None
         session.last = event
         await self.announcer.announce(event)
@@ -155,11 +160,25 @@ class Commits:
             record.id, record.version, what, by, len(record.moves), session.ai_due, deadline, detail, origin=self.origin
         )
 
-    def _effects(self, session: Session, event: GameEvent, client: str, rating: Within | None = None) -> Effects:
+    def _effects(
+        self,
+        session: Session,
+        event: GameEvent,
+        client: str,
+        rating: Within | None = None,
+        records: tuple[GameRecord, GameRecord] | None = None,
+        told: list[GameEvent] | None = None,
+    ) -> Effects:
+        """What is stored with a change (``records``: the record before and after it, for the event to carry what it
+        wrote, as the record after is complete once its transaction has begun; ``told``: where that event is left,
+        to be announced)."""
         announcer = self.announcer
 
         def within(connection: Connection) -> None:
-            announcer.stored(connection, event)
+            carried = event if records is None else dataclasses.replace(event, change=stored_change(*records))
+            if told is not None:
+                told.append(carried)
+            announcer.stored(connection, carried)
             if rating is not None:
                 rating(connection)
 

@@ -49,6 +49,9 @@ class GameEvent(Event):
     :ivar detail: what the page needs to tell the players about it (an offer declined: ``{"declined": "draw"}``).
     :ivar state_follows: whether the process that stored it sends the game's state as its sockets are shown it next (a
         :class:`GameShown`), so that the other processes need not build it again.
+    :ivar change: what the change wrote (see :func:`~hive.web.play.rows.stored_change`), as the other processes are
+        sent it: one whose copy is at the version before brings it up to date without reading the database
+        (``None``: it reads what changed).
     """
 
     with_change: ClassVar[bool] = True
@@ -62,6 +65,7 @@ class GameEvent(Event):
     deadline: float | None = None
     detail: dict[str, Any] | None = None
     state_follows: bool = False
+    change: dict[str, Any] | None = None
 
     def shown(self) -> dict[str, Any]:
         """The event as the page gets it with the game's state: what happened, by which seat, and its detail."""

@@ -26,7 +26,7 @@ import sqlalchemy as sa
 from ..shared.database import Database, Repository
 from ..shared.errors import Conflict, Damaged
 from ..shared.model import GameRecord, Summary
-from .rows import changed, dumps, placeholder, read_record, row_values
+from .rows import changed, common, dumps, placeholder, read_record, row_values
 from .tables import games, moves
 
 #: A transaction's connection, as the statements run within a change see it.
@@ -298,9 +298,7 @@ class GameRepository(Repository):
             if done.rowcount != 1:
                 raise StaleError(f"Game {record.id} changed meanwhile; reload it.")
             old, new = previous.moves + previous.redo, record.moves + record.redo
-            same = 0
-            while same < min(len(old), len(new)) and old[same] == new[same]:
-                same += 1
+            same = common(old, new)
             if same < len(old):
                 connection.execute(CUT, {"game": record.id, "from_ply": same})
             if same < len(new):

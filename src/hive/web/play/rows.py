@@ -1,9 +1,11 @@
 """A game's row as the games' repository writes and reads it: a record's columns, and a record read back from its
-row and its stored moves (:func:`read_record`).
+row and its stored moves (:func:`read_record`); what a change writes, as an event carries it to the other processes
+(:func:`stored_change`), and a copy brought to it without reading the row (:func:`apply_change`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -16,6 +18,49 @@ from ..shared.model import GameRecord
 def dumps(value: dict[str, Any] | None) -> str | None:
     """A JSON object as its column holds it (``None`` stays ``None``)."""
     return json.dumps(value) if value is not None else None
+
+
+#: The fields of a record a change writes besides its moves and version (see :func:`row_values`).
+STORED_FIELDS = ("result", "reason", "offer", "updated", "names", "help", "joined", "rematch", "clock", "ai_error")
+#: The longest change an event carries (characters of JSON); a longer one is read from the database.
+CHANGE_LONGEST = 3000
+
+
+def common(old: list[str], new: list[str]) -> int:
+    """How many moves two lists of moves share from the first."""
+    same = 0
+    while same < min(len(old), len(new)) and old[same] == new[same]:
+        same += 1
+    return same
+
+
+def stored_change(previous: GameRecord, record: GameRecord) -> dict[str, Any] | None:
+    """What a change from ``previous`` to ``record`` writes (the row's fields, and the stored moves as those kept and
+    those added after them), as JSON an event carries; ``None`` when longer than :data:`CHANGE_LONGEST`."""
+    old, new = previous.moves + previous.redo, record.moves + record.redo
+    same = common(old, new)
+    change = {name: getattr(record, name) for name in STORED_FIELDS}
+    change.update(keep=same, add=new[same:], length=len(record.moves))
+    return change if len(json.dumps(change)) <= CHANGE_LONGEST else None
+
+
+def apply_change(record: GameRecord, change: dict[str, Any], version: int) -> GameRecord:
+    """``record`` (the copy at the version before) as :func:`stored_change`'s ``change`` left it at ``version``: the
+    record the row and moves stored would be read as.
+
+    :raises ValueError: when ``change`` is not one (the copy is then read from the database).
+    """
+    try:
+        stored = (record.moves + record.redo)[: change["keep"]]
+        if len(stored) != change["keep"] or not all(isinstance(move, str) for move in change["add"]):
+            raise ValueError("the change does not follow the copy")
+        stored += change["add"]
+        length = change["length"]
+        fields = {name: change[name] for name in STORED_FIELDS}
+        fields["names"], fields["help"] = tuple(fields["names"]), tuple(fields["help"])
+        return dataclasses.replace(record, moves=stored[:length], redo=stored[length:], version=version, **fields)
+    except (KeyError, TypeError) as err:
+        raise ValueError(f"not a change: {err}") from None
 
 
 def _flag(value: int | None) -> bool | None:
@@ -110,4 +155,15 @@ def placeholder(row: sa.Row[Any]) -> GameRecord:
     )
 
 
-__all__ = ["changed", "dumps", "placeholder", "read_record", "row_values"]
+__all__ = [
+    "CHANGE_LONGEST",
+    "STORED_FIELDS",
+    "apply_change",
+    "changed",
+    "common",
+    "dumps",
+    "placeholder",
+    "read_record",
+    "row_values",
+    "stored_change",
+]

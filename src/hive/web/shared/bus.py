@@ -5,7 +5,8 @@
 - :class:`PostgresBus`: PostgreSQL's ``LISTEN``/``NOTIFY``. An event told with its change (a game's, see
   :attr:`~hive.web.shared.events.Event.with_change`) is sent by the transaction that stores the change, so it goes
   out if and only if the change is stored, even if the process dies a moment later; the others are sent on their own
-  once what they tell is stored.
+  once what they tell is stored, one statement each on a connection the bus keeps for them (no transaction, no
+  database thread).
 - :class:`RedisBus`: Redis pub/sub (``--redis URL``), published once the change is stored.
 
 Each process listens on a connection of its own, reconnects after a fault (the database or Redis restarting), and
@@ -20,18 +21,23 @@ import dataclasses
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import sqlalchemy as sa
 
 from .database import Database
 from .events import Event, Subscribers
 
+if TYPE_CHECKING:
+    import psycopg
+
 log = logging.getLogger("hive.web")
 #: The channel the events go by.
 CHANNEL = "hive_games"
 #: The statement that sends an event (inside the transaction storing its change, on PostgreSQL).
 NOTIFY = sa.text("SELECT pg_notify(:channel, :payload)")
+#: The same, as an event sent on its own on the bus's connection.
+SEND = "SELECT pg_notify(%s, %s)"
 #: Seconds between attempts to listen again after a fault, at most.
 BACKOFF = 5.0
 
@@ -190,23 +196,45 @@ class PostgresBus(_Listener):
     def __init__(self, database: Database, origin: str) -> None:
         super().__init__(origin)
         self.database = database
+        self._sender: psycopg.AsyncConnection[Any] | None = None
+        self._sending = asyncio.Lock()
 
     def stored(self, connection: sa.Connection, event: Event) -> None:
         connection.execute(NOTIFY, {"channel": CHANNEL, "payload": self.text(event)})
 
     async def published(self, event: Event) -> None:
-        if not event.with_change:  # not sent by a change's transaction: on its own
-            await self.database.run(self._notify, event)
+        """An event not sent by a change's transaction is sent on its own: one statement on the bus's own connection
+        (no transaction, no database thread), opened again after a fault."""
+        if event.with_change:
+            return
+        async with self._sending:
+            try:
+                if self._sender is None or self._sender.closed:
+                    self._sender = await self._connect()
+                await self._sender.execute(SEND, (CHANNEL, self.text(event)))
+            except Exception:
+                await self._drop_sender()
+                raise
 
-    def _notify(self, event: Event) -> None:
-        with self.database.engine.begin() as connection:
-            self.stored(connection, event)
-
-    async def _listen(self, heard: Callable[[str | bytes], Awaitable[None]], up: Callable[[], Awaitable[None]]) -> None:
+    async def _connect(self) -> psycopg.AsyncConnection[Any]:
         import psycopg
 
         url = self.database.url.set(drivername="postgresql").render_as_string(hide_password=False)
-        async with await psycopg.AsyncConnection.connect(url, autocommit=True, connect_timeout=10) as connection:
+        return await psycopg.AsyncConnection.connect(url, autocommit=True, connect_timeout=10)
+
+    async def _drop_sender(self) -> None:
+        sender, self._sender = self._sender, None
+        if sender is not None:
+            with contextlib.suppress(Exception):
+                await sender.close()
+
+    async def close(self) -> None:
+        await super().close()
+        async with self._sending:
+            await self._drop_sender()
+
+    async def _listen(self, heard: Callable[[str | bytes], Awaitable[None]], up: Callable[[], Awaitable[None]]) -> None:
+        async with await self._connect() as connection:
             await connection.execute(f"LISTEN {CHANNEL}")
             await up()
             async for notice in connection.notifies():
