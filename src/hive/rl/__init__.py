@@ -45,6 +45,7 @@ except ImportError as _error:
 from ..sdk.encoding import Encoding, IllegalActionError
 from .env import AGENTS, HiveEnv, InvalidOptionError, ResetNeededError, env, raw_env
 from .single import GYM_ID, SingleAgentEnv, gym_env
+from .vector import HiveVectorEnv, vector_env
 
 if GYM_ID not in _gymnasium.registry:
     _gymnasium.register(GYM_ID, entry_point="hive.rl.single:SingleAgentEnv")
@@ -54,6 +55,7 @@ __all__ = [
     "GYM_ID",
     "Encoding",
     "HiveEnv",
+    "HiveVectorEnv",
     "IllegalActionError",
     "InvalidOptionError",
     "ResetNeededError",
@@ -61,4 +63,5 @@ __all__ = [
     "env",
     "gym_env",
     "raw_env",
+    "vector_env",
 ]
