@@ -30,6 +30,7 @@ from ..games import DEFAULT_GAME
 from .env import AGENTS, HiveEnv, InvalidOptionError, Observation, ResetNeededError
 
 Infos = dict[str, Any]
+_SEATS = {agent: seat for seat, agent in enumerate(AGENTS)}
 
 
 class HiveVectorEnv(VectorEnv[Observation, Any, NDArray[Any]]):
@@ -73,6 +74,7 @@ class HiveVectorEnv(VectorEnv[Observation, Any, NDArray[Any]]):
         self._masks = np.zeros((num_envs, int(self.single_action_space.n)), np.int8)
         self._observations: Observation = {"observation": self._planes, "action_mask": self._masks}
         self._shown: list[NDArray[np.int64]] = [np.zeros(0, np.int64) for _ in range(num_envs)]
+        self._rows: list[Any] = [None] * num_envs
         self._legal = np.empty(num_envs, object)
         self._to_act = np.zeros(num_envs, np.int8)
         self._rewards = np.zeros(num_envs, np.float64)
@@ -178,17 +180,24 @@ class HiveVectorEnv(VectorEnv[Observation, Any, NDArray[Any]]):
         return self._observations, self._rewards.copy(), self._terminations.copy(), self._truncations.copy(), infos
 
     def _show(self, i: int) -> None:
-        """Game ``i``'s planes and mask for its side to act, in the batch's rows ``i``."""
+        """Game ``i``'s planes and mask for its side to act, in the batch's rows ``i``: written there by the
+        encoding's row writer where it has one (``rows``), else copied."""
         env = self.envs[i]
         agent = env.agent_selection
-        seat = AGENTS.index(agent)
-        np.copyto(self._planes[i], env.encoding.planes(seat))
-        legal: NDArray[np.int64] = env.infos[agent]["legal_actions"]
-        mask = self._masks[i]
-        mask[self._shown[i]] = 0
-        mask[legal] = 1
-        self._shown[i] = legal = legal.copy()
-        self._legal[i] = legal
+        seat = _SEATS[agent]
+        encoding = env.encoding
+        rows = self._rows[i]
+        if rows is None and hasattr(encoding, "rows"):
+            rows = self._rows[i] = encoding.rows(self._planes[i], self._masks[i])
+        if rows is not None:
+            self._legal[i] = rows.write(encoding, seat, not (env.terminations[agent] or env.truncations[agent]))
+        else:
+            np.copyto(self._planes[i], encoding.planes(seat))
+            legal: NDArray[np.int64] = env.infos[agent]["legal_actions"]
+            mask = self._masks[i]
+            mask[self._shown[i]] = 0
+            mask[legal] = 1
+            self._shown[i] = self._legal[i] = legal.copy()
         self._to_act[i] = seat
 
     def _infos(self) -> Infos:

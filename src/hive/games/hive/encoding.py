@@ -147,6 +147,11 @@ class HiveEncoding(EncodingBase):
         planes: Planes = writer.array
         return planes
 
+    def rows(self, planes: Planes, mask: Mask) -> Rows:
+        """A writer of the planes and the mask into ``planes`` and ``mask`` (zeros when given: a vector
+        environment's rows of one game), for this encoding and those of the game's later boards."""
+        return Rows(planes, mask)
+
     def decode(self, action: int) -> Move:
         """The move of ``action`` here (legal or not: :meth:`play` checks)."""
         return Move.from_code(tensors.action_code(self._board, self._frame(), action))
@@ -227,6 +232,29 @@ class HiveEncoding(EncodingBase):
                 canvas.disc(bx, by, radius * 0.3, style.badge[0])
                 canvas.text(bx, by, str(stack), radius * 0.35, style.badge[1])
         return canvas.pixels
+
+
+class Rows:
+    """Writes the planes of the side to act and the mask into arrays a vector environment keeps, in place."""
+
+    def __init__(self, planes: Planes, mask: Mask) -> None:
+        self._planes = tensors.PlaneWriter(planes)
+        self._actions = tensors.ActionWriter(mask, np.zeros(MOVE_BUFFER, np.int64))
+
+    def write(self, encoding: HiveEncoding, seat: int, acting: bool) -> NDArray[np.int64]:
+        """``encoding``'s position as ``seat`` sees it, and the legal actions when ``seat`` is ``acting`` (none
+        once the game is over); returns their ids (a view of an array the writer keeps)."""
+        board = encoding.board
+        corner = encoding._frame()
+        self._planes.write(board, seat, corner)
+        actions = self._actions
+        if acting:
+            count = actions.write(board, corner)
+        else:
+            actions.clear()
+            count = 0
+        legal: NDArray[np.int64] = actions.legal[:count]
+        return legal
 
 
 ENCODING = HiveEncoding

@@ -53,5 +53,7 @@ cdef class ActionWriter:
     @cython.locals(q0=int, r0=int, mask="signed char[::1]", i=int, n=int, at=int, base=int, code=int, cell=int,
                    action=int)
     cpdef int write(self, Position board, int corner) except -1
+    @cython.locals(i=int)
+    cpdef void clear(self)
     cpdef int _write_arrays(self, Position board, int corner) except -1
     cdef void _remember(self, Position board) noexcept

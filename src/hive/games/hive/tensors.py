@@ -217,6 +217,17 @@ class ActionWriter:
         self._remember(board)
         return n
 
+    def clear(self) -> None:
+        """No legal action (a game that ended by a rule the board does not know, such as the move cap)."""
+        if _COMPILED:
+            for i in range(self._count):
+                self._mask[self._set[i]] = 0
+        else:
+            self.mask[self._cleared] = 0
+            self._cleared = self.legal[:0]
+        self._count = 0
+        self._ply = -1
+
     def _write_arrays(self, board: Position, corner: int) -> int:
         """:meth:`write` with NumPy's whole-array steps, the faster way for the plain Python build."""
         self.mask[self._cleared] = 0
