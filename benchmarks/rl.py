@@ -15,8 +15,8 @@ times, one after the other on the same machine, the same number of random-play s
 A step is one action played: the steps that only close a finished game (``env.step(None)``) cost time but are not
 counted. The loops run in turn each round, so a change in the machine's load touches them alike; the lines printed
 are the medians over ``--rounds`` rounds of the steps per second on the clock and per CPU second of this process
-(a core's pace on a shared machine), and the median over the rounds of each loop's ratio to OpenSpiel's in that
-round.
+(a core's pace on a shared machine), and the medians over the rounds of each loop's ratio to OpenSpiel's in that
+round, on the clock and per CPU second (the steadier of the two where other jobs share the cores).
 """
 
 from __future__ import annotations
@@ -146,7 +146,11 @@ def report(rates: dict[str, list[tuple[float, float]]], envs: int) -> list[str]:
         line = f"{label:20s} {clock:9,.0f} steps/s (min {min(r for r, _ in values):,.0f}), {cpu:9,.0f} per CPU second"
         if base is not None and name != "openspiel":
             ratios = [ours / theirs for (ours, _), (theirs, _) in zip(values, base, strict=True)]
-            line += f", {statistics.median(ratios):.2f}x OpenSpiel (rounds {min(ratios):.2f}-{max(ratios):.2f})"
+            cpu_ratios = [ours / theirs for (_, ours), (_, theirs) in zip(values, base, strict=True)]
+            line += (
+                f"; {statistics.median(ratios):.2f}x OpenSpiel on the clock (rounds {min(ratios):.2f}-"
+                f"{max(ratios):.2f}), {statistics.median(cpu_ratios):.2f}x per CPU second"
+            )
         lines.append(line)
     return lines
 

@@ -7,6 +7,7 @@ cdef int CELLS, MASK, SHIFT, SIZE, KINDS, PIECES, PIECES_PER_COLOUR, MOVE_BUFFER
 # C copies of this module's own constants and of those it exports (the Python names stay importable)
 cdef int _HAND, _PASS, _WINDOW, _AREA, _SIDE, _PASS_ACTION, _HEIGHT, _LAST, _HAND_OWN, _TO_ACT, _FIRST, _WHOLE
 cdef int _MIDDLE, _ROWS, _WRITTEN
+cdef long long _FULL
 cdef bint _COMPILED
 cdef signed char[::1] _BUG_COUNT
 
@@ -30,10 +31,13 @@ cdef class PlaneWriter:
     cdef unsigned long long _hash
     cdef int _ply
     cdef int _seat
+    cdef object _cleared
 
     @cython.locals(q0=int, r0=int, out="unsigned char[::1]", i=int, n=int, pid=int, cell=int, at=int, level=int,
                    under=int, plane=int, height=int, last=int, colour=int, kind=int, count=int)
-    cpdef void write(self, Position board, int seat, int corner)
+    cpdef void write(self, Position board, int seat, int corner) except *
+    cdef void _write_arrays(self, Position board, int seat, int corner) except *
+    cdef void _finish(self, Position board, int seat) except *
     @cython.locals(out="unsigned char[::1]", i=int)
     cdef void _show(self, int plane, int value) except *
 

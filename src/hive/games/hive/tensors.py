@@ -33,6 +33,7 @@ PLANES = FIRST + 1
 #: The planes written whole (a count or a flag over the window): the hands, the one to act, the first player.
 WHOLE = PLANES - HAND_OWN
 _MIDDLE = WINDOW // 2
+_FULL = (1 << WINDOW) - 1
 _ROWS = MASK << SHIFT
 # what one position sets in the piece, height and last-piece planes: a piece and its cell's height each, the last
 _WRITTEN = 2 * PIECES + 1
@@ -53,8 +54,25 @@ def _corner(bits: int) -> int:
     return (low + (count - 1) // 2 - _MIDDLE) & MASK
 
 
+def _corner_of(bits: int) -> int:
+    """:func:`_corner` with Python's int methods, the faster way for the plain Python build."""
+    if not bits:
+        return -_MIDDLE & MASK
+    previous = ((bits << 1) | (bits >> (_WINDOW - 1))) & _FULL
+    low = (bits & ~previous).bit_length() - 1
+    return (low + (bits.bit_count() - 1) // 2 - _MIDDLE) & MASK
+
+
 def origin(board: Position) -> int:
     """The cell in the window's first row and column for ``board``'s hive (see the encoding's window)."""
+    if not _COMPILED:
+        qs_ = rs_ = 0
+        for pid_ in range(PIECES):
+            cell_ = board.pos[pid_]
+            if cell_ >= 0:
+                qs_ |= 1 << (cell_ & MASK)
+                rs_ |= 1 << (cell_ >> SHIFT)
+        return _corner_of(qs_) | _corner_of(rs_) << SHIFT
     qs = 0
     rs = 0
     one = 1
@@ -102,6 +120,7 @@ class PlaneWriter:
         self._written = filled("i", _WRITTEN, _COMPILED)
         self._count = 0
         self._shown = filled("i", _WHOLE, _COMPILED, -1)
+        self._cleared = np.zeros(0, np.intp)
         self._hash = 0
         self._ply = -1
         self._seat = -1
@@ -109,6 +128,9 @@ class PlaneWriter:
     def write(self, board: Position, seat: int, corner: int) -> None:
         """The planes of ``board`` for ``seat`` (0 the first player) with the window at ``corner``."""
         if board.ply == self._ply and board.hash == self._hash and seat == self._seat:
+            return
+        if not _COMPILED:
+            self._write_arrays(board, seat, corner)
             return
         q0 = corner & MASK
         r0 = corner & _ROWS
@@ -149,6 +171,50 @@ class PlaneWriter:
             if board.enabled[kind]:
                 count = _BUG_COUNT[kind] - board.placed[colour * KINDS + kind]
             self._show(_HAND_OWN + i, count)
+        self._finish(board, seat)
+
+    def _write_arrays(self, board: Position, seat: int, corner: int) -> None:
+        """:meth:`write` with NumPy's whole-array steps, the faster way for the plain Python build."""
+        q0 = corner & MASK
+        r0 = corner & _ROWS
+        flat = self.array.reshape(-1)
+        flat[self._cleared] = 0
+        below = board.below
+        where: list[int] = []
+        values: list[int] = []
+        heights: dict[int, int] = {}
+        for pid in range(PIECES):
+            cell = board.pos[pid]
+            if cell >= 0:
+                at = ((cell - q0) & MASK) | ((cell - r0) & _ROWS)
+                level = 1
+                under = below[pid]
+                while under >= 0:
+                    level += 1
+                    under = below[under]
+                where.append((pid + _SIDE * seat) % PIECES * _AREA + at)
+                values.append(level)
+                if heights.get(_HEIGHT * _AREA + at, 0) < level:
+                    heights[_HEIGHT * _AREA + at] = level
+        if board.last >= 0:
+            cell = board.pos[board.last]
+            where.append(_LAST * _AREA + (((cell - q0) & MASK) | ((cell - r0) & _ROWS)))
+            values.append(1)
+        where += heights
+        values += heights.values()
+        self._cleared = np.array(where, np.intp)
+        flat[self._cleared] = values
+        for i in range(2 * KINDS):
+            colour = (i // KINDS + seat) & 1
+            kind = i % KINDS
+            count = 0
+            if board.enabled[kind]:
+                count = _BUG_COUNT[kind] - board.placed[colour * KINDS + kind]
+            self._show(_HAND_OWN + i, count)
+        self._finish(board, seat)
+
+    def _finish(self, board: Position, seat: int) -> None:
+        """The flag planes, and the position written."""
         self._show(_TO_ACT, 1 if (board.ply & 1) == seat else 0)
         self._show(_FIRST, 1 if seat == 0 else 0)
         self._hash = board.hash
