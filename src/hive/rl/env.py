@@ -6,6 +6,9 @@ action, a HiveQueen turn one action per step (see :mod:`hive.games.hivequeen.enc
 outcome: +1 to the winner, -1 to the loser, 0 to both for a draw. A game longer than ``max_moves`` whole moves
 (the game's ``rl`` setting unless given: 200 Hive plies, 400 HiveQueen turns) is truncated, both rewards 0, with the
 outcome the rules would give it (:meth:`~hive.game.Game.adjudicate`) in the agents' ``info["outcome"]``.
+``info["legal_actions"]`` holds the legal actions' ids of the agent to act (empty for the other one). The
+observations' arrays and those ids are the encoding's own, rewritten in place at the next step where the encoding
+keeps them (Hive's does).
 """
 
 from __future__ import annotations
