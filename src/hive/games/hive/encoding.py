@@ -149,7 +149,8 @@ class HiveEncoding(EncodingBase):
 
     def rows(self, planes: Planes, mask: Mask) -> Rows:
         """A writer of the planes and the mask into ``planes`` and ``mask`` (zeros when given: a vector
-        environment's rows of one game), for this encoding and those of the game's later boards."""
+        environment's rows of one game), for this encoding and those of the game's later boards; an encoding it
+        wrote for then writes its own mask and legal ids there too (:meth:`mask` returns the row)."""
         return Rows(planes, mask)
 
     def decode(self, action: int) -> Move:
@@ -248,6 +249,8 @@ class Rows:
         corner = encoding._frame()
         self._planes.write(board, seat, corner)
         actions = self._actions
+        if encoding._actions is not actions:
+            encoding._actions = actions  # its mask and ids written in these rows from now on, once a step
         if acting:
             count = actions.write(board, corner)
         else:
