@@ -2,8 +2,10 @@
 
 :func:`env` makes a `PettingZoo <https://pettingzoo.farama.org>`_ AEC environment for any name
 :func:`hive.find_game` knows (a Hive game type or ``HiveQueen``); :func:`gym_env` makes a single-agent
-`Gymnasium <https://gymnasium.farama.org>`_ environment against a built-in opponent. Each observation holds the
-position's planes and a mask of the legal actions; the actions, planes and pictures of each kind of game are its
+`Gymnasium <https://gymnasium.farama.org>`_ environment against a built-in opponent, and :func:`vector_env` many
+games at once in Gymnasium's ``VectorEnv`` shape. Each observation holds the position's planes and a mask of the
+legal actions, and ``info["legal_actions"]`` their ids (arrays the environment rewrites at the next step: copy them
+to keep them); the actions, planes and pictures of each kind of game are its
 package's encoding, described in :mod:`hive.games.hive.encoding` and :mod:`hive.games.hivequeen.encoding`
 (:class:`Encoding`, the protocol they answer, is :mod:`hive.sdk.encoding`'s). Needs the ``rl`` extra
 (``pip install hive-game[rl]``); ``import hive`` alone never loads it.
@@ -45,6 +47,7 @@ except ImportError as _error:
 from ..sdk.encoding import Encoding, IllegalActionError
 from .env import AGENTS, HiveEnv, InvalidOptionError, ResetNeededError, env, raw_env
 from .single import GYM_ID, SingleAgentEnv, gym_env
+from .vector import HiveVectorEnv, vector_env
 
 if GYM_ID not in _gymnasium.registry:
     _gymnasium.register(GYM_ID, entry_point="hive.rl.single:SingleAgentEnv")
@@ -54,6 +57,7 @@ __all__ = [
     "GYM_ID",
     "Encoding",
     "HiveEnv",
+    "HiveVectorEnv",
     "IllegalActionError",
     "InvalidOptionError",
     "ResetNeededError",
@@ -61,4 +65,5 @@ __all__ = [
     "env",
     "gym_env",
     "raw_env",
+    "vector_env",
 ]

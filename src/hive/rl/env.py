@@ -6,6 +6,9 @@ action, a HiveQueen turn one action per step (see :mod:`hive.games.hivequeen.enc
 outcome: +1 to the winner, -1 to the loser, 0 to both for a draw. A game longer than ``max_moves`` whole moves
 (the game's ``rl`` setting unless given: 200 Hive plies, 400 HiveQueen turns) is truncated, both rewards 0, with the
 outcome the rules would give it (:meth:`~hive.game.Game.adjudicate`) in the agents' ``info["outcome"]``.
+``info["legal_actions"]`` holds the legal actions' ids of the agent to act (empty for the other one). The
+observations' arrays and those ids are the encoding's own, rewritten in place at the next step where the encoding
+keeps them (Hive's does).
 """
 
 from __future__ import annotations
@@ -148,6 +151,7 @@ class HiveEnv(AECEnv):  # type: ignore[misc]
             for agent in AGENTS
         }
         self._none: Mask = np.zeros(encoding.actions, np.int8)
+        self._no_actions: NDArray[np.int64] = np.zeros(0, np.int64)
         self.rng = random.Random()
         self._encoding: Encoding | None = None
         self._moves = 0
@@ -233,6 +237,7 @@ class HiveEnv(AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in AGENTS}
         self.agent_selection = AGENTS[self._encoding.to_act()]
         self._settle()
+        self._offer()
 
     def _start(self, opening: Sequence[str]) -> Encoding:
         for _ in range(100):
@@ -249,14 +254,36 @@ class HiveEnv(AECEnv):  # type: ignore[misc]
         raise InvalidOptionError(f"random_opening={self.random_opening}: 100 random openings all ended the game")
 
     def observe(self, agent: str) -> Observation:
-        """``agent``'s planes, and the mask of its legal actions (all 0 when it is not to act or the game is over)."""
+        """``agent``'s planes, and the mask of its legal actions (all 0 when it is not to act or the game is over).
+
+        The arrays are the environment's own, rewritten in place by the next step (see :mod:`hive.rl`): copy them
+        to keep them.
+        """
         encoding = self.encoding
         seat = _seat(agent)
         acting = agent == self.agent_selection and not self.terminations[agent] and not self.truncations[agent]
         return {
             "observation": encoding.planes(seat),
-            "action_mask": encoding.mask() if acting else self._none.copy(),
+            "action_mask": encoding.mask() if acting else self._none,
         }
+
+    def _offer(self) -> None:
+        """Each agent's ``info["legal_actions"]``: the ids of the legal actions for the agent to act, none for the
+        other or once the game is over."""
+        agent = self.agent_selection
+        over = self.terminations[agent] or self.truncations[agent]
+        for other in self.agents:
+            legal = self._no_actions if over or other != agent else self._legal_actions()
+            self.infos[other]["legal_actions"] = legal
+
+    def _legal_actions(self) -> NDArray[np.int64]:
+        """The encoding's legal actions, or the mask's where it has no faster way (see :class:`Encoding`)."""
+        encoding = self.encoding
+        legal_actions = getattr(encoding, "legal_actions", None)
+        if legal_actions is None:
+            return np.flatnonzero(encoding.mask()).astype(np.int64, copy=False)
+        legal: NDArray[np.int64] = legal_actions()
+        return legal
 
     def step(self, action: int | None) -> None:
         """Play ``action`` for the agent to act (``None`` once it is terminated or truncated).
@@ -286,6 +313,7 @@ class HiveEnv(AECEnv):  # type: ignore[misc]
             self._settle()
         self.agent_selection = AGENTS[encoding.to_act()]
         self._accumulate_rewards()
+        self._offer()
 
     def _settle(self) -> None:
         """After a whole move: the outcome's rewards, or the truncation at the move cap."""

@@ -117,11 +117,14 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         return reward
 
     def _last(self) -> tuple[Observation, bool, bool, dict[str, Any]]:
-        """The agent's observation, termination, truncation and info."""
+        """The agent's observation, termination, truncation and info: copies of the AEC environment's arrays, which
+        its next step rewrites (a Gymnasium environment returns new data at every call)."""
         aec = self.aec
         me = AGENTS[self._seat]
         info = {"side": aec.game.sides[self._seat], **aec.infos[me]}
-        return aec.observe(me), aec.terminations[me], aec.truncations[me], info
+        info["legal_actions"] = info["legal_actions"].copy()
+        observation = {name: array.copy() for name, array in aec.observe(me).items()}
+        return observation, aec.terminations[me], aec.truncations[me], info
 
     def action_masks(self) -> NDArray[np.bool_]:
         """The legal actions of the agent as booleans (what maskable learners such as ``MaskablePPO`` ask for)."""

@@ -36,6 +36,10 @@ class Encoding(Protocol):
     :ivar actions: the size of the action space.
     :ivar plane_names: what each observation plane holds, in order.
     :ivar plane_high: the largest value of each plane, shaped like the planes (the observation space's ``high``).
+
+    An encoding may also have ``legal_actions()``: the ids of the actions :meth:`mask` marks, as an int64 array (new
+    or kept, as the mask), found faster than by scanning the mask (:class:`EncodingBase` scans it); the environment
+    reads the mask where an encoding has none.
     """
 
     actions: int
@@ -52,11 +56,13 @@ class Encoding(Protocol):
         ...
 
     def mask(self) -> Mask:
-        """The legal actions of the seat to act (a new array)."""
+        """The legal actions of the seat to act: a new array, or one the encoding keeps and rewrites in place
+        for the next position (a caller copies it to keep it)."""
         ...
 
     def planes(self, seat: int) -> Planes:
-        """The position as ``seat`` sees it (a new array)."""
+        """The position as ``seat`` sees it: a new array, or one the encoding keeps for ``seat`` and rewrites in
+        place for the next position (a caller copies it to keep it)."""
         ...
 
     def play(self, action: int) -> bool:
@@ -97,4 +103,18 @@ class Encoding(Protocol):
         ...
 
 
-__all__ = ["Encoding", "IllegalActionError", "Mask", "Planes"]
+class EncodingBase:
+    """What an :class:`Encoding` may inherit: :meth:`legal_actions` read from its mask, for an encoding that has no
+    faster way."""
+
+    def mask(self) -> Mask:
+        """The legal actions of the seat to act (each encoding's own)."""
+        raise NotImplementedError
+
+    def legal_actions(self) -> NDArray[np.int64]:
+        """The ids of the actions :meth:`mask` marks, in increasing order (a new array)."""
+        legal: NDArray[np.int64] = np.flatnonzero(self.mask()).astype(np.int64, copy=False)
+        return legal
+
+
+__all__ = ["Encoding", "EncodingBase", "IllegalActionError", "Mask", "Planes"]

@@ -33,41 +33,32 @@ count (the draw by repetition, when the rule is on) and the number of moves play
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ...game import Game, IllegalMoveError
-from ...sdk.encoding import IllegalActionError, Mask, Planes
+from ...sdk.encoding import EncodingBase, IllegalActionError, Mask, Planes
 from ...sdk.raster import SQRT3, Canvas, hex_centre
-from . import Board, Move
-from .geometry import MASK, SHIFT, SIZE
-from .pieces import BEETLE, BUG_COUNT, BUG_LETTERS, KIND, KINDS, MOSQUITO, PIECE_NAMES, PIECES
-from .position import HAND, PASS, encode
+from . import Board, Move, tensors
+from .geometry import MASK, SHIFT
+from .pieces import BEETLE, BUG_COUNT, BUG_LETTERS, KIND, MOSQUITO, PIECE_NAMES, PIECES
+from .position import MOVE_BUFFER
 from .svg import THEMES
 from .svg import board as board_svg
 
-WINDOW = SIZE
-AREA = WINDOW * WINDOW
+WINDOW = tensors.WINDOW
+AREA = tensors.AREA
 #: Pieces per side (the first 14 of the 28 ids are White's).
-SIDE = PIECES // 2
-PASS_ACTION = PIECES * AREA
-ACTIONS = PASS_ACTION + 1
+SIDE = tensors.SIDE
+PASS_ACTION = tensors.PASS_ACTION
+ACTIONS = tensors.ACTIONS
+PLANES = tensors.PLANES
 _MIDDLE = WINDOW // 2
 _ROWS = MASK << SHIFT
-_FULL = (1 << WINDOW) - 1
-# the core's int moves are ``piece | origin << 5 | destination << 16`` (hive.games.hive.state)
-_PIECE_BITS = 31
-_DESTINATION_SHIFT = 16
-
-OWN, OPPONENT, HEIGHT, LAST = 0, SIDE, 2 * SIDE, 2 * SIDE + 1
-HAND_OWN = LAST + 1
-HAND_OPPONENT = HAND_OWN + KINDS
-TO_ACT = HAND_OPPONENT + KINDS
-FIRST = TO_ACT + 1
-PLANES = FIRST + 1
+OWN, OPPONENT, HEIGHT, LAST = tensors.OWN, tensors.OPPONENT, tensors.HEIGHT, tensors.LAST
+HAND_OWN, HAND_OPPONENT, TO_ACT, FIRST = tensors.HAND_OWN, tensors.HAND_OPPONENT, tensors.TO_ACT, tensors.FIRST
 #: The most pieces on one cell: one on the ground under every Beetle and Mosquito.
 MAX_HEIGHT = 1 + 2 * (BUG_COUNT[BEETLE] + BUG_COUNT[MOSQUITO])
 
@@ -91,39 +82,15 @@ def _high() -> Planes:
 
 
 _HIGH = _high()
-# the hand counts ``placed`` keeps (White's bugs, then Black's) in the observer's order
-_HAND_ORDER = (tuple(range(2 * KINDS)), tuple(range(KINDS, 2 * KINDS)) + tuple(range(KINDS)))
-# ``_PIECE_BASE[side][pid]``: the first action of piece ``pid`` when ``side`` acts (its own pieces first)
-_PIECE_BASE = tuple(np.array([(pid + SIDE * side) % PIECES * AREA for pid in range(PIECES)]) for side in (0, 1))
-# ``_PLANE_OF[seat][pid]``: where the plane of piece ``pid`` starts in the flattened planes ``seat`` sees
-_PLANE_OF = tuple([(pid + SIDE * seat) % PIECES * AREA for pid in range(PIECES)] for seat in (0, 1))
-_CELLS = np.arange(AREA)
-_HEIGHT_AT, _LAST_AT = HEIGHT * AREA, LAST * AREA
 
 
-def _listed(values: Sequence[int]) -> list[int]:
-    """A core table (a list, or a typed memory view in the compiled build) as a list, read at C speed."""
-    listed: list[int] = np.asarray(values).tolist()
-    return listed
+class HiveEncoding(EncodingBase):
+    """Hive's actions and planes (see the module) on ``board``, a Hive board of any game type.
 
-
-def _window(q0: int, r0: int) -> NDArray[np.intp]:
-    """Each cell's index in the window whose first column is ``q0`` and first row ``r0 >> SHIFT``."""
-    return ((_CELLS - q0) & MASK) | ((_CELLS - r0) & _ROWS)
-
-
-def _corner(bits: int) -> int:
-    """The first window column (row) for a hive whose cells have the ``q`` (``r``) values set in ``bits``: the
-    values of a connected hive are one run around the grid, whose middle goes to the window's middle."""
-    if not bits:
-        return -_MIDDLE & MASK
-    previous = ((bits << 1) | (bits >> (WINDOW - 1))) & _FULL
-    low = (bits & ~previous).bit_length() - 1
-    return (low + (bits.bit_count() - 1) // 2 - _MIDDLE) & MASK
-
-
-class HiveEncoding:
-    """Hive's actions and planes (see the module) on ``board``, a Hive board of any game type."""
+    The planes of each seat, the mask and the legal actions are arrays the encoding keeps for its board and
+    rewrites in place (:mod:`hive.games.hive.tensors`): each call returns the same arrays, rewritten for the
+    position; a copy keeps one.
+    """
 
     actions = ACTIONS
     plane_names = PLANE_NAMES
@@ -131,12 +98,10 @@ class HiveEncoding:
 
     def __init__(self, board: Game[Any]) -> None:
         self._board = cast(Board, board)
-        self._total = [BUG_COUNT[k] if self._board.game_type.enabled(k) else 0 for k in range(KINDS)] * 2
+        self._planes = tuple(tensors.PlaneWriter(np.zeros((PLANES, WINDOW, WINDOW), np.uint8)) for _ in range(2))
+        self._actions = tensors.ActionWriter(np.zeros(ACTIONS, np.int8), np.zeros(MOVE_BUFFER, np.int64))
         self._frame_key = (-1, -1)
-        self._frame = (0, 0)
-        self._window = _window(0, 0)
-        self._hands: dict[bytes, NDArray[np.uint8]] = {}
-        self._pos: list[int] = []
+        self._corner = 0
 
     @property
     def board(self) -> Board:
@@ -149,101 +114,48 @@ class HiveEncoding:
 
     def origin(self) -> tuple[int, int]:
         """``(q0, r0)``: the axial cell in the window's first row and column, in this position."""
-        q0, r0 = self._origin()
-        return q0, r0 >> SHIFT
+        corner = self._frame()
+        return corner & MASK, corner >> SHIFT
 
-    def _origin(self) -> tuple[int, int]:
-        """``(q0, r0 << SHIFT)``, what a cell id loses to become its window index; worked out once a position,
-        with :attr:`_window` (each cell's window index) and :attr:`_pos` (each piece's cell, -1 in hand)."""
+    def _frame(self) -> int:
+        """The cell in the window's first row and column, worked out once a position."""
         board = self._board
         key = (board.hash, board.ply)
         if key != self._frame_key:
-            self._pos = pos = _listed(board.pos)
-            qs = rs = 0
-            for cell in pos:
-                if cell >= 0:
-                    qs |= 1 << (cell & MASK)
-                    rs |= 1 << (cell >> SHIFT)
-            frame = (_corner(qs), _corner(rs) << SHIFT)
-            if frame != self._frame:
-                self._window = _window(*frame)
-                self._frame = frame
+            self._corner = tensors.origin(board)
             self._frame_key = key
-        return self._frame
+        return self._corner
 
     def mask(self) -> Mask:
-        """1 on the action of each legal move."""
-        out = np.zeros(ACTIONS, np.int8)
-        codes = self._board.legal_codes()  # the moves push checks against: generated once a position for both
-        if codes and codes[0] == PASS:
-            out[PASS_ACTION] = 1
-        elif codes:
-            self._origin()
-            moves = np.fromiter(codes, np.int64, len(codes))
-            out[_PIECE_BASE[self._board.ply & 1][moves & _PIECE_BITS] + self._window[moves >> _DESTINATION_SHIFT]] = 1
-        return out
+        """1 on the action of each legal move (the encoding's own array, rewritten in place)."""
+        self._actions.write(self._board, self._frame())
+        mask: Mask = self._actions.mask
+        return mask
+
+    def legal_actions(self) -> NDArray[np.int64]:
+        """The legal actions' ids, in the core's move order (a view of the encoding's own array)."""
+        writer = self._actions
+        n = writer.write(self._board, self._frame())
+        legal: NDArray[np.int64] = writer.legal[:n]
+        return legal
 
     def planes(self, seat: int) -> Planes:
-        """The planes (see the module) as ``seat`` sees them."""
-        board = self._board
-        q0, r0 = self._origin()
-        plane_of = _PLANE_OF[seat]
-        pos = self._pos
-        below = _listed(board.below)
-        ones: list[int] = []  # where the planes hold 1 (pieces on the ground, heights of 1, the last piece)
-        on_top: list[tuple[int, int]] = []
-        for pid, cell in enumerate(pos):
-            if cell >= 0:
-                at = ((cell - q0) & MASK) | ((cell - r0) & _ROWS)
-                ones += (plane_of[pid] + at, _HEIGHT_AT + at)
-                if below[pid] >= 0:
-                    on_top.append((pid, at))
-        last = board.last
-        if last >= 0:
-            cell = pos[last]
-            ones.append(_LAST_AT + (((cell - q0) & MASK) | ((cell - r0) & _ROWS)))
-        out = np.empty((PLANES, WINDOW, WINDOW), np.uint8)  # each part written once below: faster than zeros
-        out[:HAND_OWN] = 0
-        out[HAND_OWN:TO_ACT] = self._hand(seat)
-        out[TO_ACT] = board.ply & 1 == seat
-        out[FIRST] = seat == 0
-        flat = out.reshape(-1)
-        flat[np.fromiter(ones, np.intp, len(ones))] = 1
-        if on_top:
-            heights: dict[int, int] = {}
-            for pid, at in on_top:
-                level = 1
-                under = below[pid]
-                while under >= 0:
-                    level += 1
-                    under = below[under]
-                flat[plane_of[pid] + at] = level
-                heights[at] = max(heights.get(at, 0), level)
-            for at, height in heights.items():
-                flat[_HEIGHT_AT + at] = height
-        return out
+        """The planes (see the module) as ``seat`` sees them (the encoding's own array for ``seat``, rewritten in
+        place)."""
+        writer = self._planes[seat]
+        writer.write(self._board, seat, self._frame())
+        planes: Planes = writer.array
+        return planes
 
-    def _hand(self, seat: int) -> NDArray[np.uint8]:
-        """The counts of the hand planes, shaped to fill them; kept for each count of pieces placed."""
-        key = bytes(self._board.placed) + bytes((seat,))
-        column = self._hands.get(key)
-        if column is None:
-            placed = key[:-1]
-            counts = [self._total[i] - placed[i] for i in _HAND_ORDER[seat]]
-            column = self._hands[key] = np.array(counts, np.uint8)[:, None, None]
-        return column
+    def rows(self, planes: Planes, mask: Mask) -> Rows:
+        """A writer of the planes and the mask into ``planes`` and ``mask`` (zeros when given: a vector
+        environment's rows of one game), for this encoding and those of the game's later boards; an encoding it
+        wrote for then writes its own mask and legal ids there too (:meth:`mask` returns the row)."""
+        return Rows(planes, mask)
 
     def decode(self, action: int) -> Move:
         """The move of ``action`` here (legal or not: :meth:`play` checks)."""
-        if action == PASS_ACTION:
-            return Move.PASS
-        board = self._board
-        piece, where = divmod(action, AREA)
-        pid = (piece + SIDE * (board.ply & 1)) % PIECES
-        q0, r0 = self._origin()
-        cell = ((where + q0) & MASK) | ((where + r0) & _ROWS)
-        src = board.pos[pid]
-        return Move.from_code(encode(pid, HAND if src < 0 else src, cell))
+        return Move.from_code(tensors.action_code(self._board, self._frame(), action))
 
     def encode(self, move: Any) -> list[int]:
         """``[action]`` of the legal move ``move``.
@@ -255,18 +167,19 @@ class HiveEncoding:
             raise IllegalActionError(f"{move!r} is not a legal move in {board.game_string()}")
         if move.is_pass:
             return [PASS_ACTION]
-        q0, r0 = self._origin()
-        dst = cast(int, move.destination)
-        piece = (move.piece_id + SIDE * (board.ply & 1)) % PIECES
-        return [piece * AREA + (((dst - q0) & MASK) | ((dst - r0) & _ROWS))]
+        return [tensors.action_of(board, self._frame(), move.code)]
 
     def play(self, action: int) -> bool:
         """Push the move of ``action``; always a whole move."""
-        move = self.decode(action)
-        try:
-            self._board.push(move)
-        except IllegalMoveError as err:
-            raise IllegalActionError(f"Action {action} ({self._describe(action)}) is illegal here: {err}") from None
+        board = self._board
+        code = tensors.action_code(board, self._frame(), action)
+        if not board.has_move(code):
+            try:
+                board.push(Move.from_code(code))
+            except IllegalMoveError as err:
+                raise IllegalActionError(f"Action {action} ({self._describe(action)}) is illegal here: {err}") from None
+            return True
+        board.make(code)  # what push does once it knows the move is legal
         return True
 
     def push(self, move: Any) -> None:
@@ -291,7 +204,8 @@ class HiveEncoding:
         style = THEMES["default"]
         canvas = Canvas(size, size, style.background)
         board = self._board
-        q0, r0 = self._origin()
+        corner = self._frame()
+        q0, r0 = corner & MASK, corner & _ROWS
         cells = sorted({cell for cell in board.pos if cell >= 0})
         if not cells:
             return canvas.pixels
@@ -319,6 +233,31 @@ class HiveEncoding:
                 canvas.disc(bx, by, radius * 0.3, style.badge[0])
                 canvas.text(bx, by, str(stack), radius * 0.35, style.badge[1])
         return canvas.pixels
+
+
+class Rows:
+    """Writes the planes of the side to act and the mask into arrays a vector environment keeps, in place."""
+
+    def __init__(self, planes: Planes, mask: Mask) -> None:
+        self._planes = tensors.PlaneWriter(planes)
+        self._actions = tensors.ActionWriter(mask, np.zeros(MOVE_BUFFER, np.int64))
+
+    def write(self, encoding: HiveEncoding, seat: int, acting: bool) -> NDArray[np.int64]:
+        """``encoding``'s position as ``seat`` sees it, and the legal actions when ``seat`` is ``acting`` (none
+        once the game is over); returns their ids (a view of an array the writer keeps)."""
+        board = encoding.board
+        corner = encoding._frame()
+        self._planes.write(board, seat, corner)
+        actions = self._actions
+        if encoding._actions is not actions:
+            encoding._actions = actions  # its mask and ids written in these rows from now on, once a step
+        if acting:
+            count = actions.write(board, corner)
+        else:
+            actions.clear()
+            count = 0
+        legal: NDArray[np.int64] = actions.legal[:count]
+        return legal
 
 
 ENCODING = HiveEncoding

@@ -52,7 +52,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ...game import Game, IllegalMoveError
-from ...sdk.encoding import IllegalActionError, Mask, Planes
+from ...sdk.encoding import EncodingBase, IllegalActionError, Mask, Planes
 from ...sdk.raster import SQRT3, Canvas, hex_centre
 from . import Board, Turn
 from .geometry import CELLS, COORDS, MIRROR, NAMES, RADIUS
@@ -157,8 +157,8 @@ _FIELD_PLANE = np.zeros(SPAN * SPAN, np.uint8)
 _FIELD_PLANE[GRID] = 1
 
 
-class HiveQueenEncoding:
-    """HiveQueen's steps and planes (see the module) on ``board``."""
+class HiveQueenEncoding(EncodingBase):
+    """HiveQueen's steps and planes (see the module) on ``board``: new arrays at each call."""
 
     actions = ACTIONS
     plane_names = PLANE_NAMES
