@@ -192,3 +192,84 @@ def test_the_server_answers_in_the_askers_language_and_keeps_the_accounts(databa
             assert '<html lang="fr">' in rules and "Comment jouer à HiveQueen" in rules
 
     asyncio.run(main())
+
+
+def test_every_game_s_how_to_play_is_translated_with_the_same_figures_and_shape() -> None:
+    for plugin in plugins().values():
+        if plugin.rules is None:
+            continue
+        english = plugin.rules.read_text(encoding="utf-8").splitlines()
+        for lang in languages()[1:]:
+            translated = plugin.rules_in(lang)
+            assert translated is not None and translated != plugin.rules, f"{plugin.kind}: no rules in {lang}"
+            lines = translated.read_text(encoding="utf-8").splitlines()
+
+            def shape(text: list[str]) -> tuple[list[str], int, int]:
+                figures = [line.split("::")[1] for line in text if line.startswith("::figure")]
+                return figures, sum(line.startswith("#") for line in text), sum(line.startswith("|") for line in text)
+
+            assert shape(lines) == shape(english), (plugin.kind, lang)
+
+
+#: The refusals raised with a message for the player (their first argument; Refused's last).
+REFUSALS = {
+    "BadRequest", "Conflict", "Forbidden", "NotFound", "Unauthorized", "TooMany", "Unavailable", "Damaged", "GameError",
+    "Refused", "IllegalMoveError", "InvalidPositionError", "InvalidRecordError", "UnknownGameError",
+}  # fmt: skip
+
+
+def _template(node: ast.expr) -> str | None:
+    """The catalog key of a message written in the code: a text, or an f-string with its values as placeholders
+    named after their expressions (as the boundary matches them)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value.replace("{", "{{").replace("}", "}}")
+    if isinstance(node, ast.JoinedStr):
+        return "".join(
+            part.value.replace("{", "{{").replace("}", "}}") if isinstance(part, ast.Constant) else "{x}"
+            for part in node.values
+        )
+    return None
+
+
+def refusal_messages() -> dict[str, str]:
+    """Every message the web domains and the games raise for a player (and a game's reasons), as a pattern of
+    its text with ``{x}`` for each value, and where it is."""
+    found: dict[str, str] = {}
+    for folder in ("web", "games", "sdk"):
+        for path in (SRC / "hive" / folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                arg: ast.expr | None = None
+                if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and node.exc.args:
+                    func = node.exc.func
+                    if isinstance(func, ast.Name) and func.id in REFUSALS:
+                        arg = node.exc.args[-1] if func.id == "Refused" else node.exc.args[0]
+                elif path.name == "reasons.py" and isinstance(node, ast.Return) and node.value is not None:
+                    arg = node.value
+                text = _template(arg) if arg is not None else None
+                if text and re.search(r"[a-z]{3} ", text):
+                    found[text] = str(path.relative_to(SRC))
+    return found
+
+
+def test_every_refusal_a_player_sees_is_in_the_english_catalog() -> None:
+    keys = {re.sub(r"(?<!\{)\{\w+\}(?!\})", "{x}", key) for key in entries(SOURCE, "messages")}
+    found = refusal_messages()
+    assert len(found) > 200, "the scan is broken"
+    assert sorted(f"{where}: {text}" for text, where in found.items() if text not in keys) == []
+
+
+@pytest.mark.parametrize("database", ["sqlite"], indirect=True)
+def test_a_refused_move_is_answered_in_the_askers_language(database: str) -> None:
+    async def main() -> None:
+        async with in_process(database, settings=SERVER) as (_app, c):
+            game = (await c.post("/api/games", json={"mode": "local"})).json()
+            headers = {"x-seat-token": game["token"], "accept-language": "fr"}
+            refused = await c.post(f"/api/games/{game['id']}/move", json={"move": "wQ"}, headers=headers)
+            assert refused.status_code == 400
+            assert refused.json()["error"] == "Vous ne pouvez pas jouer votre Reine à votre premier tour."
+            english = await c.post(
+                f"/api/games/{game['id']}/move", json={"move": "wQ"}, headers={"x-seat-token": game["token"]}
+            )
+            assert english.json()["error"] == "You can't play your Queen Bee on your first turn."
+
+    asyncio.run(main())

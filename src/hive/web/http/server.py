@@ -47,11 +47,11 @@ from starlette.staticfiles import StaticFiles
 from ...sdk.view import JSON
 from ..play import Session
 from ..shared.endpoints import Handler, body, client, endpoint
-from ..shared.i18n import language, languages, page_catalog
+from ..shared.i18n import VARY, language, languages, page_catalog, page_shell
 from ..views import kinds, plugin_of, rules_page, spec_of
 from . import ops
 from .network import reach
-from .pages import how_to_play_page, shell
+from .pages import how_to_play_page
 from .sockets import lobby_websocket
 
 if TYPE_CHECKING:
@@ -61,8 +61,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("hive.web")
 STATIC = Path(__file__).parent.parent / "static"
-#: The pages the server writes in the asker's language vary with its cookie and its browser's languages.
-VARY = {"vary": "Cookie, Accept-Language"}
 
 
 def ordered(routes: list[BaseRoute]) -> list[BaseRoute]:
@@ -129,8 +127,8 @@ class Api:
     # pages
 
     async def page(self, request: Request) -> Response:
-        """The page's shell in the asker's language (see :func:`~hive.web.http.pages.shell`)."""
-        return HTMLResponse(shell(language(request)), headers=VARY)
+        """The page's shell in the asker's language (see :func:`~hive.web.shared.i18n.page_shell`)."""
+        return HTMLResponse(page_shell(language(request)), headers=VARY)
 
     async def how_to_play(self, request: Request) -> Response:
         kind = request.path_params["kind"]

@@ -81,6 +81,12 @@ export function t(key, values = {}) {
   });
 }
 
+// A side's name in the page's language ("White" of a Hive game), from its game's catalog; as given where it has none.
+export function side(kind, name) {
+  const key = `${kind}.side.${name}`;
+  return has(key) ? t(key) : name;
+}
+
 // Translate the static texts under node (the shell's, or a fragment built from HTML) that name their keys.
 export function translate(node = document) {
   for (const el of node.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
