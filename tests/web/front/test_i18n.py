@@ -101,9 +101,9 @@ def js_keys() -> tuple[set[str], set[str]]:
     prefixes: set[str] = set()
     for script in scripts:
         text = script.read_text(encoding="utf-8")
-        whole |= set(re.findall(r"\bt\(\s*[\"']([^\"']+)[\"']", text))
-        prefixes |= set(re.findall(r"\bt\(\s*`([^`$]+)\$\{", text))
-        whole |= set(re.findall(r"\bt\(\s*`([^`$]+)`", text))
+        whole |= set(re.findall(r"\b(?:t|tr)\(\s*[\"']([^\"']+)[\"']", text))
+        prefixes |= set(re.findall(r"\b(?:t|tr)\(\s*`([^`$]+)\$\{", text))
+        whole |= set(re.findall(r"\b(?:t|tr)\(\s*`([^`$]+)`", text))
     html = (STATIC / "index.html").read_text(encoding="utf-8")
     whole |= set(re.findall(r'data-i18n(?:-[a-z-]+)?="([^"]+)"', html))
     return whole, prefixes
@@ -225,7 +225,7 @@ def _template(node: ast.expr) -> str | None:
         return node.value.replace("{", "{{").replace("}", "}}")
     if isinstance(node, ast.JoinedStr):
         return "".join(
-            part.value.replace("{", "{{").replace("}", "}}") if isinstance(part, ast.Constant) else "{x}"
+            str(part.value).replace("{", "{{").replace("}", "}}") if isinstance(part, ast.Constant) else "{x}"
             for part in node.values
         )
     return None
@@ -273,3 +273,51 @@ def test_a_refused_move_is_answered_in_the_askers_language(database: str) -> Non
             assert english.json()["error"] == "You can't play your Queen Bee on your first turn."
 
     asyncio.run(main())
+
+
+#: A literal of the page's scripts (quoted or a template's text).
+LITERAL = re.compile(r"""(?<![\w$.])(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\]|\\.)*)`)""")
+#: Words a person reads: a capitalised word and more words after it ("Game over", "It's your turn").
+SENTENCE = re.compile(r"(?:^|[^\w$])[A-Z][a-z]+(?:[ '][A-Za-z][a-z]*)+")
+#: The modules whose every text comes from the catalogs (the others are listed in the catalogs' guide).
+CLEAN = (
+    "account", "alerts", "analysis", "clocks", "dialogs", "gamechat", "i18n", "language", "lobby", "main", "net",
+    "notices", "page", "panel", "players", "profile", "seats", "seeks", "tournaments",
+)  # fmt: skip
+
+
+def literal_texts(path: Path) -> list[str]:
+    """The sentence-like literals of a script that no catalog call wraps (comments left out)."""
+    found = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip().startswith("//"):
+            continue
+        code = re.sub(r"\s//\s.*$", "", line)
+        for match in LITERAL.finditer(code):
+            text = next(group for group in match.groups() if group is not None)
+            if re.search(r"\b(?:t|tr)\(\s*$", code[: match.start()]):
+                continue
+            if SENTENCE.search(re.sub(r"\$\{[^}]*\}", " ", text)) and "sans-serif" not in text:
+                found.append(f"{path.name}: {text}")
+    return found
+
+
+def test_the_page_s_scripts_write_no_text_of_their_own() -> None:
+    scripts = [STATIC / f"{name}.js" for name in CLEAN]
+    for plugin in plugins().values():
+        if plugin.static is not None:
+            scripts += sorted(plugin.static.glob("*.js"))
+    assert [text for script in scripts for text in literal_texts(script)] == []
+
+
+def test_the_shell_writes_every_text_through_the_catalog() -> None:
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    html = re.sub(r"<(script|style|svg)\b.*?</\1>", "", html, flags=re.DOTALL)
+    untranslated = []
+    for match in re.finditer(r"<(\w+)([^>]*)>([^<]*[A-Za-z]{2}[^<]*)<", html):
+        if "data-i18n=" not in match.group(2) and match.group(1) != "title":
+            untranslated.append(match.group(3).strip())
+    for match in re.finditer(r"<\w+([^>]*?)\s(title|placeholder|aria-label)=\"([^\"]*[A-Za-z][^\"]*)\"", html):
+        if f"data-i18n-{match.group(2)}=" not in match.group(1) + html[match.end() : html.find(">", match.end())]:
+            untranslated.append(match.group(3))
+    assert untranslated == []

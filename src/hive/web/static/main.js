@@ -350,7 +350,7 @@ async function openGame(id, { warning = null, review = false } = {}) {
     }
   } catch (err) {
     toast(err.message);
-    if (/no game/.test(err.message)) { localStorage.removeItem("hive.last"); app.gameId = null; app.state = null; showWelcome(); render(); return; }
+    if (err.status === 404) { localStorage.removeItem("hive.last"); app.gameId = null; app.state = null; showWelcome(); render(); return; }
   }
   seenGame(id);
   connect((state) => setState(state).catch((err) => toast(err.message)), app.assets.accounts ? chatEvent : null);

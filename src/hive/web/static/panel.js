@@ -218,7 +218,7 @@ function renderMoves(showReview) {
     if (mark) li.append(mark);
     li.dataset.ply = i + 1;
     li.dataset.move = move;
-    li.title = "Show the position after this move";
+    li.title = t("panel.show_after");
     if (i + 1 === s.moves.length && reviewed === null) li.classList.add("current");
     if (reviewed === i + 1) li.classList.add("reviewed");
     li.addEventListener("click", () => showReview(i + 1));

@@ -190,7 +190,7 @@ function clickProduction(evt, name) {
   const attempt = `+${kind || "W"}${name}`;
   preview([turn.base, ...turn.prods, attempt].join(";")).then(
     () => produce(attempt),
-    (err) => toast(err.message.replace(/^'[^']*': /, "")),
+    (err) => toast(err.message.replace(/^'[^']*' ?: /, "")),
   );
 }
 
