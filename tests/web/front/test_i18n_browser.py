@@ -112,6 +112,14 @@ def test_the_page_speaks_french_german_and_spanish_and_remembers_the_choice(
         no_english(page, club, "fr")
         fits(page)
         shoot(page, f"game-fr-{device}.png", tmp_path)
+        # why the game ended, as the state says it in English to every viewer, in the page's words
+        seat = {"x-seat-token": game["token"]}
+        resigned = httpx.post(f"{club}api/games/{game['id']}/resign", headers=seat, timeout=30)
+        assert resigned.status_code == 200, resigned.text
+        expect(page.locator("#banner-reason")).to_have_text("Blanc a abandonné")
+        expect(page.locator("#banner-title")).to_have_text("Noir gagne")
+        no_english(page, club, "fr")
+        shoot(page, f"game-over-fr-{device}.png", tmp_path)
         # the switch: German, kept by this browser across pages and visits
         choose(page, device, "de")
         queen = page.locator("#card-bottom .hand-piece").first

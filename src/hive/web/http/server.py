@@ -47,7 +47,7 @@ from starlette.staticfiles import StaticFiles
 from ...sdk.view import JSON
 from ..play import Session
 from ..shared.endpoints import Handler, body, client, endpoint
-from ..shared.i18n import VARY, language, languages, page_catalog, page_shell
+from ..shared.i18n import VARY, language, languages, page_catalog, page_shell, translate
 from ..views import kinds, plugin_of, rules_page, spec_of
 from . import ops
 from .network import reach
@@ -166,7 +166,20 @@ class Api:
 
     async def assets(self, request: Request) -> Response:
         network = reach(*self.app.listening)
-        return JSONResponse({**self.app.service.assets(), "network": network, "accounts": self.app.settings.accounts})
+        answer = {**self.app.service.assets(), "network": network, "accounts": self.app.settings.accounts}
+        lang = language(request)
+        answer["games"] = [_in_language(game, lang) for game in answer["games"]]
+        return JSONResponse(answer, headers=VARY)
+
+
+def _in_language(game: JSON, lang: str) -> JSON:
+    """A game's description for the page with its words for people in ``lang`` (its summary, the note on who goes
+    first, the import dialog's label and hint), from its catalog."""
+    words = {key: translate(lang, game[key]) for key in ("summary", "first_note") if isinstance(game.get(key), str)}
+    imported = game.get("import")
+    if isinstance(imported, dict):
+        words["import"] = {**imported, **{k: translate(lang, imported[k]) for k in ("label", "empty") if k in imported}}
+    return {**game, **words}
 
 
 def routes(app: App) -> list[BaseRoute]:

@@ -240,7 +240,8 @@ def _categories(lang: str) -> dict[str, int]:
 @cache
 def page_catalog(lang: str) -> tuple[bytes, str]:
     """The page's catalog of ``lang`` as JSON, and its version (a hash of it): ``lang``, the ``languages`` on
-    offer (``code``, ``name``), and ``messages``: each key's text, or its plural forms by CLDR category."""
+    offer (``code``, ``name``), ``messages``: each key's text, or its plural forms by CLDR category, and ``server``:
+    the server's messages by their English text (a game's state says why it ended in English, to every viewer)."""
     if lang not in languages():
         raise KeyError(lang)
     categories = _categories(lang)
@@ -252,7 +253,10 @@ def page_catalog(lang: str) -> tuple[bytes, str]:
             else:
                 messages[key] = text
     offered = [{"code": code, "name": language_name(code)} for code in languages()]
-    data = json.dumps({"lang": lang, "languages": offered, "messages": messages}, ensure_ascii=False).encode()
+    # the server's words the page shows as they come in a game's state (why it ended): English key, text in lang
+    server = {} if lang == SOURCE else {k: v for k, v in entries(lang, "messages").items() if isinstance(v, str)}
+    answer = {"lang": lang, "languages": offered, "messages": messages, "server": server}
+    data = json.dumps(answer, ensure_ascii=False).encode()
     return data, hashlib.sha256(data).hexdigest()[:16]
 
 

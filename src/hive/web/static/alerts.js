@@ -1,7 +1,7 @@
 // Telling a player that the opponent moved: a short chime (which can be muted) and, while the tab is in the
 // background, a mark in its title until it is looked at again.
 
-import { t } from "./i18n.js";
+import { serverText, t } from "./i18n.js";
 import { $ } from "./page.js";
 
 let muted = localStorage.getItem("hive.sound") === "off";
@@ -75,7 +75,7 @@ export function announce(old, state, sideName, first) {
     const ply = first + state.moves.length - 1;
     said.push(t("alerts.played", { side: sideName(ply % 2), move: state.moves[state.moves.length - 1] }));
   }
-  if (state.result && !old.result) said.push(t("alerts.game_over_because", { reason: state.reason || state.result }));
+  if (state.result && !old.result) said.push(t("alerts.game_over_because", { reason: serverText(state.reason || state.result) }));
   if (said.length) document.getElementById("live").textContent = said.join(" ");
 }
 

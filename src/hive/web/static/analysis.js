@@ -3,7 +3,7 @@
 // app.analysis is the position on show ({line, ply, view, end}: line null is the main line), app.lines the game's
 // lines ({lines, writable}); the shell asks canAct/refusal/at/query of this module while a position is analysed.
 
-import { t } from "./i18n.js";
+import { serverText, t } from "./i18n.js";
 import { api } from "./net.js";
 import { $, app, h, toast } from "./page.js";
 import { engineAllowed, moveNumber } from "./panel.js";
@@ -140,7 +140,7 @@ export function analysisCanAct() {
 }
 
 export function analysisRefusal() {
-  if (app.analysis.end) return t("analysis.over_here", { end: app.analysis.end });
+  if (app.analysis.end) return t("analysis.over_here", { end: serverText(app.analysis.end) });
   if (!app.lines || !app.lines.writable) return t("analysis.players_only");
   return null;
 }
@@ -167,7 +167,7 @@ function numbered(ply, first) { return ply % 2 === 1 ? `${(ply + 1) / 2}.` : fir
 
 export function analysisStatus(sideName) {
   const a = app.analysis;
-  return `${t("analysis.analysis")} · ${a.end ? a.end : t("main.to_move", { side: sideName(a.view.turn) })}`;
+  return `${t("analysis.analysis")} · ${a.end ? serverText(a.end) : t("main.to_move", { side: sideName(a.view.turn) })}`;
 }
 
 // The analysis bar over the board, and the Analyse button.

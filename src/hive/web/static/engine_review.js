@@ -3,6 +3,7 @@
 // most marked in the graph, in a list and in the move list. A click on the graph or on a mark shows that position
 // (the shell's review by ply). The review is the server's, stored with the game: a reload shows it as it stands.
 
+import { t as tr } from "./i18n.js";
 import { api } from "./net.js";
 import { $, app, h, toast } from "./page.js";
 import { LEVEL_NAMES, engineAllowed } from "./panel.js";
@@ -99,13 +100,13 @@ export function renderEngineReview() {
   const button = $("btn-engine-review");
   button.hidden = running || (r && r.status === "done" && covered >= s.moves.length);
   button.disabled = false;
-  button.textContent = covered && covered < s.moves.length ? "Review the new moves" : "Review with the engine";
+  button.textContent = tr(covered && covered < s.moves.length ? "review.new_moves" : "shell.review_with_the_engine");
   renderLevels(r, button.hidden);
   $("er-progress-row").hidden = !running;
   if (running) {
     $("er-progress").max = r.total;
     $("er-progress").value = r.done;
-    $("er-progress-text").textContent = `Analysing position ${Math.min(r.done + 1, r.total)} of ${r.total}…`;
+    $("er-progress-text").textContent = tr("review.progress", { done: Math.min(r.done + 1, r.total), total: r.total });
   }
   const shown = r && r.positions && r.positions.length > 0;
   $("er-graph").toggleAttribute("hidden", !shown); // an SVG element has no hidden property
@@ -135,18 +136,12 @@ function renderLevels(r, hidden) {
 
 // How the marks are decided, as the review's help text says it.
 function rulesText(r) {
-  if (!r) return "Analyses every position of the game with the AI, in the background.";
+  if (!r) return tr("review.about");
   const t = r.thresholds;
   const points = (kind) => Math.round(t[kind] * 100);
-  let text = "A move is marked by how much of its player's winning chance it lost, in points out of 100: " +
-    `${points("inaccuracy")} to ${points("mistake")}, an inaccuracy (?!); ${points("mistake")} to ` +
-    `${points("blunder")}, a mistake (?); ${points("blunder")} or more, a blunder (??). The AI's own choice is never ` +
-    "marked.";
-  if (!r.calibrated) {
-    text += " This game's scores are not winning chances: the graph shows only the results the AI sees forced " +
-      "(100 won, 0 lost), 50 otherwise.";
-  }
-  return r.level ? `${text} AI level: ${LEVEL_NAMES[r.level] || r.level}.` : text;
+  let text = tr("review.marks", { inaccuracy: points("inaccuracy"), mistake: points("mistake"), blunder: points("blunder") });
+  if (!r.calibrated) text += ` ${tr("review.uncalibrated")}`;
+  return r.level ? `${text} ${tr("review.level", { level: LEVEL_NAMES[r.level] || r.level })}` : text;
 }
 
 function x(ply, total) { return PAD + (total > 1 ? (ply / (total - 1)) * (WIDTH - 2 * PAD) : 0); }

@@ -3,7 +3,7 @@
 // them, on a server with accounts, the seeks and challenges (seeks.js), the live games and who is online
 // (players.js) and the tournaments (tournaments.js).
 
-import { formatDate, side, t } from "./i18n.js";
+import { formatDate, serverText, side, t } from "./i18n.js";
 import { api } from "./net.js";
 import { $, app, h, toast } from "./page.js";
 import { forgetGame, keepToken, storedToken, storedTokens } from "./seats.js";
@@ -27,7 +27,7 @@ function moves(n) { return t("lobby.moves", { count: n }); }
 function resultText(game) {
   if (!game.result) return game.length ? t("lobby.in_progress", { moves: moves(game.length) }) : t("lobby.not_started");
   const winner = game.result === "Aborted" ? t("lobby.aborted") : game.winner === null ? t("lobby.draw") : t("lobby.won", { side: side(game.kind, game.sides[game.winner]) });
-  return `${winner}${game.reason ? ` (${game.reason})` : ""} · ${moves(game.length)}`;
+  return `${winner}${game.reason ? ` (${serverText(game.reason)})` : ""} · ${moves(game.length)}`;
 }
 
 const MODES = { ai: t("lobby.mode_ai"), local: t("lobby.mode_local"), online: t("lobby.mode_online") };

@@ -1,7 +1,7 @@
 // The side panel: the two sides' cards (their heads and clocks here, the rest the game's), the status and offers,
 // the move list (with the time each move used), the controls and the share box.
 
-import { t } from "./i18n.js";
+import { serverText, t } from "./i18n.js";
 import { frame } from "./hexboard.js";
 import { api } from "./net.js";
 import { $, app, h, toast } from "./page.js";
@@ -121,7 +121,7 @@ function renderStatus(game) {
   } else if (app.review) {
     st.textContent = t("panel.reviewing", { ply: app.review.ply });
   } else if (s.result) {
-    st.textContent = resultTitle(game, s) + (s.reason ? ` — ${s.reason}` : "");
+    st.textContent = resultTitle(game, s) + (s.reason ? ` — ${serverText(s.reason)}` : "");
   } else if (s.thinking) {
     st.replaceChildren(h("span", "spinner"), t("panel.ai_side_thinking", { side: game.sideName(view.turn) }));
   } else if (s.ai_error) {
@@ -146,7 +146,7 @@ function renderStatus(game) {
   $("banner").hidden = !s.result || !!app.review || !!app.analysis || app.bannerClosed === s.id;
   if (s.result) {
     $("banner-title").textContent = resultTitle(game, s);
-    $("banner-reason").textContent = game.reasonText(s.reason || "") + (s.result === "Aborted" ? ABORTED_NOTE : "");
+    $("banner-reason").textContent = serverText(game.reasonText(s.reason || "")) + (s.result === "Aborted" ? ABORTED_NOTE : "");
     // a tournament's game has no rematch; between accounts a rematch is offered, and the opponent answers it
     const offer = s.rematch ? null : s.rematch_offer;
     const offeredByMe = !!offer && s.seats.includes(offer.by);
