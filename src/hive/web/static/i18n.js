@@ -81,14 +81,14 @@ export function t(key, values = {}) {
   });
 }
 
-// A side's name in the page's language ("White" of a Hive game), from its game's catalog; as given where it has none.
+// A side's name in the page's language, from its game's catalog (keys "<kind>.side.<name>"); as given where it has none.
 export function side(kind, name) {
   const key = `${kind}.side.${name}`;
   return has(key) ? t(key) : name;
 }
 
-// A text of the server's in English as a game's state gives it to every viewer ("White's Queen Bee is surrounded",
-// "Black resigned"), in the page's language: a key of the server's catalog, or one with {placeholders} it renders
+// A text of the server's in English as a game's state gives it to every viewer (why the game ended: "{loser}
+// resigned" rendered), in the page's language: a key of the server's catalog, or one with {placeholders} it renders
 // (the values translated in turn); as it is otherwise.
 const server = catalog.server || {};
 let patterns = null;
