@@ -175,7 +175,7 @@ class Api:
 def _in_language(game: JSON, lang: str) -> JSON:
     """A game's description for the page with its words for people in ``lang`` (its summary, the note on who goes
     first, the import dialog's label and hint), from its catalog."""
-    words = {key: translate(lang, game[key]) for key in ("summary", "first_note") if isinstance(game.get(key), str)}
+    words: JSON = {key: translate(lang, game[key]) for key in ("summary", "first_note") if key in game}
     imported = game.get("import")
     if isinstance(imported, dict):
         words["import"] = {**imported, **{k: translate(lang, imported[k]) for k in ("label", "empty") if k in imported}}
