@@ -130,7 +130,7 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
     (
         "POST",
         "/api/account/language",
-        {"language": "fr"},
+        {"language": "en"},  # English kept: the matrix reads the scope's refusal in its words
         {"guest": 401, "bot": SCOPE, "admin_token": SCOPE}
         | dict.fromkeys(("account", "player", "opponent", "admin"), 200),
     ),

@@ -93,7 +93,7 @@ def test_plural_forms_are_counted_by_each_language() -> None:
 
 def js_keys() -> tuple[set[str], set[str]]:
     """The keys the page's scripts and shell name: whole keys, and prefixes of keys made at run time."""
-    scripts = [*STATIC.glob("*.js")]
+    scripts = [*STATIC.glob("*.js"), *STATIC.parent.glob("*/static/*.js")]
     for plugin in plugins().values():
         if plugin.static is not None:
             scripts += plugin.static.glob("*.js")
@@ -101,9 +101,9 @@ def js_keys() -> tuple[set[str], set[str]]:
     prefixes: set[str] = set()
     for script in scripts:
         text = script.read_text(encoding="utf-8")
-        whole |= set(re.findall(r"\bt\(\s*[\"']([^\"']+)[\"']", text))
-        prefixes |= set(re.findall(r"\bt\(\s*`([^`$]+)\$\{", text))
-        whole |= set(re.findall(r"\bt\(\s*`([^`$]+)`", text))
+        whole |= set(re.findall(r"\b(?:t|tr)\(\s*[\"']([^\"']+)[\"']", text))
+        prefixes |= set(re.findall(r"\b(?:t|tr)\(\s*`([^`$]+)\$\{", text))
+        whole |= set(re.findall(r"\b(?:t|tr)\(\s*`([^`$]+)`", text))
     html = (STATIC / "index.html").read_text(encoding="utf-8")
     whole |= set(re.findall(r'data-i18n(?:-[a-z-]+)?="([^"]+)"', html))
     return whole, prefixes
@@ -188,7 +188,133 @@ def test_the_server_answers_in_the_askers_language_and_keeps_the_accounts(databa
             laptop = other(c)
             signed = await laptop.post("/api/session", json={"name": "amelie", "password": "correct horse battery"})
             assert signed.json()["language"] == "es" and "hive_lang=es" in str(signed.headers.get_list("set-cookie"))
+            games = (await c.get("/api/assets", headers={"accept-language": "de"})).json()["games"]
+            assert games[0]["summary"] == "Umzingle die gegnerische Bienenkönigin"
             rules = (await c.get("/how-to-play/hivequeen", headers={"cookie": "hive_lang=fr"})).text
-            assert '<html lang="fr">' in rules and "Comment jouer à HiveQueen" in rules
+            assert '<html lang="fr">' in rules and "Comment jouer à HiveQueen" in rules and "Nourrice" in rules
 
     asyncio.run(main())
+
+
+def test_every_game_s_how_to_play_is_translated_with_the_same_figures_and_shape() -> None:
+    for plugin in plugins().values():
+        if plugin.rules is None:
+            continue
+        english = plugin.rules.read_text(encoding="utf-8").splitlines()
+        for lang in languages()[1:]:
+            translated = plugin.rules_in(lang)
+            assert translated is not None and translated != plugin.rules, f"{plugin.kind}: no rules in {lang}"
+            lines = translated.read_text(encoding="utf-8").splitlines()
+
+            def shape(text: list[str]) -> tuple[list[str], int, int]:
+                figures = [line.split("::")[1] for line in text if line.startswith("::figure")]
+                return figures, sum(line.startswith("#") for line in text), sum(line.startswith("|") for line in text)
+
+            assert shape(lines) == shape(english), (plugin.kind, lang)
+
+
+#: The refusals raised with a message for the player (their first argument; Refused's last).
+REFUSALS = {
+    "BadRequest", "Conflict", "Forbidden", "NotFound", "Unauthorized", "TooMany", "Unavailable", "Damaged", "GameError",
+    "Refused", "IllegalMoveError", "InvalidPositionError", "InvalidRecordError", "UnknownGameError",
+}  # fmt: skip
+
+
+def _template(node: ast.expr) -> str | None:
+    """The catalog key of a message written in the code: a text, or an f-string with its values as placeholders
+    named after their expressions (as the boundary matches them)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value.replace("{", "{{").replace("}", "}}")
+    if isinstance(node, ast.JoinedStr):
+        return "".join(
+            str(part.value).replace("{", "{{").replace("}", "}}") if isinstance(part, ast.Constant) else "{x}"
+            for part in node.values
+        )
+    return None
+
+
+def refusal_messages() -> dict[str, str]:
+    """Every message the web domains and the games raise for a player (and a game's reasons), as a pattern of
+    its text with ``{x}`` for each value, and where it is."""
+    found: dict[str, str] = {}
+    for folder in ("web", "games", "sdk"):
+        for path in (SRC / "hive" / folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                arg: ast.expr | None = None
+                if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and node.exc.args:
+                    func = node.exc.func
+                    if isinstance(func, ast.Name) and func.id in REFUSALS:
+                        arg = node.exc.args[-1] if func.id == "Refused" else node.exc.args[0]
+                elif path.name == "reasons.py" and isinstance(node, ast.Return) and node.value is not None:
+                    arg = node.value
+                text = _template(arg) if arg is not None else None
+                if text and re.search(r"[a-z]{3} ", text):
+                    found[text] = str(path.relative_to(SRC))
+    return found
+
+
+def test_every_refusal_a_player_sees_is_in_the_english_catalog() -> None:
+    keys = {re.sub(r"(?<!\{)\{\w+\}(?!\})", "{x}", key) for key in entries(SOURCE, "messages")}
+    found = refusal_messages()
+    assert len(found) > 200, "the scan is broken"
+    assert sorted(f"{where}: {text}" for text, where in found.items() if text not in keys) == []
+
+
+@pytest.mark.parametrize("database", ["sqlite"], indirect=True)
+def test_a_refused_move_is_answered_in_the_askers_language(database: str) -> None:
+    async def main() -> None:
+        async with in_process(database, settings=SERVER) as (_app, c):
+            game = (await c.post("/api/games", json={"mode": "local"})).json()
+            headers = {"x-seat-token": game["token"], "accept-language": "fr"}
+            refused = await c.post(f"/api/games/{game['id']}/move", json={"move": "wQ"}, headers=headers)
+            assert refused.status_code == 400
+            assert refused.json()["error"] == "Vous ne pouvez pas jouer votre Reine à votre premier tour."
+            english = await c.post(
+                f"/api/games/{game['id']}/move", json={"move": "wQ"}, headers={"x-seat-token": game["token"]}
+            )
+            assert english.json()["error"] == "You can't play your Queen Bee on your first turn."
+
+    asyncio.run(main())
+
+
+#: A literal of the page's scripts (quoted or a template's text).
+LITERAL = re.compile(r"""(?<![\w$.])(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\]|\\.)*)`)""")
+#: Words a person reads: a capitalised word and more words after it ("Game over", "It's your turn").
+SENTENCE = re.compile(r"(?:^|[^\w$])[A-Z][a-z]+(?:[ '][A-Za-z][a-z]*)+")
+
+
+def literal_texts(path: Path) -> list[str]:
+    """The sentence-like literals of a script that no catalog call wraps (comments left out)."""
+    found = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip().startswith("//"):
+            continue
+        code = re.sub(r"\s//\s.*$", "", line)
+        for match in LITERAL.finditer(code):
+            text = next(group for group in match.groups() if group is not None)
+            if re.search(r"\b(?:t|tr)\(\s*$", code[: match.start()]):
+                continue
+            if SENTENCE.search(re.sub(r"\$\{[^}]*\}", " ", text)) and "sans-serif" not in text:
+                found.append(f"{path.name}: {text}")
+    return found
+
+
+def test_the_page_s_scripts_write_no_text_of_their_own() -> None:
+    scripts = sorted([*STATIC.glob("*.js"), *STATIC.parent.glob("*/static/*.js")])
+    for plugin in plugins().values():
+        if plugin.static is not None:
+            scripts += sorted(plugin.static.glob("*.js"))
+    assert [text for script in scripts for text in literal_texts(script)] == []
+
+
+def test_the_shell_writes_every_text_through_the_catalog() -> None:
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    html = re.sub(r"<(script|style|svg)\b.*?</\1>", "", html, flags=re.DOTALL)
+    untranslated = []
+    for match in re.finditer(r"<(\w+)([^>]*)>([^<]*[A-Za-z]{2}[^<]*)<", html):
+        if "data-i18n=" not in match.group(2) and match.group(1) != "title":
+            untranslated.append(match.group(3).strip())
+    for match in re.finditer(r"<\w+([^>]*?)\s(title|placeholder|aria-label)=\"([^\"]*[A-Za-z][^\"]*)\"", html):
+        if f"data-i18n-{match.group(2)}=" not in match.group(1) + html[match.end() : html.find(">", match.end())]:
+            untranslated.append(match.group(3))
+    assert untranslated == []

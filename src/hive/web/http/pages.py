@@ -1,6 +1,5 @@
-"""The pages the server writes: the page's shell in the asker's language (:func:`shell`), and a game's "How to
-play" rules, rendered from the Markdown its package ships (its plug-in's ``rules``, or their translation in its
-``locales``).
+"""Pages beside the game: a game's "How to play" rules, rendered from the Markdown its package ships (its
+plug-in's ``rules``, or their translation in its ``locales``).
 
 The renderer knows the little Markdown the page uses: headings, paragraphs, bullet and numbered lists (nested
 by indentation), tables, inline code, bold and italics, and pictures of positions: a line
@@ -13,14 +12,11 @@ import re
 from collections.abc import Callable
 from functools import cache
 from html import escape
-from pathlib import Path
 
 from ...sdk.view import Figures
-from ..shared.i18n import SOURCE, page_catalog, page_text
+from ..shared.i18n import SOURCE, page_text
 from ..views import plugin_of, view_for
 
-#: The page's files.
-STATIC = Path(__file__).resolve().parent.parent / "static"
 _INLINE = (
     (re.compile(r"`([^`]+)`"), r"<code>\1</code>"),
     (re.compile(r"\*\*([^*]+)\*\*"), r"<strong>\1</strong>"),
@@ -105,16 +101,6 @@ def markdown(text: str, figure: Callable[[str], str] | None = None) -> str:
         else:
             blocks.append(f"<p>{inline(' '.join(part.strip() for part in chunk))}</p>")
     return "\n".join(blocks)
-
-
-@cache
-def shell(lang: str) -> str:
-    """The page's shell (``static/index.html``) for ``lang``: its ``<html>`` names the language and the version of
-    its catalog (``data-catalog``), which ``static/i18n.js`` loads before the page's script draws anything."""
-    html = (STATIC / "index.html").read_text(encoding="utf-8")
-    version = page_catalog(lang)[1]
-    opening = f'<html lang="{escape(lang)}" data-catalog="/i18n/{escape(lang)}.json?v={version}">'
-    return html.replace('<html lang="en">', opening, 1)
 
 
 @cache

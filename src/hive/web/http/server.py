@@ -51,11 +51,11 @@ from starlette.staticfiles import StaticFiles
 from ...sdk.view import JSON
 from ..play import Session
 from ..shared.endpoints import Handler, body, client, endpoint
-from ..shared.i18n import language, languages, page_catalog
+from ..shared.i18n import VARY, language, languages, page_catalog, page_shell, translate
 from ..views import kinds, plugin_of, rules_page, spec_of
 from . import installable, ops
 from .network import reach
-from .pages import how_to_play_page, shell
+from .pages import how_to_play_page
 from .sockets import lobby_websocket
 
 if TYPE_CHECKING:
@@ -68,8 +68,6 @@ WEB = Path(__file__).parent.parent
 #: The page's shell (index.html, the styles, main.js and its shared modules); each domain's page modules are in its
 #: package's own ``static`` folder (see :func:`page_modules`).
 STATIC = WEB / "static"
-#: The pages the server writes in the asker's language vary with its cookie and its browser's languages.
-VARY = {"vary": "Cookie, Accept-Language"}
 
 
 def page_modules() -> list[BaseRoute]:
@@ -143,8 +141,8 @@ class Api:
     # pages
 
     async def page(self, request: Request) -> Response:
-        """The page's shell in the asker's language (see :func:`~hive.web.http.pages.shell`)."""
-        return HTMLResponse(shell(language(request)), headers=VARY)
+        """The page's shell in the asker's language (see :func:`~hive.web.shared.i18n.page_shell`)."""
+        return HTMLResponse(page_shell(language(request)), headers=VARY)
 
     async def how_to_play(self, request: Request) -> Response:
         kind = request.path_params["kind"]
@@ -184,7 +182,20 @@ class Api:
         network = reach(*self.app.listening)
         settings = self.app.settings
         facts = {"network": network, "accounts": settings.accounts, "mail": settings.accounts and bool(settings.smtp)}
-        return JSONResponse({**self.app.service.assets(), **facts})
+        answer = {**self.app.service.assets(), **facts}
+        lang = language(request)
+        answer["games"] = [_in_language(game, lang) for game in answer["games"]]
+        return JSONResponse(answer, headers=VARY)
+
+
+def _in_language(game: JSON, lang: str) -> JSON:
+    """A game's description for the page with its words for people in ``lang`` (its summary, the note on who goes
+    first, the import dialog's label and hint), from its catalog."""
+    words: JSON = {key: translate(lang, game[key]) for key in ("summary", "first_note") if key in game}
+    imported = game.get("import")
+    if isinstance(imported, dict):
+        words["import"] = {**imported, **{k: translate(lang, imported[k]) for k in ("label", "empty") if k in imported}}
+    return {**game, **words}
 
 
 def routes(app: App) -> list[BaseRoute]:

@@ -49,12 +49,13 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, Response
+from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 
 from ...sdk.view import JSON
 from ..shared.endpoints import body, client, endpoint
 from ..shared.errors import BadRequest
+from ..shared.i18n import VARY, language, page_shell
 from ..shared.model import GameRecord
 from . import setup
 from .actions import act
@@ -248,8 +249,8 @@ class PlayRoutes:
         return {"id": session.record.id, "token": token, "invite": invite, "state": await self.state(session, token)}
 
     async def page(self, request: Request) -> Response:
-        """The page's shell (its script shows the game or the editor)."""
-        return FileResponse(PAGE, media_type="text/html")
+        """The page's shell in the asker's language (its script shows the game or the editor)."""
+        return HTMLResponse(page_shell(language(request)), headers=VARY)
 
     async def games(self, request: Request) -> JSON:
         """The game list: under ``hive play`` every game; on a server with accounts the asker's own, those its

@@ -17,6 +17,7 @@ from __future__ import annotations
 import gettext
 import hashlib
 import json
+import re
 from collections.abc import Iterator, Mapping
 from functools import cache
 from pathlib import Path
@@ -35,6 +36,8 @@ SOURCE = "en"
 COOKIE = "hive_lang"
 #: The web app's own catalogs.
 LOCALES = Path(__file__).resolve().parent.parent / "locales"
+#: The headers of a page written in the asker's language: it varies with the cookie and the browser's languages.
+VARY = {"vary": "Cookie, Accept-Language"}
 #: The numbers whose plural categories (CLDR's: one, few, many, other ...) map the page's forms to gettext's.
 _SAMPLES = (*range(0, 200), 1000, 1000000, 2000000)
 
@@ -118,13 +121,50 @@ def _render(template: str, values: Mapping[str, Any]) -> str | None:
         return None
 
 
+@cache
+def templates() -> tuple[tuple[re.Pattern[str], str], ...]:
+    """The English messages with placeholders, each as a pattern its rendered texts match, and its key."""
+    found = []
+    for msgid in entries(SOURCE, "messages"):
+        if "{" not in msgid.replace("{{", "").replace("}}", ""):
+            continue
+        parts = re.split(r"(?<!\{)\{(\w+)\}(?!\})", msgid)
+        pattern = "".join(
+            f"(?P<{part}>.+?)" if i % 2 else re.escape(part.replace("{{", "{").replace("}}", "}"))
+            for i, part in enumerate(parts)
+        )
+        try:
+            found.append((re.compile(pattern, re.DOTALL), msgid))
+        except re.error:  # a placeholder twice: matched by its key alone
+            continue
+    # the most specific first: "x: {bugs}s can't end a move on top" before "x: {rule}"
+    return tuple(sorted(found, key=lambda item: -len(re.sub(r"\{\w+\}", "", item[1]))))
+
+
+def _plain(lang: str, text: str) -> str:
+    """A plain text in ``lang``: a key of the catalog, or the rendering of one with placeholders (its values
+    translated in turn), as the domain code wrote it in English; else as it is."""
+    found = entries(lang, "messages").get(text)
+    if isinstance(found, str):
+        return found
+    for pattern, msgid in templates():
+        match = pattern.fullmatch(text)
+        translated = entries(lang, "messages").get(msgid) if match else None
+        if match and isinstance(translated, str):
+            values = {name: _plain(lang, value) for name, value in match.groupdict().items()}
+            return _render(translated, values) or text
+    return text
+
+
 def translate(lang: str, message: str) -> str:
     """``message`` in ``lang``: a :class:`~hive.sdk.messages.Message` looked up by its key, its values (translated
-    too when they are messages) put in; a plain text as it is, unless it is a key of the catalog. English where
-    ``lang`` has no translation."""
-    if not isinstance(message, Message) or lang == SOURCE:
-        found = entries(lang, "messages").get(message) if lang != SOURCE else None
-        return found if isinstance(found, str) else str(message)
+    too when they are messages) put in; a plain text by the key it is, or the key with placeholders it renders
+    (so that refusals the domains word in English are translated at the boundary). English where ``lang`` has no
+    translation."""
+    if lang == SOURCE:
+        return str(message)
+    if not isinstance(message, Message):
+        return _plain(lang, message)
     values = {name: translate(lang, v) if isinstance(v, Message) else v for name, v in message.values.items()}
     text = entries(lang, "messages").get(message.msgid)
     if isinstance(text, tuple) and message.quantity is not None:
@@ -177,6 +217,16 @@ def language(request: HTTPConnection) -> str:
     return accepted(request.headers.get("accept-language", ""))
 
 
+@cache
+def page_shell(lang: str) -> str:
+    """The page's shell (``static/index.html``) for ``lang``: its ``<html>`` names the language and the version of
+    its catalog (``data-catalog``), which ``static/i18n.js`` loads before the page's script draws anything."""
+    html = (LOCALES.parent / "static" / "index.html").read_text(encoding="utf-8")
+    version = page_catalog(lang)[1]
+    opening = f'<html lang="{lang}" data-catalog="/i18n/{lang}.json?v={version}">'
+    return html.replace('<html lang="en">', opening, 1)
+
+
 def _categories(lang: str) -> dict[str, int]:
     """Which gettext form each of ``lang``'s CLDR plural categories takes (the page picks one with
     ``Intl.PluralRules``)."""
@@ -190,7 +240,8 @@ def _categories(lang: str) -> dict[str, int]:
 @cache
 def page_catalog(lang: str) -> tuple[bytes, str]:
     """The page's catalog of ``lang`` as JSON, and its version (a hash of it): ``lang``, the ``languages`` on
-    offer (``code``, ``name``), and ``messages``: each key's text, or its plural forms by CLDR category."""
+    offer (``code``, ``name``), ``messages``: each key's text, or its plural forms by CLDR category, and ``server``:
+    the server's messages by their English text (a game's state says why it ended in English, to every viewer)."""
     if lang not in languages():
         raise KeyError(lang)
     categories = _categories(lang)
@@ -202,7 +253,10 @@ def page_catalog(lang: str) -> tuple[bytes, str]:
             else:
                 messages[key] = text
     offered = [{"code": code, "name": language_name(code)} for code in languages()]
-    data = json.dumps({"lang": lang, "languages": offered, "messages": messages}, ensure_ascii=False).encode()
+    # the server's words the page shows as they come in a game's state (why it ended): English key, text in lang
+    server = {} if lang == SOURCE else {k: v for k, v in entries(lang, "messages").items() if isinstance(v, str)}
+    answer = {"lang": lang, "languages": offered, "messages": messages, "server": server}
+    data = json.dumps(answer, ensure_ascii=False).encode()
     return data, hashlib.sha256(data).hexdigest()[:16]
 
 
@@ -210,6 +264,7 @@ __all__ = [
     "COOKIE",
     "LOCALES",
     "SOURCE",
+    "VARY",
     "Entries",
     "Message",
     "_",
@@ -224,9 +279,11 @@ __all__ = [
     "languages",
     "ngettext_in",
     "page_catalog",
+    "page_shell",
     "page_text",
     "plural_index",
     "plural_rule",
     "po_files",
+    "templates",
     "translate",
 ]

@@ -5,6 +5,7 @@
 // screen. What a game's pieces and cells are, how they are drawn and written, is its page module's (editor verbs,
 // listed at the top of main.js).
 
+import { side as sideName, t } from "./i18n.js";
 import { api } from "./net.js";
 import { $, app, h, stylesheet, toast } from "./page.js";
 
@@ -48,34 +49,34 @@ function build() {
     games.append(option);
   }
   const head = h("div", "card ed-head");
-  const label = h("label", "", "Game ");
+  const label = h("label", "", `${t("shell.game")} `);
   label.append(games);
   const options = h("div", "ed-options");
   options.id = "ed-options";
-  head.append(row("box-title", h("span", "", "Set up a position")), row("row", label), options);
+  head.append(row("box-title", h("span", "", t("shell.set_up_a_position"))), row("row", label), options);
   const hands = [0, 1].map((seat) => { const card = h("div", "card ed-hand"); card.dataset.seat = seat; return card; });
   const side = h("select");
   side.id = "ed-side";
   const number = h("input");
   Object.assign(number, { id: "ed-number", type: "number", min: 1, max: 10000, value: 1 });
-  const toMove = h("label", "", "To move ");
+  const toMove = h("label", "", `${t("editor.to_move")} `);
   toMove.append(side);
-  const turn = h("label", "", "Turn ");
+  const turn = h("label", "", `${t("editor.turn")} `);
   turn.append(number);
   const status = h("div", "ed-status");
   status.id = "ed-status";
   status.setAttribute("role", "status");
   const text = h("textarea");
   Object.assign(text, { id: "ed-text", rows: 2, spellcheck: false });
-  text.setAttribute("aria-label", "Position record");
+  text.setAttribute("aria-label", t("editor.record"));
   const box = h("div", "card ed-box");
   box.append(
     row("row ed-turn", toMove, turn),
     status,
-    row("ed-controls", button("ed-remove", "Back to hand"), button("ed-clear", "Clear"), button("ed-reset", "Start position")),
-    row("ed-controls ed-go", button("ed-play", "Start a game", "primary"), button("ed-analyse", "Analyse")),
-    h("div", "box-title", "Position record"),
-    row("copy-row", text, button("ed-load", "Load")),
+    row("ed-controls", button("ed-remove", t("editor.back_to_hand")), button("ed-clear", t("editor.clear")), button("ed-reset", t("editor.start_position"))),
+    row("ed-controls ed-go", button("ed-play", t("shell.start_a_game"), "primary"), button("ed-analyse", t("shell.analyse"))),
+    h("div", "box-title", t("editor.record")),
+    row("copy-row", text, button("ed-load", t("editor.load"))),
   );
   panel.append(hands[0], hands[1], box, head); // on a phone, the hands right under the board
   $("layout").append(panel);
@@ -95,7 +96,7 @@ function wire() {
   $("ed-side").onchange = () => { app.editor.turn = Number($("ed-side").value); changed(); };
   $("ed-number").onchange = () => {
     const n = Math.round(Number($("ed-number").value));
-    if (!(n >= 1 && n <= 10000)) { toast("The turn number is a number from 1 to 10,000."); $("ed-number").value = String(app.editor.number); return; }
+    if (!(n >= 1 && n <= 10000)) { toast(t("editor.turn_range")); $("ed-number").value = String(app.editor.number); return; }
     if (n === app.editor.number) return; // the same number again (the field left after Enter)
     app.editor.number = n;
     changed(false);
@@ -159,7 +160,7 @@ async function choose(kind) {
   $("ed-game").value = kind;
   const side = $("ed-side");
   side.innerHTML = "";
-  app.games[kind].sides.forEach((name, seat) => { const o = h("option", "", name); o.value = seat; side.append(o); });
+  app.games[kind].sides.forEach((name, seat) => { const o = h("option", "", sideName(kind, name)); o.value = seat; side.append(o); });
   app.editor = { kind, module, options: module.options(boxes[kind]), cells: {}, turn: 0, number: 1, pick: null, chosen: null, view: null, answer: null };
   await load(null);
   shell.render(); // the top bar names the game
@@ -276,19 +277,19 @@ function render() {
   const status = $("ed-status");
   status.className = "ed-status" + (answer.valid ? " legal" : answer.valid === false ? " illegal" : "");
   const moves = answer.valid && answer.view ? moveCount(answer.view.legal) : 0;
-  const mover = info.sides[ed.turn];
+  const mover = sideName(ed.kind, info.sides[ed.turn]);
   status.textContent = answer.valid === null || answer.valid === undefined
-    ? "Checking…"
+    ? t("editor.checking")
     : !answer.valid ? answer.error
-      : answer.over ? `Legal, and the game is over: ${answer.over}.`
-        : `Legal position: ${mover} to move, ${moves} legal move${moves === 1 ? "" : "s"}.${app.selected ? "" : " Pick a piece to see its moves."}`;
+      : answer.over ? t("editor.legal_over", { over: answer.over })
+        : `${t("editor.legal", { side: mover, count: moves })}${app.selected ? "" : ` ${t("editor.pick")}`}`;
   $("ed-flag").className = status.className.replace("ed-status", "ed-flag");
-  $("ed-flag").textContent = answer.valid ? `Legal · ${mover} to move` : status.textContent;
+  $("ed-flag").textContent = answer.valid ? `${t("editor.legal_short")} · ${t("main.to_move", { side: mover })}` : status.textContent;
   const ready = !!answer.valid && !answer.over;
   $("ed-play").disabled = $("ed-analyse").disabled = !ready;
   $("ed-remove").disabled = ed.chosen === null;
   if (document.activeElement !== $("ed-text")) $("ed-text").value = answer.position || ed.module.editorText(ed.cells, turnText(ed), ed.options);
-  document.title = `Set up a position · ${info.title}`;
+  document.title = `${t("shell.set_up_a_position")} · ${info.title}`;
 }
 
 function showTurn() {
@@ -302,7 +303,7 @@ function renderHands(ed, info) {
   for (const card of panel.querySelectorAll(".ed-hand")) {
     const seat = Number(card.dataset.seat);
     card.innerHTML = "";
-    card.append(row("card-head", h("span", "card-name", `${info.sides[seat]}'s pieces`), h("span", "card-role", "tap one, then a cell")));
+    card.append(row("card-head", h("span", "card-name", t("editor.pieces_of", { side: sideName(ed.kind, info.sides[seat]) })), h("span", "card-role", t("editor.tap"))));
     const hand = h("div", "hand ed-palette");
     for (const { key, count } of pieces[seat]) {
       const n = left(ed, key, count);
@@ -310,7 +311,7 @@ function renderHands(ed, info) {
       item.type = "button";
       item.dataset.piece = key;
       item.disabled = n <= 0;
-      item.title = n === Infinity ? "No limit" : `${n} in hand`;
+      item.title = n === Infinity ? t("editor.no_limit") : t("editor.in_hand", { count: n });
       item.append(ed.module.editorPicture(key, 44));
       if (n !== Infinity) item.append(h("span", "count", `×${n}`));
       item.onclick = () => { ed.pick = ed.pick === key ? null : key; drop(); render(); };

@@ -81,6 +81,39 @@ export function t(key, values = {}) {
   });
 }
 
+// A side's name in the page's language, from its game's catalog (keys "<kind>.side.<name>"); as given where it has none.
+export function side(kind, name) {
+  const key = `${kind}.side.${name}`;
+  return has(key) ? t(key) : name;
+}
+
+// A text of the server's in English as a game's state gives it to every viewer (why the game ended: "{loser}
+// resigned" rendered), in the page's language: a key of the server's catalog, or one with {placeholders} it renders
+// (the values translated in turn); as it is otherwise.
+const server = catalog.server || {};
+let patterns = null;
+export function serverText(text) {
+  if (!text || lang === "en") return text;
+  if (Object.hasOwn(server, text)) return server[text];
+  patterns ??= Object.keys(server).filter((key) => /\{\w+\}/.test(key)).map((key) => {
+    const names = [];
+    const source = key.split(/(\{\w+\})/).map((part) => {
+      const name = /^\{(\w+)\}$/.exec(part);
+      if (!name) return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      names.push(name[1]);
+      return "(.+?)";
+    }).join("");
+    return { key, names, pattern: new RegExp(`^${source}$`), literal: key.replace(/\{\w+\}/g, "").length };
+  }).sort((a, b) => b.literal - a.literal);
+  for (const { key, names, pattern } of patterns) {
+    const found = pattern.exec(text);
+    if (!found) continue;
+    const values = Object.fromEntries(names.map((name, i) => [name, serverText(found[i + 1])]));
+    return server[key].replace(/\{(\w+)\}/g, (whole, name) => (Object.hasOwn(values, name) ? values[name] : whole));
+  }
+  return text;
+}
+
 // Translate the static texts under node (the shell's, or a fragment built from HTML) that name their keys.
 export function translate(node = document) {
   for (const el of node.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);

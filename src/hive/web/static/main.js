@@ -18,7 +18,7 @@
 //   editorSelect(cells, cell) (what app.selected names to show a piece's legal moves), editorLeast(cells, seat)
 //   (the least turn number the pieces in play need).
 
-import "./i18n.js"; // the page's texts in its language, loaded before anything is drawn
+import { t } from "./i18n.js"; // the page's texts in its language, loaded before anything is drawn
 import { dropPick, frame, keepingFocus, wireBoard } from "./hexboard.js";
 import { api, connect, disconnect } from "./net.js";
 import { $, app, h, toast } from "./page.js";
@@ -68,10 +68,10 @@ function canAct() {
 function refusal() {
   const s = app.state;
   if (app.analysis) return analysis.analysisRefusal();
-  if (s.result) return "The game is over.";
-  if (!s.seats.length) return "You are watching this game: only the players can move.";
-  if (s.thinking) return "The AI is thinking.";
-  if (!s.seats.includes(s.view.turn)) return `It's ${game.sideName(s.view.turn)}'s turn.`;
+  if (s.result) return t("main.game_is_over");
+  if (!s.seats.length) return t("main.watching");
+  if (s.thinking) return t("main.ai_thinking");
+  if (!s.seats.includes(s.view.turn)) return t("main.their_turn", { side: game.sideName(s.view.turn) });
   return null;
 }
 
@@ -107,12 +107,12 @@ function draw() {
   syncTabs();
   const info = gameInfo();
   $("brand-name").textContent = info.title;
-  $("board").setAttribute("aria-label", `${info.title} board`);
-  $("btn-io").title = `Import or export a ${info.record}`;
+  $("board").setAttribute("aria-label", t("main.board_label", { game: info.title }));
+  $("btn-io").title = t("main.import_export_title", { record: info.record });
   $("link-rules").hidden = !info.rules;
   if (info.rules) {
     $("link-rules").href = info.rules;
-    $("link-rules").textContent = `How to play ${info.title}`;
+    $("link-rules").textContent = t("top.rules_link", { game: info.title });
   }
   $("evalbar").hidden = !app.evalOn || !(game && game.evaluation) || !engineAllowed();
   $("review").hidden = !app.review;
@@ -120,17 +120,17 @@ function draw() {
   for (const id of ["btn-first", "btn-prev", "btn-review-prev"]) $(id).disabled = !app.state || !app.state.moves.length || (app.review && !app.review.ply);
   for (const id of ["btn-next", "btn-last", "btn-review-next"]) $(id).disabled = !app.review;
   analysis.renderAnalysis();
-  if (app.state) setTitle(`${app.state.result ? "Game over" : `${game.sideName(app.state.view.turn)} to move`} · ${info.title}`);
+  if (app.state) setTitle(`${app.state.result ? t("alerts.game_over") : t("main.to_move", { side: game.sideName(app.state.view.turn) })} · ${info.title}`);
   if (app.editor) renderEditor();
 }
 
 // Where a review is, numbered as the move list numbers the moves (a pair a line): "After 3. wQ -wS1".
 function reviewText(ply) {
-  if (!ply) return app.state.start ? "The position the game was set up from" : "The start of the game";
+  if (!ply) return t(app.state.start ? "main.set_up_start" : "main.game_start");
   const moves = app.state.moves;
   const at = startPly(app.state) + ply - 1; // the plies before the move, a set-up position's included
   const dots = at % 2 === 0 ? "." : "…";
-  return `After ${Math.floor(at / 2) + 1}${dots} ${moves[ply - 1]} · ${ply}/${moves.length}`;
+  return t("main.after_move", { move: `${Math.floor(at / 2) + 1}${dots} ${moves[ply - 1]}`, ply, plies: moves.length });
 }
 
 // ------------------------------------------------------------------ actions
@@ -159,7 +159,7 @@ async function sendMove(body) {
 }
 
 async function action(name, body = {}) {
-  if (!app.state) { toast("Start or open a game first."); return; }
+  if (!app.state) { toast(t("main.open_first")); return; }
   try {
     await setState(await api("POST", `/api/games/${app.gameId}/${name}`, body));
   } catch (err) {
@@ -217,7 +217,7 @@ async function hint() {
   try {
     const data = await api("GET", `/api/games/${app.gameId}/hint${analysis.query()}`);
     game.hint(data);
-    toast(`Hint: ${data.move}`, false);
+    toast(t("main.hint", { move: data.move }), false);
     if (game.evaluation) setEval(data);
     render();
   } catch (err) {
@@ -235,7 +235,7 @@ function setEval(data) {
   const chance = Math.round(Math.max(white, 1 - white) * 100);
   const shown = chance === 50 ? "=" : chance === 100 ? "100" : `${chance}%`; // three characters fit the bar
   showEval(shown, chance === 50 ? null : lead,
-    `${game.sideName(lead)}'s chance to win: ${chance}% (the AI at depth ${data.depth})`);
+    t("main.chance", { side: game.sideName(lead), chance, depth: data.depth }));
 }
 
 function showEval(text, side, title) {
@@ -254,8 +254,8 @@ async function refreshEval() {
   const s = app.state;
   if (ply === s.moves.length && s.result) {
     const drawn = s.result === "Draw" || s.winner === null;
-    const ended = s.result === "Aborted" ? "The game was aborted." : drawn ? "The game was drawn." : `${game.sideName(s.winner)} won.`;
-    showEval(drawn ? "=" : "won", drawn ? null : s.winner, ended);
+    const ended = s.result === "Aborted" ? t("main.was_aborted") : drawn ? t("main.was_drawn") : t("main.won", { side: game.sideName(s.winner) });
+    showEval(drawn ? "=" : t("main.won_short"), drawn ? null : s.winner, ended);
     return;
   }
   try {
@@ -266,7 +266,7 @@ async function refreshEval() {
 
 function toggleEval() {
   if (!app.state) return;
-  if (!engineAllowed()) { toast("Engine help is off in this game."); return; }
+  if (!engineAllowed()) { toast(t("main.engine_off")); return; }
   app.evalOn = !app.evalOn;
   $("evalbar").hidden = !app.evalOn;
   if (app.state) renderControls(game, canAct);
@@ -341,8 +341,8 @@ function noticeAnswer(old, state) {
   const event = state.event;
   if (!old || old.id !== state.id || !event || !event.declined || old.version >= state.version) return;
   if (state.seats.length !== 1 || !state.seats.includes(event.offered_by)) return;
-  const what = event.declined === "draw" ? "draw offer" : "request to take back a move";
-  toast(`${state.names[event.by] || state.sides[event.by]} declined your ${what}.`, false);
+  const who = state.names[event.by] || state.sides[event.by];
+  toast(t(event.declined === "draw" ? "main.declined_draw" : "main.declined_takeback", { who }), false);
 }
 
 // Show game id with the token this browser holds for it (see seats.js); warning: what the page says about the
@@ -365,7 +365,7 @@ async function openGame(id, { warning = null, review = false } = {}) {
     }
   } catch (err) {
     toast(err.message);
-    if (/no game/.test(err.message)) { localStorage.removeItem("hive.last"); app.gameId = null; app.state = null; showWelcome(); render(); return; }
+    if (err.status === 404) { localStorage.removeItem("hive.last"); app.gameId = null; app.state = null; showWelcome(); render(); return; }
   }
   seenGame(id);
   connect((state) => setState(state).catch((err) => toast(err.message)), app.assets.accounts ? chatEvent : null);
@@ -389,8 +389,8 @@ async function createGame(body) {
     await openGame(data.id);
     // what the reader of an imported record accepted with a warning, as the command line's replay prints it
     if (data.warnings && data.warnings.length) {
-      const more = data.warnings.length > 1 ? ` (and ${data.warnings.length - 1} more)` : "";
-      toast(`Imported with a warning: ${data.warnings[0]}${more}`, false);
+      const more = data.warnings.length - 1;
+      toast(t(more ? "main.imported_warnings" : "main.imported_warning", { warning: data.warnings[0], count: more }), false);
     }
     return true;
   } catch (err) {
@@ -404,7 +404,7 @@ async function showWelcome() {
   $("welcome-title").textContent = info.title;
   $("welcome-text").textContent = `${info.summary}. ${(await gameFor(info.kind)).intro}`;
   $("welcome").hidden = false;
-  $("status").textContent = "No game yet";
+  $("status").textContent = t("main.no_game_yet");
 }
 
 async function route() {
@@ -502,8 +502,8 @@ async function wire() {
   $("btn-pass").onclick = () => play({ move: "pass" });
   $("btn-hint").onclick = hint;
   $("btn-eval").onclick = toggleEval;
-  $("btn-resign").onclick = () => { if (confirm("Resign this game?")) action("resign"); };
-  $("btn-abort").onclick = () => { if (confirm("Abort this game? It ends unrated, as no win or loss.")) action("abort"); };
+  $("btn-resign").onclick = () => { if (confirm(t("main.confirm_resign"))) action("resign"); };
+  $("btn-abort").onclick = () => { if (confirm(t("main.confirm_abort"))) action("abort"); };
   $("btn-draw").onclick = () => action("offer", { what: "draw" });
   $("btn-accept").onclick = () => action("answer", { accept: true });
   $("btn-decline").onclick = () => action("answer", { accept: false });

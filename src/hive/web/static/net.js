@@ -1,5 +1,6 @@
 // The server: JSON API calls with the seat token, and the game's WebSocket, reconnected when it drops.
 
+import { t } from "./i18n.js";
 import { $, app } from "./page.js";
 
 // A call of the JSON API with the open game's seat token, or with another (token: a text, or null for none);
@@ -12,11 +13,15 @@ export async function api(method, path, body, token = undefined, extra = {}) {
   try {
     response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (err) {
-    throw new Error("The server cannot be reached; is hive play still running?");
+    throw new Error(t("net.unreachable"));
   }
   let data = null;
   try { data = await response.json(); } catch (err) { data = null; }
-  if (!response.ok) throw new Error((data && data.error) || `${response.status} ${response.statusText}`);
+  if (!response.ok) { // the message is in the page's language: callers tell refusals apart by their status
+    const error = new Error((data && data.error) || `${response.status} ${response.statusText}`);
+    error.status = response.status;
+    throw error;
+  }
   return data;
 }
 
@@ -42,7 +47,7 @@ export function connect(onState, onEvent = null) {
   socket = ws;
   const conn = $("conn");
   ws.onopen = () => {
-    delay = 500; conn.textContent = "Live"; conn.className = "conn";
+    delay = 500; conn.textContent = t("net.live"); conn.className = "conn";
     if (onEvent) onEvent({ type: "open" });
   };
   ws.onmessage = (evt) => {
@@ -52,14 +57,14 @@ export function connect(onState, onEvent = null) {
     onState(data);
   };
   ws.onclose = (evt) => {
-    if (evt.code === 4410 || evt.code === 4404) { conn.textContent = evt.reason || "This game is gone."; return; }
+    if (evt.code === 4410 || evt.code === 4404) { conn.textContent = evt.reason || t("net.gone"); return; }
     if (evt.code === 4429) { // too many sockets open from here: say why, and try again a while later
-      conn.textContent = evt.reason || "Too many connections from here: close some tabs.";
+      conn.textContent = evt.reason || t("net.too_many");
       conn.className = "conn down";
       setTimeout(() => { if (socket === ws) connect(onState, onEvent); }, 30000);
       return;
     }
-    conn.textContent = "Connection lost — reconnecting…";
+    conn.textContent = t("net.lost");
     conn.className = "conn down";
     setTimeout(() => { if (socket === ws) connect(onState, onEvent); }, delay);
     delay = Math.min(delay * 2, 5000);

@@ -1,6 +1,7 @@
 // Hive's part of the board editor (editor.js; its verbs are listed at the top of main.js): the bugs of the game type
 // chosen, stacks by axial cell ("q,r"), bottom first, a piece placed on an occupied cell going on top.
 
+import { t } from "../i18n.js";
 import { hexAt } from "../hexboard.js";
 import { AROUND, BUGS, BUG_NAMES, colourOf, key, kindOf, miniTile, renderBoard } from "./hive.js";
 
@@ -44,7 +45,7 @@ export function editorPlace(cells, pieceKey, cell) {
   const inPlay = new Set(Object.values(cells).flat());
   const whole = COPIES[pieceKey[1]] === 1 || /\d$/.test(pieceKey); // a piece moved keeps its name
   const name = whole ? pieceKey : [1, 2, 3].map((n) => pieceKey + n).find((n) => !inPlay.has(n));
-  if (!name || inPlay.has(name)) return `Every ${BUG_NAMES[kindOf(pieceKey)]} of this side is in play.`;
+  if (!name || inPlay.has(name)) return t("hive.every_in_play", { piece: BUG_NAMES[kindOf(pieceKey)] });
   (cells[cell] ??= []).push(name);
   return null;
 }

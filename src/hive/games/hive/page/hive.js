@@ -1,14 +1,14 @@
 // Hive's page module: the hive in axial coordinates, the hands, the Queens' pressure; pieces are clicked or dragged
 // from a hand or the board onto a lit cell; a pop-up shows a stack. Same interface as every game module (see main.js).
 
-import { t } from "../i18n.js";
+import { side, t } from "../i18n.js";
 import { $, app, h, stylesheet, toast } from "../page.js";
 import { R, beginDrag, centre, dragged, el, fit, frame, hexAt, hexPoints, keyTarget, pickedFrom, ring } from "../hexboard.js";
 export * from "./hive-editor.js"; // the board editor's verbs
 
-export const intro = "Click a piece, then one of the lit cells — or drag it there.";
+export const intro = t("hive.intro");
 export const evaluation = true;
-export const flipTitle = "Flip the board (F)";
+export const flipTitle = t("top.flip_title");
 export const SIDES = ["White", "Black"];
 
 stylesheet(new URL("./hive.css", import.meta.url));
@@ -48,15 +48,16 @@ function describe(p) { return `${sideName(colourOf(p))} ${BUG_NAMES[kindOf(p)]}`
 function spoken(p) { return p.length > 2 ? `${describe(p)} ${p.slice(2)}` : describe(p); }
 export { spoken as pieceName }; // how premove.js names a pre-selected piece
 
-export function sideName(seat) { return app.state ? app.state.sides[seat] : SIDES[seat]; }
-export function phase() { return " to move"; }
+export function sideName(seat) { return side("hive", app.state ? app.state.sides[seat] : SIDES[seat]); }
+export function phase() { return ` ${t("hive.to_move")}`; }
 export function reasonText(reason) { return reason; } // the server names the sides as the page does
 
 export function info(state) {
   const opts = state.options;
-  const exp = opts.game_type === "Base" ? "Base, no expansions" : opts.game_type;
-  const set = opts.set === "warm-cool" ? " · Warm/Cool set" : "";
-  return `${exp} · ${opts.tournament_opening ? "tournament" : "original"} opening${opts.repetition_draw ? " · repetition draw" : ""}${set}`;
+  const exp = opts.game_type === "Base" ? t("hive.base_only") : opts.game_type;
+  const set = opts.set === "warm-cool" ? ` · ${t("hive.warm_cool_set")}` : "";
+  const opening = t(opts.tournament_opening ? "hive.opening_tournament" : "hive.opening_original");
+  return `${exp} · ${opening}${opts.repetition_draw ? ` · ${t("hive.repetition_draw")}` : ""}${set}`;
 }
 
 // A new game's options in the New game dialog: the expansions, the opening rule, the repetition draw.
@@ -65,26 +66,26 @@ export function renderOptions(box) {
     `<label class="check"><input type="checkbox" name="${bug}" checked> ${BUG_NAMES[BUGS.indexOf(bug)]}</label>`);
   box.innerHTML = `
     <div class="row">
-      <span class="label">Expansions</span>
+      <span class="label">${t("hive.expansions")}</span>
       ${bugs.join("\n      ")}
     </div>
     <div class="row">
-      <label>Opening <select name="opening">
-        <option value="tournament">Tournament: no Queen on the first turn</option>
-        <option value="original">Original: Queen any time from turn 1</option>
+      <label>${t("hive.opening")} <select name="opening">
+        <option value="tournament">${t("hive.opening_tournament_option")}</option>
+        <option value="original">${t("hive.opening_original_option")}</option>
       </select></label>
     </div>
     <div class="row">
-      <label class="check"><input type="checkbox" name="repetition"> A position seen three times is a draw</label>
+      <label class="check"><input type="checkbox" name="repetition"> ${t("hive.repetition_option")}</label>
     </div>
     <div class="row">
-      <label>Pieces <select name="set">
-        <option value="classic">Classic: White and Black</option>
-        <option value="warm-cool">Warm and Cool (the hand-made set)</option>
+      <label>${t("hive.pieces")} <select name="set">
+        <option value="classic">${t("hive.set_classic")}</option>
+        <option value="warm-cool">${t("hive.set_warm_cool")}</option>
       </select></label>
-      <label data-set="warm-cool" hidden>First to play <select name="first">
-        <option value="warm">Warm</option>
-        <option value="cool">Cool</option>
+      <label data-set="warm-cool" hidden>${t("hive.first_to_play")} <select name="first">
+        <option value="warm">${t("hive.warm")}</option>
+        <option value="cool">${t("hive.cool")}</option>
       </select></label>
     </div>`;
   const set = box.querySelector("[name=set]");
@@ -195,14 +196,14 @@ export function renderBoard() {
       const bx = x + R * 0.52, by = y - R * 0.52;
       const badge = el("g", { class: "height-badge" }, g);
       el("circle", { cx: bx, cy: by, r: R * 0.24, fill: th.badge[0], stroke: th.edges[paletteOf(colourOf(top))], "stroke-width": 1.2 }, badge);
-      const t = el("text", { x: bx, y: by + R * 0.1, "text-anchor": "middle", "font-size": R * 0.28, "font-weight": "bold", fill: th.badge[1] }, badge);
-      t.textContent = c.stack.length;
+      const height = el("text", { x: bx, y: by + R * 0.1, "text-anchor": "middle", "font-size": R * 0.28, "font-weight": "bold", fill: th.badge[1] }, badge);
+      height.textContent = c.stack.length;
     }
     const tip = el("title", {}, g);
-    tip.textContent = c.stack.slice().reverse().map((p) => `${describe(p)} (${p})`).join("\n on ");
+    tip.textContent = c.stack.slice().reverse().map((p) => `${describe(p)} (${p})`).join(`\n ${t("hive.on")} `);
     // The cell takes the focus through a clear hexagon over the piece (a control named by its label alone, apart from
     // the letters and numbers drawn on the tile); a cell a picked piece may go to is that destination's to focus.
-    const name = spoken(top) + (c.stack.length > 1 ? `, on top of a stack of ${c.stack.length}` : "");
+    const name = spoken(top) + (c.stack.length > 1 ? t("hive.on_stack", { count: c.stack.length }) : "");
     if (!legal.some((d) => d.to[0] === c.q && d.to[1] === c.r)) {
       const cover = el("polygon", { class: "piece-cover", points: hexPoints(x, y, R * 0.93), fill: "transparent" }, g);
       keyTarget(cover, key(c.q, c.r), name, [x, y]);
@@ -276,26 +277,26 @@ function drawPending(root, view, bounds) {
   bounds.push([x, y]);
 }
 
-const SIDES_OF = ["right of", "lower right of", "lower left of", "left of", "upper left of", "upper right of"];
+const SIDES_OF = ["right", "lower_right", "lower_left", "left", "upper_left", "upper_right"];
 
 // A destination's accessible name, in words and in the notation: "Place White Soldier Ant 1 left of Black Spider 1
 // (wA1 -bS1)", "Move White Beetle 1 on top of Black Queen Bee (wB1 bQ)".
 function destination(view, d) {
   const piece = d.move.split(" ")[0];
-  const verb = view.hands.some((hand) => hand.includes(piece)) ? "Place" : "Move";
+  const verb = view.hands.some((hand) => hand.includes(piece)) ? "place" : "move";
   const ref = d.move.split(" ")[1];
-  let where = "to start the hive";
+  let where = t("hive.to_start");
   if (ref) {
     const name = ref.replace(/[-/\\]/g, "");
     const cell = view.cells.find((c) => c.stack.includes(name));
-    if (name === ref) where = `on top of ${spoken(name)}`;
+    if (name === ref) where = t("hive.on_top_of", { piece: spoken(name) });
     else if (cell) {
       const [x0, y0] = centre(cell.q, cell.r), [x1, y1] = centre(d.to[0], d.to[1]);
       const sixth = Math.round(Math.atan2(y1 - y0, x1 - x0) / (Math.PI / 3) + 6) % 6; // 0: right, clockwise
-      where = `${SIDES_OF[sixth]} ${spoken(name)}`;
+      where = t(`hive.where_${SIDES_OF[sixth]}`, { piece: spoken(name) });
     }
   }
-  return `${verb} ${spoken(piece)} ${where} (${d.move})`;
+  return t(`hive.${verb}`, { piece: spoken(piece), where, move: d.move });
 }
 
 // Hive has no turn panel.
@@ -308,10 +309,10 @@ export function renderCard(card, seat) {
   const th = themeOf();
   const head = shell.cardHead(card, seat, view, th.tiles[paletteOf(seat)][0]);
   const meter = h("div", "queen-meter");
-  meter.title = "Spaces around this side's Queen Bee that are filled (6 loses)";
+  meter.title = t("hive.meter_title");
   const queen = view.queens[seat];
   meter.dataset.surrounded = queen ? queen.surrounded : 0;
-  meter.append(document.createTextNode(queen ? "Queen " : "Queen in hand"));
+  meter.append(document.createTextNode(queen ? `${t("hive.queen_short")} ` : t("hive.queen_in_hand")));
   if (queen) {
     for (let i = 0; i < 6; i++) meter.append(h("span", "pip" + (i < queen.surrounded ? " on" : "")));
     meter.append(document.createTextNode(` ${queen.surrounded}/6`));
@@ -330,7 +331,7 @@ export function renderCard(card, seat) {
     const first = group[0];
     const item = h("div", "hand-piece");
     item.dataset.piece = first;
-    item.title = `${BUG_NAMES[kindOf(first)]} (${group.length} in hand)`;
+    item.title = t("hive.in_hand_title", { piece: BUG_NAMES[kindOf(first)], count: group.length });
     if (app.selected === first && !app.review) item.classList.add("selected");
     if (moving && moving.piece === first) item.style.opacity = ".35";
     item.append(miniTile(first));
@@ -340,7 +341,7 @@ export function renderCard(card, seat) {
     cover.setAttribute("role", "button");
     cover.setAttribute("tabindex", "0");
     cover.dataset.keep = `hand:${first}`;
-    cover.setAttribute("aria-label", `${describe(first)}: ${group.length} in hand`);
+    cover.setAttribute("aria-label", t("hive.in_hand_label", { piece: describe(first), count: group.length }));
     cover.setAttribute("aria-pressed", String(app.selected === first && !app.review));
     item.append(cover);
     item.addEventListener("pointerdown", (evt) => beginDrag(evt, carry(first, !evt.target.closest("#board"))));
@@ -359,7 +360,7 @@ export function renderCard(card, seat) {
     });
     hand.append(item);
   }
-  if (!pieces.length) hand.append(h("span", "hand-empty", "All pieces in play"));
+  if (!pieces.length) hand.append(h("span", "hand-empty", t("hive.all_in_play")));
   card.append(hand);
 }
 
@@ -390,7 +391,7 @@ function selectPiece(piece) {
   const refusal = pre ? null : shell.refusal();
   if (refusal) { toast(refusal); return; }
   if (!pre && !shell.currentView().legal[piece]) {
-    shell.explain(piece, `${piece} has no move here.`);
+    shell.explain(piece, t("hive.no_move", { piece }));
     app.selected = null;
     shell.render();
     return;
@@ -501,7 +502,7 @@ function showStack(pieceEl, evt, held = false) {
   const cell = shell.currentView().cells.find((c) => c.q === q && c.r === r);
   if (!cell) { pop.hidden = true; return; }
   pop.innerHTML = "";
-  pop.append(h("div", "stack-title", cell.stack.length > 1 ? `Stack of ${cell.stack.length} (top first)` : "Piece"));
+  pop.append(h("div", "stack-title", cell.stack.length > 1 ? t("hive.stack_of", { count: cell.stack.length }) : t("hive.piece")));
   for (const p of cell.stack.slice().reverse()) {
     const row = h("div", "stack-row");
     row.append(miniTile(p, 26), document.createTextNode(`${describe(p)} · ${p}`));

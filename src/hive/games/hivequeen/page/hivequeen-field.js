@@ -1,11 +1,13 @@
 // HiveQueen's field and pieces as SVG: the 61 cells with their files and ranks, the last turn, the movements and
 // productions on offer; a piece is a disc in its side's colours with the kind's glyph and letter.
 
+import { t } from "../i18n.js";
 import { R, centre, el, fit, hexPoints, keyTarget, ring } from "../hexboard.js";
 import { $, app } from "../page.js";
 
-export const SIDES = ["South", "North"];
-export const KINDS = { Q: "Queen", H: "Highborn", D: "Drone", N: "Nurse", W: "Worker", S: "Soldier" };
+// the sides' and the pieces' names, in the page's language
+export const SIDES = ["South", "North"].map((side) => t(`hivequeen.side.${side}`));
+export const KINDS = Object.fromEntries([..."QHDNWS"].map((kind) => [kind, t(`hivequeen.piece.${kind}`)]));
 export const STYLE = [
   { fill: "#f8f1e0", ink: "#3b2f22", rim: "#a88a58" },
   { fill: "#2e3440", ink: "#f2e6c8", rim: "#0f1218" },
@@ -130,7 +132,7 @@ export function drawField(view, producing) {
     drawPiece(g, c.piece.side, c.piece.kind, x, y, { outline: selected ? "#e8a50c" : null });
     if (selected) g.classList.add("selected");
     const tip = el("title", {}, g);
-    tip.textContent = `${SIDES[c.piece.side]} ${KINDS[c.piece.kind]} on ${c.cell}`;
+    tip.textContent = t("hivequeen.piece_on", { side: SIDES[c.piece.side], piece: KINDS[c.piece.kind], cell: c.cell });
     g.setAttribute("aria-hidden", "true"); // its cell bears its name
   }
 
@@ -146,13 +148,13 @@ export function drawField(view, producing) {
 // A cell's accessible name: where it is, what stands there, and what a click there does now ("e4: South Worker,
 // picked", "d5: empty, move here: Wd4-d5", "c3: empty, produce here: Worker or Soldier").
 function cellName(c, legal, producing) {
-  const said = [c.cell + ": " + (c.piece ? `${SIDES[c.piece.side]} ${KINDS[c.piece.kind]}` : "empty")];
-  if (app.selected === c.cell && !app.review) said.push("picked");
+  const said = [c.cell + ": " + (c.piece ? t("hivequeen.side_piece", { side: SIDES[c.piece.side], piece: KINDS[c.piece.kind] }) : t("hivequeen.empty"))];
+  if (app.selected === c.cell && !app.review) said.push(t("hivequeen.picked"));
   const moves = legal.filter((m) => m.to === c.cell).map((m) => m.move);
-  if (moves.length) said.push(`move here: ${moves.join(" or ")}`);
+  if (moves.length) said.push(t("hivequeen.move_here", { moves: moves.join(` ${t("hivequeen.or")} `) }));
   if (producing) {
     const kinds = producing.preview.productions.filter((p) => p.cell === c.cell && (!producing.kind || p.kind === producing.kind));
-    if (kinds.length) said.push(`produce here: ${kinds.map((p) => KINDS[p.kind]).join(" or ")}`);
+    if (kinds.length) said.push(t("hivequeen.produce_here", { pieces: kinds.map((p) => KINDS[p.kind]).join(` ${t("hivequeen.or")} `) }));
   }
   return said.join(", ");
 }
@@ -203,11 +205,11 @@ function drawProductions(root, at, producing) {
       const ghost = el("g", { opacity: 0.5, "pointer-events": "none" }, g);
       drawPiece(ghost, (app.analysis || app.state).view.turn, kind, x, y, { radius: R * 0.55, letter: false });
     } else {
-      const t = el("text", { x, y: y + R * 0.16, "text-anchor": "middle", "font-size": R * 0.42, "font-weight": "bold", fill: "#2b8a3e" }, g);
-      t.textContent = "+";
+      const plus = el("text", { x, y: y + R * 0.16, "text-anchor": "middle", "font-size": R * 0.42, "font-weight": "bold", fill: "#2b8a3e" }, g);
+      plus.textContent = "+";
     }
     const tip = el("title", {}, g);
-    tip.textContent = `Produce here: ${kinds.map((k) => KINDS[k]).join(", ")}`;
+    tip.textContent = t("hivequeen.produce_here_title", { pieces: kinds.map((k) => KINDS[k]).join(", ") });
   }
 }
 

@@ -2,15 +2,16 @@
 // the server previews step by step and plays whole, in a turn panel under the field, with a chooser for the clicks
 // that mean more than one thing. Same interface as every game module (see main.js).
 
+import { t } from "../i18n.js";
 import { api } from "../net.js";
 import { $, app, h, stylesheet, toast } from "../page.js";
 import { KINDS, SIDES, STYLE, drawField, miniPiece } from "./hivequeen-field.js";
 import { backToBoard, hexAt } from "../hexboard.js";
 import { startPly } from "../editor.js";
 
-export const intro = "Click a piece, then one of the lit cells; then bring in new pieces on the green cells.";
+export const intro = t("hivequeen.intro");
 export const evaluation = false;
-export const flipTitle = "Flip the field: North at the bottom (F)";
+export const flipTitle = t("hivequeen.flip_title");
 export { SIDES };
 
 stylesheet(new URL("./hivequeen.css", import.meta.url));
@@ -37,15 +38,14 @@ export function init(s) {
 export function hide() { reset(); panel.hidden = true; }
 
 export function sideName(seat) { return SIDES[seat]; }
-export function phase() { return turn && turn.preview ? ": production" : " to move"; }
+export function phase() { return turn && turn.preview ? `: ${t("hivequeen.production")}` : ` ${t("hive.to_move")}`; }
 export function reasonText(reason) { return reason; }
-export function info(state) { return `HiveQueen · turn ${Math.floor((startPly(state) + state.moves.length) / 2) + 1}`; }
+export function info(state) { return t("hivequeen.info", { turn: Math.floor((startPly(state) + state.moves.length) / 2) + 1 }); }
 
 // No options: a few words on the game and its rules page instead.
 export function renderOptions(box, game) {
-  const text = h("p", "", "L. Lynn Smith's HiveQueen: move one piece, then bring in new pieces with your Nurses, as far " +
-    "as your Workers' capacity allows. South moves first. ");
-  const link = h("a", "", `How to play ${game.title}`);
+  const text = h("p", "", `${t("hivequeen.about")} `);
+  const link = h("a", "", t("main.how_to_play", { game: game.title }));
   Object.assign(link, { href: game.rules, target: "_blank", rel: "noopener" });
   text.append(link);
   const row = h("div", "row about");
@@ -153,7 +153,7 @@ export async function click(evt) {
   }
   if (cell.piece && cell.piece.side === view.turn) {
     if (view.legal[name]) { app.selected = name; app.hint = null; hidePick(); shell.render(); return; }
-    await shell.explain(name, `The ${KINDS[cell.piece.kind]} on ${name} has no movement.`);
+    await shell.explain(name, t("hivequeen.no_movement", { piece: KINDS[cell.piece.kind], cell: name }));
     app.selected = null;
     shell.render();
     return;
@@ -165,14 +165,15 @@ export async function click(evt) {
     } catch (err) { toast(err.message); }
     return;
   }
-  if (cell.piece) toast(`${SIDES[cell.piece.side]} ${KINDS[cell.piece.kind]} on ${name}. Click one of your own pieces to move it.`, false);
+  if (cell.piece) toast(t("hivequeen.not_yours", { side: SIDES[cell.piece.side], piece: KINDS[cell.piece.kind], cell: name }), false);
 }
 
 function moveLabel(m) {
   const [, , , to] = m.move.match(/^([QHDNWS])([a-i][1-9])(?:([-x])([a-i][1-9]))?/i) || [];
-  if (m.promote && !to) return `Promote to Queen where it stands (${m.move})`;
-  if (m.promote) return `${m.capture ? "Capture on" : "Slide to"} ${m.to}, then promote to Queen (${m.move})`;
-  return `${m.capture ? "Capture on" : "Slide to"} ${m.to} and stay a Highborn (${m.move})`;
+  if (m.promote && !to) return t("hivequeen.promote_here", { move: m.move });
+  const how = m.capture ? "capture" : "slide";
+  if (m.promote) return t(`hivequeen.${how}_promote`, { cell: m.to, move: m.move });
+  return t(`hivequeen.${how}_stay`, { cell: m.to, move: m.move });
 }
 
 function clickProduction(evt, name) {
@@ -184,19 +185,19 @@ function clickProduction(evt, name) {
     showPick(evt, here.map((p) => ({ label: `${KINDS[p.kind]} (${p.move})`, move: p.move, kind: p.kind, production: true })));
     return;
   }
-  if (!turn.preview.productions.length) { toast("Nothing more can be produced this turn: end the turn."); return; }
+  if (!turn.preview.productions.length) { toast(t("hivequeen.nothing_more")); return; }
   // the server names the rule that forbids producing here
   const attempt = `+${kind || "W"}${name}`;
   preview([turn.base, ...turn.prods, attempt].join(";")).then(
     () => produce(attempt),
-    (err) => toast(err.message.replace(/^'[^']*': /, "")),
+    (err) => toast(err.message.replace(/^'[^']*' ?: /, "")),
   );
 }
 
 // A small chooser next to the click: promotion or not, or which piece to produce.
 function showPick(evt, choices) {
   pick.innerHTML = "";
-  pick.append(h("div", "qpick-title", choices[0].production ? "Produce which piece?" : "Promote the Highborn?"));
+  pick.append(h("div", "qpick-title", t(choices[0].production ? "hivequeen.which_piece" : "hivequeen.promote_question")));
   for (const choice of choices) {
     const b = h("button", choice.promote ? "primary" : "");
     b.type = "button";
@@ -240,9 +241,9 @@ export function renderPanel() {
   panel.innerHTML = "";
   const producing = !!(turn && turn.preview);
   const steps = h("div", "qsteps");
-  for (const [i, label] of [[1, "Move"], [2, "Produce"]]) {
+  for (const [i, label] of [[1, t("hivequeen.step_move")], [2, t("hivequeen.step_produce")]]) {
     const step = h("span", "qstep" + ((i === 1) !== producing ? " on" : ""));
-    step.innerHTML = `<b>${i}</b>${label}`;
+    step.append(h("b", "", String(i)), label);
     steps.append(step);
   }
   panel.append(steps);
@@ -250,18 +251,17 @@ export function renderPanel() {
   panel.append(text);
   const view = shell.currentView();
   if (!shell.canAct()) {
-    text.textContent = s.thinking ? `${SIDES[view.turn]} (AI) is thinking…` : `${SIDES[view.turn]} to move`;
+    text.textContent = s.thinking ? t("panel.ai_side_thinking", { side: SIDES[view.turn] }) : t("main.to_move", { side: SIDES[view.turn] });
     panel.dataset.phase = "waiting";
     return;
   }
   if (!producing) {
     panel.dataset.phase = "movement";
     text.textContent = app.selected
-      ? `Click a lit cell to move the ${KINDS[view.cells.find((c) => c.cell === app.selected).piece.kind]} on ${app.selected}` +
-        " (blue ring: swap, red ring: capture, crown: promotion)."
+      ? t("hivequeen.click_lit", { piece: KINDS[view.cells.find((c) => c.cell === app.selected).piece.kind], cell: app.selected })
       : view.can_promote[view.turn]
-        ? "Your Queen is gone: promote a Highborn now (click it), or you lose at the end of this movement."
-        : "Click one of your pieces to see its movements.";
+        ? t("hivequeen.queen_gone")
+        : t("hivequeen.click_piece");
     return;
   }
   panel.dataset.phase = "production";
@@ -269,31 +269,31 @@ export function renderPanel() {
 }
 
 function renderProduction(text, side) {
-  const t = turn, p = t.preview;
+  const tn = turn, p = tn.preview;
   const head = h("div", "qturn");
   head.innerHTML = `<code>${turnText()}</code>`;
   text.replaceWith(head);
   const info = h("div", "qpanel-text", p.productions.length
-    ? `You may produce ${p.left} more piece${p.left === 1 ? "" : "s"} (units ${p.units} of capacity ${p.capacity}; ${p.nurses} Nurse${p.nurses === 1 ? "" : "s"} producing). Choose a piece, then a green cell.`
-    : `No more pieces can be produced (units ${p.units} of capacity ${p.capacity}). End the turn.`);
+    ? `${t("hivequeen.may_produce", { count: p.left, units: p.units, capacity: p.capacity })} ${t("hivequeen.nurses_producing", { count: p.nurses })}`
+    : t("hivequeen.no_more", { units: p.units, capacity: p.capacity }));
   info.id = "qprod-info";
   panel.append(info);
   const kinds = h("div", "qkinds");
   const available = kindsAvailable();
   for (const kind of PRODUCIBLE) {
-    const b = h("button", "qkind" + (t.kind === kind ? " selected" : ""));
+    const b = h("button", "qkind" + (tn.kind === kind ? " selected" : ""));
     b.type = "button";
     b.dataset.kind = kind;
     b.disabled = !available.includes(kind);
     const cells = p.productions.filter((x) => x.kind === kind).length;
     const limit = p.view.limits[kind] ? ` / ${p.view.limits[kind]}` : "";
-    b.title = b.disabled ? `No ${KINDS[kind]} can be produced now` : `${cells} cell${cells === 1 ? "" : "s"} where a ${KINDS[kind]} can enter`;
+    b.title = b.disabled ? t("hivequeen.cannot_produce", { piece: KINDS[kind] }) : t("hivequeen.cells_to_enter", { count: cells, piece: KINDS[kind] });
     const label = h("span", "qkind-label");
-    label.innerHTML = `<b>${KINDS[kind]}</b><small>${p.view.counts[kind][side]}${limit} on field</small>`;
+    label.append(h("b", "", KINDS[kind]), h("small", "", t("hivequeen.on_field", { count: `${p.view.counts[kind][side]}${limit}` })));
     b.append(miniPiece(side, kind, 30), label);
     b.dataset.keep = `qkind:${kind}`;
     b.onclick = (evt) => {
-      t.kind = kind;
+      tn.kind = kind;
       if (evt.detail === 0) backToBoard(); // chosen by the keyboard: on to the cells where it can enter
       shell.render();
     };
@@ -301,12 +301,12 @@ function renderProduction(text, side) {
   }
   panel.append(kinds);
   const buttons = h("div", "qbuttons");
-  const back = h("button", "", t.prods.length ? "Take back the last piece" : "Take back the movement");
+  const back = h("button", "", t(tn.prods.length ? "hivequeen.take_back_piece" : "hivequeen.take_back_movement"));
   back.type = "button";
   back.id = "qbtn-back";
   back.dataset.keep = "qbtn-back";
   back.onclick = (evt) => { if (evt.detail === 0) backToBoard(); takeBackPiece(); };
-  const end = h("button", "primary", t.prods.length ? "End turn" : "End turn without producing");
+  const end = h("button", "primary", t(tn.prods.length ? "hivequeen.end_turn" : "hivequeen.end_turn_without"));
   end.type = "button";
   end.id = "qbtn-end";
   end.onclick = (evt) => { if (evt.detail === 0) backToBoard(); endTurn(); };
@@ -321,8 +321,8 @@ export function renderCard(card, seat) {
   const meter = h("div", "qunits");
   meter.dataset.units = units;
   meter.dataset.capacity = capacity;
-  meter.title = "Units on the field and the capacity their Workers support (5 a Worker)";
-  meter.innerHTML = `<b>${units}</b> / ${capacity} units`;
+  meter.title = t("hivequeen.units_title");
+  meter.append(h("b", "", String(units)), ` / ${t("hivequeen.units", { count: capacity })}`);
   head.append(meter);
   const bar = h("div", "qbar" + (units >= capacity ? " full" : ""));
   const fill = h("span");
@@ -333,13 +333,13 @@ export function renderCard(card, seat) {
     const n = view.counts[kind][seat];
     const item = h("span", "qcount" + (n ? "" : " none"));
     item.dataset.kind = kind;
-    item.title = `${KINDS[kind]}s on the field: ${n}${view.limits[kind] ? ` (at most ${view.limits[kind]})` : ""}`;
+    item.title = t(view.limits[kind] ? "hivequeen.count_limit" : "hivequeen.count", { piece: KINDS[kind], count: n, limit: view.limits[kind] });
     item.append(miniPiece(seat, kind, 26), h("b", "", `${n}`));
     pieces.append(item);
   }
   card.append(bar, pieces);
   if (!view.counts.Q[seat] && !app.state.result) {
-    card.append(h("div", "qwarn", view.can_promote[seat] ? "Queen lost: a Highborn must be promoted" : "Queen lost"));
+    card.append(h("div", "qwarn", t(view.can_promote[seat] ? "hivequeen.queen_lost_promote" : "hivequeen.queen_lost")));
   }
 }
 
@@ -379,7 +379,7 @@ export function editorCell(evt) {
 }
 
 export function editorPlace(cells, key, cell) {
-  if (cells[cell]) return `${cell} is taken: HiveQueen's pieces do not stack. Take its piece off first.`;
+  if (cells[cell]) return t("hivequeen.taken", { cell });
   cells[cell] = [key];
   return null;
 }

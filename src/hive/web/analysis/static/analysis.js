@@ -3,6 +3,7 @@
 // app.analysis is the position on show ({line, ply, view, end}: line null is the main line), app.lines the game's
 // lines ({lines, writable}); the shell asks canAct/refusal/at/query of this module while a position is analysed.
 
+import { serverText, t } from "../i18n.js";
 import { api } from "../net.js";
 import { $, app, h, toast } from "../page.js";
 import { engineAllowed, moveNumber } from "../play/panel.js";
@@ -83,7 +84,7 @@ export async function showPosition(line, ply) {
 function toggleAnalysis() {
   if (!app.state) return;
   if (app.analysis) { exitAnalysis(); return; }
-  if (!engineAllowed()) { toast("Analysis is off while this game is played: both players must choose a casual game with help."); return; }
+  if (!engineAllowed()) { toast(t("analysis.off_long")); return; }
   if (!app.lines) loadLines();
   showPosition(null, app.review ? app.review.ply : app.state.moves.length);
 }
@@ -123,7 +124,7 @@ export async function analysisPlay(body) {
 }
 
 async function deleteLine(line) {
-  if (!confirm(`Delete this line and the lines explored from it?`)) return;
+  if (!confirm(t("analysis.confirm_delete"))) return;
   try {
     app.lines = await api("DELETE", `/api/games/${app.gameId}/lines/${line}`);
     if (app.analysis && app.analysis.line !== null && !lineById(app.analysis.line)) exitAnalysis();
@@ -139,8 +140,8 @@ export function analysisCanAct() {
 }
 
 export function analysisRefusal() {
-  if (app.analysis.end) return `The game is over in this position: ${app.analysis.end}`;
-  if (!app.lines || !app.lines.writable) return "Only the game's players add lines; you may look at them.";
+  if (app.analysis.end) return t("analysis.over_here", { end: serverText(app.analysis.end) });
+  if (!app.lines || !app.lines.writable) return t("analysis.players_only");
   return null;
 }
 
@@ -166,7 +167,7 @@ function numbered(ply, first) { return ply % 2 === 1 ? `${(ply + 1) / 2}.` : fir
 
 export function analysisStatus(sideName) {
   const a = app.analysis;
-  return a.end ? `Analysis · ${a.end}` : `Analysis · ${sideName(a.view.turn)} to move`;
+  return `${t("analysis.analysis")} · ${a.end ? serverText(a.end) : t("main.to_move", { side: sideName(a.view.turn) })}`;
 }
 
 // The analysis bar over the board, and the Analyse button.
@@ -179,10 +180,10 @@ export function renderAnalysis() {
   const button = $("btn-analyse");
   button.disabled = !app.state || !engineAllowed();
   button.classList.toggle("primary", !!a);
-  button.title = button.disabled ? "Analysis is off in this game while it is played" : "Explore variations from the position shown (A)";
+  button.title = t(button.disabled ? "analysis.off" : "shell.explore_variations_from_the_position");
   if (!a) return;
-  const where = a.ply ? `after ${numbered(a.ply, true)} ${moveAt(a.line, a.ply)}` : "the start";
-  $("analysis-where").textContent = `${a.line === null ? "Main line" : `Line ${a.line}`} · ${where}`;
+  const where = a.ply ? t("analysis.after", { move: `${numbered(a.ply, true)} ${moveAt(a.line, a.ply)}` }) : t("analysis.start");
+  $("analysis-where").textContent = `${a.line === null ? t("analysis.main_line") : t("analysis.line", { line: a.line })} · ${where}`;
   $("btn-analysis-prev").disabled = !a.ply;
   $("btn-analysis-next").disabled = a.ply >= lengthOf(a.line);
   for (const [id, twin] of [["btn-first", "prev"], ["btn-prev", "prev"], ["btn-next", "next"], ["btn-last", "next"]]) {
@@ -222,8 +223,8 @@ function lineBlock(line) {
   const children = app.lines.lines.filter((other) => other.parent === line.id);
   if (app.lines.writable) {
     const del = h("button", "line-delete", "×");
-    del.title = "Delete this line";
-    del.setAttribute("aria-label", `Delete line ${line.id}`);
+    del.title = t("analysis.delete_title");
+    del.setAttribute("aria-label", t("analysis.delete_label", { line: line.id }));
     del.onclick = (evt) => { evt.stopPropagation(); deleteLine(line.id); };
     block.append(del);
   }
@@ -234,7 +235,7 @@ function lineBlock(line) {
     const item = h("span", "lmove", move);
     item.dataset.line = line.id;
     item.dataset.ply = ply;
-    item.title = "Show this position of the line";
+    item.title = t("analysis.show_position");
     if (app.analysis && app.analysis.line === line.id && app.analysis.ply === ply) item.classList.add("shown");
     item.onclick = () => showPosition(line.id, ply);
     block.append(item);

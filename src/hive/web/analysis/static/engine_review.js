@@ -3,6 +3,7 @@
 // most marked in the graph, in a list and in the move list. A click on the graph or on a mark shows that position
 // (the shell's review by ply). The review is the server's, stored with the game: a reload shows it as it stands.
 
+import { side as sideName, t as tr } from "../i18n.js";
 import { api } from "../net.js";
 import { $, app, h, toast } from "../page.js";
 import { LEVEL_NAMES, engineAllowed } from "../play/panel.js";
@@ -10,7 +11,7 @@ import { LEVEL_NAMES, engineAllowed } from "../play/panel.js";
 const SVG = "http://www.w3.org/2000/svg";
 const WIDTH = 300, HEIGHT = 90, PAD = 5; // the graph's view box, and room for the dots at its edges
 const SYMBOLS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
-const NAMES = { inaccuracy: "Inaccuracy", mistake: "Mistake", blunder: "Blunder" };
+const NAMES = { inaccuracy: tr("review.inaccuracy"), mistake: tr("review.mistake"), blunder: tr("review.blunder") };
 const POLL_MS = 600;
 
 let report = null; // the open game's review as the server last said it, with the game's id (report.game)
@@ -99,13 +100,13 @@ export function renderEngineReview() {
   const button = $("btn-engine-review");
   button.hidden = running || (r && r.status === "done" && covered >= s.moves.length);
   button.disabled = false;
-  button.textContent = covered && covered < s.moves.length ? "Review the new moves" : "Review with the engine";
+  button.textContent = tr(covered && covered < s.moves.length ? "review.new_moves" : "shell.review_with_the_engine");
   renderLevels(r, button.hidden);
   $("er-progress-row").hidden = !running;
   if (running) {
     $("er-progress").max = r.total;
     $("er-progress").value = r.done;
-    $("er-progress-text").textContent = `Analysing position ${Math.min(r.done + 1, r.total)} of ${r.total}…`;
+    $("er-progress-text").textContent = tr("review.progress", { done: Math.min(r.done + 1, r.total), total: r.total });
   }
   const shown = r && r.positions && r.positions.length > 0;
   $("er-graph").toggleAttribute("hidden", !shown); // an SVG element has no hidden property
@@ -135,18 +136,12 @@ function renderLevels(r, hidden) {
 
 // How the marks are decided, as the review's help text says it.
 function rulesText(r) {
-  if (!r) return "Analyses every position of the game with the AI, in the background.";
+  if (!r) return tr("review.about");
   const t = r.thresholds;
   const points = (kind) => Math.round(t[kind] * 100);
-  let text = "A move is marked by how much of its player's winning chance it lost, in points out of 100: " +
-    `${points("inaccuracy")} to ${points("mistake")}, an inaccuracy (?!); ${points("mistake")} to ` +
-    `${points("blunder")}, a mistake (?); ${points("blunder")} or more, a blunder (??). The AI's own choice is never ` +
-    "marked.";
-  if (!r.calibrated) {
-    text += " This game's scores are not winning chances: the graph shows only the results the AI sees forced " +
-      "(100 won, 0 lost), 50 otherwise.";
-  }
-  return r.level ? `${text} AI level: ${LEVEL_NAMES[r.level] || r.level}.` : text;
+  let text = tr("review.marks", { inaccuracy: points("inaccuracy"), mistake: points("mistake"), blunder: points("blunder") });
+  if (!r.calibrated) text += ` ${tr("review.uncalibrated")}`;
+  return r.level ? `${text} ${tr("review.level", { level: LEVEL_NAMES[r.level] || r.level })}` : text;
 }
 
 function x(ply, total) { return PAD + (total > 1 ? (ply / (total - 1)) * (WIDTH - 2 * PAD) : 0); }
@@ -186,13 +181,14 @@ function drawGraph(r) {
   const sides = app.state.sides;
   // the axes, in words: the first side's chance from top to bottom, the moves from left to right
   const last = Math.ceil((total - 1) / 2);
-  for (const [text, tx, ty, anchor] of [[`${sides[0]} wins`, PAD, 10, "start"], ["even", PAD, HEIGHT / 2 - 2, "start"],
-    [`${sides[1]} wins`, PAD, HEIGHT - 3, "start"], [`move ${last}`, WIDTH - PAD, HEIGHT - 3, "end"]]) {
+  const [first, second] = sides.map((name) => sideName(app.state.kind, name));
+  for (const [text, tx, ty, anchor] of [[tr("review.wins", { side: first }), PAD, 10, "start"], [tr("review.even"), PAD, HEIGHT / 2 - 2, "start"],
+    [tr("review.wins", { side: second }), PAD, HEIGHT - 3, "start"], [tr("review.move", { move: last }), WIDTH - PAD, HEIGHT - 3, "end"]]) {
     const label = svg("text", { class: "er-axis", x: tx, y: ty, "text-anchor": anchor });
     label.textContent = text;
     graph.append(label);
   }
-  graph.setAttribute("aria-label", `${sides[0]}'s winning chance after each move, from the start to move ${last}`);
+  graph.setAttribute("aria-label", tr("review.graph_label", { side: first, move: last }));
 }
 
 // A mark as a button of the list under the graph: "13. wA2 -wB1 ??".
@@ -209,10 +205,9 @@ function markButton(mark) {
 function moveNumber(ply) { return `${Math.ceil(ply / 2)}${ply % 2 ? "." : "…"}`; }
 
 function markText(mark) {
-  const side = app.state.sides[mark.side];
-  const best = mark.best ? `; the AI preferred ${mark.best}` : "";
-  return `${NAMES[mark.kind]} by ${side}: ${moveNumber(mark.ply)} ${mark.move} lost ${Math.round(mark.drop * 100)} ` +
-    `points of winning chance${best}`;
+  const values = { kind: NAMES[mark.kind], side: sideName(app.state.kind, app.state.sides[mark.side]),
+    move: `${moveNumber(mark.ply)} ${mark.move}`, points: Math.round(mark.drop * 100), best: mark.best };
+  return tr(mark.best ? "review.mark_best" : "review.mark", values);
 }
 
 function showMark(mark) {

@@ -5,6 +5,7 @@
 // another player has Block (their messages are hidden from you, their challenges refused) and Report (to the admins).
 // Mute hides the chat, for every game, until it is turned on again; on a phone the chat folds into its title row.
 
+import { t } from "../i18n.js";
 import { api } from "../net.js";
 import { $, app, h, toast } from "../page.js";
 import { askSignIn, csrfHeaders, onAccountChange, signedIn } from "../players/account.js";
@@ -36,7 +37,7 @@ function showUnread() {
   $("chat-unread").textContent = unread ? String(unread) : "";
   $("tab-chat-unread").hidden = muted || !unread || seeing();
   $("tab-chat-unread").textContent = unread ? String(unread) : "";
-  $("tab-chat-unread").setAttribute("aria-label", `${unread} unread`);
+  $("tab-chat-unread").setAttribute("aria-label", t("chat.unread", { count: unread }));
 }
 
 // The rooms this page may read now.
@@ -57,9 +58,9 @@ export function renderChat() {
   box.hidden = !shown;
   if (!shown) { shownFor = null; return; }
   box.classList.toggle("muted-chat", muted);
-  $("btn-chat-mute").textContent = muted ? "Unmute" : "Mute";
+  $("btn-chat-mute").textContent = t(muted ? "chat.unmute" : "shell.mute");
   $("btn-chat-mute").setAttribute("aria-pressed", String(muted));
-  $("btn-chat-mute").title = muted ? "Show the chat again" : "Hide the chat (in every game)";
+  $("btn-chat-mute").title = t(muted ? "chat.show_again" : "chat.hide");
   $("btn-chat-toggle").disabled = muted;
   $("btn-chat-toggle").setAttribute("aria-expanded", String(open && !muted));
   $("chat-body").hidden = muted || !open;
@@ -72,7 +73,7 @@ export function renderChat() {
     tab.setAttribute("aria-pressed", String(tab.dataset.room === room));
   }
   $("chat-rooms").hidden = allowed.length < 2;
-  $("chat-title").textContent = allowed.length > 1 ? "Chat" : room === "players" ? "Chat with your opponent" : "Spectators' chat";
+  $("chat-title").textContent = t(allowed.length > 1 ? "shell.chat" : room === "players" ? "chat.with_opponent" : "chat.spectators");
   renderForm(s);
   if (shownFor !== `${s.id} ${room}`) load();
 }
@@ -83,8 +84,8 @@ function renderForm(s) {
   $("form-chat").hidden = !writable;
   $("btn-chat-sign").hidden = !!me;
   $("chat-note").hidden = !me || writable;
-  if (me && !writable) $("chat-note").textContent = "The players write in their own room; this one is the spectators'.";
-  $("chat-text").placeholder = room === "players" ? "A message to your opponent" : "A message to the spectators";
+  if (me && !writable) $("chat-note").textContent = t("chat.spectators_room");
+  $("chat-text").placeholder = t(room === "players" ? "chat.to_opponent" : "chat.to_spectators");
 }
 
 function renderMessages() {
@@ -100,13 +101,13 @@ function renderMessages() {
     li.append(" ", h("span", "chat-text", m.text)); // text, never markup
     if (me && m.name !== me) {
       const actions = h("span", "chat-actions");
-      const block = h("button", "chat-action", "Block");
+      const block = h("button", "chat-action", t("chat.block"));
       block.dataset.action = "block";
-      block.setAttribute("aria-label", `Block ${m.name}`);
+      block.setAttribute("aria-label", t("chat.block_name", { name: m.name }));
       block.onclick = () => blockPlayer(m.name);
-      const report = h("button", "chat-action", "Report");
+      const report = h("button", "chat-action", t("chat.report"));
       report.dataset.action = "report";
-      report.setAttribute("aria-label", `Report this message of ${m.name}`);
+      report.setAttribute("aria-label", t("chat.report_label", { name: m.name }));
       report.onclick = () => reportMessage(m);
       actions.append(block, report);
       li.append(actions);
@@ -119,9 +120,9 @@ function renderMessages() {
   $("chat-blocked").hidden = !blocked.size;
   $("chat-blocked").replaceChildren();
   if (blocked.size) {
-    $("chat-blocked").append("Blocked: ");
+    $("chat-blocked").append(`${t("chat.blocked")} `);
     for (const name of blocked) {
-      const button = h("button", "chat-action", `Unblock ${name}`);
+      const button = h("button", "chat-action", t("chat.unblock", { name }));
       button.onclick = () => unblock(name);
       $("chat-blocked").append(button, " ");
     }
@@ -177,11 +178,11 @@ async function send() {
 }
 
 async function blockPlayer(name) {
-  if (!confirm(`Block ${name}? Their messages are hidden from you, and their challenges refused.`)) return;
+  if (!confirm(t("chat.confirm_block", { name }))) return;
   try {
     await changing("POST", "/api/account/block", { name });
     blocked.add(name);
-    toast(`${name} is blocked.`, false);
+    toast(t("chat.is_blocked", { name }), false);
     await load();
   } catch (err) {
     toast(err.message);
@@ -192,7 +193,7 @@ async function unblock(name) {
   try {
     await changing("POST", "/api/account/unblock", { name });
     blocked.delete(name);
-    toast(`${name} is no longer blocked.`, false);
+    toast(t("chat.unblocked", { name }), false);
     await load();
   } catch (err) {
     toast(err.message);
@@ -200,10 +201,10 @@ async function unblock(name) {
 }
 
 async function reportMessage(m) {
-  if (!confirm(`Report this message of ${m.name} to the admins?\n\n${m.text}`)) return;
+  if (!confirm(`${t("chat.confirm_report", { name: m.name })}\n\n${m.text}`)) return;
   try {
     await changing("POST", `/api/chat/${m.id}/report`);
-    toast("Reported to the admins. Thank you.", false);
+    toast(t("chat.reported"), false);
   } catch (err) {
     toast(err.message);
   }

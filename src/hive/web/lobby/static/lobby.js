@@ -3,6 +3,7 @@
 // them, on a server with accounts, the seeks and challenges (seeks.js), the live games and who is online
 // (players.js) and the tournaments (tournaments.js).
 
+import { formatDate, serverText, side, t } from "../i18n.js";
 import { api } from "../net.js";
 import { $, app, h, toast } from "../page.js";
 import { forgetGame, keepToken, storedToken, storedTokens } from "../play/seats.js";
@@ -17,22 +18,22 @@ import { onLobbyMessage } from "./lobbysocket.js";
 let open = null; // the shell's openGame(id, {review}): shows a game
 
 function player(game, seat) {
-  if (game.ai && game.ai.seat === seat) return `AI (${LEVEL_NAMES[game.ai.level] || game.ai.level})`;
-  return game.names[seat] || game.sides[seat];
+  if (game.ai && game.ai.seat === seat) return t("lobby.ai_player", { level: LEVEL_NAMES[game.ai.level] || game.ai.level });
+  return game.names[seat] || side(game.kind, game.sides[seat]);
 }
 
-function moves(n) { return n === 1 ? "1 move" : `${n} moves`; }
+function moves(n) { return t("lobby.moves", { count: n }); }
 
 function resultText(game) {
-  if (!game.result) return game.length ? `${moves(game.length)} · in progress` : "not started";
-  const winner = game.result === "Aborted" ? "Aborted" : game.winner === null ? "Draw" : `${game.sides[game.winner]} won`;
-  return `${winner}${game.reason ? ` (${game.reason})` : ""} · ${moves(game.length)}`;
+  if (!game.result) return game.length ? t("lobby.in_progress", { moves: moves(game.length) }) : t("lobby.not_started");
+  const winner = game.result === "Aborted" ? t("lobby.aborted") : game.winner === null ? t("lobby.draw") : t("lobby.won", { side: side(game.kind, game.sides[game.winner]) });
+  return `${winner}${game.reason ? ` (${serverText(game.reason)})` : ""} · ${moves(game.length)}`;
 }
 
-const MODES = { ai: "against the AI", local: "on one screen", online: "two browsers" };
+const MODES = { ai: t("lobby.mode_ai"), local: t("lobby.mode_local"), online: t("lobby.mode_online") };
 
 function when(seconds) {
-  return new Date(seconds * 1000).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  return formatDate(seconds * 1000, { dateStyle: "medium", timeStyle: "short" });
 }
 
 function row(game) {
@@ -42,30 +43,31 @@ function row(game) {
   li.dataset.id = game.id;
   const head = h("div", "game-row-head");
   const players = h("span", "game-players");
-  const side = (seat) => (player(game, seat) === game.sides[seat] ? "" : ` (${game.sides[seat]})`);
+  const sideOf = (seat) => side(game.kind, game.sides[seat]);
+  const named = (seat) => (player(game, seat) === sideOf(seat) ? "" : ` (${sideOf(seat)})`);
   players.append(
-    h("b", "", player(game, 0)), document.createTextNode(`${side(0)} vs `),
-    h("b", "", player(game, 1)), document.createTextNode(side(1)),
+    h("b", "", player(game, 0)), document.createTextNode(`${named(0)} ${t("lobby.versus")} `),
+    h("b", "", player(game, 1)), document.createTextNode(named(1)),
   );
   const timed = game.time_control && game.time_control !== "Untimed" ? ` · ${game.time_control}` : "";
   head.append(players, h("span", "game-kind", `${info.title} · ${MODES[game.mode] || game.mode}${timed}`));
-  const from = game.start ? " · from a set-up position" : "";
+  const from = game.start ? ` · ${t("lobby.from_position")}` : "";
   const detail = h("div", "game-detail muted", `${resultText(game)}${from} · ${when(game.updated)}`);
   const buttons = h("div", "game-buttons");
-  const button = (label, cls, handler) => {
-    const b = h("button", cls, label);
-    b.dataset.action = label.toLowerCase();
+  const button = (action, cls, handler) => {
+    const b = h("button", cls, t(`lobby.action_${action}`));
+    b.dataset.action = action;
     b.onclick = handler;
     buttons.append(b);
     return b;
   };
   // a server with accounts says which seat is the asker's: its account's, on any device, or a token's it holds
   const playing = mine || (game.seat !== undefined && game.seat !== null);
-  if (!game.result) button(playing ? "Play" : "Watch", "primary", () => open(game.id, {}));
-  else button("Review", "primary", () => open(game.id, { review: true }));
-  if (game.result && mine) button("Rematch", "", () => rematch(game.id, mine));
+  if (!game.result) button(playing ? "play" : "watch", "primary", () => open(game.id, {}));
+  else button("review", "primary", () => open(game.id, { review: true }));
+  if (game.result && mine) button("rematch", "", () => rematch(game.id, mine));
   // a game between accounts stays in both players' records: the server keeps it, so it is not offered
-  if (mine && !(game.seat_accounts || []).some(Boolean)) button("Delete", "danger", () => remove(game, mine));
+  if (mine && !(game.seat_accounts || []).some(Boolean)) button("delete", "danger", () => remove(game, mine));
   li.append(head, detail, buttons);
   return li;
 }
@@ -76,7 +78,7 @@ export async function rematch(id, token) {
   try {
     const data = await api("POST", `/api/games/${id}/rematch`, {}, token, signedIn() ? csrfHeaders() : {});
     if (data.offered) {
-      toast(`Rematch offered to ${data.offered.to}: the game starts when they accept.`, false);
+      toast(t("lobby.rematch_offered", { name: data.offered.to }), false);
       return;
     }
     keepToken(data.id, data.token, data.invite);
@@ -89,7 +91,7 @@ export async function rematch(id, token) {
 
 async function remove(game, token) {
   const info = app.games[game.kind] || { title: game.kind };
-  if (!confirm(`Delete this ${info.title} game (${player(game, 0)} vs ${player(game, 1)})? It cannot be undone.`)) return;
+  if (!confirm(t("lobby.confirm_delete", { game: info.title, first: player(game, 0), second: player(game, 1) }))) return;
   try {
     await api("DELETE", `/api/games/${game.id}`, undefined, token);
     forgetGame(game.id);
@@ -104,7 +106,7 @@ async function remove(game, token) {
 export async function declineRematch(offer) {
   try {
     await api("POST", `/api/challenges/${offer.id}/decline`, undefined, null, csrfHeaders());
-    toast("Rematch declined.", false);
+    toast(t("lobby.rematch_declined"), false);
   } catch (err) {
     toast(err.message);
   }
@@ -136,7 +138,7 @@ export async function showLobby() {
   rules.replaceChildren();
   for (const info of app.assets.games) {
     if (!info.rules) continue;
-    const a = h("a", "button-link", `How to play ${info.title}`);
+    const a = h("a", "button-link", t("main.how_to_play", { game: info.title }));
     a.href = info.rules;
     rules.append(a);
   }

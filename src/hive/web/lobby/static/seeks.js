@@ -7,6 +7,7 @@
 // game_id), asks for its seat (/api/games/{id}/seat), and both keep the token and open the game as a created game is
 // opened.
 
+import { side as sideOf, t } from "../i18n.js";
 import { api } from "../net.js";
 import { $, app, h, toast } from "../page.js";
 import { keepToken } from "../play/seats.js";
@@ -49,10 +50,10 @@ function gameName(seek) {
 
 // The side the seeker plays, in the game's own names.
 function sideText(seek) {
-  if (seek.colour === "random") return "random sides";
+  if (seek.colour === "random") return t("seeks.random_sides");
   const sides = (app.games[seek.kind] || { sides: [] }).sides;
   const side = sides.find((name) => name.toLowerCase() === seek.colour) || seek.colour;
-  return `${seek.player === signedIn() ? "you play" : "plays"} ${side}`;
+  return t(seek.player === signedIn() ? "seeks.you_play" : "seeks.plays", { side: sideOf(seek.kind, side) });
 }
 
 // The ratings a seek's opponent may have: "for 1400–1800", "for 1600+", "for up to 1800", or null for any.
@@ -65,7 +66,7 @@ function rangeText([low, high] = [null, null]) {
 
 function detailText(seek) {
   const range = rangeText(seek.rating_range);
-  return [gameName(seek), seek.time_control, seek.rated ? "rated" : "casual", sideText(seek), ...(range ? [range] : [])].join(" · ");
+  return [gameName(seek), seek.time_control, t(seek.rated ? "seeks.rated" : "seeks.casual"), sideText(seek), ...(range ? [range] : [])].join(" · ");
 }
 
 // One seek or challenge: who (and their rating), what game, and its buttons ([label, action, class, handler]).
@@ -78,12 +79,12 @@ function row(seek, who, buttons, { rating = true, note = null } = {}) {
   head.append(name);
   if (seek.bot) {
     const bot = h("span", "bot-mark", "BOT");
-    bot.title = "A program plays this account";
+    bot.title = t("players.bot_title");
     head.append(bot);
   }
   if (rating) {
     const score = h("span", "seek-rating", `${seek.rating}${seek.provisional ? "?" : ""}`);
-    score.title = seek.provisional ? "Rating, provisional (few games played yet)" : "Rating";
+    score.title = t(seek.provisional ? "seeks.rating_provisional" : "seeks.rating");
     head.append(score);
   }
   if (note) head.append(h("span", "seek-note", note));
@@ -118,21 +119,21 @@ function render(seeks, challenges) {
   if (key === shown) return;
   shown = key;
   showQuick(seeks);
-  $("btn-seek").textContent = me ? "Seek a game" : "Sign in to play";
-  const guest = [["Sign in to play", "", "", null]];
+  $("btn-seek").textContent = t(me ? "seeks.seek" : "seeks.sign_in_to_play");
+  const guest = [[t("seeks.sign_in_to_play"), "", "", null]];
   fill($("seek-list"), seeks.map((seek) => {
-    if (seek.player === me) return row(seek, seek.player, [["Cancel", "cancel", "danger", (b) => cancel(b, seek)]], { note: "yours: waiting for an opponent" });
-    return row(seek, seek.player, me ? [["Accept", "accept", "primary", (b) => accept(b, `/api/seeks/${seek.id}/accept`)]] : guest);
+    if (seek.player === me) return row(seek, seek.player, [[t("seeks.cancel"), "cancel", "danger", (b) => cancel(b, seek)]], { note: t("seeks.yours") });
+    return row(seek, seek.player, me ? [[t("seeks.accept"), "accept", "primary", (b) => accept(b, `/api/seeks/${seek.id}/accept`)]] : guest);
   }));
   $("seeks-empty").hidden = seeks.length > 0;
   fill($("challenge-in-list"), challenges.incoming.map((seek) => row(seek, seek.player, [
-    ["Accept", "accept", "primary", (b) => accept(b, `/api/challenges/${seek.id}/accept`)],
-    ["Decline", "decline", "", (b) => decline(b, seek, "Declined")],
-  ], { note: "challenges you" })));
+    [t("seeks.accept"), "accept", "primary", (b) => accept(b, `/api/challenges/${seek.id}/accept`)],
+    [t("seeks.decline"), "decline", "", (b) => decline(b, seek, t("seeks.declined"))],
+  ], { note: t("seeks.challenges_you") })));
   $("challenges-in").hidden = !challenges.incoming.length;
   fill($("challenge-out-list"), challenges.outgoing.map((seek) => row(seek, seek.to, [
-    ["Withdraw", "withdraw", "danger", (b) => decline(b, seek, "Challenge withdrawn")],
-  ], { rating: false, note: "waiting for their answer" })));
+    [t("seeks.withdraw"), "withdraw", "danger", (b) => decline(b, seek, t("seeks.withdrawn"))],
+  ], { rating: false, note: t("seeks.waiting_answer") })));
   $("challenges-out").hidden = !challenges.outgoing.length;
 }
 
@@ -167,7 +168,7 @@ async function refresh() {
     } catch (err) {
       if (mine !== run || !active) return;
       failed = true;
-      say(`The seeks were not refreshed: ${err.message}`);
+      say(t("seeks.not_refreshed", { error: err.message }));
     }
   }
   if (mine === run && active) timer = setTimeout(refresh, POLL_MS);
@@ -189,7 +190,7 @@ function heard(message) {
     for (const list of ["seeks", "incoming", "outgoing"]) pushed[list] = pushed[list].filter((seek) => seek.id !== message.id);
     watched.delete(message.id);
     if (message.player === me && message.change === "accepted") taken(message);
-    if (message.player === me && message.change === "declined") toast(`${message.to} declined your challenge.`, false);
+    if (message.player === me && message.change === "declined") toast(t("seeks.challenge_declined", { name: message.to }), false);
   }
   if (active && live()) render(pushed.seeks, pushed);
 }
@@ -200,7 +201,7 @@ async function taken(message) {
   try {
     const seat = await api("GET", `/api/games/${message.game_id}/seat`, undefined, null);
     if (!active) return;
-    toast(message.to ? `${message.to} accepted your challenge: your game starts.` : "Your seek was accepted: your game starts.", false);
+    toast(message.to ? t("seeks.challenge_accepted", { name: message.to }) : t("seeks.seek_accepted"), false);
     await enter(seat.id, seat.token);
   } catch (err) {
     say(err.message);
@@ -219,7 +220,7 @@ async function follow(me, seeks, outgoing) {
       now = await api("GET", `/api/seeks/${id}`, undefined, null);
     } catch (err) {
       watched.delete(id); // gone: cancelled elsewhere, or the challenge declined
-      if (seek.to) toast(`${seek.to} declined your challenge.`, false);
+      if (seek.to) toast(t("seeks.challenge_declined", { name: seek.to }), false);
       continue;
     }
     if (!now.game_id || !active) continue;
@@ -227,7 +228,7 @@ async function follow(me, seeks, outgoing) {
     watched.delete(id);
     keepToken(seat.id, seat.token);
     if (!active) return;
-    toast(seek.to ? `${seek.to} accepted your challenge: your game starts.` : "Your seek was accepted: your game starts.", false);
+    toast(seek.to ? t("seeks.challenge_accepted", { name: seek.to }) : t("seeks.seek_accepted"), false);
     await enter(seat.id, seat.token);
     return;
   }
@@ -266,7 +267,7 @@ async function cancel(button, seek) {
   try {
     await changing("DELETE", `/api/seeks/${seek.id}`);
     watched.delete(seek.id);
-    toast("Seek cancelled", false);
+    toast(t("seeks.cancelled"), false);
   } catch (err) {
     say(err.message);
   }
@@ -300,12 +301,12 @@ async function syncDialog() {
   const sides = $("seek-colour").options;
   info.sides.forEach((side, seat) => {
     sides[seat].value = side.toLowerCase();
-    sides[seat].textContent = seat === info.first ? `${side} (${info.first_note})` : side;
+    sides[seat].textContent = seat === info.first ? `${sideOf(kind, side)} (${info.first_note})` : sideOf(kind, side);
   });
   clockForRated($("seek-rated").checked, $("seek-time"));
   const to = $("seek-to").value.trim();
-  $("seek-title").textContent = to ? "Challenge a player" : "Seek a game";
-  $("btn-seek-send").textContent = to ? "Challenge" : "Seek";
+  $("seek-title").textContent = t(to ? "seeks.challenge_title" : "seeks.seek");
+  $("btn-seek-send").textContent = t(to ? "seeks.challenge" : "seeks.seek_short");
   const { box } = await fieldsFor(kind);
   if ($("seek-game").value !== kind) return; // another game was chosen meanwhile
   for (const other of $("seek-options").children) other.hidden = other !== box;
@@ -331,7 +332,7 @@ async function send() {
     watched.set(seek.id, seek);
     $("dlg-seek").close();
     $("seek-to").value = "";
-    toast(to ? `Challenge sent to ${seek.to}` : "Seek open: your game starts when another player accepts it.", false);
+    toast(to ? t("seeks.challenge_sent", { name: seek.to }) : t("seeks.seek_open"), false);
     refresh();
   } catch (err) {
     $("seek-error").textContent = err.message;

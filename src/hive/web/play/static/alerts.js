@@ -1,7 +1,7 @@
 // Telling a player that the opponent moved: a short chime (which can be muted) and, while the tab is in the
 // background, a mark in its title until it is looked at again.
 
-import { t } from "../i18n.js";
+import { serverText, t } from "../i18n.js";
 import { $ } from "../page.js";
 
 let muted = localStorage.getItem("hive.sound") === "off";
@@ -73,9 +73,9 @@ export function announce(old, state, sideName, first) {
   const said = [];
   if (state.moves.length > old.moves.length) {
     const ply = first + state.moves.length - 1;
-    said.push(`${sideName(ply % 2)} played ${state.moves[state.moves.length - 1]}.`);
+    said.push(t("alerts.played", { side: sideName(ply % 2), move: state.moves[state.moves.length - 1] }));
   }
-  if (state.result && !old.result) said.push(`Game over: ${state.reason || state.result}.`);
+  if (state.result && !old.result) said.push(t("alerts.game_over_because", { reason: serverText(state.reason || state.result) }));
   if (said.length) document.getElementById("live").textContent = said.join(" ");
 }
 
@@ -89,6 +89,6 @@ export function noticeMove(old, state) {
   if (mover === null || mover === undefined || state.seats.includes(mover)) return;
   chime();
   marked = true;
-  document.title = counted(`● ${state.result ? "Game over" : "Your move"} · ${baseTitle.replace(/^.*? · /, "")}`);
+  document.title = counted(`● ${t(state.result ? "alerts.game_over" : "alerts.your_move")} · ${baseTitle.replace(/^.*? · /, "")}`);
   if (!document.hidden) setTimeout(unmark, 4000);
 }

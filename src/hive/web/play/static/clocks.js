@@ -2,6 +2,7 @@
 // warning when it runs low, and the time each move used. The server keeps the time; the page only counts down from
 // what it last said (state.clock) and waits for the server to call the flag.
 
+import { t } from "../i18n.js";
 import { app, h } from "../page.js";
 
 const received = new WeakMap(); // a state -> when it arrived (performance.now())
@@ -13,8 +14,8 @@ export function byDays(clock) { return !!(clock && clock.control && clock.contro
 // (correspondence: days), in one format from days down to an hour, "2d 5h", "1d 0h", "23h 55m", then "59:07".
 export function clockText(ms, days = false) {
   const s = Math.max(0, ms) / 1000;
-  if (s >= 86400) return `${Math.floor(s / 86400)}d ${Math.floor((s % 86400) / 3600)}h`;
-  if (days && s >= 3600) return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
+  if (s >= 86400) return t("clock.days_hours", { d: Math.floor(s / 86400), h: Math.floor((s % 86400) / 3600) });
+  if (days && s >= 3600) return t("clock.hours_minutes", { h: Math.floor(s / 3600), m: String(Math.floor((s % 3600) / 60)).padStart(2, "0") });
   if (s < 10) return (Math.floor(s * 10) / 10).toFixed(1);
   const whole = Math.floor(s), hours = Math.floor(whole / 3600), minutes = Math.floor((whole % 3600) / 60);
   const seconds = String(whole % 60).padStart(2, "0");
@@ -24,11 +25,11 @@ export function clockText(ms, days = false) {
 // The time a move used, short: "0.4s", "12s", "3m 05s", "5h 20m", "1d 4h".
 export function usedText(ms) {
   const s = ms / 1000;
-  if (s < 10) return `${s.toFixed(1)}s`;
-  if (s < 60) return `${Math.round(s)}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m ${String(Math.floor(s % 60)).padStart(2, "0")}s`;
-  if (s < 86400) return `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
-  return `${Math.floor(s / 86400)}d ${Math.floor((s % 86400) / 3600)}h`;
+  if (s < 10) return t("clock.seconds", { s: s.toFixed(1) });
+  if (s < 60) return t("clock.seconds", { s: String(Math.round(s)) });
+  if (s < 3600) return t("clock.minutes_seconds", { m: Math.floor(s / 60), s: String(Math.floor(s % 60)).padStart(2, "0") });
+  if (s < 86400) return t("clock.hours_minutes", { h: Math.floor(s / 3600), m: String(Math.floor((s % 3600) / 60)) });
+  return t("clock.days_hours", { d: Math.floor(s / 86400), h: Math.floor((s % 86400) / 3600) });
 }
 
 // seat's remaining milliseconds now, counted down from the state's figure if its clock runs.
@@ -46,7 +47,7 @@ export function clockFor(seat) {
   const box = h("span", "clock");
   box.dataset.seat = seat;
   box.setAttribute("role", "timer");
-  box.setAttribute("aria-label", `Time left for ${seat === 0 ? "the first" : "the second"} player`);
+  box.setAttribute("aria-label", t(seat === 0 ? "clock.left_first" : "clock.left_second"));
   update(box, s);
   return box;
 }
@@ -66,7 +67,7 @@ export function usedFor(i) {
   const used = s && s.clock ? s.clock.used[i] : null;
   if (used === null || used === undefined) return null;
   const tag = h("small", "used", usedText(used));
-  tag.title = "Time used for this move";
+  tag.title = t("clock.used");
   return tag;
 }
 

@@ -1,6 +1,7 @@
 // The New game and Import / Export dialogs, and the Copy buttons. The games on offer, their side names and records
 // are the server's (app.games, from /api/assets); each game's option fields are its page module's.
 
+import { side as sideOf, t } from "../i18n.js";
 import { $, app, h, toast } from "../page.js";
 import { askSignIn, signedIn } from "../players/account.js";
 
@@ -57,7 +58,7 @@ async function syncRows() {
   const sides = $("colour").options;
   info.sides.forEach((side, seat) => {
     sides[seat].value = sideValue(info, seat);
-    sides[seat].textContent = seat === info.first ? `${side} (${info.first_note})` : side;
+    sides[seat].textContent = seat === info.first ? `${sideOf(kind, side)} (${info.first_note})` : sideOf(kind, side);
   });
   const { box } = await fieldsFor(kind);
   if (new FormData(form).get("game") !== kind) return; // another game was chosen meanwhile
@@ -116,7 +117,7 @@ function addChoices(games) {
 function fromPosition(position) {
   preset = position;
   $("game-choices").hidden = $("game-options").hidden = !!position;
-  $("new-title").textContent = position ? `New ${app.games[position.kind].title} game from this position` : "New game";
+  $("new-title").textContent = position ? t("dialogs.new_from_position", { game: app.games[position.kind].title }) : t("top.new_game");
 }
 
 // The New game dialog for a game from the board editor's position ({kind, options, position}).
@@ -165,7 +166,7 @@ export async function wireDialogs(games, { loadModule, createGame }) {
     button.addEventListener("click", async () => {
       const input = $(button.dataset.copy);
       input.select();
-      try { await navigator.clipboard.writeText(input.value); toast("Copied", false); } catch (err) { document.execCommand("copy"); }
+      try { await navigator.clipboard.writeText(input.value); toast(t("dialogs.copied"), false); } catch (err) { document.execCommand("copy"); }
     });
   }
   await Promise.all(games.map((info) => fieldsFor(info.kind)));

@@ -1,6 +1,7 @@
 // The side panel: the two sides' cards (their heads and clocks here, the rest the game's), the status and offers,
 // the move list (with the time each move used), the controls and the share box.
 
+import { serverText, t } from "../i18n.js";
 import { frame } from "../hexboard.js";
 import { api } from "../net.js";
 import { $, app, h, toast } from "../page.js";
@@ -10,7 +11,7 @@ import { analysisStatus, renderLines } from "../analysis/analysis.js";
 import { startPly } from "../editor.js";
 import { botMark, playerLink, ratingBadge, ratingNow } from "../players/players.js";
 
-export const LEVEL_NAMES = { random: "Random mover", easy: "Easy", medium: "Medium", hard: "Hard", max: "Max" };
+export const LEVEL_NAMES = { random: t("level.random"), easy: t("level.easy"), medium: t("level.medium"), hard: t("level.hard"), max: t("level.max") };
 
 // A side card's head, appended to the emptied card: the name row (swatch, name, BOT, rating), under it the side and
 // role (or presence), and the clock; the game adds its meter to it.
@@ -33,15 +34,15 @@ export function cardHead(game, card, seat, view, swatch) {
   if (rated) name.append(rated);
   if (s.seats.includes(seat) && !(s.ai && s.ai.seat === seat) && !accountSeat(s, seat)) { // an account is named
     const edit = h("button", "rename", "✎");
-    edit.title = "Set the name shown for this side";
-    edit.setAttribute("aria-label", `Name ${game.sideName(seat)}`);
+    edit.title = t("panel.rename_title");
+    edit.setAttribute("aria-label", t("panel.rename_label", { side: game.sideName(seat) }));
     edit.onclick = () => rename(seat, player);
     name.append(edit);
   }
   const meta = h("div", "card-meta");
   const role = h("span", "card-role", [player || account ? game.sideName(seat) : "", roleOf(seat)].filter(Boolean).join(" · "));
   if (s.thinking && s.ai && s.ai.seat === seat) {
-    role.textContent = "AI is thinking";
+    role.textContent = t("panel.ai_thinking");
     role.classList.add("thinking-dots");
   }
   if (role.textContent) meta.append(role);
@@ -64,13 +65,13 @@ function presence(seat) {
   const dot = h("span", "presence");
   const state = s.present[seat] ? "connected" : s.joined[seat] ? "away" : "invited";
   dot.dataset.state = state;
-  const unopened = accountSeat(s, seat) ? "○ has not opened the game yet" : "○ has not opened the invitation";
-  dot.textContent = { connected: "● connected", away: "○ not connected", invited: unopened }[state];
+  const unopened = `○ ${t(accountSeat(s, seat) ? "panel.unopened_game" : "panel.unopened_invitation")}`;
+  dot.textContent = { connected: `● ${t("panel.connected")}`, away: `○ ${t("panel.not_connected")}`, invited: unopened }[state];
   return dot;
 }
 
 async function rename(seat, current) {
-  const name = prompt("The name shown for this side (empty for none):", current || "");
+  const name = prompt(t("panel.rename_prompt"), current || "");
   if (name === null) return;
   try {
     const body = app.state.seats.length > 1 ? { name, seat } : { name };
@@ -82,10 +83,10 @@ async function rename(seat, current) {
 
 function roleOf(seat) {
   const s = app.state;
-  if (s.mode === "ai") return s.ai.seat === seat ? `AI · ${LEVEL_NAMES[s.ai.level] || s.ai.level}` : "You";
+  if (s.mode === "ai") return s.ai.seat === seat ? t("panel.ai_level", { level: LEVEL_NAMES[s.ai.level] || s.ai.level }) : t("panel.you");
   if (s.mode === "local") return "";
-  if (s.seats.includes(seat)) return "You";
-  return s.seats.length ? "Opponent" : "Player";
+  if (s.seats.includes(seat)) return t("panel.you");
+  return t(s.seats.length ? "panel.opponent" : "panel.player");
 }
 
 // Whether this page may ask the engine now: in a finished game anyone, in a live one a seat with help on.
@@ -118,11 +119,11 @@ function renderStatus(game) {
   if (app.analysis) {
     st.textContent = analysisStatus((seat) => game.sideName(seat));
   } else if (app.review) {
-    st.textContent = `Reviewing the position after move ${app.review.ply}`;
+    st.textContent = t("panel.reviewing", { ply: app.review.ply });
   } else if (s.result) {
-    st.textContent = resultTitle(game, s) + (s.reason ? ` — ${s.reason}` : "");
+    st.textContent = resultTitle(game, s) + (s.reason ? ` — ${serverText(s.reason)}` : "");
   } else if (s.thinking) {
-    st.innerHTML = `<span class="spinner"></span>${game.sideName(view.turn)} (AI) is thinking`;
+    st.replaceChildren(h("span", "spinner"), t("panel.ai_side_thinking", { side: game.sideName(view.turn) }));
   } else if (s.ai_error) {
     st.textContent = s.ai_error;
   } else {
@@ -131,12 +132,12 @@ function renderStatus(game) {
     if (other !== null) {
       // the side to move is told it is their move, whether or not the opponent has opened the game yet
       const absent = s.mode === "online" && !s.joined[other];
-      const what = accountSeat(s, other) ? "the game" : "the invitation";
-      if (s.seats[0] === view.turn) you = ` — your move${absent ? ` (your opponent has not opened ${what} yet)` : ""}`;
-      else you = absent ? ` — waiting for your opponent to open ${what}` : " — waiting for your opponent";
+      const what = accountSeat(s, other) ? "game" : "invitation";
+      if (s.seats[0] === view.turn) you = ` — ${t(absent ? `panel.your_move_unopened_${what}` : "panel.your_move")}`;
+      else you = ` — ${t(absent ? `panel.waiting_open_${what}` : "panel.waiting")}`;
     }
     st.textContent = `${game.sideName(view.turn)}${game.phase()}${you}`;
-    if (!s.seats.length) st.textContent += " · watching";
+    if (!s.seats.length) st.textContent += ` · ${t("panel.watching")}`;
   }
   st.dataset.state = s.result || (s.thinking ? "thinking" : "playing");
   $("note").hidden = !s.note || !!app.review || !!app.analysis;
@@ -145,24 +146,24 @@ function renderStatus(game) {
   $("banner").hidden = !s.result || !!app.review || !!app.analysis || app.bannerClosed === s.id;
   if (s.result) {
     $("banner-title").textContent = resultTitle(game, s);
-    $("banner-reason").textContent = game.reasonText(s.reason || "") + (s.result === "Aborted" ? ABORTED_NOTE : "");
+    $("banner-reason").textContent = serverText(game.reasonText(s.reason || "")) + (s.result === "Aborted" ? ABORTED_NOTE : "");
     // a tournament's game has no rematch; between accounts a rematch is offered, and the opponent answers it
     const offer = s.rematch ? null : s.rematch_offer;
     const offeredByMe = !!offer && s.seats.includes(offer.by);
     const rematch = $("btn-banner-rematch");
     rematch.hidden = !s.seats.length || !!s.tournament;
     rematch.disabled = offeredByMe;
-    rematch.textContent = s.rematch ? "Go to the rematch" : offeredByMe ? "Rematch offered" : offer ? "Accept rematch" : "Rematch";
+    rematch.textContent = t(s.rematch ? "panel.go_rematch" : offeredByMe ? "panel.rematch_offered" : offer ? "panel.accept_rematch" : "panel.rematch");
     $("btn-banner-decline").hidden = rematch.hidden || !offer || offeredByMe;
     $("banner-offer").hidden = !offer || offeredByMe || rematch.hidden;
-    $("banner-offer").textContent = offer ? `${s.names[offer.by] || game.sideName(offer.by)} offers a rematch.` : "";
+    $("banner-offer").textContent = offer ? t("panel.offers_rematch", { who: s.names[offer.by] || game.sideName(offer.by) }) : "";
   }
   const offer = s.offer;
   $("offer").hidden = !offer || !!s.result;
   if (offer && !s.result) {
     const mine = s.seats.includes(offer.by) && s.seats.length === 1;
-    const what = offer.what === "draw" ? "a draw" : "to take back a move";
-    $("offer-text").textContent = mine ? `You offered ${what}; waiting for an answer` : `${game.sideName(offer.by)} offers ${what}`;
+    const what = offer.what === "draw" ? "draw" : "takeback";
+    $("offer-text").textContent = mine ? t(`panel.you_offered_${what}`) : t(`panel.offers_${what}`, { side: game.sideName(offer.by) });
     $("btn-accept").hidden = mine || !s.seats.length;
     $("btn-decline").hidden = mine || !s.seats.length;
   }
@@ -175,23 +176,23 @@ function renderHelp() {
   box.hidden = s.mode !== "online" || !!s.result || !s.seats.length;
   if (box.hidden) return;
   const mine = s.help.choices[s.seats[0]], theirs = s.help.choices[1 - s.seats[0]];
-  let text = "Engine help is off: a fair game.";
-  if (s.help.on) text = "Casual game: both players chose engine help (hints, evaluation).";
-  else if (mine === null && theirs) text = "Your opponent asks for a casual game with engine help. Do you agree?";
-  else if (mine && theirs === null) text = "You asked for engine help; your opponent has not answered yet.";
+  let text = t("panel.help_off");
+  if (s.help.on) text = t("panel.help_on");
+  else if (mine === null && theirs) text = t("panel.help_asked");
+  else if (mine && theirs === null) text = t("panel.help_waiting");
   $("help-text").textContent = text;
   $("btn-help-yes").hidden = mine !== null || !theirs;
   $("btn-help-no").hidden = mine !== null ? !s.help.on : !theirs;
-  $("btn-help-no").textContent = s.help.on ? "Turn help off" : "Keep it fair";
+  $("btn-help-no").textContent = t(s.help.on ? "panel.help_turn_off" : "panel.keep_fair");
 }
 
 // Why an aborted game's banner says it was not rated.
-const ABORTED_NOTE = ". Not rated, and no win or loss: the game ended before both sides moved.";
+const ABORTED_NOTE = t("panel.aborted_note");
 
 function resultTitle(game, s) {
-  if (s.result === "Aborted") return "Game aborted";
-  if (s.result === "Draw" || s.winner === null) return "Draw";
-  return `${game.sideName(s.winner)} wins`;
+  if (s.result === "Aborted") return t("panel.game_aborted");
+  if (s.result === "Draw" || s.winner === null) return t("panel.draw");
+  return t("panel.wins", { side: game.sideName(s.winner) });
 }
 
 // A move number of the list: an item of its own (an <ol> holds only <li>s), which the moves' items are read after.
@@ -217,7 +218,7 @@ function renderMoves(showReview) {
     if (mark) li.append(mark);
     li.dataset.ply = i + 1;
     li.dataset.move = move;
-    li.title = "Show the position after this move";
+    li.title = t("panel.show_after");
     if (i + 1 === s.moves.length && reviewed === null) li.classList.add("current");
     if (reviewed === i + 1) li.classList.add("reviewed");
     li.addEventListener("click", () => showReview(i + 1));
@@ -245,9 +246,8 @@ export function renderControls(game, canAct) {
   const live = !s.result;
   // a finished game's result stands: nothing is taken back (the analysis board tries other moves)
   $("btn-undo").disabled = !player || !s.moves.length || !!s.clock || !!s.result || (s.mode === "ai" && s.moves.length < 2 && s.ai.seat === 0);
-  $("btn-undo").title = s.result ? "The game is over: its result stands (Analyse to try other moves)"
-    : s.clock ? "Moves are not taken back in a timed game" : "Undo (Ctrl+Z)";
-  $("btn-undo").textContent = s.mode === "online" ? "Ask to undo" : "Undo";
+  $("btn-undo").title = t(s.result ? "panel.undo_over" : s.clock ? "panel.undo_timed" : "panel.undo_title");
+  $("btn-undo").textContent = t(s.mode === "online" ? "panel.ask_undo" : "panel.undo");
   // a spectator acts in nothing: the players' buttons are not shown to them
   $("btn-undo").hidden = !player;
   $("btn-redo").hidden = s.mode === "online" || !player;
@@ -255,11 +255,11 @@ export function renderControls(game, canAct) {
   $("btn-pass").hidden = !((app.analysis ? app.analysis.view : s.view).pass && canAct());
   const engine = engineAllowed();
   $("btn-hint").disabled = (!live && !app.analysis) || !!app.review || !engine;
-  $("btn-hint").title = engine ? "Ask the AI for a move (H)" : "Engine help is off in this game";
+  $("btn-hint").title = t(engine ? "panel.hint_title" : "main.engine_off");
   $("btn-eval").disabled = !engine;
   $("btn-draw").hidden = s.mode === "ai" || !player;
   $("btn-draw").disabled = !player || !live;
-  $("btn-draw").textContent = s.mode === "local" ? "Agree a draw" : "Offer draw";
+  $("btn-draw").textContent = t(s.mode === "local" ? "panel.agree_draw" : "panel.offer_draw");
   // before both sides moved, a game between two players is aborted (unrated), not resigned
   $("btn-abort").hidden = !player || !s.abortable;
   $("btn-resign").hidden = !player || !!s.abortable;
@@ -279,8 +279,8 @@ function renderShare(game) {
   const origin = loopback && net.lan && !net.local_only ? `${location.protocol}//${net.lan}:${location.port}` : location.origin;
   const base = `${origin}/game/${s.id}`;
   $("watch-link").value = base;
-  $("invite-link").value = invite ? `${base}#seat=${invite}` : "(only the player who created the game has it)";
-  $("invite-side").textContent = s.seats.length === 1 ? `(plays ${game.sideName(1 - s.seats[0])})` : "";
+  $("invite-link").value = invite ? `${base}#seat=${invite}` : t("panel.invite_missing");
+  $("invite-side").textContent = s.seats.length === 1 ? t("panel.invite_plays", { side: game.sideName(1 - s.seats[0]) }) : "";
   $("reach-note").textContent = reachNote(net, loopback);
 }
 
@@ -288,14 +288,11 @@ function renderShare(game) {
 function reachNote(net, loopback) {
   const port = location.port || (location.protocol === "https:" ? "443" : "80");
   if (net.local_only) {
-    return `This server listens on ${net.host} only: these links work on this computer alone. To play from another ` +
-      `device, restart it with "hive play --host 0.0.0.0 --port ${port}" and send the link with this computer's ` +
-      `address on your network${net.lan ? ` (${net.lan})` : ""}; both devices must be on the same network.`;
+    return t(net.lan ? "panel.reach_local_lan" : "panel.reach_local", { host: net.host, port, lan: net.lan });
   }
   if (loopback && net.lan) {
-    return `The links use this computer's address on your network, ${net.lan}: another device on the same network ` +
-      "can open them (a firewall may have to allow the port).";
+    return t("panel.reach_lan", { lan: net.lan });
   }
-  return "Anyone who can open this page's address can open these links.";
+  return t("panel.reach_any");
 }
 

@@ -3,6 +3,7 @@
 // seat's (a player opening their own invitation), is not kept, and the page says why; a valid stored token is
 // never overwritten.
 
+import { t } from "../i18n.js";
 import { api } from "../net.js";
 
 const SEAT_KEY = (id) => `hive.token.${id}`;
@@ -55,24 +56,21 @@ export async function resolveSeat(id, linkToken) {
   if (linkToken === storedInvite(id)) {
     return {
       token: stored,
-      warning: "You opened the invitation you created: that link is your opponent's seat. You keep your own seat " +
-        "here; send the link to your opponent.",
+      warning: t("seats.own_invitation"),
     };
   }
   const linked = await seatsOf(id, linkToken);
   if (linked !== null && !linked.length) {
     return {
       token: stored,
-      warning: "This link's seat token does not belong to this game, so it was not kept" +
-        (stored ? "; you keep your own seat." : "; you are watching."),
+      warning: t(stored ? "seats.foreign_keep" : "seats.foreign_watch"),
     };
   }
   const mine = stored ? await seatsOf(id, stored) : null;
   if (mine && mine.length && linked && !linked.every((seat) => mine.includes(seat))) {
     return {
       token: stored,
-      warning: "This link is for the other seat of a game you already play in this browser; you keep your own " +
-        "seat. Open the link in another browser to play the other side.",
+      warning: t("seats.other_seat"),
     };
   }
   if (linked) keepToken(id, linkToken);

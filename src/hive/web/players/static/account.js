@@ -3,6 +3,7 @@
 // signing out). The session is an HttpOnly cookie the page never sees; the CSRF token the server answers with is
 // kept here, in memory only, and sent with every change made with the cookie.
 
+import { t } from "../i18n.js";
 import { accountLanguage } from "../language.js";
 import { api } from "../net.js";
 import { $, app, toast } from "../page.js";
@@ -26,8 +27,8 @@ export function askSignIn(name = "") {
 function show() {
   const button = $("btn-account");
   button.hidden = false;
-  button.textContent = session.name || "Sign in";
-  button.title = session.name ? "Your account: change the password, or sign out" : "Sign in, or create an account";
+  button.textContent = session.name || t("account.sign_in");
+  button.title = t(session.name ? "account.button_title" : "account.sign_in_title");
   button.classList.toggle("signed-in", !!session.name);
 }
 
@@ -47,8 +48,8 @@ const creating = () => new FormData($("form-sign")).get("account-mode") === "cre
 // The sign-in dialog's words and fields for its mode: signing in, or creating an account.
 function syncMode() {
   const create = creating();
-  $("sign-title").textContent = create ? "Create an account" : "Sign in";
-  $("btn-sign").textContent = create ? "Create account" : "Sign in";
+  $("sign-title").textContent = t(create ? "account.create_title" : "account.sign_in");
+  $("btn-sign").textContent = t(create ? "account.create" : "account.sign_in");
   $("sign-password").autocomplete = create ? "new-password" : "current-password";
   $("sign-rules").hidden = !create;
   for (const id of ["sign-name", "sign-password"]) {
@@ -95,7 +96,7 @@ async function signIn() {
   if (!data) return;
   keep(data);
   $("dlg-sign").close();
-  toast(`Signed in as ${session.name}`, false);
+  toast(t("account.signed_in_as", { name: session.name }), false);
 }
 
 async function changePassword() {
@@ -105,14 +106,14 @@ async function changePassword() {
   if (!data) return;
   keep(data);
   $("dlg-account").close();
-  toast("Password changed", false);
+  toast(t("account.password_changed"), false);
 }
 
 async function signOut() {
   try {
     keep(await api("DELETE", "/api/session", undefined, null, { "x-csrf-token": session.csrf }));
     $("dlg-account").close();
-    toast("Signed out", false);
+    toast(t("account.signed_out"), false);
   } catch (err) {
     $("password-error").textContent = err.message;
     await load(); // the session may have ended meanwhile (elsewhere, or by a new password)

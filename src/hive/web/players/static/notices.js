@@ -6,6 +6,7 @@
 // it (and the page is in the background). The lobby's "Your turn" list (/api/account/turns) is kept here as well:
 // the correspondence games waiting for the player's move, each a link to play it.
 
+import { t } from "../i18n.js";
 import { api } from "../net.js";
 import { $, app, h } from "../page.js";
 import { onAccountChange, signedIn } from "./account.js";
@@ -48,8 +49,8 @@ function notify(key, text, label, path, follow) {
   link.href = path;
   link.onclick = (evt) => { evt.preventDefault(); dismiss(key); follow(); };
   const close = h("button", "notice-close", "×");
-  close.title = "Dismiss";
-  close.setAttribute("aria-label", `Dismiss: ${text}`);
+  close.title = t("notices.dismiss");
+  close.setAttribute("aria-label", t("notices.dismiss_label", { text }));
   close.onclick = () => dismiss(key);
   notice.append(h("span", "notice-text", text), link, close);
   $("notices").append(notice);
@@ -75,7 +76,7 @@ function heard(message) {
   if (message.type === "turn") {
     const key = `turn:${message.game_id}`;
     if (message.your_turn && message.game_id !== app.gameId) {
-      notify(key, `Your turn against ${message.opponent} (${message.game}, move ${message.moves + 1})`, "Play",
+      notify(key, t("notices.your_turn", { name: message.opponent, game: message.game, move: message.moves + 1 }), t("lobby.action_play"),
         `/game/${message.game_id}`, playGame(message.game_id));
     } else if (!message.your_turn) {
       dismiss(key);
@@ -86,25 +87,25 @@ function heard(message) {
   if (message.type === "online") return; // who is online (players.js)
   if (message.type === "invite") { // an organiser invited the player to a tournament by invitation
     const path = `/tournament/${encodeURIComponent(message.id)}`;
-    notify(`invite:${message.id}`, `${message.by} invites you to the tournament ${message.name}`, "Open", path,
+    notify(`invite:${message.id}`, t("notices.invite", { name: message.by, tournament: message.name }), t("notices.open"), path,
       () => go(path));
     return;
   }
   if (message.type !== "challenge" && message.type !== "seek") return;
   if (message.type === "challenge" && message.change === "opened" && message.challenge.to === me) {
     const c = message.challenge;
-    const terms = `${c.game}, ${c.time_control}, ${c.rated ? "rated" : "casual"}`;
+    const terms = `${c.game}, ${c.time_control}, ${t(c.rated ? "seeks.rated" : "seeks.casual")}`;
     if (c.rematch_of) { // answered on the finished game's page, whose banner shows Accept and Decline
-      notify(`challenge:${message.id}`, `${c.player} offers a rematch: ${terms}`, "Answer", `/game/${c.rematch_of}`,
+      notify(`challenge:${message.id}`, t("notices.rematch", { name: c.player, terms }), t("notices.answer"), `/game/${c.rematch_of}`,
         playGame(c.rematch_of));
     } else {
-      notify(`challenge:${message.id}`, `${c.player} challenges you: ${terms}`, "Answer", "/", () => go("/"));
+      notify(`challenge:${message.id}`, t("notices.challenge", { name: c.player, terms }), t("notices.answer"), "/", () => go("/"));
     }
   } else if (message.change !== "opened") {
     dismiss(`challenge:${message.id}`);
     if (message.change === "accepted" && message.player === me && !seeksShowing()) {
       const what = message.type === "challenge" ? "challenge" : "seek";
-      notify(`accepted:${message.id}`, `${message.by} accepted your ${what}: your game starts.`, "Play",
+      notify(`accepted:${message.id}`, t(`notices.accepted_${what}`, { name: message.by }), t("lobby.action_play"),
         `/game/${message.game_id}`, playGame(message.game_id));
     }
   }
@@ -116,7 +117,7 @@ function heard(message) {
 function left(game) {
   const clock = game.clock;
   if (!clock) return "";
-  return `${clockText(clock.remaining[game.seat], byDays(clock))} left`;
+  return t("notices.left", { time: clockText(clock.remaining[game.seat], byDays(clock)) });
 }
 
 function renderTurns() {
@@ -127,13 +128,13 @@ function renderTurns() {
     const li = h("li", "seek-row turn-row");
     li.dataset.id = game.id;
     const head = h("div", "seek-row-head");
-    head.append(h("b", "", `vs ${game.opponent}`), h("span", "seek-note", left(game)));
-    const detail = h("div", "seek-detail muted", [game.game, game.speed, game.rated ? "rated" : "casual", game.moves === 1 ? "1 move" : `${game.moves} moves`].join(" · "));
+    head.append(h("b", "", `${t("lobby.versus")} ${game.opponent}`), h("span", "seek-note", left(game)));
+    const detail = h("div", "seek-detail muted", [game.game, game.speed, t(game.rated ? "seeks.rated" : "seeks.casual"), t("lobby.moves", { count: game.moves })].join(" · "));
     const box = h("div", "game-buttons");
-    const a = h("a", "button-link primary", "Play");
+    const a = h("a", "button-link primary", t("lobby.action_play"));
     a.href = `/game/${game.id}`;
     a.dataset.action = "play";
-    a.setAttribute("aria-label", `Play: your turn against ${game.opponent}, ${game.game}`);
+    a.setAttribute("aria-label", t("notices.play_label", { name: game.opponent, game: game.game }));
     a.onclick = (evt) => { evt.preventDefault(); open(game.id); };
     box.append(a);
     li.append(head, detail, box);

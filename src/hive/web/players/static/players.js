@@ -7,6 +7,7 @@
 // the lobby's tournaments. The lobby's lists are asked for again every few seconds while it
 // shows, and drawn again only when they changed.
 
+import { t } from "../i18n.js";
 import { api } from "../net.js";
 import { $, app, h, toast } from "../page.js";
 import { keepToken } from "../play/seats.js";
@@ -31,7 +32,7 @@ export function profilePath(name) { return `/player/${encodeURIComponent(name)}`
 
 export function botMark() {
   const mark = h("span", "bot-mark", "BOT");
-  mark.title = "A program plays this account";
+  mark.title = t("players.bot_title");
   return mark;
 }
 
@@ -68,7 +69,7 @@ export function ratingBadge(state, seat) {
   if (!change) return null;
   const badge = h("span", `rating-badge ${changeClass(change.diff)}`);
   badge.append(h("span", "", String(change.after)), " ", h("b", "", changeText(change.diff)));
-  badge.title = `Rating: ${change.before} → ${change.after} (${changeText(change.diff)})`;
+  badge.title = t("players.rating_change", { before: change.before, after: change.after, diff: changeText(change.diff) });
   badge.setAttribute("aria-label", badge.title);
   return badge;
 }
@@ -80,7 +81,7 @@ export function ratingNow(state, seat) {
   if (!account || typeof account.rating !== "number") return null;
   const text = ratingText(account.rating, account.provisional);
   const badge = h("span", "card-rating", text);
-  badge.title = `Rating: ${text}${account.provisional ? " (provisional)" : ""}`;
+  badge.title = t(account.provisional ? "players.rating_provisional" : "players.rating", { rating: text });
   return badge;
 }
 
@@ -97,7 +98,7 @@ export function renderRatingChange(sideName) {
     const who = s.names[seat] || sideName(seat);
     li.append(h("span", "who", who), h("span", "num", `${change.before} → ${change.after}`),
       h("b", "num", changeText(change.diff)));
-    li.setAttribute("aria-label", `${who}: rating ${change.before} to ${change.after}, ${changeText(change.diff)}`);
+    li.setAttribute("aria-label", t("players.rating_change_label", { who, before: change.before, after: change.after, diff: changeText(change.diff) }));
     rows.push(li);
   }
   box.hidden = !rows.length;
@@ -137,14 +138,15 @@ function liveRow(game) {
     head.append(who);
   });
   const detail = h("div", "seek-detail muted",
-    [game.game, game.speed, game.rated ? "rated" : "casual", game.moves === 1 ? "1 move" : `${game.moves} moves`].join(" · "));
+    [game.game, game.speed, t(game.rated ? "seeks.rated" : "seeks.casual"), t("lobby.moves", { count: game.moves })].join(" · "));
   const buttons = h("div", "game-buttons");
   const me = signedIn();
-  const label = me && game.names.includes(me) ? "Play" : "Watch";
+  const action = me && game.names.includes(me) ? "play" : "watch";
+  const label = t(`lobby.action_${action}`);
   const watch = h("a", "button-link primary-link", label);
   watch.href = `/game/${game.id}`;
-  watch.dataset.action = label.toLowerCase();
-  watch.setAttribute("aria-label", `${label}: ${game.names.join(" vs ")}, ${game.game} ${game.speed}`);
+  watch.dataset.action = action;
+  watch.setAttribute("aria-label", `${label}: ${game.names.join(` ${t("lobby.versus")} `)}, ${game.game} ${game.speed}`);
   watch.onclick = (evt) => { evt.preventDefault(); enterGame(game.id, game.names); };
   buttons.append(watch);
   li.append(head, detail, buttons);
@@ -156,11 +158,11 @@ function onlineItem(player, me) {
   li.dataset.id = player.name;
   li.append(playerLink(player.name));
   if (player.bot) li.append(botMark());
-  if (player.name === me) li.append(h("span", "muted", "(you)"));
+  if (player.name === me) li.append(h("span", "muted", t("players.you")));
   else if (me) {
-    const button = h("button", "small-button", "Challenge");
+    const button = h("button", "small-button", t("seeks.challenge"));
     button.dataset.action = "challenge";
-    button.setAttribute("aria-label", `Challenge ${player.name}`);
+    button.setAttribute("aria-label", t("players.challenge_label", { name: player.name }));
     button.onclick = () => challenge(player.name);
     li.append(button);
   }
@@ -204,7 +206,7 @@ async function refresh() {
       renderLobby(online.players, live.games);
     } catch (err) {
       if (mine !== run || !active) return;
-      toast(`Who is online was not refreshed: ${err.message}`);
+      toast(t("players.online_not_refreshed", { error: err.message }));
     }
   }
   if (mine === run && active) timer = setTimeout(refresh, POLL_MS);
@@ -265,23 +267,19 @@ function headRow(cells) {
   return thead;
 }
 
-function plural(n, one, many = `${one}s`) { return `${n} ${n === 1 ? one : many}`; }
-
 // What it takes to be listed: about established_after rated games in the game and speed; the player's own count.
 function renderThreshold(board) {
-  $("lb-threshold").textContent = `Players appear here once their rating is established: after about ` +
-    `${plural(board.established_after, "rated game")} in a game and speed (a provisional rating shows with a ?).`;
+  $("lb-threshold").textContent = t("players.threshold", { count: board.established_after });
   const you = board.you;
   $("lb-you").hidden = !you;
   if (!you) return;
-  const have = `You have ${plural(you.games, "rated game")} in ${board.game} ${board.speed}`;
-  $("lb-you").textContent = you.provisional ? `${have}: about ${plural(you.more, "more game")} to go.`
-    : `${have}: your rating is established.`;
+  const have = t("players.you_have", { count: you.games, game: board.game, speed: board.speed });
+  $("lb-you").textContent = you.provisional ? t("players.to_go", { have, count: you.more }) : t("players.established", { have });
 }
 
 export async function showLeaderboard() {
   $("leaderboard").hidden = false;
-  document.title = "Leaderboard";
+  document.title = t("top.leaderboard");
   const query = new URLSearchParams(location.search);
   const game = query.get("game") || DEFAULT_BOARD.game, speed = query.get("speed") || DEFAULT_BOARD.speed;
   $("lb-error").textContent = "";
@@ -301,9 +299,9 @@ export async function showLeaderboard() {
   const me = signedIn();
   const body = h("tbody");
   body.append(...board.leaders.map((line) => leaderRow(line, me)));
-  $("lb-table").replaceChildren(h("caption", "sr-only", `Leaderboard: ${board.game}, ${board.speed}`),
-    headRow([["#", "Rank", "num"], ["Player", null, "name"], ["Rating", null, "num"], ["Games", "Rated games played", "num"],
-      ["W/D/L", "Wins, draws, losses", "num"]]), body);
+  $("lb-table").replaceChildren(h("caption", "sr-only", t("players.board_caption", { game: board.game, speed: board.speed })),
+    headRow([["#", t("players.rank"), "num"], [t("panel.player"), null, "name"], [t("seeks.rating"), null, "num"],
+      [t("shell.games"), t("players.games_title"), "num"], [t("players.wdl"), t("players.wdl_title"), "num"]]), body);
   $("lb-box").hidden = !board.leaders.length;
   $("lb-empty").hidden = board.leaders.length > 0;
 }

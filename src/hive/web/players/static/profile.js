@@ -4,6 +4,7 @@
 // filters them (the filters kept in the address, ?opponent=...), with the W/D/L they add up to, each game opened to
 // play, watch or review, and the games shown downloaded as one file of records. An unknown name says so.
 
+import { formatDate, t } from "../i18n.js";
 import { api } from "../net.js";
 import { $, h } from "../page.js";
 import { signedIn } from "./account.js";
@@ -11,7 +12,7 @@ import { ratingGraph, graphSummary } from "../ratings/rating_graph.js";
 import { SPEEDS, botMark, challenge, enterGame, playerLink, profilePath, ratingText } from "./players.js";
 
 const FILTERS = ["opponent", "result", "game", "speed"];
-const RESULTS = { win: "Won", draw: "Drawn", loss: "Lost", aborted: "Aborted", ongoing: "In progress" };
+const RESULTS = { win: t("shell.won"), draw: t("shell.drawn"), loss: t("shell.lost"), aborted: t("shell.aborted"), ongoing: t("shell.in_progress") };
 
 let current = null; // the player on show (their name as the address has it)
 let player = null; // what the API answered about them
@@ -19,9 +20,7 @@ let run = 0; // the last list of games asked for: an older one's answer is dropp
 const known = { games: new Set(), opponents: new Set() }; // what the filters offer, from the games seen
 let resizing = null;
 
-function plural(n, one, many = `${one}s`) { return `${n} ${n === 1 ? one : many}`; }
-
-function when(seconds) { return new Date(seconds * 1000).toLocaleDateString(undefined, { dateStyle: "medium" }); }
+function when(seconds) { return formatDate(seconds * 1000); }
 
 function option(select, value, text = value) {
   const node = h("option", "", text);
@@ -41,8 +40,8 @@ function renderRatings() {
       const tr = h("tr");
       const rating = h("td", "num", ratingText(r.rating, r.provisional));
       if (r.provisional) {
-        rating.title = `Provisional: about ${plural(r.more, "more rated game")} establish it`;
-        notes.push(h("li", "", `${game} ${speed}: provisional, about ${plural(r.more, "more rated game")} to establish it`));
+        rating.title = t("profile.provisional_title", { count: r.more });
+        notes.push(h("li", "", t("profile.provisional_note", { game, speed, count: r.more })));
       }
       tr.append(h("td", "", game), h("td", "", speed), rating, h("td", "num", String(r.games)),
         h("td", "num", `${r.wins}/${r.draws}/${r.losses}`));
@@ -51,7 +50,7 @@ function renderRatings() {
   }
   const head = h("thead");
   const tr = h("tr");
-  for (const [text, cls, title] of [["Game", ""], ["Speed", ""], ["Rating", "num"], ["Games", "num", "Rated games played"], ["W/D/L", "num", "Wins, draws, losses"]]) {
+  for (const [text, cls, title] of [[t("shell.game"), ""], [t("shell.speed"), ""], [t("seeks.rating"), "num"], [t("shell.games"), "num", t("players.games_title")], [t("players.wdl"), "num", t("players.wdl_title")]]) {
     const th = h("th", cls);
     th.scope = "col";
     if (title) { const abbr = h("abbr", "", text); abbr.title = title; th.append(abbr); } else th.textContent = text;
@@ -60,7 +59,7 @@ function renderRatings() {
   head.append(tr);
   const body = h("tbody");
   body.append(...rows);
-  $("p-ratings").replaceChildren(h("caption", "sr-only", `${player.name}'s ratings`), head, body);
+  $("p-ratings").replaceChildren(h("caption", "sr-only", t("profile.ratings_of", { name: player.name })), head, body);
   $("p-ratings-box").hidden = !rows.length;
   $("p-provisional").replaceChildren(...notes);
   $("p-provisional").hidden = !notes.length;
@@ -123,20 +122,22 @@ function gameRow(game) {
   const li = h("li", `seek-row p-game result-${game.result}`);
   li.dataset.id = game.id;
   const head = h("div", "seek-row-head");
-  head.append(h("span", `p-result p-${game.result}`, RESULTS[game.result] || game.result), h("span", "muted", "vs"));
+  head.append(h("span", `p-result p-${game.result}`, RESULTS[game.result] || game.result), h("span", "muted", t("lobby.versus")));
   const who = h("span", "seek-player");
-  if (game.opponent) who.append(playerLink(game.opponent)); else who.textContent = "a guest";
+  if (game.opponent) who.append(playerLink(game.opponent)); else who.textContent = t("profile.guest");
   head.append(who);
-  const bits = [game.game, game.speed, game.rated ? "rated" : "casual", plural(game.moves, "move"), when(game.updated)];
+  const bits = [game.game, game.speed, t(game.rated ? "seeks.rated" : "seeks.casual"), t("lobby.moves", { count: game.moves }), when(game.updated)];
   if (game.reason) bits.splice(4, 0, game.reason);
   const detail = h("div", "seek-detail muted", bits.join(" · "));
   const buttons = h("div", "game-buttons");
   const mine = signedIn() && player && signedIn().toLowerCase() === player.name.toLowerCase();
-  const label = game.result !== "ongoing" ? "Review" : mine ? "Play" : "Watch";
+  const action = game.result !== "ongoing" ? "review" : mine ? "play" : "watch";
+  const label = t(`lobby.action_${action}`);
   const a = h("a", "button-link", label);
   a.href = `/game/${game.id}`;
-  a.dataset.action = label.toLowerCase();
-  a.setAttribute("aria-label", `${label}: ${player.name} vs ${game.opponent || "a guest"}, ${game.game} ${game.speed}, ${when(game.updated)}`);
+  a.dataset.action = action;
+  const opponent = game.opponent || t("profile.guest");
+  a.setAttribute("aria-label", `${label}: ${player.name} ${t("lobby.versus")} ${opponent}, ${game.game} ${game.speed}, ${when(game.updated)}`);
   a.onclick = (evt) => {
     evt.preventDefault();
     const names = mine ? [player.name, game.opponent] : [];
@@ -148,9 +149,9 @@ function gameRow(game) {
 }
 
 function totalsText(answer, query) {
-  const counts = `${plural(answer.wins, "win")}, ${plural(answer.draws, "draw")}, ${plural(answer.losses, "loss", "losses")}`;
+  const counts = [t("profile.wins", { count: answer.wins }), t("profile.draws", { count: answer.draws }), t("profile.losses", { count: answer.losses })].join(", ");
   const opponent = query.get("opponent");
-  return opponent ? `Against ${opponent}: ${counts}` : counts;
+  return opponent ? t("profile.against", { name: opponent, counts }) : counts;
 }
 
 async function loadGames() {
@@ -167,12 +168,12 @@ async function loadGames() {
     $("p-totals").textContent = totalsText(answer, query);
     $("p-games").replaceChildren(...answer.games.map(gameRow));
     $("p-games-empty").hidden = answer.games.length > 0;
-    $("p-games-empty").textContent = text ? "No game matches these filters." : "No game yet.";
+    $("p-games-empty").textContent = t(text ? "profile.no_match" : "profile.no_game");
     const finished = answer.games.some((game) => game.result !== "ongoing");
     $("p-records").hidden = !finished;
     $("p-records").href = `/api/players/${encodeURIComponent(name)}/records${text ? `?${text}` : ""}`;
     $("p-records").download = `${player.name}-games.txt`;
-    $("p-records").textContent = text ? "Download these games" : "Download every game";
+    $("p-records").textContent = t(text ? "shell.download_these_games" : "profile.download_all");
   } catch (err) {
     if (mine === run) $("p-error").textContent = err.message;
   }
@@ -181,11 +182,11 @@ async function loadGames() {
 // ------------------------------------------------------------------ the page
 
 function notFound(name, message) {
-  $("p-name").textContent = "No such player";
-  $("p-since").textContent = message || `Nobody here is named ${name}.`;
+  $("p-name").textContent = t("profile.no_such");
+  $("p-since").textContent = message || t("profile.nobody_named", { name });
   $("p-found").hidden = true;
   $("btn-p-challenge").hidden = true;
-  document.title = "No such player";
+  document.title = t("profile.no_such");
 }
 
 export async function showProfile(name) {
@@ -197,7 +198,7 @@ export async function showProfile(name) {
     known.games.clear();
     known.opponents.clear();
     $("p-game").replaceChildren();
-    option($("p-game"), "", "Any");
+    option($("p-game"), "", t("shell.any"));
     $("p-opponents").replaceChildren();
     $("p-name").textContent = name;
     $("p-since").textContent = "";
@@ -211,22 +212,22 @@ export async function showProfile(name) {
     found = await api("GET", `/api/players/${encodeURIComponent(name)}`, undefined, null);
   } catch (err) {
     if (current !== name) return;
-    if (/^No account/.test(err.message)) notFound(name, err.message);
+    if (err.status === 404) notFound(name, err.message);
     else $("p-error").textContent = err.message;
     return;
   }
   if (current !== name) return;
   player = found;
-  document.title = `${player.name} · player`;
+  document.title = `${player.name} · ${t("profile.player")}`;
   $("p-found").hidden = false;
   $("p-name").replaceChildren(player.name);
   if (player.bot) $("p-name").append(" ", botMark());
-  const since = [`Playing here since ${when(player.created)}`];
-  if (player.banned) since.push("banned");
+  const since = [t("profile.since", { date: when(player.created) })];
+  if (player.banned) since.push(t("profile.banned"));
   $("p-since").textContent = since.join(" · ");
   const me = signedIn();
   $("btn-p-challenge").hidden = !me || me.toLowerCase() === player.name.toLowerCase() || player.banned;
-  $("btn-p-challenge").setAttribute("aria-label", `Challenge ${player.name}`);
+  $("btn-p-challenge").setAttribute("aria-label", t("players.challenge_label", { name: player.name }));
   renderRatings();
   renderGraphs();
   await loadGames();

@@ -4,6 +4,8 @@
 // start rating to the rating after it. It is drawn at the width it is shown at
 // (one user unit a CSS pixel), so that its text stays readable on a phone.
 
+import { formatDate, t as tr } from "../i18n.js";
+
 const NS = "http://www.w3.org/2000/svg";
 const PAD = { left: 60, right: 16, top: 12, bottom: 44 };
 const DAY = 86400;
@@ -17,9 +19,9 @@ function el(tag, attrs = {}, text = null) {
   return node;
 }
 
-const dateText = (seconds, withYear) => new Date(seconds * 1000).toLocaleDateString(undefined,
+const dateText = (seconds, withYear) => formatDate(seconds * 1000,
   withYear ? { day: "numeric", month: "short", year: "numeric" } : { day: "numeric", month: "short" });
-const timeText = (seconds) => new Date(seconds * 1000).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+const timeText = (seconds) => formatDate(seconds * 1000, { hour: "2-digit", minute: "2-digit" });
 
 // Round ticks between low and high, about count of them.
 function ticks(low, high, count) {
@@ -35,11 +37,11 @@ function ticks(low, high, count) {
 export function graphSummary(points, what) {
   const ratings = points.map(([, r]) => Math.round(r));
   const first = points[0][0], last = points[points.length - 1][0];
-  const when = dateText(first, true) === dateText(last, true) ? `on ${dateText(first, true)}`
-    : `from ${dateText(first, true)} to ${dateText(last, true)}`;
-  if (points.length === 1) return `${what}: 1 rated game ${when}, after which it was ${ratings[0]}.`;
-  return `${what}: ${points.length} rated games ${when}; it went from ${ratings[0]} to ${ratings[ratings.length - 1]} ` +
-    `(highest ${Math.max(...ratings)}, lowest ${Math.min(...ratings)}).`;
+  const when = dateText(first, true) === dateText(last, true) ? tr("graph.on", { date: dateText(first, true) })
+    : tr("graph.from_to", { from: dateText(first, true), to: dateText(last, true) });
+  if (points.length === 1) return tr("graph.one", { what, when, rating: ratings[0] });
+  return tr("graph.many", { what, count: points.length, when, first: ratings[0], last: ratings[ratings.length - 1],
+    highest: Math.max(...ratings), lowest: Math.min(...ratings) });
 }
 
 // One rated game: a line from the rating every player starts at to the rating after it, each end marked with its
@@ -55,11 +57,11 @@ function onePoint(svg, [t, r], w, height) {
       el("text", { x: inner.x - 6, y: y(value) + 4, "text-anchor": "end" }, String(value)));
   }
   axes.append(el("line", { x1: inner.x, x2: inner.x + inner.w, y1: inner.y + inner.h, y2: inner.y + inner.h, class: "axis" }),
-    el("text", { x: x0, y: inner.y + inner.h + 17, "text-anchor": "middle" }, "Start"),
+    el("text", { x: x0, y: inner.y + inner.h + 17, "text-anchor": "middle" }, tr("graph.start")),
     el("text", { x: x1, y: inner.y + inner.h + 17, "text-anchor": "middle" }, dateText(t, true)),
-    el("text", { x: inner.x + inner.w / 2, y: PAD.top + 4, "text-anchor": "middle", class: "axis-title one-game" }, "1 rated game"),
+    el("text", { x: inner.x + inner.w / 2, y: PAD.top + 4, "text-anchor": "middle", class: "axis-title one-game" }, tr("graph.one_game")),
     el("text", { x: 14, y: inner.y + inner.h / 2, "text-anchor": "middle", class: "axis-title",
-      transform: `rotate(-90 14 ${inner.y + inner.h / 2})` }, "Rating"));
+      transform: `rotate(-90 14 ${inner.y + inner.h / 2})` }, tr("seeks.rating")));
   svg.append(axes);
   const line = el("line", { class: "rating-line rating-start", x1: x0, y1: y(START), x2: x1, y2: y(r), "aria-hidden": "true" });
   const dots = el("g", { class: "rating-dots", "aria-hidden": "true" });
@@ -79,7 +81,7 @@ export function ratingGraph(points, width, what) {
   const svg = el("svg", { viewBox: `0 0 ${w} ${HEIGHT}`, width: w, height: HEIGHT, role: "img", class: "rating-graph" });
   const id = `rating-graph-${++made}`;
   svg.setAttribute("aria-labelledby", `${id}-title ${id}-desc`);
-  svg.append(el("title", { id: `${id}-title` }, `Rating history, ${what}`), el("desc", { id: `${id}-desc` }, graphSummary(points, what)));
+  svg.append(el("title", { id: `${id}-title` }, tr("graph.title", { what })), el("desc", { id: `${id}-desc` }, graphSummary(points, what)));
   if (points.length === 1) { onePoint(svg, points[0], w, HEIGHT); return svg; }
   const ratings = points.map(([, r]) => r);
   const low = Math.min(...ratings) - 20, high = Math.max(...ratings) + 20;
@@ -110,9 +112,9 @@ export function ratingGraph(points, width, what) {
   }
   axes.append(el("line", { x1: inner.x, x2: inner.x + inner.w, y1: inner.y + inner.h, y2: inner.y + inner.h, class: "axis" }),
     el("text", { x: inner.x + inner.w / 2, y: HEIGHT - 6, "text-anchor": "middle", class: "axis-title" },
-      oneDay ? `Time on ${dateText(t0, true)}` : "Date"),
+      oneDay ? tr("graph.time_on", { date: dateText(t0, true) }) : tr("graph.date")),
     el("text", { x: 14, y: inner.y + inner.h / 2, "text-anchor": "middle", class: "axis-title",
-      transform: `rotate(-90 14 ${inner.y + inner.h / 2})` }, "Rating"));
+      transform: `rotate(-90 14 ${inner.y + inner.h / 2})` }, tr("seeks.rating")));
   svg.append(axes);
 
   const line = el("polyline", { class: "rating-line", points: points.map(([t, r]) => `${x(t).toFixed(1)},${y(r).toFixed(1)}`).join(" ") });

@@ -7,6 +7,7 @@
 // shows, and draws it again only when it changed (a focused button keeps its focus). A tournament's game links back
 // to it ("Round 2 of Friday Swiss", renderGameTournament).
 
+import { formatDate, t as tx } from "../i18n.js";
 import { api } from "../net.js";
 import { $, app, h, toast } from "../page.js";
 import { keepToken } from "../play/seats.js";
@@ -16,13 +17,13 @@ import { playerLink } from "../players/players.js";
 
 const POLL_MS = 3000;
 const TIEBREAKS = {
-  "buchholz-cut1": ["Bch-1", "Buchholz cut 1: the opponents' points but the lowest"],
-  buchholz: ["Bch", "Buchholz: the opponents' points"],
-  "sonneborn-berger": ["SB", "Sonneborn-Berger: the points of the opponents beaten, and half those drawn"],
-  "head-to-head": ["H2H", "Head to head: the points against the players tied"],
-  wins: ["Wins", "Games won"],
+  "buchholz-cut1": ["Bch-1", tx("tournaments.buchholz_cut1")],
+  buchholz: ["Bch", tx("tournaments.buchholz")],
+  "sonneborn-berger": ["SB", tx("tournaments.sonneborn_berger")],
+  "head-to-head": [tx("tournaments.h2h"), tx("tournaments.head_to_head")],
+  wins: [tx("tournaments.wins"), tx("tournaments.games_won")],
 };
-const STATUS = { open: "open", running: "running", finished: "finished" };
+const STATUS = { open: tx("tournaments.status_open"), running: tx("tournaments.status_running"), finished: tx("tournaments.status_finished") };
 
 let go = null; // the shell's: go to an address of the page (pushed), as its links do
 let open = null; // the shell's: open a game (its address pushed)
@@ -50,16 +51,16 @@ function resultText(game, t) {
   if (game.second === null) return `+${points(t.bye_points)}`; // a bye's points: the row reads "Ada +1 bye"
   if (game.result === null) return "…";
   const text = game.result === 1 ? "1-0" : game.result === 0 ? "0-1" : "½-½";
-  return game.forfeit ? `${text} (forfeit)` : text;
+  return game.forfeit ? tx("tournaments.forfeit", { result: text }) : text;
 }
 
 // A time control as New game's list names it.
 function timeText(tc) {
-  if (!tc) return "Untimed";
+  if (!tc) return tx("shell.untimed");
   const value = typeof tc === "object" ? `days:${tc.days}` : tc;
   const option = $("time-control").querySelector(`option[value="${value}"]`);
   if (option) return option.textContent;
-  return typeof tc === "object" ? `${tc.days} days per move` : String(tc);
+  return typeof tc === "object" ? tx("tournaments.days_per_move", { count: tc.days }) : String(tc);
 }
 
 function link(path, text) {
@@ -74,7 +75,7 @@ function link(path, text) {
 export async function showTournamentList() {
   if (!app.assets.accounts) return;
   $("tournaments").hidden = false;
-  $("btn-tournament-new").title = signedIn() ? "Organise a tournament" : "Sign in to organise a tournament";
+  $("btn-tournament-new").title = tx(signedIn() ? "tournaments.organise" : "tournaments.sign_in_to_organise");
   try {
     const { tournaments } = await api("GET", "/api/tournaments", undefined, null);
     $("tournament-list").replaceChildren(...tournaments.map((t) => {
@@ -91,7 +92,7 @@ export async function showTournamentList() {
       $("tournaments").scrollIntoView({ block: "start" });
     }
   } catch (err) {
-    toast(`The tournaments were not listed: ${err.message}`);
+    toast(tx("tournaments.not_listed", { error: err.message }));
   }
 }
 
@@ -145,14 +146,14 @@ function fact(list, term, value) {
 }
 
 function formatText(t) {
-  const rounds = t.rounds === 1 ? "1 round" : `${t.rounds} rounds`;
-  return `${t.format === "swiss" ? "Swiss" : "Round robin"}, ${rounds}`;
+  const rounds = tx("tournaments.rounds", { count: t.rounds });
+  return `${tx(t.format === "swiss" ? "shell.swiss" : "shell.round_robin")}, ${rounds}`;
 }
 
 function statusText(t) {
-  if (t.status === "open") return "Open: players may join";
-  if (t.status === "finished") return "Finished";
-  return `Running: round ${t.paired.length} of ${t.rounds}`;
+  if (t.status === "open") return tx("tournaments.open_join");
+  if (t.status === "finished") return tx("tournaments.finished");
+  return tx("tournaments.running", { round: t.paired.length, rounds: t.rounds });
 }
 
 // A table's header row.
@@ -171,9 +172,10 @@ function headRow(cells) {
 
 function standingsTable(t) {
   const table = $("t-standings");
-  const caption = h("caption", "sr-only", "Standings");
+  const caption = h("caption", "sr-only", tx("shell.standings"));
   const head = headRow([
-    ["#", "Rank", "num"], ["Player", null, "name"], ["Pts", "Points", "num"], ["W/D/L", "Wins, draws, losses", "num"],
+    ["#", tx("players.rank"), "num"], [tx("panel.player"), null, "name"], [tx("tournaments.pts"), tx("tournaments.points"), "num"],
+    [tx("players.wdl"), tx("players.wdl_title"), "num"],
     ...t.tiebreaks.map((name) => [...(TIEBREAKS[name] || [name, null]), "num"]),
   ]);
   const body = h("tbody");
@@ -202,7 +204,7 @@ function crossTable(t) {
       add(game.second, game.first, 1 - game.result);
     }
   }
-  const head = headRow([["#", "Rank", "num"], ["Player", null, "name"], ...order.map((name, i) => [String(i + 1), name, "num"]), ["Pts", "Points", "num"]]);
+  const head = headRow([["#", tx("players.rank"), "num"], [tx("panel.player"), null, "name"], ...order.map((name, i) => [String(i + 1), name, "num"]), [tx("tournaments.pts"), tx("tournaments.points"), "num"]]);
   const body = h("tbody");
   t.standings.forEach((line, i) => {
     const tr = h("tr", line.player === signedIn() ? "mine" : "");
@@ -216,7 +218,7 @@ function crossTable(t) {
     tr.append(h("td", "num", points(line.points)));
     body.append(tr);
   });
-  $("t-cross").replaceChildren(h("caption", "sr-only", "Crosstable"), head, body);
+  $("t-cross").replaceChildren(h("caption", "sr-only", tx("shell.crosstable")), head, body);
 }
 
 // A game of the tournament: one's own opens with its seat, any other is watched.
@@ -238,7 +240,7 @@ function roundTable(t, round, number) {
   const me = signedIn();
   const section = h("section", "t-round");
   section.dataset.round = number;
-  const title = h("h3", "", `Round ${number}`);
+  const title = h("h3", "", tx("tournaments.round", { number }));
   title.id = `t-round-${number}`;
   const table = h("table", "t-table t-pairings");
   table.setAttribute("aria-labelledby", title.id);
@@ -249,19 +251,20 @@ function roundTable(t, round, number) {
     const cell = h("td", "t-game");
     if (game.game_id) {
       const mine = game.first === me || game.second === me;
-      const label = game.result !== null ? "Review" : mine ? "Play" : "Watch";
+      const action = game.result !== null ? "review" : mine ? "play" : "watch";
+      const label = tx(`lobby.action_${action}`);
       const a = h("a", "button-link", label);
       a.href = `/game/${game.game_id}`;
-      a.dataset.action = label.toLowerCase();
-      a.setAttribute("aria-label", `${label}: round ${number}, board ${game.board}, ${game.first} vs ${game.second}`);
+      a.dataset.action = action;
+      a.setAttribute("aria-label", tx("tournaments.game_label", { label, number, board: game.board, first: game.first, second: game.second }));
       a.onclick = (evt) => { evt.preventDefault(); enterGame(game); };
       cell.append(a);
     }
     tr.append(h("td", "num", String(game.board)), h("td", "name first", game.first),
-      h("td", "t-result", resultText(game, t)), game.second === null ? h("td", "name muted t-bye", "bye") : h("td", "name", game.second), cell);
+      h("td", "t-result", resultText(game, t)), game.second === null ? h("td", "name muted t-bye", tx("tournaments.bye")) : h("td", "name", game.second), cell);
     body.append(tr);
   }
-  table.append(headRow([["Bd", "Board", "num"], ["First", null, "name"], ["Result", null, "t-result"], ["Second", null, "name"], ["Game", null, "t-game"]]), body);
+  table.append(headRow([[tx("tournaments.bd"), tx("tournaments.board"), "num"], [tx("tournaments.first"), null, "name"], [tx("shell.result"), null, "t-result"], [tx("tournaments.second"), null, "name"], [tx("tournaments.game"), null, "t-game"]]), body);
   const box = h("div", "t-scroll");
   box.append(table);
   section.append(title, box);
@@ -277,13 +280,13 @@ function render(t) {
   document.title = t.name;
   const facts = $("t-facts");
   facts.replaceChildren();
-  fact(facts, "Organiser", t.organiser);
-  fact(facts, "Format", formatText(t));
-  fact(facts, "Game", t.game);
-  fact(facts, "Time control", `${timeText(t.time_control)} · ${t.rated ? "rated" : "casual"}`);
-  fact(facts, "Status", statusText(t));
-  if (t.starts && t.status === "open") fact(facts, "Starts", new Date(t.starts * 1000).toLocaleString());
-  if (t.invite_only) fact(facts, "Entry", "by invitation");
+  fact(facts, tx("tournaments.organiser"), t.organiser);
+  fact(facts, tx("shell.format"), formatText(t));
+  fact(facts, tx("tournaments.game"), t.game);
+  fact(facts, tx("shell.time_control"), `${timeText(t.time_control)} · ${tx(t.rated ? "seeks.rated" : "seeks.casual")}`);
+  fact(facts, tx("tournaments.status"), statusText(t));
+  if (t.starts && t.status === "open") fact(facts, tx("tournaments.starts"), formatDate(t.starts * 1000, { dateStyle: "medium", timeStyle: "short" }));
+  if (t.invite_only) fact(facts, tx("tournaments.entry"), tx("tournaments.by_invitation"));
   $("form-t-invite").hidden = !(t.invite_only && me && me === t.organiser && t.status !== "finished");
   $("t-records").href = `/api/tournaments/${t.id}/records`;
   $("t-records").hidden = !t.paired.length;
@@ -292,15 +295,15 @@ function render(t) {
   // an invitation-only tournament is joined by those invited alone (an invited guest signs in first)
   const welcome = !t.invite_only || (me && (me === t.organiser || t.invited.includes(me)));
   $("btn-t-join").hidden = !(before && !playing && welcome && (t.status === "open" || t.format === "swiss"));
-  $("btn-t-join").textContent = me ? "Join" : "Sign in to join";
+  $("btn-t-join").textContent = tx(me ? "shell.join" : "tournaments.sign_in_to_join");
   $("btn-t-leave").hidden = !(me && before && playing);
   $("btn-t-start").hidden = !(me && me === t.organiser && t.status === "open");
   $("btn-t-start").disabled = t.players.length < 2;
-  $("btn-t-start").title = t.players.length < 2 ? "Two players at least" : "Pair the first round and start its games";
+  $("btn-t-start").title = tx(t.players.length < 2 ? "tournaments.two_at_least" : "tournaments.start_title");
 
   $("t-players").replaceChildren(...t.players.map((name) => { const li = h("li", name === me ? "mine" : ""); li.append(playerLink(name)); return li; }),
-    ...t.withdrawn.map((name) => h("li", "muted", `${name} (withdrawn)`)));
-  if (!t.players.length && !t.withdrawn.length) $("t-players").append(h("li", "muted", "Nobody yet"));
+    ...t.withdrawn.map((name) => h("li", "muted", tx("tournaments.withdrawn", { name }))));
+  if (!t.players.length && !t.withdrawn.length) $("t-players").append(h("li", "muted", tx("tournaments.nobody")));
   const waiting = t.invited.filter((name) => !t.players.includes(name) && !t.withdrawn.includes(name));
   $("t-invited-box").hidden = !waiting.length;
   $("t-invited").replaceChildren(...waiting.map((name) => { const li = h("li", name === me ? "mine" : ""); li.append(playerLink(name)); return li; }));
@@ -360,7 +363,7 @@ async function invite() {
     render(await changing("POST", `/api/tournaments/${current}/invite`, { name }));
     $("t-invite-name").value = "";
     succeeded();
-    toast(`${name} is invited.`, false);
+    toast(tx("tournaments.invited", { name }), false);
   } catch (err) {
     fail(err.message);
   }
@@ -380,7 +383,7 @@ async function refresh() {
       succeeded(true);
     } catch (err) {
       if (mine !== run || current !== id) return;
-      fail(`The tournament was not refreshed: ${err.message}`, true);
+      fail(tx("tournaments.not_refreshed", { error: err.message }), true);
     }
   }
   if (mine === run && current === id) timer = setTimeout(refresh, POLL_MS);
@@ -406,7 +409,7 @@ export async function showTournament(id) {
   shown = null;
   said = null;
   fail("");
-  $("t-name").textContent = "Tournament";
+  $("t-name").textContent = tx("tournaments.tournament");
   $("tournament").hidden = false;
   document.body.classList.add("at-lobby");
   await refresh();
@@ -420,7 +423,7 @@ export function renderGameTournament() {
   link.hidden = !place;
   if (!place) return;
   link.href = `/tournament/${encodeURIComponent(place.id)}`;
-  link.replaceChildren(`Round ${place.round} of `, h("b", "", place.name));
+  link.replaceChildren(`${tx("tournaments.round_of", { round: place.round })} `, h("b", "", place.name));
 }
 
 export function hideTournament() {
