@@ -10,7 +10,7 @@ from .analysis.tables import lines, reviews
 from .chat.tables import blocks, chat, chat_reports
 from .lobby.tables import seeks
 from .play.tables import games, moves, processes, watchers
-from .players.tables import accounts, api_tokens, online, sessions, trusted
+from .players.tables import accounts, api_tokens, follows, online, sessions, trusted
 from .ratings.tables import rated_games, ratings
 from .shared.tables import metadata, quotas
 from .tournaments.tables import tournament_games, tournaments
@@ -22,6 +22,7 @@ __all__ = [
     "blocks",
     "chat",
     "chat_reports",
+    "follows",
     "games",
     "lines",
     "metadata",

@@ -54,8 +54,11 @@ from ..play.service import GameService
 from ..play.showing import Showing
 from ..play.sockets import GameSocket
 from ..players import Accounts, Identity
+from ..players.follows import Follows
 from ..players.profiles import Profiles
 from ..players.routes import PlayerRoutes
+from ..players.social_routes import SocialRoutes
+from ..players.tokens import Tokens
 from ..ratings import Ratings
 from ..ratings.routes import RatingRoutes
 from ..shared.bus import Bus, LocalBus, PostgresBus, Publisher, RedisBus
@@ -156,6 +159,7 @@ class App:
         self.chat = Chat(store.chat, service, self.accounts, self.tournaments, publish)
         self.seeks = Seeks(store.seeks, self.ratings, service, self.accounts, self.chat, self.tournaments, publish)
         self.profiles = Profiles(store.accounts, service, self.ratings.rating)
+        self.tokens, self.follows = Tokens(self.accounts.tokens), Follows(self.accounts, store.follows, service)
         self.bots = Bots(self.accounts, self.ratings, self.seeks, service)
         self.facts = GameFacts(self.accounts, self.ratings, self.tournaments, self.seeks)
         self.showing = Showing(service, self.fanout, self.watching, self.facts.of)
@@ -227,8 +231,16 @@ class App:
         self.ai_routes = AIRoutes(self.service, self.ai, self.rates, seats, lines=self.analysis)
         self.domains: list[DomainRoutes] = [
             PlayerRoutes(
-                identity, self.accounts, self.profiles, depth, self.api.page, self.ratings.profile, self.news.signed_out
+                identity,
+                self.accounts,
+                self.profiles,
+                depth,
+                self.api.page,
+                self.ratings.profile,
+                self.news.signed_out,
+                self.tokens,
             ),
+            SocialRoutes(identity, self.tokens, self.follows, depth),
             RatingRoutes(identity, self.ratings, self.api.page),
             self.lobby_routes,
             TournamentRoutes(identity, self.tournaments, self.api.page, depth),

@@ -1,5 +1,5 @@
-"""The players' tables: their accounts, API tokens, sessions, who is online, and where each signed in from. The
-migrations in :mod:`~hive.web.migrations` create them; a change here goes with a new migration."""
+"""The players' tables: their accounts, API tokens, sessions, who is online, where each signed in from, and whom each
+follows. The migrations in :mod:`~hive.web.migrations` create them; a change here goes with a new migration."""
 
 from __future__ import annotations
 
@@ -24,7 +24,8 @@ accounts = sa.Table(
 )
 
 #: API tokens (the SHA-256 of each): ``Authorization: Bearer <token>`` acts as the account (a bot's engine), within
-#: its scope (``bot``: play and read; see :data:`hive.web.players.service.SCOPES`).
+#: its scope (``bot``: play and read; see :data:`hive.web.players.service.SCOPES`); ``label`` is the owner's name for
+#: it, ``used`` when it was last used (noted at most once a minute).
 api_tokens = sa.Table(
     "api_tokens",
     metadata,
@@ -32,6 +33,8 @@ api_tokens = sa.Table(
     sa.Column("account_id", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True),
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("scope", sa.Text, nullable=False, server_default="bot"),
+    sa.Column("label", sa.Text, nullable=False, server_default=""),
+    sa.Column("used", sa.Float),
 )
 
 #: Signed-in sessions: the SHA-256 of the cookie's token (the token itself is never stored), the CSRF token that
@@ -66,4 +69,13 @@ trusted = sa.Table(
     sa.Column("seen", sa.Float, nullable=False, index=True),
 )
 
-__all__ = ["accounts", "api_tokens", "online", "sessions", "trusted"]
+#: Who follows whom: a player sees the players they follow online or playing (see :mod:`hive.web.players.follows`).
+follows = sa.Table(
+    "follows",
+    metadata,
+    sa.Column("follower_id", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("followed_id", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, index=True),
+    sa.Column("created", sa.Float, nullable=False),
+)
+
+__all__ = ["accounts", "api_tokens", "follows", "online", "sessions", "trusted"]

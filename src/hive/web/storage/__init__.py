@@ -20,6 +20,7 @@ from ..chat.repository import ChatRepository
 from ..lobby.repository import SeekRepository
 from ..play.presence_repository import Presence
 from ..play.repository import Effects, GameRepository, StaleError
+from ..players.follow_repository import FollowRepository
 from ..players.repository import AccountRepository
 from ..ratings.repository import RatingRepository
 from ..shared.database import Database, DatabaseError, default_path
@@ -43,6 +44,7 @@ class Store:
     tournaments: TournamentRepository
     chat: ChatRepository
     quotas: QuotaRepository
+    follows: FollowRepository
 
     def close(self) -> None:
         """Close the database."""
@@ -75,6 +77,7 @@ def open_store(
         TournamentRepository(db, now),
         ChatRepository(db, now),
         QuotaRepository(db, now),
+        FollowRepository(db, now),
     )
 
 
