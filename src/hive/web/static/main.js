@@ -36,6 +36,8 @@ import { chatEvent, renderChat, wireChat } from "./gamechat.js";
 import { seenGame, wireNotices } from "./notices.js";
 import { hideLeaderboard, renderRatingChange, showLeaderboard, wirePlayers } from "./players.js";
 import { hideProfile, showProfile, wireProfile } from "./profile.js";
+import { wireBots } from "./bots.js";
+import { wireFollows } from "./follows.js";
 import { syncTabs, wireTabs } from "./sidetabs.js";
 
 const modules = {};
@@ -509,6 +511,8 @@ async function wire() {
   wireTournaments((path) => { history.pushState(null, "", path); route(); }, (id) => { history.pushState(null, "", `/game/${id}`); return openGame(id); });
   wirePlayers((path) => { history.pushState(null, "", path); route(); }, (id, opts) => { history.pushState(null, "", `/game/${id}`); return openGame(id, opts); });
   if (app.assets.accounts) wireProfile();
+  wireBots();
+  wireFollows();
   const seeks = wireSeeks((id) => { history.pushState(null, "", `/game/${id}`); return openGame(id); }, gameFor);
   wireChat();
   wireNotices((id) => { history.pushState(null, "", `/game/${id}`); return openGame(id); }, (path) => { history.pushState(null, "", path); route(); });
