@@ -19,7 +19,18 @@ import pytest
 import hive
 
 from ...web_support import ROOT
-from ..browser_support import PASSWORD, SIZES, api_account, expect, header_button, open_page, overflow, sign, sizes
+from ..browser_support import (
+    PASSWORD,
+    SIZES,
+    api_account,
+    expect,
+    header_button,
+    no_serious,
+    open_page,
+    overflow,
+    sign,
+    sizes,
+)
 from ..browser_support import sign_up as page_sign_up
 from .test_bot import wait_for
 
@@ -66,9 +77,9 @@ def test_a_player_makes_a_bot_and_a_token_from_the_page_and_hive_bot_plays_with_
     browser: Any, club: str, device: str, tmp_path: Path
 ) -> None:
     url = club.rstrip("/")
-    context = browser.new_context(**SIZES[device])
+    context = browser.new_context(bypass_csp=True, **SIZES[device])  # axe's script is injected
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=url)
-    helper = browser.new_context(**SIZES[device])
+    helper = browser.new_context(bypass_csp=True, **SIZES[device])
     process: subprocess.Popen[bytes] | None = None
     try:
         page = open_page(context, club)
@@ -76,6 +87,7 @@ def test_a_player_makes_a_bot_and_a_token_from_the_page_and_hive_bot_plays_with_
         header_button(page, device)
         expect(page.locator("#dlg-account")).to_be_visible()
         expect(page.locator("#btn-bots")).to_be_visible()
+        shot(page, f"account-{device}.png", full=False)
         page.click("#btn-bots")
         dialog = page.locator("#dlg-bots")
         expect(dialog).to_be_visible()
@@ -100,6 +112,7 @@ def test_a_player_makes_a_bot_and_a_token_from_the_page_and_hive_bot_plays_with_
         assert token not in rows.first.inner_text()
         assert overflow(page) == 0
         shot(page, f"bots-{device}.png", full=False)
+        no_serious(page, f"bot screen {device}", tmp_path)
         page.locator("#bots-command").scroll_into_view_if_needed()
         shot(page, f"bots-{device}-walkthrough.png", full=False)
         listed = page.evaluate("fetch('/api/account/tokens').then((r) => r.text())")
@@ -143,6 +156,7 @@ def test_a_player_makes_a_bot_and_a_token_from_the_page_and_hive_bot_plays_with_
         expect(watch).to_have_attribute("href", f"/game/{game_id}")
         assert overflow(other) == 0
         shot(other, f"follows-{device}.png")
+        no_serious(other, f"players followed {device}", tmp_path)
         assert alice.post(f"/api/games/{game_id}/resign", json={}).status_code == 200
         wait_for(lambda: f"game {game_id} is over" in log.read_text(), 30, "the bot to see the end")
         # the bot screen lists its game; its token was used

@@ -14,6 +14,7 @@ from ..shared.errors import BadRequest, Conflict, NotFound, shown
 from ..shared.values import check_text
 from .follow_repository import FollowRepository
 from .names import LENGTH, name_key
+from .repository import StoredAccount
 from .service import ONLINE_SECONDS, Accounts, Signed
 
 #: The most players an account follows (counted in the database under the account's lock).
@@ -21,6 +22,13 @@ MAX_FOLLOWS = 200
 #: The most names a search answers.
 SEARCH_LIMIT = 20
 _PREFIX = re.compile(r"[A-Za-z0-9_-]+")
+#: The module's messages, in one place (for the message catalogs): each a format of named fields.
+TEXTS = {
+    "prefix": "'prefix' is the start of a name: 1 to {most} letters (a-z, A-Z), digits, _ or -, not {value}.",
+    "yourself": "You cannot follow yourself.",
+    "full": "You follow {limit} players already: unfollow one first.",
+    "not followed": "You do not follow {name}.",
+}
 
 
 def check_prefix(value: object) -> str:
@@ -30,9 +38,7 @@ def check_prefix(value: object) -> str:
     """
     text = unicodedata.normalize("NFKC", check_text(value, "'prefix'", 100)).strip()
     if not 1 <= len(text) <= LENGTH[1] or not _PREFIX.fullmatch(text):
-        raise BadRequest(
-            f"'prefix' is the start of a name: 1 to {LENGTH[1]} letters (a-z, A-Z), digits, _ or -, not {shown(value)}."
-        )
+        raise BadRequest(TEXTS["prefix"].format(most=LENGTH[1], value=shown(value)))
     return text
 
 
@@ -56,14 +62,16 @@ class Follows:
         found = await self.repository.search(name_key(prefix), prefix.lower(), SEARCH_LIMIT)
         return {"players": [{"name": name, "bot": bot} for name, bot in found], "limit": SEARCH_LIMIT}
 
-    async def _other(self, signed: Signed, name: object) -> str:
-        if not isinstance(name, str) or not 1 <= len(name) <= 100:
-            raise BadRequest(f"'name' is a player's name, not {shown(name)}.")
-        check_text(name, "'name'", 100)
-        account = await self.accounts.find(name)
+    async def _other(self, signed: Signed, name: object) -> StoredAccount:
+        """The account of another player named ``name``.
+
+        :raises BadRequest: for what is no name, or the asker's own.
+        :raises NotFound: for an unknown name.
+        """
+        account = await self.accounts.find(check_text(name, "'name'", 100))
         if account.id == signed.account.id:
-            raise BadRequest("You cannot follow yourself.")
-        return account.id
+            raise BadRequest(TEXTS["yourself"])
+        return account
 
     async def follow(self, signed: Signed, name: object) -> JSON:
         """``signed`` follows the player ``name`` (once; again is no change).
@@ -71,11 +79,10 @@ class Follows:
         :raises NotFound: for an unknown name.
         :raises Conflict: when it follows :data:`MAX_FOLLOWS` players already.
         """
-        followed = await self._other(signed, name)
-        done = await self.repository.follow(signed.account.id, followed, MAX_FOLLOWS)
+        account = await self._other(signed, name)
+        done = await self.repository.follow(signed.account.id, account.id, MAX_FOLLOWS)
         if done == "full":
-            raise Conflict(f"You follow {MAX_FOLLOWS} players already: unfollow one first.")
-        account = await self.accounts.find(str(name))
+            raise Conflict(TEXTS["full"].format(limit=MAX_FOLLOWS))
         return {"name": account.name, "following": True, "already": done == "already"}
 
     async def unfollow(self, signed: Signed, name: str) -> JSON:
@@ -83,10 +90,10 @@ class Follows:
 
         :raises NotFound: for an unknown name, or one it does not follow.
         """
-        followed = await self._other(signed, name)
-        if not await self.repository.unfollow(signed.account.id, followed):
-            raise NotFound(f"You do not follow {shown(name)}.")
-        return {"name": name, "following": False}
+        account = await self._other(signed, name)
+        if not await self.repository.unfollow(signed.account.id, account.id):
+            raise NotFound(TEXTS["not followed"].format(name=shown(name)))
+        return {"name": account.name, "following": False}
 
     async def followed(self, signed: Signed) -> JSON:
         """The players ``signed`` follows, by name: each one's ``name``, ``bot``, ``online`` (seen in the last
@@ -103,4 +110,4 @@ class Follows:
         return {"players": players, "limit": MAX_FOLLOWS}
 
 
-__all__ = ["MAX_FOLLOWS", "SEARCH_LIMIT", "Follows", "check_prefix"]
+__all__ = ["MAX_FOLLOWS", "SEARCH_LIMIT", "TEXTS", "Follows", "check_prefix"]
