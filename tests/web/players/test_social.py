@@ -100,9 +100,9 @@ def test_tokens_are_made_listed_without_secrets_and_revoked_by_a_session_only(tm
     asyncio.run(main())
 
 
-def test_players_are_searched_by_the_start_of_their_names_as_names_are_compared(tmp_path: Path) -> None:
+def test_players_are_searched_by_the_start_of_their_names_as_names_are_compared(database: str) -> None:
     async def main() -> None:
-        async with in_process(tmp_path / "db.sqlite3", settings=SERVER) as (app, c):
+        async with in_process(database, settings=SERVER) as (app, c):
             for name in ("alice", "Alfred", "al_x", "bob"):
                 await signed(c, name)
             for i in range(SEARCH_LIMIT + 2):
@@ -180,6 +180,12 @@ def test_players_are_followed_and_seen_online_and_playing(database: str) -> None
             assert (await ann.delete("/api/follows/carol", headers=csrf)).status_code == 404
             assert (await ann.delete("/api/follows/nobody", headers=csrf)).status_code == 404
             assert (await ann.delete("/api/follows/bob")).status_code == 403
+            # an account deleted leaves the lists of those who followed it
+            assert (await ann.post("/api/follows", json={"name": "carol"}, headers=csrf)).status_code == 200
+            chief, chief_csrf = await signed(c, "chief")
+            await app.accounts.set_admin("chief", True)
+            assert (await chief.delete("/api/admin/accounts/carol", headers=chief_csrf)).status_code == 200
+            assert [p["name"] for p in (await ann.get("/api/follows")).json()["players"]] == ["bob"]
 
     asyncio.run(main())
 
