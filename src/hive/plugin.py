@@ -166,7 +166,10 @@ class GamePlugin:
     :ivar static: the folder holding its page module ``<kind>.js`` and the files it loads (each named
         ``<kind>.<ext>`` or ``<kind>-<name>``); ``None``: the page does not offer it (its view still answers the
         state API).
-    :ivar rules: its "How to play" page, in Markdown; ``None``: none.
+    :ivar rules: its "How to play" page, in Markdown (English); ``None``: none.
+    :ivar locales: its translations: a folder of ``<lang>/`` folders, each holding its page's texts
+        (``page.po``: the piece names, its page module's texts, keys starting with its kind), its refusals
+        (``messages.po``) and its "How to play" page in that language (``rules.md``); ``None``: English only.
     :ivar settings: what it sets for each app, by the app's name (``arena``, ``cli``, ``web``, ``players``,
         ``tune``): each app reads its part into its own settings type, with defaults for what is not set; a
         capability an app asks for and the game may lack is one of these (``tune``'s readers of records, see
@@ -182,6 +185,7 @@ class GamePlugin:
     encoding: str | None = None
     static: Path | None = None
     rules: Path | None = None
+    locales: Path | None = None
     settings: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -221,6 +225,13 @@ class GamePlugin:
             return None
         path = self.static / name
         return path if path.is_file() else None
+
+    def rules_in(self, lang: str) -> Path | None:
+        """Its "How to play" page in ``lang`` (``locales/<lang>/rules.md``), or in English where it has none."""
+        if self.rules is None:
+            return None
+        translated = self.locales / lang / "rules.md" if self.locales is not None else None
+        return translated if translated is not None and translated.is_file() else self.rules
 
 
 __all__ = ["GameAI", "GamePlugin", "GameSpec", "load"]

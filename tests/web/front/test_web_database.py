@@ -255,7 +255,7 @@ def test_a_games_file_written_by_release_0_1_opens_with_every_game(tmp_path: Pat
 
     asyncio.run(main())
     with sqlite3.connect(db) as upgraded:
-        assert upgraded.execute("SELECT version_num FROM alembic_version").fetchone() == ("0010",)
+        assert upgraded.execute("SELECT version_num FROM alembic_version").fetchone() == ("0012",)
         total = sum(len(m) for m in moves.values()) - 2 + 1  # the local game's two moves taken back gave way to one
         assert upgraded.execute("SELECT COUNT(*) FROM moves").fetchone() == (total,)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import posixpath
 import random
 import re
 import time
@@ -18,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import hive
+import hive.games
 from hive.games import GAMES
 from hive.games.hivequeen.svg import HIGHLIGHT
 from hive.web import create_app
@@ -425,19 +427,29 @@ def test_every_page_names_an_icon_that_is_served() -> None:
 
 
 #: The page's shell: it lists the games from the assets and leaves everything about one game to its module.
-#: Every file of the page's shell: what a game brings is its page module's, served from its package.
-SHELL = tuple(sorted(path.name for path in STATIC.iterdir() if path.suffix in (".html", ".js", ".css")))
-#: A game's name or title, or what only one game has; ``hive.`` keys name the page's storage, ``hive play`` the command.
+#: Every file of the page's shell and of the domains' page modules (``web/<domain>/static``), by its path under
+#: ``hive/web``: what a game brings is its page module's, served from its package.
+WEB = STATIC.parent
+SHELL = tuple(
+    sorted(
+        path.relative_to(WEB).as_posix()
+        for folder in (STATIC, *WEB.glob("*/static"))
+        for path in folder.iterdir()
+        if path.suffix in (".html", ".js", ".css")
+    )
+)
+#: A game's name or title, or what only one game has; ``hive.`` keys name the page's storage, ``hive play`` and
+#: ``hive bot`` the commands.
 GAME_WORDS = re.compile(
     r"(?m)"
-    r"HiveQueen|(?i:hivequeen)|isQueen|\bHive\b|\bhive\b(?!\.(?:token|invite|last|sound|chat)\b| play\b)"
+    r"HiveQueen|(?i:hivequeen)|isQueen|\bHive\b|\bhive\b(?!\.(?:token|invite|last|sound|chat|lang)\b| play\b| bot\b)"
     r"|data-game|qpanel|qpick|stack-pop|queen-meter|\.hand\b|(?:^|[\s,])\.q[a-z]|GameString|\b(?:White|Black|South|North)\b"
 )
 
 
 @pytest.mark.parametrize("name", SHELL)
 def test_the_page_shell_names_no_game(name: str) -> None:
-    text = (STATIC / name).read_text(encoding="utf-8")
+    text = (WEB / name).read_text(encoding="utf-8")
     assert [m.group() for m in GAME_WORDS.finditer(text)] == []
 
 
@@ -461,7 +473,11 @@ def test_every_game_on_offer_has_a_page_module_served_from_its_package() -> None
             # a file of one package is not found under another's name, nor outside the folders served
             for name in ("hive-field.js", "hivequeen-editor.js", "..%2F..%2Fgame.py", "chess.js", "hive.md"):
                 assert (await c.get(f"/static/games/{name}")).status_code == 404, name
-            assert (await c.get("/static/main.js")).status_code == 200
+            # the shell's files and each domain's page modules, at the paths their imports name
+            for path in SHELL:
+                url = path.replace("/static/", "/").removeprefix("static/")
+                r = await c.get(f"/static/{url}")
+                assert r.status_code == 200 and r.text == (WEB / path).read_text(encoding="utf-8"), path
         await app.close()
 
     run(main)
@@ -502,3 +518,16 @@ def test_the_page_names_each_element_once() -> None:
     same id hides from them (the live region of announcements was once shadowed so)."""
     ids = re.findall(r'\bid="([^"]+)"', (STATIC / "index.html").read_text())
     assert sorted({i for i in ids if ids.count(i) > 1}) == []
+
+
+def test_every_page_import_names_a_served_module() -> None:
+    """A page module's relative imports resolve, at the URLs the modules are served from, to a file of the shell, of
+    a domain's page modules or of a game's (a module moved without its importers would only fail in the browser)."""
+    modules = {path.replace("/static/", "/").removeprefix("static/"): WEB / path for path in SHELL}
+    games = Path(hive.games.__file__).parent
+    modules |= {f"games/{path.name}": path for path in games.glob("*/page/*.js")}
+    imports = re.compile(r"""(?:from\s+|import\s*\(\s*|import\s+)["'](\.{1,2}/[^"'$]+)["']""")
+    for url, path in modules.items():
+        for target in imports.findall(path.read_text(encoding="utf-8")):
+            resolved = posixpath.normpath(posixpath.join(posixpath.dirname(url), target))
+            assert resolved in modules, (url, target)

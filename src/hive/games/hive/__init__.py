@@ -86,6 +86,7 @@ PLUGIN = GamePlugin(
     encoding="hive.games.hive.encoding:ENCODING",
     static=Path(__file__).parent / "page",
     rules=Path(__file__).parent / "rules.md",
+    locales=Path(__file__).parent / "locales",
     settings={
         # the repetition draw on, as hivegame.com and nokamute play
         "arena": {"options": {"repetition_draw": True}, "max_moves": 200},

@@ -63,6 +63,7 @@ PLUGIN = GamePlugin(
     encoding="hive.games.hivequeen.encoding:ENCODING",
     static=Path(__file__).parent / "page",
     rules=Path(__file__).parent / "rules.md",
+    locales=Path(__file__).parent / "locales",
     settings={
         # Random turns can decide a game at once (a random production in reach of an enemy Soldier, a Drone moved off
         # its Queen), so that the colour, not the player, wins both games of a pair: the arena draws an opening

@@ -1,5 +1,6 @@
-"""Pages beside the game: a game's "How to play" rules, rendered from the Markdown its package ships (its
-plug-in's ``rules``).
+"""The pages the server writes: the page's shell in the asker's language (:func:`shell`), and a game's "How to
+play" rules, rendered from the Markdown its package ships (its plug-in's ``rules``, or their translation in its
+``locales``).
 
 The renderer knows the little Markdown the page uses: headings, paragraphs, bullet and numbered lists (nested
 by indentation), tables, inline code, bold and italics, and pictures of positions: a line
@@ -12,10 +13,14 @@ import re
 from collections.abc import Callable
 from functools import cache
 from html import escape
+from pathlib import Path
 
 from ...sdk.view import Figures
+from ..shared.i18n import SOURCE, page_catalog, page_text
 from ..views import plugin_of, view_for
 
+#: The page's files.
+STATIC = Path(__file__).resolve().parent.parent / "static"
 _INLINE = (
     (re.compile(r"`([^`]+)`"), r"<code>\1</code>"),
     (re.compile(r"\*\*([^*]+)\*\*"), r"<strong>\1</strong>"),
@@ -103,25 +108,37 @@ def markdown(text: str, figure: Callable[[str], str] | None = None) -> str:
 
 
 @cache
-def how_to_play_page(kind: str, title: str) -> str:
+def shell(lang: str) -> str:
+    """The page's shell (``static/index.html``) for ``lang``: its ``<html>`` names the language and the version of
+    its catalog (``data-catalog``), which ``static/i18n.js`` loads before the page's script draws anything."""
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    version = page_catalog(lang)[1]
+    opening = f'<html lang="{escape(lang)}" data-catalog="/i18n/{escape(lang)}.json?v={version}">'
+    return html.replace('<html lang="en">', opening, 1)
+
+
+@cache
+def how_to_play_page(kind: str, title: str, lang: str = SOURCE) -> str:
     """The whole "How to play" page of the games of ``kind`` (see :func:`~hive.web.views.rules_page`), titled
-    ``title``."""
-    rules = plugin_of(kind).rules
+    ``title``, in ``lang`` (the game's own translation of its rules, see :meth:`~hive.plugin.GamePlugin.rules_in`;
+    English where it has none)."""
+    rules = plugin_of(kind).rules_in(lang)
     assert rules is not None  # the page exists only where the package has its rules
     view = view_for(kind)
     body = markdown(rules.read_text(encoding="utf-8"), view.figure if isinstance(view, Figures) else None)
+    heading = escape(page_text(lang, "rules.title", game=title))
     return f"""<!doctype html>
-<html lang="en">
+<html lang="{escape(lang)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>How to play {escape(title)}</title>
+<title>{heading}</title>
 <link rel="icon" type="image/svg+xml" href="/static/favicon.svg">
 <link rel="stylesheet" href="/static/style.css">
 </head>
 <body class="doc-page">
 <header class="topbar"><div class="brand"><span>{escape(title)}</span></div>
-<nav class="doc-nav"><a class="button-link" href="/">Back to the games</a></nav></header>
+<nav class="doc-nav"><a class="button-link" href="/">{escape(page_text(lang, "rules.back"))}</a></nav></header>
 <article class="doc">
 {body}
 </article>

@@ -9,7 +9,8 @@ the others (so that ``/api/games/{id}/chat`` wins over it), and the static files
 API (JSON; errors are ``{"error": message}`` with a 4xx status; an unexpected failure is a 500 ``{"error":
 "Internal error", "request": reference}``, the reference naming the failure's lines in the log):
 
-- ``GET /how-to-play/{kind}``: a game's rules as a page, when its package has them (HiveQueen's).
+- ``GET /how-to-play/{kind}``: a game's rules as a page, when its package has them, in the asker's language.
+- ``GET /i18n/{lang}.json``: the page's texts in a language (see :mod:`hive.web.shared.i18n`).
 - ``GET /api/assets``: what the page draws with, the AI levels, the games on offer (``games``), and how the server
   is reached (``network``: the listening address, whether it is this machine only, the LAN address).
 - ``WS /ws/lobby`` (``hive serve``): the lobby's seeks and challenges as they change, and a signed-in player's own
@@ -46,10 +47,11 @@ from starlette.staticfiles import StaticFiles
 from ...sdk.view import JSON
 from ..play import Session
 from ..shared.endpoints import Handler, body, client, endpoint
+from ..shared.i18n import language, languages, page_catalog
 from ..views import kinds, plugin_of, rules_page, spec_of
 from . import ops
 from .network import reach
-from .pages import how_to_play_page
+from .pages import how_to_play_page, shell
 from .sockets import lobby_websocket
 
 if TYPE_CHECKING:
@@ -58,7 +60,19 @@ if TYPE_CHECKING:
     from .app import App, DomainRoutes
 
 log = logging.getLogger("hive.web")
-STATIC = Path(__file__).parent.parent / "static"
+WEB = Path(__file__).parent.parent
+#: The page's shell (index.html, the styles, main.js and its shared modules); each domain's page modules are in its
+#: package's own ``static`` folder (see :func:`page_modules`).
+STATIC = WEB / "static"
+#: The pages the server writes in the asker's language vary with its cookie and its browser's languages.
+VARY = {"vary": "Cookie, Accept-Language"}
+
+
+def page_modules() -> list[BaseRoute]:
+    """Each domain's page modules at ``/static/<domain>/``, from the ``static`` folder of its package: mounted before
+    the shell's ``/static``, which would otherwise answer 404 for them."""
+    folders = sorted(WEB.glob("*/static"))
+    return [Mount(f"/static/{folder.parent.name}", StaticFiles(directory=folder)) for folder in folders]
 
 
 def ordered(routes: list[BaseRoute]) -> list[BaseRoute]:
@@ -125,13 +139,29 @@ class Api:
     # pages
 
     async def page(self, request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", media_type="text/html")
+        """The page's shell in the asker's language (see :func:`~hive.web.http.pages.shell`)."""
+        return HTMLResponse(shell(language(request)), headers=VARY)
 
     async def how_to_play(self, request: Request) -> Response:
         kind = request.path_params["kind"]
         if kind not in kinds() or rules_page(kind) is None:
             raise HTTPException(404)
-        return HTMLResponse(how_to_play_page(kind, spec_of(kind).title))
+        return HTMLResponse(how_to_play_page(kind, spec_of(kind).title, language(request)), headers=VARY)
+
+    async def catalog(self, request: Request) -> Response:
+        """The page's texts in a language, as JSON (see :func:`~hive.web.shared.i18n.page_catalog`): cached for a
+        year when asked for by its version (``?v=``, as the shell names it), revalidated by its ETag otherwise."""
+        lang = request.path_params["lang"]
+        if lang not in languages():
+            raise HTTPException(404)
+        data, version = page_catalog(lang)
+        etag = f'"{version}"'
+        fresh = request.query_params.get("v") == version
+        cache = "public, max-age=31536000, immutable" if fresh else "public, max-age=300, must-revalidate"
+        headers = {"etag": etag, "cache-control": cache}
+        if request.headers.get("if-none-match") == etag:
+            return Response(status_code=304, headers=headers)
+        return Response(data, media_type="application/json", headers=headers)
 
     async def favicon(self, request: Request) -> Response:
         """The page's icon, for the clients that ask for it where no page names it."""
@@ -157,6 +187,7 @@ def routes(app: App) -> list[BaseRoute]:
     front: list[BaseRoute] = [
         Route("/", api.page),
         Route("/how-to-play/{kind}", api.how_to_play),
+        Route("/i18n/{lang}.json", api.catalog),
         Route("/favicon.ico", api.favicon),
         Route("/healthz", ops.healthz),
         Route("/readyz", ops.readyz),
@@ -164,10 +195,11 @@ def routes(app: App) -> list[BaseRoute]:
         Route("/api/assets", api.assets),
         WebSocketRoute("/ws/lobby", lobby_websocket(app)),
         Route("/static/games/{name}", api.game_file),
+        *page_modules(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     domains: list[DomainRoutes] = [app.play_routes, app.analysis_routes, app.ai_routes, *app.domains]
     return ordered([*(route for domain in domains for route in domain.routes()), *front])
 
 
-__all__ = ["STATIC", "Api", "ordered", "routes"]
+__all__ = ["STATIC", "Api", "ordered", "page_modules", "routes"]

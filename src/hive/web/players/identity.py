@@ -10,6 +10,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..shared.errors import NotFound, Unauthorized
+from ..shared.i18n import _
 from ..shared.model import GameRecord
 from .service import Accounts, Signed
 
@@ -36,7 +37,7 @@ class Identity:
     def check_enabled(self) -> None:
         """:raises NotFound: on a server without accounts."""
         if not self.enabled:
-            raise NotFound("This server keeps no accounts (hive play): anyone plays as a guest.")
+            raise NotFound(_("This server keeps no accounts (hive play): anyone plays as a guest."))
 
     async def signed(self, request: Request) -> Signed | None:
         """The request's session, from its API token (``Authorization: Bearer``) or its cookie (``None`` without
@@ -48,8 +49,12 @@ class Identity:
             return None
         header = request.headers.get("authorization")
         if header is not None:
-            return await self.accounts.by_bearer(header)
-        return await self.accounts.signed(request.cookies.get(COOKIE))
+            signed: Signed | None = await self.accounts.by_bearer(header)
+        else:
+            signed = await self.accounts.signed(request.cookies.get(COOKIE))
+        if signed is not None and signed.account.language is not None:
+            request.state.language = signed.account.language  # the account's choice answers its refusals
+        return signed
 
     async def changing(self, request: Request, need: str) -> Signed:
         """The session of a change that needs the scope ``need`` (one of :data:`~hive.web.players.service.NEEDS`):
@@ -61,7 +66,7 @@ class Identity:
         self.check_enabled()
         signed = await self.signed(request)
         if signed is None:
-            raise Unauthorized("Sign in first.")
+            raise Unauthorized(_("Sign in first."))
         self.accounts.check_scope(signed, need)
         self.accounts.check_csrf(signed, request.headers.get("x-csrf-token"))
         return signed
@@ -71,7 +76,7 @@ class Identity:
         self.check_enabled()
         signed = await self.signed(request)
         if signed is None:
-            raise Unauthorized("Sign in first, or send an API token.")
+            raise Unauthorized(_("Sign in first, or send an API token."))
         self.accounts.check_scope(signed, need)
         return signed
 

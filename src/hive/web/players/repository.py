@@ -35,6 +35,8 @@ class StoredAccount:
     admin: bool
     banned: bool
     bot: bool = False
+    #: the language the player chose for the page and the server's messages (``None``: the browser's)
+    language: str | None = None
 
 
 @dataclass(frozen=True)
@@ -53,7 +55,15 @@ class NameTaken(Exception):
 
 def _account(row: sa.Row[Any]) -> StoredAccount:
     return StoredAccount(
-        row.id, row.name, row.key, row.password, float(row.created), bool(row.admin), bool(row.banned), bool(row.bot)
+        row.id,
+        row.name,
+        row.key,
+        row.password,
+        float(row.created),
+        bool(row.admin),
+        bool(row.banned),
+        bool(row.bot),
+        row.language,
     )
 
 

@@ -7,7 +7,8 @@
   are both ``401 Wrong name or password.``; a password over 256 characters, 400; too many attempts (counted before
   the password is checked: for the name from the address or browser, from the address, or for the name from places
   that never signed it in), 429 (see :mod:`hive.web.players.throttle`).
-- ``GET /api/session``: who is signed in (``name``, ``admin``, ``csrf``), or ``{"name": null}``.
+- ``GET /api/session``: who is signed in (``name``, ``admin``, ``csrf``, ``language``: the account's choice or
+  ``null``), or ``{"name": null}``.
 - ``DELETE /api/session``: sign out. ``POST /api/session/password`` (``old``, ``new``): a new password; every other
   session ends and every API token is revoked, and the answer carries the new session's cookie and ``csrf``.
 - ``GET /api/players/{name}``: what anyone may see of an account, with its ``ratings`` by game and speed (each
@@ -22,6 +23,9 @@
   minutes, most recent first, at most 100: each one's ``name``, ``bot`` and ``seen``).
 - An admin's: ``POST /api/admin/accounts/{name}/password`` (answers a new random ``password`` to pass on),
   ``POST /api/admin/accounts/{name}/ban`` (``banned``: true or false), ``DELETE /api/admin/accounts/{name}``.
+- ``POST /api/account/language`` (``language``: a code the server speaks, ``en``, ``fr``...; ``null``: the
+  browser's): the account's language for the page and the server's messages (its refusals are answered in it); the
+  answer sets the page's language cookie too (see :mod:`hive.web.shared.i18n`).
 - API tokens: ``POST /api/account/token`` (``scope``: ``bot``, the default; ``label``: the owner's name for it, up
   to 40 characters) answers a new API token (``token``, shown this once: only its hash is kept; ``id``, by which it
   is listed and revoked, see :mod:`hive.web.players.social_routes`; an account holds at most 10), which acts as
@@ -48,6 +52,7 @@ from starlette.routing import BaseRoute, Route
 from ...sdk.view import JSON
 from ..shared.endpoints import body, client, endpoint
 from ..shared.errors import BadRequest, NotFound, Unauthorized
+from ..shared.i18n import COOKIE as LANGUAGE
 from .identity import COOKIE, DEVICE, Identity, Page
 from .profiles import Profiles
 from .service import ONLINE_SECONDS, SESSION_SECONDS, Accounts, SignedIn
@@ -56,6 +61,8 @@ from .tokens import Tokens
 
 #: The most accounts ``GET /api/online`` lists.
 ONLINE_LIMIT = 100
+#: How long the page's language cookie lasts (a year; the page renews it).
+LANGUAGE_SECONDS = 365 * 86400
 
 
 class PlayerRoutes:
@@ -107,6 +114,7 @@ class PlayerRoutes:
             Route("/api/live", endpoint(self.live), methods=["GET"]),
             Route("/api/online", endpoint(self.online), methods=["GET"]),
             Route("/api/account/token", endpoint(self.api_token), methods=["POST"]),
+            Route("/api/account/language", endpoint(self.language), methods=["POST"]),
             Route("/api/admin/accounts/{name}", endpoint(self.admin), methods=["DELETE"]),
             Route("/api/admin/accounts/{name}/{action}", endpoint(self.admin), methods=["POST"]),
         ]
@@ -128,6 +136,8 @@ class PlayerRoutes:
             cookies.append((DEVICE, opened.device, int(TRUST_SECONDS)))
         for name, value, seconds in cookies:
             response.set_cookie(name, value, max_age=seconds, httponly=True, samesite="lax", secure=secure, path="/")
+        if opened.account.language is not None:  # the account's choice, on this browser too
+            response.set_cookie(LANGUAGE, opened.account.language, max_age=LANGUAGE_SECONDS, samesite="lax", path="/")
         return response
 
     @staticmethod
@@ -202,6 +212,15 @@ class PlayerRoutes:
         found = await self.accounts.online(ONLINE_LIMIT)
         players = [{"name": name, "bot": bot, "seen": seen} for name, bot, seen in found]
         return {"players": players, "seconds": ONLINE_SECONDS}
+
+    async def language(self, request: Request) -> Response:
+        """Keep the account's language; the answer sets the page's cookie to it too."""
+        signed = await self.identity.changing(request, "account")
+        chosen = await self.accounts.set_language(signed, (await self._body(request)).get("language"))
+        response = JSONResponse({"name": signed.account.name, "language": chosen})
+        if chosen is not None:
+            response.set_cookie(LANGUAGE, chosen, max_age=LANGUAGE_SECONDS, samesite="lax", path="/")
+        return response
 
     async def api_token(self, request: Request) -> Any:
         signed = await self.identity.changing(request, "account")

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..shared.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized, shown
+from ..shared.i18n import _, languages
 from ..shared.quotas import QuotaRepository
 from ..shared.settings import Settings
 from .events import CameOnline
@@ -69,7 +70,12 @@ class Signed:
 
     def answer(self) -> dict[str, Any]:
         """What the API answers about it (never the token, which the cookie holds)."""
-        answer = {"name": self.account.name, "admin": self.account.admin, "csrf": self.csrf}
+        answer = {
+            "name": self.account.name,
+            "admin": self.account.admin,
+            "csrf": self.csrf,
+            "language": self.account.language,
+        }
         return answer if self.scope is None else answer | {"scope": self.scope}
 
 
@@ -229,6 +235,23 @@ class Accounts:
             await self.tokens.token_used(hashed)
         await self.seen(account)
         return Signed(account, hashed, "", scope=scope)
+
+    async def set_language(self, signed: Signed, language: object) -> str | None:
+        """Keep the account's choice of language (``None``: the browser's).
+
+        :raises BadRequest: for a language the server does not speak.
+        """
+        if language is not None and language not in languages():
+            offered = ", ".join(languages())
+            raise BadRequest(
+                _(
+                    "Unknown language {language}: expected one of {languages}.",
+                    language=shown(language),
+                    languages=offered,
+                )
+            )
+        await self.repository.update(signed.account.id, language=language)
+        return language
 
     @staticmethod
     def check_scope(signed: Signed, need: str) -> None:

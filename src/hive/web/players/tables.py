@@ -21,6 +21,8 @@ accounts = sa.Table(
     sa.Column("banned", sa.Boolean, nullable=False),
     #: a bot's account: an engine plays it, through the bot API (marked BOT wherever its name shows)
     sa.Column("bot", sa.Boolean, nullable=False, server_default=sa.false()),
+    #: the language the player chose (a code of hive.web.shared.i18n.languages); NULL: the browser's
+    sa.Column("language", sa.Text),
 )
 
 #: API tokens (the SHA-256 of each): ``Authorization: Bearer <token>`` acts as the account (a bot's engine), within

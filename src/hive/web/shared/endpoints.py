@@ -1,6 +1,7 @@
 """What every domain's JSON endpoints share: the request body read at the boundary (what JSON has not or no field
 takes is refused: ``NaN``, infinities, integers beyond 2^53, lone surrogates, NUL), the refusals answered with their
-status, and the endpoint wrapper that turns a handler's answer or refusal into a response.
+status, and the endpoint wrapper that turns a handler's answer or refusal into a response, the refusal's message
+translated into the asker's language (see :mod:`~hive.web.shared.i18n`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from .errors import BadRequest, Conflict, Damaged, Forbidden, GameError, NotFound, TooMany, Unauthorized, Unavailable
+from .i18n import SOURCE, language, translate
 from .values import SAFE_INTEGER
 
 #: A JSON answer.
@@ -151,26 +153,32 @@ def status_of(err: GameError) -> int:
     return next(status for kind, status in STATUS.items() if isinstance(err, kind))
 
 
-def refusal(err: GameError) -> Response:
-    """A refusal's answer: ``{"error": ...}`` with its status (and ``Retry-After`` when the database is away)."""
+def message_of(err: Exception, lang: str = SOURCE) -> str:
+    """A refusal's message in ``lang``: its :class:`~hive.sdk.messages.Message` translated (or its text)."""
+    return translate(lang, err.args[0]) if len(err.args) == 1 and isinstance(err.args[0], str) else str(err)
+
+
+def refusal(err: GameError, lang: str = SOURCE) -> Response:
+    """A refusal's answer: ``{"error": ...}`` in ``lang`` with its status (and ``Retry-After`` when the database is
+    away)."""
     headers = {}
     if isinstance(err, Unavailable) and err.retry_after is not None:
         headers["retry-after"] = str(err.retry_after)
-    return JSONResponse({"error": str(err)}, status_code=status_of(err), headers=headers)
+    return JSONResponse({"error": message_of(err, lang)}, status_code=status_of(err), headers=headers)
 
 
 def endpoint(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
     """An endpoint answering ``handler``'s JSON (or its own answer), or ``{"error": ...}`` with the refusal's
-    status."""
+    status, in the asker's language."""
 
     async def answer(request: Request) -> Response:
         try:
             answer = await handler(request)
             return answer if isinstance(answer, Response) else JSONResponse(answer)
         except Refused as err:
-            return JSONResponse({"error": str(err)}, status_code=err.status)
+            return JSONResponse({"error": message_of(err, language(request))}, status_code=err.status)
         except GameError as err:
-            return refusal(err)
+            return refusal(err, language(request))
 
     return answer
 
@@ -199,6 +207,7 @@ __all__ = [
     "client",
     "endpoint",
     "json_depth",
+    "message_of",
     "parse_json",
     "refusal",
     "status_of",

@@ -18,27 +18,29 @@
 //   editorSelect(cells, cell) (what app.selected names to show a piece's legal moves), editorLeast(cells, seat)
 //   (the least turn number the pieces in play need).
 
+import "./i18n.js"; // the page's texts in its language, loaded before anything is drawn
 import { dropPick, frame, keepingFocus, wireBoard } from "./hexboard.js";
 import { api, connect, disconnect } from "./net.js";
 import { $, app, h, toast } from "./page.js";
-import { newGameFrom, wireDialogs } from "./dialogs.js";
-import { LEVEL_NAMES, cardHead, engineAllowed, renderControls, renderSide } from "./panel.js";
-import { announce, noticeMove, setTitle, wireSound } from "./alerts.js";
-import { declineRematch, hideLobby, rematch, showLobby, wireLobby } from "./lobby.js";
-import { keepToken, resolveSeat, takeLinkToken } from "./seats.js";
+import { newGameFrom, wireDialogs } from "./play/dialogs.js";
+import { LEVEL_NAMES, cardHead, engineAllowed, renderControls, renderSide } from "./play/panel.js";
+import { announce, noticeMove, setTitle, wireSound } from "./play/alerts.js";
+import { declineRematch, hideLobby, rematch, showLobby, wireLobby } from "./lobby/lobby.js";
+import { keepToken, resolveSeat, takeLinkToken } from "./play/seats.js";
 import { closeEditor, editorBoard, openEditor, renderEditor, startPly } from "./editor.js";
-import * as analysis from "./analysis.js";
-import { followEngineReview, renderEngineReview, wireEngineReview } from "./engine_review.js";
-import { wireAccount } from "./account.js";
-import { wireSeeks } from "./seeks.js";
-import { hideTournament, renderGameTournament, showTournament, wireTournaments } from "./tournaments.js";
-import { chatEvent, renderChat, wireChat } from "./gamechat.js";
-import { seenGame, wireNotices } from "./notices.js";
-import { hideLeaderboard, renderRatingChange, showLeaderboard, wirePlayers } from "./players.js";
-import { hideProfile, showProfile, wireProfile } from "./profile.js";
-import { wireBots } from "./bots.js";
-import { wireFollows } from "./follows.js";
-import { syncTabs, wireTabs } from "./sidetabs.js";
+import * as analysis from "./analysis/analysis.js";
+import { followEngineReview, renderEngineReview, wireEngineReview } from "./analysis/engine_review.js";
+import { csrfHeaders, signedIn, wireAccount } from "./players/account.js";
+import { wireLanguage } from "./language.js";
+import { wireSeeks } from "./lobby/seeks.js";
+import { hideTournament, renderGameTournament, showTournament, wireTournaments } from "./tournaments/tournaments.js";
+import { chatEvent, renderChat, wireChat } from "./chat/gamechat.js";
+import { seenGame, wireNotices } from "./players/notices.js";
+import { hideLeaderboard, renderRatingChange, showLeaderboard, wirePlayers } from "./players/players.js";
+import { hideProfile, showProfile, wireProfile } from "./players/profile.js";
+import { wireBots } from "./bots/bots.js";
+import { wireFollows } from "./players/follows.js";
+import { syncTabs, wireTabs } from "./play/sidetabs.js";
 
 const modules = {};
 let game = null;
@@ -517,6 +519,7 @@ async function wire() {
   wireChat();
   wireNotices((id) => { history.pushState(null, "", `/game/${id}`); return openGame(id); }, (path) => { history.pushState(null, "", path); route(); });
   wireSound();
+  wireLanguage(() => (signedIn() ? csrfHeaders()["x-csrf-token"] : null));
   wireKeys();
   window.addEventListener("popstate", route);
   await Promise.all([dialogs, account, seeks]);

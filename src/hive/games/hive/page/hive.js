@@ -1,6 +1,7 @@
 // Hive's page module: the hive in axial coordinates, the hands, the Queens' pressure; pieces are clicked or dragged
 // from a hand or the board onto a lit cell; a pop-up shows a stack. Same interface as every game module (see main.js).
 
+import { t } from "../i18n.js";
 import { $, app, h, stylesheet, toast } from "../page.js";
 import { R, beginDrag, centre, dragged, el, fit, frame, hexAt, hexPoints, keyTarget, pickedFrom, ring } from "../hexboard.js";
 export * from "./hive-editor.js"; // the board editor's verbs
@@ -13,7 +14,7 @@ export const SIDES = ["White", "Black"];
 stylesheet(new URL("./hive.css", import.meta.url));
 
 export const BUGS = "QSBGAMLP";
-export const BUG_NAMES = ["Queen Bee", "Spider", "Beetle", "Grasshopper", "Soldier Ant", "Mosquito", "Ladybug", "Pillbug"];
+export const BUG_NAMES = [...BUGS].map((letter) => t(`hive.piece.${letter}`)); // the bugs' names in the page's language
 export const AROUND = [[1, -1], [1, 0], [0, 1], [-1, 1], [-1, 0], [0, -1]];
 const EXPANSIONS = "MLP"; // the bugs a game may leave out
 const SIDE_RIMS = ["#fff4dc", "#10141c"]; // the Warm/Cool set's sides: a cream rim and a near-black rim

@@ -1,0 +1,166 @@
+// The home page: the stored games, in progress first, then finished, each with its players, kind, result and date;
+// resume, review, rematch (colours swapped; between accounts, an offer) and delete (with confirmation, for a seat this browser holds). Above
+// them, on a server with accounts, the seeks and challenges (seeks.js), the live games and who is online
+// (players.js) and the tournaments (tournaments.js).
+
+import { api } from "../net.js";
+import { $, app, h, toast } from "../page.js";
+import { forgetGame, keepToken, storedToken, storedTokens } from "../play/seats.js";
+import { csrfHeaders, signedIn } from "../players/account.js";
+import { LEVEL_NAMES } from "../play/panel.js";
+import { hideSeeks, showSeeks } from "./seeks.js";
+import { showTournamentList } from "../tournaments/tournaments.js";
+import { hideTurns, showTurns } from "../players/notices.js";
+import { hideCommunity, showCommunity } from "../players/players.js";
+import { onLobbyMessage } from "./lobbysocket.js";
+
+let open = null; // the shell's openGame(id, {review}): shows a game
+
+function player(game, seat) {
+  if (game.ai && game.ai.seat === seat) return `AI (${LEVEL_NAMES[game.ai.level] || game.ai.level})`;
+  return game.names[seat] || game.sides[seat];
+}
+
+function moves(n) { return n === 1 ? "1 move" : `${n} moves`; }
+
+function resultText(game) {
+  if (!game.result) return game.length ? `${moves(game.length)} · in progress` : "not started";
+  const winner = game.result === "Aborted" ? "Aborted" : game.winner === null ? "Draw" : `${game.sides[game.winner]} won`;
+  return `${winner}${game.reason ? ` (${game.reason})` : ""} · ${moves(game.length)}`;
+}
+
+const MODES = { ai: "against the AI", local: "on one screen", online: "two browsers" };
+
+function when(seconds) {
+  return new Date(seconds * 1000).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
+function row(game) {
+  const info = app.games[game.kind] || { title: game.kind };
+  const mine = storedToken(game.id);
+  const li = h("li", "game-row" + (game.result ? " finished" : ""));
+  li.dataset.id = game.id;
+  const head = h("div", "game-row-head");
+  const players = h("span", "game-players");
+  const side = (seat) => (player(game, seat) === game.sides[seat] ? "" : ` (${game.sides[seat]})`);
+  players.append(
+    h("b", "", player(game, 0)), document.createTextNode(`${side(0)} vs `),
+    h("b", "", player(game, 1)), document.createTextNode(side(1)),
+  );
+  const timed = game.time_control && game.time_control !== "Untimed" ? ` · ${game.time_control}` : "";
+  head.append(players, h("span", "game-kind", `${info.title} · ${MODES[game.mode] || game.mode}${timed}`));
+  const from = game.start ? " · from a set-up position" : "";
+  const detail = h("div", "game-detail muted", `${resultText(game)}${from} · ${when(game.updated)}`);
+  const buttons = h("div", "game-buttons");
+  const button = (label, cls, handler) => {
+    const b = h("button", cls, label);
+    b.dataset.action = label.toLowerCase();
+    b.onclick = handler;
+    buttons.append(b);
+    return b;
+  };
+  // a server with accounts says which seat is the asker's: its account's, on any device, or a token's it holds
+  const playing = mine || (game.seat !== undefined && game.seat !== null);
+  if (!game.result) button(playing ? "Play" : "Watch", "primary", () => open(game.id, {}));
+  else button("Review", "primary", () => open(game.id, { review: true }));
+  if (game.result && mine) button("Rematch", "", () => rematch(game.id, mine));
+  // a game between accounts stays in both players' records: the server keeps it, so it is not offered
+  if (mine && !(game.seat_accounts || []).some(Boolean)) button("Delete", "danger", () => remove(game, mine));
+  li.append(head, detail, buttons);
+  return li;
+}
+
+// The rematch of a finished game: a guest's starts at once; between accounts it is offered to the opponent (the
+// banner then says so, and the opponent's shows Accept and Decline), and asking while their offer is open accepts it.
+export async function rematch(id, token) {
+  try {
+    const data = await api("POST", `/api/games/${id}/rematch`, {}, token, signedIn() ? csrfHeaders() : {});
+    if (data.offered) {
+      toast(`Rematch offered to ${data.offered.to}: the game starts when they accept.`, false);
+      return;
+    }
+    keepToken(data.id, data.token, data.invite);
+    history.pushState(null, "", `/game/${data.id}`);
+    await open(data.id, {});
+  } catch (err) {
+    toast(err.message);
+  }
+}
+
+async function remove(game, token) {
+  const info = app.games[game.kind] || { title: game.kind };
+  if (!confirm(`Delete this ${info.title} game (${player(game, 0)} vs ${player(game, 1)})? It cannot be undone.`)) return;
+  try {
+    await api("DELETE", `/api/games/${game.id}`, undefined, token);
+    forgetGame(game.id);
+    if (localStorage.getItem("hive.last") === game.id) localStorage.removeItem("hive.last");
+    await showLobby();
+  } catch (err) {
+    toast(err.message);
+  }
+}
+
+// Decline the opponent's rematch offer of the game on screen.
+export async function declineRematch(offer) {
+  try {
+    await api("POST", `/api/challenges/${offer.id}/decline`, undefined, null, csrfHeaders());
+    toast("Rematch declined.", false);
+  } catch (err) {
+    toast(err.message);
+  }
+}
+
+export function wireLobby(openGame) {
+  open = openGame;
+  // the list stays live: a game of the player's moved (the lobby socket's "turn") or began (a seek or challenge
+  // taken) shows at once, not at the next visit
+  let timer = null;
+  onLobbyMessage((message) => {
+    if ($("lobby").hidden || !(message.type === "turn" || message.change === "accepted")) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => { if (!$("lobby").hidden) refreshList(); }, 200);
+  });
+}
+
+// Show the list of games in place of the board.
+export async function showLobby() {
+  $("layout").hidden = true;
+  $("lobby").hidden = false;
+  document.body.classList.add("at-lobby");
+  showSeeks(); // on a server with accounts: the seeks and challenges, kept fresh while the list shows
+  showTournamentList(); // and the tournaments
+  showTurns(); // and a signed-in player's games waiting for their move
+  showCommunity(); // the live games, and who is online
+  await refreshList();
+  const rules = $("lobby-rules");
+  rules.replaceChildren();
+  for (const info of app.assets.games) {
+    if (!info.rules) continue;
+    const a = h("a", "button-link", `How to play ${info.title}`);
+    a.href = info.rules;
+    rules.append(a);
+  }
+}
+
+// The game list, asked for again.
+async function refreshList() {
+  const list = $("game-list");
+  try {
+    // on a server with accounts the list is the asker's own games: its account's, and those of the seats held here
+    const held = app.assets && app.assets.accounts ? { "x-seat-tokens": storedTokens().join(",") } : {};
+    const { games } = await api("GET", "/api/games", undefined, null, held);
+    list.replaceChildren(...games.map(row));
+    $("lobby-empty").hidden = games.length > 0;
+  } catch (err) {
+    toast(err.message);
+  }
+}
+
+export function hideLobby() {
+  hideSeeks();
+  hideTurns();
+  hideCommunity();
+  $("lobby").hidden = true;
+  $("layout").hidden = false;
+  document.body.classList.remove("at-lobby");
+}
