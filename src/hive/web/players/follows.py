@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from ...sdk.view import JSON
 from ..play import GameService
 from ..shared.errors import BadRequest, Conflict, NotFound, shown
+from ..shared.i18n import _, _n
 from ..shared.values import check_text
 from .follow_repository import FollowRepository
 from .names import LENGTH, name_key
@@ -22,13 +23,6 @@ MAX_FOLLOWS = 200
 #: The most names a search answers.
 SEARCH_LIMIT = 20
 _PREFIX = re.compile(r"[A-Za-z0-9_-]+")
-#: The module's messages, in one place (for the message catalogs): each a format of named fields.
-TEXTS = {
-    "prefix": "'prefix' is the start of a name: 1 to {most} letters (a-z, A-Z), digits, _ or -, not {value}.",
-    "yourself": "You cannot follow yourself.",
-    "full": "You follow {limit} players already: unfollow one first.",
-    "not followed": "You do not follow {name}.",
-}
 
 
 def check_prefix(value: object) -> str:
@@ -38,7 +32,13 @@ def check_prefix(value: object) -> str:
     """
     text = unicodedata.normalize("NFKC", check_text(value, "'prefix'", 100)).strip()
     if not 1 <= len(text) <= LENGTH[1] or not _PREFIX.fullmatch(text):
-        raise BadRequest(TEXTS["prefix"].format(most=LENGTH[1], value=shown(value)))
+        raise BadRequest(
+            _(
+                "'prefix' is the start of a name: 1 to {most} letters (a-z, A-Z), digits, _ or -, not {value}.",
+                most=LENGTH[1],
+                value=shown(value),
+            )
+        )
     return text
 
 
@@ -70,7 +70,7 @@ class Follows:
         """
         account = await self.accounts.find(check_text(name, "'name'", 100))
         if account.id == signed.account.id:
-            raise BadRequest(TEXTS["yourself"])
+            raise BadRequest(_("You cannot follow yourself."))
         return account
 
     async def follow(self, signed: Signed, name: object) -> JSON:
@@ -82,7 +82,13 @@ class Follows:
         account = await self._other(signed, name)
         done = await self.repository.follow(signed.account.id, account.id, MAX_FOLLOWS)
         if done == "full":
-            raise Conflict(TEXTS["full"].format(limit=MAX_FOLLOWS))
+            raise Conflict(
+                _n(
+                    "You follow {count} player already: unfollow them first.",
+                    "You follow {count} players already: unfollow one first.",
+                    MAX_FOLLOWS,
+                )
+            )
         return {"name": account.name, "following": True, "already": done == "already"}
 
     async def unfollow(self, signed: Signed, name: str) -> JSON:
@@ -92,7 +98,7 @@ class Follows:
         """
         account = await self._other(signed, name)
         if not await self.repository.unfollow(signed.account.id, account.id):
-            raise NotFound(TEXTS["not followed"].format(name=shown(name)))
+            raise NotFound(_("You do not follow {name}.", name=shown(name)))
         return {"name": account.name, "following": False}
 
     async def followed(self, signed: Signed) -> JSON:
@@ -110,4 +116,4 @@ class Follows:
         return {"players": players, "limit": MAX_FOLLOWS}
 
 
-__all__ = ["MAX_FOLLOWS", "SEARCH_LIMIT", "TEXTS", "Follows", "check_prefix"]
+__all__ = ["MAX_FOLLOWS", "SEARCH_LIMIT", "Follows", "check_prefix"]

@@ -8,6 +8,7 @@ import re
 import secrets
 
 from ..shared.errors import BadRequest, Conflict, NotFound, shown
+from ..shared.i18n import _, _n
 from ..shared.values import check_text
 from .service import SCOPES, Signed, token_hash
 from .token_repository import StoredToken, TokenRepository, token_id
@@ -17,12 +18,6 @@ MAX_TOKENS = 10
 #: The longest label a token may have.
 LABEL = 40
 _ID = re.compile(r"[0-9a-f]{16}")
-#: The module's messages, in one place (for the message catalogs): each a format of named fields.
-TEXTS = {
-    "scope": "'scope' is one of {scopes}, not {value}.",
-    "full": "An account holds at most {limit} API tokens: revoke one first.",
-    "unknown": "You have no API token with this id.",
-}
 
 
 class Tokens:
@@ -42,11 +37,18 @@ class Tokens:
         :raises Conflict: when the account holds :data:`MAX_TOKENS` already.
         """
         if not isinstance(scope, str) or scope not in SCOPES:
-            raise BadRequest(TEXTS["scope"].format(scopes=", ".join(map(repr, SCOPES)), value=shown(scope)))
+            scopes = ", ".join(map(repr, SCOPES))
+            raise BadRequest(_("'scope' is one of {scopes}, not {value}.", scopes=scopes, value=shown(scope)))
         text = check_text(label, "'label'", LABEL, empty=True).strip()
         token = "hive_" + secrets.token_urlsafe(32)
         if not await self.repository.add_token(signed.account.id, token_hash(token), scope, text, MAX_TOKENS):
-            raise Conflict(TEXTS["full"].format(limit=MAX_TOKENS))
+            raise Conflict(
+                _n(
+                    "An account holds at most {count} API token: revoke it first.",
+                    "An account holds at most {count} API tokens: revoke one first.",
+                    MAX_TOKENS,
+                )
+            )
         made = next(t for t in await self.repository.tokens(signed.account.id) if t.id == _public(token))
         return token, made
 
@@ -60,11 +62,11 @@ class Tokens:
         :raises NotFound: when the account has no such token (another account's is none of its).
         """
         if not _ID.fullmatch(public_id) or not await self.repository.revoke_token(signed.account.id, public_id):
-            raise NotFound(TEXTS["unknown"])
+            raise NotFound(_("You have no API token with this id."))
 
 
 def _public(token: str) -> str:
     return token_id(token_hash(token))
 
 
-__all__ = ["LABEL", "MAX_TOKENS", "TEXTS", "Tokens"]
+__all__ = ["LABEL", "MAX_TOKENS", "Tokens"]

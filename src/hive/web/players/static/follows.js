@@ -4,33 +4,13 @@
 // button. The list is asked for again while the lobby shows, at once when the lobby's socket says someone came
 // online, and every few seconds besides.
 
+import { t } from "../i18n.js";
 import { api } from "../net.js";
 import { $, app, h, stylesheet, toast } from "../page.js";
 import { csrfHeaders, onAccountChange, signedIn } from "./account.js";
 import { onLobbyMessage } from "../lobby/lobbysocket.js";
 import { botMark, enterGame, playerLink } from "./players.js";
 
-// Every text of the module (to be moved into the message catalogs as they are).
-const TEXTS = {
-  title: "Players you follow",
-  find: "Find a player",
-  findPlaceholder: "the start of a name",
-  results: "Players found",
-  noneFound: "No player's name starts so.",
-  follow: "Follow",
-  following: "Following",
-  unfollow: "Unfollow",
-  followLabel: (name) => `Follow ${name}`,
-  unfollowLabel: (name) => `Unfollow ${name}`,
-  watchLabel: (name) => `Watch ${name}'s game`,
-  online: "online",
-  playing: "playing",
-  away: "away",
-  watch: "Watch",
-  empty: "You follow nobody yet: find a player above, and follow them to see when they are online or playing.",
-  followed: (name) => `You follow ${name}`,
-  unfollowed: (name) => `You no longer follow ${name}`,
-};
 const POLL_MS = 15000;
 const TYPING_MS = 250;
 
@@ -42,11 +22,11 @@ const lobbyShows = () => !$("lobby").hidden && !document.hidden;
 
 function followButton(name) {
   const mine = followed.some((p) => p.name === name);
-  const button = h("button", "small-button", mine ? TEXTS.following : TEXTS.follow);
+  const button = h("button", "small-button", mine ? t("follows.following") : t("follows.follow"));
   button.type = "button";
   button.dataset.action = "follow";
   button.disabled = mine;
-  button.setAttribute("aria-label", mine ? `${TEXTS.following} ${name}` : TEXTS.followLabel(name));
+  button.setAttribute("aria-label", mine ? t("follows.following_label", { name }) : t("follows.follow_label", { name }));
   button.onclick = () => follow(name);
   return button;
 }
@@ -70,13 +50,13 @@ function followedItem(player) {
   who.append(dot, playerLink(player.name));
   if (player.bot) who.append(botMark());
   const about = h("div", "followed-about");
-  about.append(who, h("span", "followed-state muted", TEXTS[state]));
+  about.append(who, h("span", "followed-state muted", t(`follows.state.${state}`)));
   li.append(about);
   if (player.playing) {
-    const watch = h("a", "button-link small-button", TEXTS.watch);
+    const watch = h("a", "button-link small-button", t("follows.watch"));
     watch.href = `/game/${player.playing}`;
     watch.dataset.action = "watch";
-    watch.setAttribute("aria-label", TEXTS.watchLabel(player.name));
+    watch.setAttribute("aria-label", t("follows.watch_label", { name: player.name }));
     watch.onclick = (evt) => {
       if (evt.button || evt.ctrlKey || evt.metaKey || evt.shiftKey || evt.altKey) return;
       evt.preventDefault();
@@ -84,10 +64,10 @@ function followedItem(player) {
     };
     li.append(watch);
   }
-  const button = h("button", "small-button", TEXTS.unfollow);
+  const button = h("button", "small-button", t("follows.unfollow"));
   button.type = "button";
   button.dataset.action = "unfollow";
-  button.setAttribute("aria-label", TEXTS.unfollowLabel(player.name));
+  button.setAttribute("aria-label", t("follows.unfollow_label", { name: player.name }));
   button.onclick = () => unfollow(player.name);
   li.append(button);
   return li;
@@ -133,7 +113,7 @@ async function search() {
 async function follow(name) {
   try {
     const done = await api("POST", "/api/follows", { name }, null, csrfHeaders());
-    toast(TEXTS.followed(done.name), false);
+    toast(t("follows.followed", { name: done.name }), false);
     await refresh();
   } catch (err) {
     $("find-error").textContent = err.message;
@@ -143,7 +123,7 @@ async function follow(name) {
 async function unfollow(name) {
   try {
     await api("DELETE", `/api/follows/${encodeURIComponent(name)}`, undefined, null, csrfHeaders());
-    toast(TEXTS.unfollowed(name), false);
+    toast(t("follows.unfollowed", { name }), false);
     await refresh();
   } catch (err) {
     $("find-error").textContent = err.message;
@@ -164,14 +144,14 @@ function build() {
   const form = labelled("form", "form-find", null, "find-form");
   form.setAttribute("role", "search");
   form.noValidate = true;
-  const label = h("label", "", TEXTS.find);
+  const label = h("label", "", t("follows.find"));
   const input = labelled("input", "find-name", null);
   input.type = "search";
   input.maxLength = 20;
   input.autocomplete = "off";
   input.autocapitalize = "none";
   input.spellcheck = false;
-  input.placeholder = TEXTS.findPlaceholder;
+  input.placeholder = t("follows.find_placeholder");
   label.append(input);
   form.append(label);
   form.addEventListener("submit", (evt) => { evt.preventDefault(); clearTimeout(typing); search(); });
@@ -179,14 +159,14 @@ function build() {
   const error = labelled("p", "find-error", "", "form-error");
   error.setAttribute("aria-live", "polite");
   const results = labelled("ul", "find-results", null, "online-list find-results");
-  results.setAttribute("aria-label", TEXTS.results);
-  const none = labelled("p", "find-none", TEXTS.noneFound, "muted seeks-empty");
+  results.setAttribute("aria-label", t("follows.results"));
+  const none = labelled("p", "find-none", t("follows.none_found"), "muted seeks-empty");
   none.hidden = true;
   const list = labelled("ul", "follow-list", null, "follow-list");
   list.setAttribute("aria-labelledby", "follows-title");
-  const empty = labelled("p", "follow-empty", TEXTS.empty, "muted seeks-empty");
+  const empty = labelled("p", "follow-empty", t("follows.empty"), "muted seeks-empty");
   empty.hidden = true;
-  section.append(labelled("h2", "follows-title", TEXTS.title), form, error, results, none, list, empty);
+  section.append(labelled("h2", "follows-title", t("follows.title")), form, error, results, none, list, empty);
   $("online").after(section);
 }
 
