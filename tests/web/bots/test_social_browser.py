@@ -138,7 +138,7 @@ def test_a_player_makes_a_bot_and_a_token_from_the_page_and_hive_bot_plays_with_
         expect(found.locator(".bot-mark")).to_have_count(1)
         found.locator("[data-action=follow]").click()
         followed = other.locator("#follow-list li", has_text="Robotina")
-        expect(followed).to_have_class("followed online", timeout=NOTICED)
+        expect(followed).to_have_class("followed is-online", timeout=NOTICED)
         expect(followed).to_contain_text("online")
         expect(found.locator("[data-action=follow]")).to_have_text("Following")
         # alice challenges it; the bot accepts and plays; the followed list shows it playing, to watch
@@ -151,7 +151,7 @@ def test_a_player_makes_a_bot_and_a_token_from_the_page_and_hive_bot_plays_with_
         state = play_until_the_bot_moved(alice, game_id, 2)
         assert state["names"] == ["alice", "Robotina"] and len(state["moves"]) >= 4, state["moves"]
         other.click("#brand")  # her page opened the game her challenge began: back to the lobby
-        expect(followed).to_have_class("followed playing", timeout=NOTICED)
+        expect(followed).to_have_class("followed is-playing", timeout=NOTICED)
         watch = followed.locator("[data-action=watch]")
         expect(watch).to_have_attribute("href", f"/game/{game_id}")
         assert overflow(other) == 0

@@ -42,7 +42,7 @@ function resultItem(player) {
 
 function followedItem(player) {
   const state = player.playing ? "playing" : player.online ? "online" : "away";
-  const li = h("li", `followed ${state}`);
+  const li = h("li", `followed is-${state}`); // not .online: the lobby's section has that class
   li.dataset.id = player.name;
   const dot = h("span", "presence-dot");
   dot.setAttribute("aria-hidden", "true");
