@@ -83,6 +83,15 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
         None,
         {"guest": 401, "account": 403, "player": 200, "opponent": 403, "bot": 403, "admin": 403},
     ),
+    ("GET", "/api/quickpair", None, dict.fromkeys(ACTORS, 200)),
+    # a click opens a seek, takes the one waiting, or withdraws one's own (the admin's token: the admin's seek)
+    (
+        "POST",
+        "/api/quickpair",
+        {"game": "Base", "time_control": {"days": 3}, "rated": False},
+        {"guest": 401} | dict.fromkeys(ACTORS[1:], 200),
+    ),
+    ("POST", "/api/quickpair", {"game": "Base", "time_control": "untimed"}, {"guest": 401, "account": 400, "bot": 400}),
     (
         "POST",
         "/api/challenges",

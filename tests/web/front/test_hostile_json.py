@@ -74,6 +74,7 @@ TAKEN: dict[str, set[str]] = {
     "ply": {"null"},
     "line": {"null"},
     "level": {"null"},
+    "language": {"null"},  # the browser's choice
     "options": {"object"},  # unknown options are ignored
 }
 #: The tables a request could add rows to.
@@ -127,6 +128,7 @@ CASES = [
     Case("POST", "/api/accounts", {"name": "-", "password": PASSWORD}, ("password",)),
     Case("POST", "/api/session", {"name": "nobody", "password": "wrong"}, ("name", "password")),
     Case("POST", "/api/session/password", {"old": "wrong", "new": PASSWORD + "!"}, ("old", "new")),
+    Case("POST", "/api/account/language", {"language": "fr"}, ("language",)),
     Case("POST", "/api/account/block", {"name": "bob"}, ("name",)),
     Case("POST", "/api/account/token", {"scope": "bot"}, ("scope", "label")),
     Case("POST", "/api/follows", {"name": "bob"}, ("name",)),
@@ -139,6 +141,14 @@ CASES = [
     ),
     Case("POST", "/api/seeks", {"kind": "hive", "options": {}, "rated": False}, ("kind", "options")),
     Case("POST", "/api/challenges", {"to": "bob", "game": "Base", "rated": False}, ("to", "game", "rating_range")),
+    Case(
+        "POST",
+        "/api/quickpair",
+        {"game": "Base", "rated": False, "time_control": {"days": 3}},
+        ("game", "time_control", "time_control.days", "rating_range"),
+    ),
+    Case("POST", "/api/quickpair", {"kind": "hive", "options": {}, "time_control": {"days": 3}}, ("kind", "options")),
+    Case("POST", "/api/quickpair", {"game": "Base", "time_control": "untimed"}, ("rated",)),  # refused either way
     Case(
         "POST",
         "/api/tournaments",

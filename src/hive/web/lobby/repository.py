@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,6 +56,10 @@ class SeekRepository(Repository):
         return await self.database.run(self._open, seek, limit)
 
     def _open(self, seek: StoredSeek, limit: int) -> StoredSeek | None:
+        with self.database.engine.begin() as connection:
+            return self._open_in(connection, seek, limit)
+
+    def _open_in(self, connection: sa.Connection, seek: StoredSeek, limit: int) -> StoredSeek | None:
         row = {
             "id": seek.id, "account_id": seek.account_id, "kind": seek.kind, "options": json.dumps(seek.options),
             "time_control": None if seek.time_control is None else json.dumps(seek.time_control),
@@ -63,12 +67,64 @@ class SeekRepository(Repository):
             "game_id": None, "target": seek.target, "rematch_of": seek.rematch_of,
         }  # fmt: skip
         row["held"] = row["created"]
-        with self.database.engine.begin() as connection:
-            lock_account(connection, seek.account_id)
-            if self._count_in(connection, seek.account_id) >= limit:
-                return None
-            connection.execute(seeks.insert().values(row))
+        lock_account(connection, seek.account_id)
+        if self._count_in(connection, seek.account_id) >= limit:
+            return None
+        connection.execute(seeks.insert().values(row))
         return StoredSeek(**{**seek.__dict__, "created": row["created"]})
+
+    async def pair(
+        self, seek: StoredSeek, lock: int, same: Callable[[StoredSeek], bool], known: Collection[str],
+        takes: Mapping[str, str], limit: int,
+    ) -> tuple[str, StoredSeek | None]:  # fmt: skip
+        """Quick pairing's one transaction, for the pool of ``seek`` (its game, options, time control and
+        rated-ness: ``same`` says whether an open seek is in it), its deciders one at a time (PostgreSQL's advisory
+        lock ``lock``; SQLite's writers are one at a time already). Returns what was done:
+
+        - ``("cancelled", own)``: the account's own seek in the pool was open: it is withdrawn;
+        - ``("changed", None)``: the pool holds a seek not in ``known`` (opened since the caller looked), or the one
+          chosen was accepted meanwhile: look again;
+        - ``("taken", found)``: the oldest open seek of the pool in ``takes`` is taken for the game ``takes`` names;
+        - ``("full", None)``: none to take, and the account has ``limit`` seeks open already;
+        - ``("opened", seek)``: none to take: ``seek`` is stored.
+        """
+        return await self.database.run(self._pair, seek, lock, same, known, takes, limit)
+
+    def _pair(
+        self, seek: StoredSeek, lock: int, same: Callable[[StoredSeek], bool], known: Collection[str],
+        takes: Mapping[str, str], limit: int,
+    ) -> tuple[str, StoredSeek | None]:  # fmt: skip
+        with self.database.engine.begin() as connection:
+            if connection.dialect.name == "postgresql":
+                connection.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": lock})
+            pool = [found for found in self._pool_in(connection, seek.kind, seek.rated) if same(found)]
+            own = [found for found in pool if found.account_id == seek.account_id]
+            if own:
+                connection.execute(seeks.delete().where(seeks.c.id.in_([found.id for found in own])))
+                return "cancelled", own[0]
+            if any(found.id not in known for found in pool):
+                return "changed", None
+            for found in pool:
+                if found.id in takes:
+                    chosen = sa.and_(seeks.c.id == found.id, seeks.c.game_id.is_(None))
+                    taken = connection.execute(seeks.update().where(chosen).values(game_id=takes[found.id]))
+                    return ("taken", found) if taken.rowcount == 1 else ("changed", None)
+            stored = self._open_in(connection, seek, limit)
+        return ("opened", stored) if stored is not None else ("full", None)
+
+    async def pool(self, kind: str, rated: bool) -> list[StoredSeek]:
+        """The open seeks anyone may accept of the game ``kind``, rated or not, oldest first."""
+        return await self.database.run(self._pool, kind, rated)
+
+    def _pool(self, kind: str, rated: bool) -> list[StoredSeek]:
+        with self.database.single() as connection:
+            return self._pool_in(connection, kind, rated)
+
+    @staticmethod
+    def _pool_in(connection: sa.Connection, kind: str, rated: bool) -> list[StoredSeek]:
+        public = sa.and_(seeks.c.game_id.is_(None), seeks.c.target.is_(None), seeks.c.rematch_of.is_(None))
+        query = _LISTED.where(public, seeks.c.kind == kind, seeks.c.rated == rated).order_by(seeks.c.created)
+        return [_seek(row) for row in connection.execute(query).all()]
 
     async def rematch_offers(self, game_id: str) -> list[StoredSeek]:
         """The open challenges that offer the rematch of the game ``game_id``, oldest first."""

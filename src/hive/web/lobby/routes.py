@@ -15,6 +15,11 @@
   (``incoming`` and ``outgoing``), ``POST /api/challenges/{id}/accept`` (as a seek's), ``POST
   /api/challenges/{id}/decline`` (the challenged player's; the challenger withdraws it the same way). A blocked
   account's challenges are refused.
+- Quick pairing: ``GET /api/quickpair`` (the grid's cells: ``id``, ``label``, ``time_control``, ``speed``);
+  ``POST /api/quickpair`` (``game``, or ``kind`` and ``options``; ``time_control``, one of the grid's; ``rated``,
+  default true; ``rating_range``) accepts the oldest fitting open seek of that pool by someone else (answered as an
+  accepted seek, with ``paired: "started"``), or else opens a seek (``paired: "waiting"``, ``seek``), or withdraws
+  the asker's own seek waiting there (``paired: "cancelled"``, ``seek``: its id); see :mod:`~hive.web.lobby.quick`.
 - ``GET /api/games/{id}/seat``: the signed-in player's ``seat`` and its ``token`` in a game from a seek.
 - Rematch offers: ``POST /api/games/{id}/rematch`` of a finished game between accounts is an offer to the opponent
   (see :meth:`LobbyRoutes.rematch`).
@@ -36,6 +41,7 @@ from ..play.session import Session
 from ..players import Identity
 from ..shared.endpoints import body, endpoint
 from ..shared.errors import Forbidden
+from .quick import QuickPairing
 from .service import Seeks
 
 #: A started game's answer: its id, the asker's token, the other seat's (``None`` here) and the state.
@@ -58,11 +64,14 @@ class LobbyRoutes:
         self.games = games
         self.started = started
         self.json_depth = json_depth
+        self.quick = QuickPairing(seeks)
 
     def routes(self) -> list[BaseRoute]:
         """The lobby's routes (the rematch is the game's route, which asks :meth:`rematch` between accounts)."""
         return [
             Route("/api/games/{id}/seat", endpoint(self.seat), methods=["GET"]),
+            Route("/api/quickpair", endpoint(self.quick_grid), methods=["GET"]),
+            Route("/api/quickpair", endpoint(self.quick_pair), methods=["POST"]),
             Route("/api/seeks", endpoint(self.list_seeks), methods=["GET"]),
             Route("/api/seeks", endpoint(self.open_seek), methods=["POST"]),
             Route("/api/seeks/{id}", endpoint(self.seek), methods=["GET"]),
@@ -84,6 +93,18 @@ class LobbyRoutes:
     async def open_seek(self, request: Request) -> Any:
         signed = await self.identity.changing(request, "play")
         return await self.seeks.open(signed, await self._body(request))
+
+    async def quick_grid(self, request: Request) -> Any:
+        self.identity.check_enabled()
+        return self.quick.grid()
+
+    async def quick_pair(self, request: Request) -> Any:
+        signed = await self.identity.changing(request, "play")
+        done, found = await self.quick.pair(signed, await self._body(request))
+        if done == "started":
+            session, game = found
+            return {**await self.started(session, game.token, None), "paired": done}
+        return {"paired": done, "seek": found}
 
     async def seek(self, request: Request) -> Any:
         self.identity.check_enabled()

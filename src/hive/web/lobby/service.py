@@ -32,6 +32,7 @@ from ..shared.values import check_number, check_text
 from ..tournaments import Tournaments
 from ..views import game_options
 from .events import SeekClosed, SeekOpened, SeekTaken
+from .pools import cell_of
 from .repository import SeekRepository, StoredSeek
 
 #: Seeks one account may have open at once.
@@ -55,7 +56,8 @@ async def _unheard(event: LobbyEvent) -> None:
     """Nobody listens (a service used on its own)."""
 
 
-def _range(value: object) -> tuple[float | None, float | None]:
+def rating_range(value: object) -> tuple[float | None, float | None]:
+    """A request's ``rating_range`` (``[low, high]``, either ``null``; ``null``: any) read, or :class:`BadRequest`."""
     if value is None:
         return None, None
     if not isinstance(value, list) or len(value) != 2:
@@ -99,7 +101,7 @@ class Seeks:
         self.tournaments = tournaments
         self.announce = announce
 
-    async def _changed(self, stored: StoredSeek, change: str, **more: Any) -> None:
+    async def announce_change(self, stored: StoredSeek, change: str, **more: Any) -> None:
         """Tell the lobby of a change of ``stored`` (``opened``, ``accepted``, or how it closed)."""
         target = await self.accounts.by_id(stored.target) if stored.target is not None else None
         kind = {"opened": SeekOpened, "accepted": SeekTaken}.get(change, SeekClosed)
@@ -192,7 +194,7 @@ class Seeks:
         if not isinstance(rated, bool):
             raise BadRequest(f"'rated' is true or false, not {shown(rated)}.")
         colour = data.get("colour", "random")
-        low, high = _range(data.get("rating_range"))
+        low, high = rating_range(data.get("rating_range"))
         # checked as a new game is: the kind, options, time control and colour
         request = {"kind": kind, "options": options, "mode": "online", "time_control": data.get("time_control")}
         game = new_game({**request, "colour": colour})
@@ -207,7 +209,7 @@ class Seeks:
         if stored is None:
             raise Conflict(f"You have {OPEN_SEEKS} seeks open already: cancel one first.")
         described = await self.describe(stored)
-        await self._changed(seek, "opened", **{"seek" if target is None else "challenge": described})
+        await self.announce_change(seek, "opened", **{"seek" if target is None else "challenge": described})
         return described
 
     async def describe(self, seek: StoredSeek) -> JSON:
@@ -235,6 +237,7 @@ class Seeks:
             "created": seek.created,
             "game_id": seek.game_id,
             "rematch_of": seek.rematch_of,
+            "pool": cell_of(seek.time_control) if seek.target is None and seek.rematch_of is None else None,
         }
 
     async def listed(self) -> JSON:
@@ -269,10 +272,7 @@ class Seeks:
         if seek.rematch_of is not None and (await self.service.session(seek.rematch_of)).record.rematch is not None:
             await self.repository.cancel(seek_id)
             raise Conflict("The rematch was started already.")
-        named = seats()
-        seeker = named[seek.colour] if seek.colour in named else secrets.randbelow(2)
-        # the acceptor creates the game, in the seat the seeker left
-        game = self._game(seek, next(name for name, seat in named.items() if seat == 1 - seeker))
+        game, seeker = self.deal(seek)
         rating = await self._rating(signed.account.id, seek, game)
         if (seek.low is not None and rating.rating < seek.low) or (seek.high is not None and rating.rating > seek.high):
             raise Forbidden(
@@ -282,6 +282,17 @@ class Seeks:
             if await self.repository.find(seek_id) is None:
                 raise NotFound(f"No open seek {shown(seek_id)}: it was cancelled.")
             raise Conflict("Another player accepted this seek first.")
+        return await self.begin(signed, seek, game, seeker)
+
+    def deal(self, seek: StoredSeek) -> tuple[Any, int]:
+        """The game that accepting ``seek`` starts, made by the acceptor in the seat the seeker left, and the
+        seeker's seat."""
+        named = seats()
+        seeker = named[seek.colour] if seek.colour in named else secrets.randbelow(2)
+        return self._game(seek, next(name for name, seat in named.items() if seat == 1 - seeker)), seeker
+
+    async def begin(self, signed: Signed, seek: StoredSeek, game: Any, seeker: int) -> tuple[Any, Any]:
+        """Start the game ``game`` (see :meth:`deal`) of a seek just taken by ``signed``; as :meth:`accept`."""
         accounts: list[str | None] = [None, None]
         names: list[str | None] = [None, None]
         accounts[seeker], accounts[1 - seeker] = seek.account_id, signed.account.id
@@ -293,7 +304,7 @@ class Seeks:
         session = await self.service.start(game)
         if seek.rematch_of is not None:
             await self._follows(seek.rematch_of, game.record.id, signed.account.id)
-        await self._changed(seek, "accepted", game_id=game.record.id, by=signed.account.name)
+        await self.announce_change(seek, "accepted", game_id=game.record.id, by=signed.account.name)
         if not _correspondence(seek):  # each player sits at this game now: their other ones end
             for account in (seek.account_id, signed.account.id):
                 await self.withdraw_all(account, PLAYING, correspondence=False)
@@ -339,7 +350,7 @@ class Seeks:
             change = "cancelled"
         else:
             change = "withdrawn" if signed.account.id == seek.account_id else "declined"
-        await self._changed(seek, change, by=signed.account.name)
+        await self.announce_change(seek, change, by=signed.account.name)
         return {"cancelled": seek_id}
 
     # ------------------------------------------------------------------ seeks that end by themselves
@@ -349,7 +360,7 @@ class Seeks:
         (a seek) or withdrawn (a challenge): whether this call ended it."""
         if not await self.repository.cancel(seek.id):
             return False  # accepted or ended meanwhile
-        await self._changed(seek, "cancelled" if seek.target is None else "withdrawn", by=seek.name, why=why)
+        await self.announce_change(seek, "cancelled" if seek.target is None else "withdrawn", by=seek.name, why=why)
         return True
 
     async def hold(self, account_ids: Collection[str]) -> None:
@@ -385,4 +396,4 @@ def _correspondence(seek: StoredSeek) -> bool:
     return control is not None and "days" in control
 
 
-__all__ = ["GONE", "OPEN_SEEKS", "PLAYING", "SIGNED_OUT", "Announce", "Seeks"]
+__all__ = ["GONE", "OPEN_SEEKS", "PLAYING", "SIGNED_OUT", "Announce", "Seeks", "rating_range"]

@@ -41,6 +41,7 @@ import { hideProfile, showProfile, wireProfile } from "./players/profile.js";
 import { wireBots } from "./bots/bots.js";
 import { wireFollows } from "./players/follows.js";
 import { syncTabs, wireTabs } from "./play/sidetabs.js";
+import { cancelPending, followState, holdMove, mayPreselect, wirePremove } from "./play/premove.js";
 
 const modules = {};
 let game = null;
@@ -133,9 +134,19 @@ function reviewText(ply) {
 
 // ------------------------------------------------------------------ actions
 
+// A move the player made: pre-selected or held for confirmation (premove.js), else sent.
 async function play(body) {
   if (!app.state) return;
   if (app.analysis) { await analysis.analysisPlay(body); return; }
+  const list = app.selected ? app.state.view.legal[app.selected] : null;
+  const picked = Array.isArray(list) ? list.find((d) => d && d.move === body.move) : null;
+  if (holdMove(body, app.selected, picked && picked.to)) { app.selected = null; render(); return; }
+  await sendMove(body);
+}
+
+// The one path a move is sent by (the server checks the turn and the ply it names).
+async function sendMove(body) {
+  if (!app.state) return;
   app.selected = null;
   app.hint = null;
   try {
@@ -321,6 +332,7 @@ async function setState(state) {
   render();
   followEngineReview();
   if (grew || first || ended) refreshEval();
+  followState(state);
 }
 
 // Tell the player whose offer the opponent declined (the state says what its last change was, and by whom).
@@ -459,7 +471,7 @@ function wireKeys() {
     else if (k === "h") hint();
     else if (k === "e") toggleEval();
     else if (k === "a") $("btn-analyse").click();
-    else if (k === "escape") { dropPick(); app.selected = null; app.review = null; if (game) game.escape(); render(); }
+    else if (k === "escape") { cancelPending(); dropPick(); app.selected = null; app.review = null; if (game) game.escape(); render(); }
     else if (k === "arrowleft") reviewStep(-1);
     else if (k === "arrowright" && (app.review || app.analysis)) reviewStep(1);
     else if ((k === "home" || k === "end") && !evt.defaultPrevented && app.state && !app.analysis && !document.body.classList.contains("at-lobby")) {
@@ -519,6 +531,7 @@ async function wire() {
   wireChat();
   wireNotices((id) => { history.pushState(null, "", `/game/${id}`); return openGame(id); }, (path) => { history.pushState(null, "", path); route(); });
   wireSound();
+  wirePremove({ send: sendMove, render, game: () => game });
   wireLanguage(() => (signedIn() ? csrfHeaders()["x-csrf-token"] : null));
   wireKeys();
   window.addEventListener("popstate", route);
@@ -534,7 +547,7 @@ function analyseNew() {
 const editorHooks = { gameFor, createGame, newGameFrom, analyse: analyseNew, render };
 
 const shell = {
-  canAct, refusal, explain, currentView, render, play, at: analysis.at,
+  canAct, refusal, explain, currentView, render, play, at: analysis.at, mayPreselect, cancelPending,
   cardHead: (card, seat, view, swatch) => cardHead(game, card, seat, view, swatch),
 };
 

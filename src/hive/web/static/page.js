@@ -12,6 +12,7 @@ export const app = {
   analysis: null, // {line, ply, view, end}: a position of the analysis board on show (analysis.js)
   lines: null, // {lines, writable}: the lines explored in the open game, as the server lists them
   hint: null, // the hinted move, in the game module's own terms
+  pending: null, // a move chosen but not sent: pre-selected, or waiting for confirmation (premove.js)
   evalOn: false,
   bannerClosed: null, // the game whose result banner the player closed
 };

@@ -19,6 +19,7 @@ export const AROUND = [[1, -1], [1, 0], [0, 1], [-1, 1], [-1, 0], [0, -1]];
 const EXPANSIONS = "MLP"; // the bugs a game may leave out
 const SIDE_RIMS = ["#fff4dc", "#10141c"]; // the Warm/Cool set's sides: a cream rim and a near-black rim
 const LONG_PRESS = 480; // ms a finger rests on a piece to open its stack
+const PENDING = "#1c7ed6"; // a move chosen but not sent: blue, apart from the lit cells and the last move
 
 let shell = null;
 let pop = null; // the pop-up listing a stack's pieces
@@ -45,6 +46,7 @@ export function key(q, r) { return `${q},${r}`; }
 function describe(p) { return `${sideName(colourOf(p))} ${BUG_NAMES[kindOf(p)]}`; }
 // A piece's accessible name: "White Soldier Ant 1" (the number where the piece has one).
 function spoken(p) { return p.length > 2 ? `${describe(p)} ${p.slice(2)}` : describe(p); }
+export { spoken as pieceName }; // how premove.js names a pre-selected piece
 
 export function sideName(seat) { return app.state ? app.state.sides[seat] : SIDES[seat]; }
 export function phase() { return " to move"; }
@@ -238,6 +240,8 @@ export function renderBoard() {
     }
   }
 
+  drawPending(root, view, bounds);
+
   for (const d of legal) {
     const [x, y] = centre(d.to[0], d.to[1]);
     if (!view.cells.length) bounds.push([x, y]);
@@ -253,6 +257,23 @@ export function renderBoard() {
   }
   for (const k of slots) bounds.push(centre(...k.split(",").map(Number)));
   fit(bounds);
+}
+
+// The move chosen but not sent (premove.js): a dashed ring on its piece's cell, a filled one where it goes.
+function drawPending(root, view, bounds) {
+  const pending = app.pending;
+  if (!pending || !pending.to || app.review) return;
+  const cell = view.cells.find((c) => c.stack[c.stack.length - 1] === pending.piece);
+  const kind = pending.premove ? "premove" : "confirm";
+  if (cell) {
+    const [x, y] = centre(cell.q, cell.r);
+    ring(root, x, y, R * 0.9, PENDING, R * 0.1, "5 4", `pending-from pending-${kind}`);
+  }
+  const [x, y] = centre(pending.to[0], pending.to[1]);
+  const g = el("g", { class: `pending-to pending-${kind}`, "data-to": key(...pending.to), "pointer-events": "none" }, root);
+  el("polygon", { points: hexPoints(x, y, R * 0.86), fill: PENDING, "fill-opacity": 0.22, stroke: PENDING, "stroke-width": R * 0.1 }, g);
+  drawTile(g, pending.piece, x, y, {}).setAttribute("opacity", "0.55");
+  bounds.push([x, y]);
 }
 
 const SIDES_OF = ["right of", "lower right of", "lower left of", "left of", "upper left of", "upper right of"];
@@ -344,12 +365,31 @@ export function renderCard(card, seat) {
 
 // ------------------------------------------------------------------ playing
 
+// Whether the player may pre-select a move of this piece now: one of theirs, on the opponent's turn (see premove.js).
+function preselecting(piece) { return shell.mayPreselect() && colourOf(piece) === app.state.seats[0]; }
+
+// The move a pre-selected {piece, to} is in the view's legal moves (a request's body), or null.
+export function preselected(pending, view) {
+  const found = (view.legal[pending.piece] || []).find((d) => d.to[0] === pending.to[0] && d.to[1] === pending.to[1]);
+  return found ? { move: found.move } : null;
+}
+
+// A click on the pending move's piece or cell: it is cancelled.
+function onPending(evt) {
+  const pending = app.pending;
+  if (!pending || !pending.to) return false;
+  const piece = evt.target.closest(".piece");
+  const [q, r] = hexAt(evt);
+  return (piece && piece.dataset.piece === pending.piece && !app.selected) || (q === pending.to[0] && r === pending.to[1]);
+}
+
 function selectPiece(piece) {
   const s = app.state;
   if (!s || app.review) return;
-  const refusal = shell.refusal();
+  const pre = preselecting(piece);
+  const refusal = pre ? null : shell.refusal();
   if (refusal) { toast(refusal); return; }
-  if (!shell.currentView().legal[piece]) {
+  if (!pre && !shell.currentView().legal[piece]) {
     shell.explain(piece, `${piece} has no move here.`);
     app.selected = null;
     shell.render();
@@ -362,6 +402,7 @@ function selectPiece(piece) {
 
 export function click(evt) {
   if (!app.state || app.review) return;
+  if (onPending(evt)) { app.selected = null; shell.cancelPending(); return; }
   const dest = evt.target.closest(".dest");
   if (dest && app.selected) {
     shell.play({ move: dest.dataset.move });
@@ -369,7 +410,7 @@ export function click(evt) {
   }
   const piece = evt.target.closest(".piece");
   const view = shell.currentView();
-  if (piece && !app.selected && !view.legal[piece.dataset.piece] && colourOf(piece.dataset.piece) !== view.turn) {
+  if (piece && !app.selected && !view.legal[piece.dataset.piece] && colourOf(piece.dataset.piece) !== view.turn && !preselecting(piece.dataset.piece)) {
     showStack(piece, evt); // the other side's piece: show what is there rather than a rule
     return;
   }
@@ -390,7 +431,7 @@ function carry(piece, fromHand) {
   return {
     piece,
     fromHand,
-    allowed: () => shell.canAct() && !!shell.currentView().legal[piece],
+    allowed: () => (shell.canAct() && !!shell.currentView().legal[piece]) || preselecting(piece),
     tap: () => selectPiece(piece),
     start() {
       app.selected = piece;
@@ -440,7 +481,8 @@ export function press(evt) {
   pop.hidden = true;
   const piece = evt.target.closest(".piece");
   if (piece) holdToShow(piece, evt);
-  if (piece && shell.canAct() && shell.currentView().legal[piece.dataset.piece] && !evt.target.closest(".dest")) {
+  const movable = piece && ((shell.canAct() && shell.currentView().legal[piece.dataset.piece]) || preselecting(piece.dataset.piece));
+  if (movable && !evt.target.closest(".dest")) {
     return carry(piece.dataset.piece, false);
   }
   return null;

@@ -14,6 +14,8 @@ import { csrfHeaders, onAccountChange, signedIn } from "../players/account.js";
 import { clockForRated, openSignedInDialog, optionFields, timeControl } from "../play/dialogs.js";
 import { live, lobbyFailures, lobbyShowing, onLobbyLive, onLobbyMessage } from "./lobbysocket.js";
 import { playerLink } from "../players/players.js";
+import { showQuick, wireQuick } from "./quickpair.js";
+import { t } from "../i18n.js";
 
 const POLL_MS = 3000;
 // How long the lists wait for the lobby's socket to open before they are asked for by polling.
@@ -53,8 +55,17 @@ function sideText(seek) {
   return `${seek.player === signedIn() ? "you play" : "plays"} ${side}`;
 }
 
+// The ratings a seek's opponent may have: "for 1400–1800", "for 1600+", "for up to 1800", or null for any.
+function rangeText([low, high] = [null, null]) {
+  if (low === null && high === null) return null;
+  const [from, to] = [String(low), String(high)]; // a rating as the lists write it: no thousands separator
+  if (low === null) return t("pairing.range_below", { high: to });
+  return high === null ? t("pairing.range_above", { low: from }) : t("pairing.range_between", { low: from, high: to });
+}
+
 function detailText(seek) {
-  return [gameName(seek), seek.time_control, seek.rated ? "rated" : "casual", sideText(seek)].join(" · ");
+  const range = rangeText(seek.rating_range);
+  return [gameName(seek), seek.time_control, seek.rated ? "rated" : "casual", sideText(seek), ...(range ? [range] : [])].join(" · ");
 }
 
 // One seek or challenge: who (and their rating), what game, and its buttons ([label, action, class, handler]).
@@ -106,6 +117,7 @@ function render(seeks, challenges) {
   const key = JSON.stringify([me, seeks, challenges]);
   if (key === shown) return;
   shown = key;
+  showQuick(seeks);
   $("btn-seek").textContent = me ? "Seek a game" : "Sign in to play";
   const guest = [["Sign in to play", "", "", null]];
   fill($("seek-list"), seeks.map((seek) => {
@@ -308,6 +320,8 @@ async function send() {
     kind, options: module.options(box), time_control: timeControl($("seek-time").value),
     rated: $("seek-rated").checked, colour: $("seek-colour").value,
   };
+  const bound = (id) => ($(id).value.trim() === "" ? null : Number($(id).value));
+  if (bound("seek-low") !== null || bound("seek-high") !== null) body.rating_range = [bound("seek-low"), bound("seek-high")];
   const to = $("seek-to").value.trim();
   const button = $("btn-seek-send");
   button.disabled = true;
@@ -376,6 +390,7 @@ export async function wireSeeks(openGame, loadModule) {
     if (active) refresh();
   });
   document.addEventListener("visibilitychange", () => { if (active && !document.hidden) refresh(); });
-  await Promise.all(app.assets.games.map((info) => fieldsFor(info.kind)));
+  const quick = wireQuick({ enter, watch: (seek) => watched.set(seek.id, seek) });
+  await Promise.all([quick, ...app.assets.games.map((info) => fieldsFor(info.kind))]);
   await syncDialog();
 }
