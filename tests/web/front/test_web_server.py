@@ -442,7 +442,8 @@ SHELL = tuple(
 #: ``hive bot`` the commands.
 GAME_WORDS = re.compile(
     r"(?m)"
-    r"HiveQueen|(?i:hivequeen)|isQueen|\bHive\b|\bhive\b(?!\.(?:token|invite|last|sound|chat|lang|confirm)\b| play\b| bot\b)"
+    r"HiveQueen|(?i:hivequeen)|isQueen|\bHive\b"
+    r"|\bhive\b(?!\.(?:token|invite|last|sound|chat|lang|confirm)\b| play\b| bot\b)"
     r"|data-game|qpanel|qpick|stack-pop|queen-meter|\.hand\b|(?:^|[\s,])\.q[a-z]|GameString|\b(?:White|Black|South|North)\b"
 )
 
