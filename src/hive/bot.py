@@ -72,7 +72,10 @@ class BotSettings:
         if parts.scheme not in ("http", "https") or not parts.netloc:
             raise BotError(f"The server's address is http://HOST:PORT or https://HOST, not {self.server!r}.")
         if not self.token:
-            raise BotError("The bot needs its account's API token (POST /api/account/token).")
+            raise BotError(
+                "The bot needs its account's API token (made on the server's page: Bots and API tokens; or "
+                "POST /api/account/token)."
+            )
         if self.max_games < 1:
             raise BotError(f"A bot plays at least 1 game at once, not {self.max_games}.")
         parse_player(self.player)

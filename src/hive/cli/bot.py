@@ -16,8 +16,9 @@ TOKEN_VARIABLE = "HIVE_BOT_TOKEN"
 
 DESCRIPTION = (
     "Play on a server as a bot account: accept the challenges the options allow, play each game on its clock with "
-    "the engine or level given, and reconnect after a network fault. The account is made a bot's with "
-    "POST /api/account/bot, and its API token with POST /api/account/token."
+    "the engine or level given, and reconnect after a network fault. The account is made a bot's, and its API "
+    "token, on the server's page (the account's dialog: Bots and API tokens), or with POST /api/account/bot and "
+    "POST /api/account/token."
 )
 
 

@@ -11,7 +11,7 @@ from .chat.tables import blocks, chat, chat_reports, mutes
 from .lobby.tables import seeks
 from .moderation.tables import audit
 from .play.tables import games, moves, processes, watchers
-from .players.tables import accounts, api_tokens, online, password_resets, sessions, trusted
+from .players.tables import accounts, api_tokens, follows, online, password_resets, sessions, trusted
 from .push.tables import push_keys, push_subscriptions
 from .ratings.tables import rated_games, ratings
 from .shared.tables import metadata, quotas
@@ -25,6 +25,7 @@ __all__ = [
     "blocks",
     "chat",
     "chat_reports",
+    "follows",
     "games",
     "lines",
     "metadata",

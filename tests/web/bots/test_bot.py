@@ -183,9 +183,12 @@ def test_the_bot_api_refuses_what_it_should(club: str) -> None:
     assert first.post(f"/api/games/{game['id']}/resign", json={}, headers=first_csrf).status_code == 200
     refused = player.post("/api/account/bot", headers=csrf)
     assert refused.status_code == 409 and "stays a player's" in refused.json()["error"]
-    tokens = [player.post("/api/account/token", headers=csrf).json()["token"] for _ in range(2)]
-    old, new = ({"authorization": f"Bearer {t}"} for t in tokens)
-    assert httpx.get(f"{club}/api/session", headers=old).status_code == 401  # a new token replaces the old
+    made = [player.post("/api/account/token", headers=csrf).json() for _ in range(2)]
+    old, new = ({"authorization": f"Bearer {m['token']}"} for m in made)
+    assert httpx.get(f"{club}/api/session", headers=old).json()["name"] == "carol"  # a new token adds to the old
+    revoked = player.delete(f"/api/account/tokens/{made[0]['id']}", headers=csrf)
+    assert revoked.status_code == 200, revoked.text
+    assert httpx.get(f"{club}/api/session", headers=old).status_code == 401  # revoked, it is refused
     assert httpx.get(f"{club}/api/session", headers=new).json()["name"] == "carol"
 
 

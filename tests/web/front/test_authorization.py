@@ -127,6 +127,52 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
         | dict.fromkeys(("account", "player", "opponent", "admin"), 200),
     ),
     ("POST", "/api/account/token", {"scope": "everything"}, {"account": 400, "bot": SCOPE}),
+    # a token never lists nor revokes tokens (its own included): the account's session does, with its CSRF token
+    (
+        "GET",
+        "/api/account/tokens",
+        None,
+        {"guest": 401, "bot": SCOPE, "admin_token": SCOPE}
+        | dict.fromkeys(("account", "player", "opponent", "admin"), 200),
+    ),
+    (
+        "DELETE",
+        "/api/account/tokens/0123456789abcdef",
+        None,
+        {"guest": 401, "bot": SCOPE, "admin_token": SCOPE}
+        | dict.fromkeys(("account", "player", "opponent", "admin"), 404),
+    ),
+    # finding players is anyone's; following is the account's own doing (reading whom it follows, its token's too)
+    ("GET", "/api/players?prefix=pla", None, dict.fromkeys(ACTORS, 200)),
+    ("GET", "/api/follows", None, {"guest": 401} | dict.fromkeys(ACTORS[1:], 200)),
+    (
+        "POST",
+        "/api/follows",
+        {"name": "player"},
+        {
+            "guest": 401,
+            "account": 200,
+            "player": 400,
+            "opponent": 200,
+            "bot": SCOPE,
+            "admin": 200,
+            "admin_token": SCOPE,
+        },
+    ),
+    (
+        "DELETE",
+        "/api/follows/player",
+        None,
+        {
+            "guest": 401,
+            "account": 200,
+            "player": 400,
+            "opponent": 200,
+            "bot": SCOPE,
+            "admin": 200,
+            "admin_token": SCOPE,
+        },
+    ),
     (
         "POST",
         "/api/account/language",

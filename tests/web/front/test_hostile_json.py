@@ -83,7 +83,7 @@ TAKEN: dict[str, set[str]] = {
 #: The tables a request could add rows to.
 COUNTED = (
     "games", "moves", "lines", "reviews", "accounts", "api_tokens", "ratings", "rated_games", "seeks", "tournaments",
-    "tournament_games", "chat", "blocks", "push_subscriptions", "audit", "mutes", "password_resets",
+    "tournament_games", "chat", "blocks", "push_subscriptions", "audit", "mutes", "password_resets", "follows",
 )  # fmt: skip
 
 
@@ -137,6 +137,8 @@ CASES = [
     Case("POST", "/api/session/password", {"old": "wrong", "new": PASSWORD + "!"}, ("old", "new")),
     Case("POST", "/api/account/language", {"language": "fr"}, ("language",)),
     Case("POST", "/api/account/block", {"name": "bob"}, ("name",)),
+    Case("POST", "/api/account/token", {"scope": "bot"}, ("scope", "label")),
+    Case("POST", "/api/follows", {"name": "bob"}, ("name",)),
     Case("POST", "/api/account/unblock", {"name": "bob"}, ("name",)),
     Case(
         "POST",
@@ -186,7 +188,6 @@ NO_FIELDS = {
     "/api/seeks/{id}/accept",
     "/api/challenges/{id}/accept",
     "/api/challenges/{id}/decline",
-    "/api/account/token",
     "/api/account/bot",
 }
 #: Query parameters, by route: hostile texts and numbers written in the query.
@@ -198,6 +199,7 @@ QUERIES = [
     ("/api/players/ada/records", ("opponent", "result", "game", "speed")),
     ("/api/leaderboard", ("game", "speed")),
     ("/api/push/subscription", ("endpoint",)),
+    ("/api/players", ("prefix",)),
 ]
 IN_QUERIES = ["\u202e", "\u200b", "1" * 40, "NaN", "1e308", "-1", "x" * 3000]
 

@@ -438,10 +438,12 @@ SHELL = tuple(
         if path.suffix in (".html", ".js", ".css")
     )
 )
-#: A game's name or title, or what only one game has; ``hive.`` keys name the page's storage, ``hive play`` the command.
+#: A game's name or title, or what only one game has; ``hive.`` keys name the page's storage, ``hive play`` and
+#: ``hive bot`` the commands.
 GAME_WORDS = re.compile(
     r"(?m)"
-    r"HiveQueen|(?i:hivequeen)|isQueen|\bHive\b|\bhive\b(?!\.(?:token|invite|last|sound|chat|lang|confirm)\b| play\b)"
+    r"HiveQueen|(?i:hivequeen)|isQueen|\bHive\b"
+    r"|\bhive\b(?!\.(?:token|invite|last|sound|chat|lang|confirm)\b| play\b| bot\b)"
     r"|data-game|qpanel|qpick|stack-pop|queen-meter|\.hand\b|(?:^|[\s,])\.q[a-z]|GameString|\b(?:White|Black|South|North)\b"
 )
 

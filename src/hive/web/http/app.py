@@ -59,12 +59,15 @@ from ..play.showing import Showing
 from ..play.sockets import GameSocket
 from ..players import Accounts, Identity
 from ..players.mail import Mailer, MailServer
+from ..players.follows import Follows
 from ..players.profiles import Profiles
 from ..players.reset_routes import ResetRoutes
 from ..players.resets import PasswordResets
 from ..players.routes import PlayerRoutes
 from ..push import Notices, Push, Sender
 from ..push.routes import PushRoutes
+from ..players.social_routes import SocialRoutes
+from ..players.tokens import Tokens
 from ..ratings import Ratings
 from ..ratings.routes import RatingRoutes
 from ..shared.bus import Bus, LocalBus, PostgresBus, Publisher, RedisBus
@@ -165,6 +168,7 @@ class App:
         self.chat = Chat(store.chat, service, self.accounts, self.tournaments, publish)
         self.seeks = Seeks(store.seeks, self.ratings, service, self.accounts, self.chat, self.tournaments, publish)
         self.profiles = Profiles(store.accounts, service, self.ratings.rating)
+        self.tokens, self.follows = Tokens(self.accounts.tokens), Follows(self.accounts, store.follows, service)
         self.bots = Bots(self.accounts, self.ratings, self.seeks, service)
         mailer = Mailer(MailServer.parse(settings.smtp)) if settings.smtp else None
         self.resets = PasswordResets(store.resets, store.accounts, store.quotas, mailer, self.accounts.passwords)
@@ -249,8 +253,16 @@ class App:
         self.ai_routes = AIRoutes(self.service, self.ai, self.rates, seats, lines=self.analysis)
         self.domains: list[DomainRoutes] = [
             PlayerRoutes(
-                identity, self.accounts, self.profiles, depth, self.api.page, self.ratings.profile, self.news.signed_out
+                identity,
+                self.accounts,
+                self.profiles,
+                depth,
+                self.api.page,
+                self.ratings.profile,
+                self.news.signed_out,
+                self.tokens,
             ),
+            SocialRoutes(identity, self.tokens, self.follows, depth),
             RatingRoutes(identity, self.ratings, self.api.page),
             self.lobby_routes,
             TournamentRoutes(identity, self.tournaments, self.api.page, depth),

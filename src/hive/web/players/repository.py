@@ -11,7 +11,7 @@ from sqlalchemy import exc
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..shared.database import Repository
-from .tables import accounts, api_tokens, online, sessions, trusted
+from .tables import accounts, api_tokens, follows, online, sessions, trusted
 
 
 def lock_account(connection: sa.Connection, account_id: str) -> None:
@@ -122,6 +122,8 @@ class AccountRepository(Repository):
         with self.database.engine.begin() as connection:
             for table in (sessions, online, api_tokens, trusted):
                 connection.execute(table.delete().where(table.c.account_id == account_id))
+            gone = sa.or_(follows.c.follower_id == account_id, follows.c.followed_id == account_id)
+            connection.execute(follows.delete().where(gone))
             connection.execute(accounts.delete().where(accounts.c.id == account_id))
 
     # ------------------------------------------------------------------ sessions
@@ -178,25 +180,18 @@ class AccountRepository(Repository):
 
     # ------------------------------------------------------------------ API tokens
 
-    async def set_token(self, account_id: str, token_hash: str, scope: str) -> None:
-        """Give the account a new API token (its hash) of ``scope``, in place of any it had."""
-        await self.database.run(self._set_token, account_id, token_hash, scope)
-
-    def _set_token(self, account_id: str, token_hash: str, scope: str) -> None:
-        row = {"token": token_hash, "account_id": account_id, "created": self.now(), "scope": scope}
-        with self.database.engine.begin() as connection:
-            connection.execute(api_tokens.delete().where(api_tokens.c.account_id == account_id))
-            connection.execute(api_tokens.insert().values(**row))
-
-    async def by_token(self, token_hash: str) -> tuple[StoredAccount, str] | None:
-        """The account an API token (its hash) acts as, and the token's scope."""
+    async def by_token(self, token_hash: str) -> tuple[StoredAccount, str, float | None] | None:
+        """The account an API token (its hash) acts as, the token's scope, and when it was last used (``None``:
+        never). Tokens are made, listed and revoked by :class:`~hive.web.players.token_repository.TokenRepository`."""
         return await self.database.run(self._by_token, token_hash)
 
-    def _by_token(self, token_hash: str) -> tuple[StoredAccount, str] | None:
-        query = sa.select(accounts, api_tokens.c.scope).join(api_tokens, api_tokens.c.account_id == accounts.c.id)
+    def _by_token(self, token_hash: str) -> tuple[StoredAccount, str, float | None] | None:
+        query = sa.select(accounts, api_tokens.c.scope, api_tokens.c.used.label("token_used")).join(
+            api_tokens, api_tokens.c.account_id == accounts.c.id
+        )
         with self.database.single() as connection:
             row = connection.execute(query.where(api_tokens.c.token == token_hash)).first()
-        return None if row is None else (_account(row), str(row.scope))
+        return None if row is None else (_account(row), str(row.scope), row.token_used)
 
     async def revoke(self, account_id: str, *, but: str | None = None, trust: bool = False) -> None:
         """End every session of the account but ``but`` (a session's hash), and revoke its API tokens, in one

@@ -26,9 +26,11 @@
 - ``POST /api/account/language`` (``language``: a code the server speaks, ``en``, ``fr``...; ``null``: the
   browser's): the account's language for the page and the server's messages (its refusals are answered in it); the
   answer sets the page's language cookie too (see :mod:`hive.web.shared.i18n`).
-- API tokens: ``POST /api/account/token`` (``scope``: ``bot``, the default) answers a new API token (once; it
-  replaces any other), which acts as the account in ``Authorization: Bearer <token>`` within its scope (``bot``:
-  reading and playing; see :data:`hive.web.players.service.NEEDS` and :mod:`hive.web.bots.routes`).
+- API tokens: ``POST /api/account/token`` (``scope``: ``bot``, the default; ``label``: the owner's name for it, up
+  to 40 characters) answers a new API token (``token``, shown this once: only its hash is kept; ``id``, by which it
+  is listed and revoked, see :mod:`hive.web.players.social_routes`; an account holds at most 10), which acts as
+  the account in ``Authorization: Bearer <token>`` within its scope (``bot``: reading and playing; see
+  :data:`hive.web.players.service.NEEDS` and :mod:`hive.web.bots.routes`).
 
 Every change made with the cookie (sign-out, password, an admin's) carries the session's CSRF token in
 ``X-CSRF-Token``; one made with an API token needs none, but only what its scope allows: changing the account and
@@ -55,6 +57,7 @@ from .identity import COOKIE, DEVICE, Identity, Page
 from .profiles import Profiles
 from .service import ONLINE_SECONDS, SESSION_SECONDS, Accounts, SignedIn
 from .throttle import TRUST_SECONDS
+from .tokens import Tokens
 
 #: The most accounts ``GET /api/online`` lists.
 ONLINE_LIMIT = 100
@@ -72,6 +75,7 @@ class PlayerRoutes:
     :param page: the page's shell (a profile's page is shown by its script).
     :param rated: what a profile shows of an account's ratings (:meth:`hive.web.ratings.service.Ratings.profile`).
     :param signed_out: told the account that signed out (its seeks end: nobody is there to play them).
+    :param tokens: the API tokens.
     """
 
     def __init__(
@@ -83,6 +87,7 @@ class PlayerRoutes:
         page: Page,
         rated: Callable[[str], Awaitable[JSON]],
         signed_out: Callable[[str], Awaitable[object]],
+        tokens: Tokens,
     ) -> None:
         self.identity = identity
         self.accounts = accounts
@@ -91,6 +96,7 @@ class PlayerRoutes:
         self._page = page
         self.rated = rated
         self.signed_out = signed_out
+        self.tokens = tokens
 
     def routes(self) -> list[BaseRoute]:
         """The players' routes."""
@@ -216,9 +222,9 @@ class PlayerRoutes:
 
     async def api_token(self, request: Request) -> Any:
         signed = await self.identity.changing(request, "account")
-        scope = (await self._body(request)).get("scope", "bot")
-        token = await self.accounts.make_token(signed, scope)
-        return {"name": signed.account.name, "token": token, "scope": scope}
+        data = await self._body(request)
+        token, made = await self.tokens.make(signed, data.get("scope", "bot"), data.get("label", ""))
+        return {"name": signed.account.name, "token": token} | made.answer()
 
 
 __all__ = ["ONLINE_LIMIT", "PlayerRoutes"]

@@ -30,6 +30,7 @@ from .names import check_name, name_key
 from .passwords import Passwords, check_length, check_password
 from .repository import AccountRepository, NameTaken, StoredAccount
 from .throttle import Throttle, device_key
+from .token_repository import TokenRepository
 
 #: How long a session lasts unused (each use extends it, at most once an hour).
 SESSION_SECONDS = 30 * 24 * 3600
@@ -113,6 +114,8 @@ class Accounts:
         settings: Settings | None = None,
     ) -> None:
         self.repository = repository
+        #: The API tokens (made, listed and revoked by :class:`~hive.web.players.tokens.Tokens`).
+        self.tokens = TokenRepository(repository.database, repository.now)
         self.passwords = passwords or Passwords()
         self.now = now
         quotas = quotas or QuotaRepository(repository.database, repository.now)
@@ -226,9 +229,12 @@ class Accounts:
         found = await self.repository.by_token(token_hash(token.strip()))
         if found is None or found[0].banned:
             raise Unauthorized("This API token is unknown, revoked, or its account banned.")
-        account, scope = found
+        account, scope, used = found
+        hashed = token_hash(token.strip())
+        if used is None or self.now() - used >= SEEN_EVERY:  # its list says when it was last used, to the minute
+            await self.tokens.token_used(hashed)
         await self.seen(account)
-        return Signed(account, token_hash(token.strip()), "", scope=scope)
+        return Signed(account, hashed, "", scope=scope)
 
     async def set_language(self, signed: Signed, language: object) -> str | None:
         """Keep the account's choice of language (``None``: the browser's).
@@ -246,18 +252,6 @@ class Accounts:
             )
         await self.repository.update(signed.account.id, language=language)
         return language
-
-    async def make_token(self, signed: Signed, scope: object = "bot") -> str:
-        """A new API token of ``scope`` for the account (returned once: only its hash is kept), in place of any it
-        had.
-
-        :raises BadRequest: for a scope that is none of :data:`SCOPES`.
-        """
-        if not isinstance(scope, str) or scope not in SCOPES:
-            raise BadRequest(f"'scope' is one of {', '.join(map(repr, SCOPES))}, not {shown(scope)}.")
-        token = "hive_" + secrets.token_urlsafe(32)
-        await self.repository.set_token(signed.account.id, token_hash(token), scope)
-        return token
 
     @staticmethod
     def check_scope(signed: Signed, need: str) -> None:

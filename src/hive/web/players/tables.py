@@ -1,6 +1,6 @@
-"""The players' tables: their accounts, API tokens, sessions, who is online, where each signed in from, and the
-links that set a forgotten password. The
-migrations in :mod:`~hive.web.migrations` create them; a change here goes with a new migration."""
+"""The players' tables: their accounts, API tokens, sessions, who is online, where each signed in from, the links
+that set a forgotten password, and whom each follows. The migrations in :mod:`~hive.web.migrations` create them; a
+change here goes with a new migration."""
 
 from __future__ import annotations
 
@@ -29,7 +29,8 @@ accounts = sa.Table(
 )
 
 #: API tokens (the SHA-256 of each): ``Authorization: Bearer <token>`` acts as the account (a bot's engine), within
-#: its scope (``bot``: play and read; see :data:`hive.web.players.service.SCOPES`).
+#: its scope (``bot``: play and read; see :data:`hive.web.players.service.SCOPES`); ``label`` is the owner's name for
+#: it, ``used`` when it was last used (noted at most once a minute).
 api_tokens = sa.Table(
     "api_tokens",
     metadata,
@@ -37,6 +38,8 @@ api_tokens = sa.Table(
     sa.Column("account_id", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True),
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("scope", sa.Text, nullable=False, server_default="bot"),
+    sa.Column("label", sa.Text, nullable=False, server_default=""),
+    sa.Column("used", sa.Float),
 )
 
 #: Signed-in sessions: the SHA-256 of the cookie's token (the token itself is never stored), the CSRF token that
@@ -83,4 +86,10 @@ password_resets = sa.Table(
     sa.Column("used", sa.Float),
 )
 
-__all__ = ["accounts", "api_tokens", "online", "password_resets", "sessions", "trusted"]
+#: Who follows whom: a player sees the players they follow online or playing (see :mod:`hive.web.players.follows`).
+follows = sa.Table(
+    "follows",
+    sa.Column("follower_id", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("followed_id", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, index=True),
+
+__all__ = ["accounts", "api_tokens", "follows", "online", "password_resets", "sessions", "trusted"]

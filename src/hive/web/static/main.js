@@ -38,6 +38,8 @@ import { chatEvent, renderChat, wireChat } from "./chat/gamechat.js";
 import { seenGame, wireNotices } from "./players/notices.js";
 import { hideLeaderboard, renderRatingChange, showLeaderboard, wirePlayers } from "./players/players.js";
 import { hideProfile, showProfile, wireProfile } from "./players/profile.js";
+import { wireBots } from "./bots/bots.js";
+import { wireFollows } from "./players/follows.js";
 import { syncTabs, wireTabs } from "./play/sidetabs.js";
 import { cancelPending, followState, holdMove, mayPreselect, wirePremove } from "./play/premove.js";
 import { wirePush } from "./push/push.js";
@@ -543,6 +545,8 @@ async function wire() {
     wireAdmin((path) => { history.pushState(null, "", path); route(); });
     wireRecovery();
   }
+  wireBots();
+  wireFollows();
   const seeks = wireSeeks((id) => { history.pushState(null, "", `/game/${id}`); return openGame(id); }, gameFor);
   wireChat();
   wireNotices((id) => { history.pushState(null, "", `/game/${id}`); return openGame(id); }, (path) => { history.pushState(null, "", path); route(); });

@@ -21,6 +21,7 @@ from ..lobby.repository import SeekRepository
 from ..moderation.repository import AuditRepository
 from ..play.presence_repository import Presence
 from ..play.repository import Effects, GameRepository, StaleError
+from ..players.follow_repository import FollowRepository
 from ..players.repository import AccountRepository
 from ..players.reset_repository import ResetRepository
 from ..push.repository import PushRepository
@@ -49,6 +50,7 @@ class Store:
     push: PushRepository
     resets: ResetRepository
     audit: AuditRepository
+    follows: FollowRepository
 
     def close(self) -> None:
         """Close the database."""
@@ -84,6 +86,7 @@ def open_store(
         PushRepository(db, now),
         ResetRepository(db, now),
         AuditRepository(db, now),
+        FollowRepository(db, now),
     )
 
 

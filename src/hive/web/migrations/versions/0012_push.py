@@ -1,7 +1,7 @@
 """Web Push: the server's VAPID key pair (``push_keys``, made by ``hive db upgrade`` or on first use) and the
 browsers' push subscriptions (``push_subscriptions``).
 
-Revision ID: 0014
+Revision ID: 0012
 Revises: 0011
 Create Date: 2026-12-06
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0014"
+revision = "0012"
 down_revision = "0011"
 branch_labels = None
 depends_on = None
