@@ -58,16 +58,16 @@ from ..play.service import GameService
 from ..play.showing import Showing
 from ..play.sockets import GameSocket
 from ..players import Accounts, Identity
-from ..players.mail import Mailer, MailServer
 from ..players.follows import Follows
+from ..players.mail import Mailer, MailServer
 from ..players.profiles import Profiles
 from ..players.reset_routes import ResetRoutes
 from ..players.resets import PasswordResets
 from ..players.routes import PlayerRoutes
-from ..push import Notices, Push, Sender
-from ..push.routes import PushRoutes
 from ..players.social_routes import SocialRoutes
 from ..players.tokens import Tokens
+from ..push import Notices, Push, Sender
+from ..push.routes import PushRoutes
 from ..ratings import Ratings
 from ..ratings.routes import RatingRoutes
 from ..shared.bus import Bus, LocalBus, PostgresBus, Publisher, RedisBus

@@ -89,7 +89,10 @@ password_resets = sa.Table(
 #: Who follows whom: a player sees the players they follow online or playing (see :mod:`hive.web.players.follows`).
 follows = sa.Table(
     "follows",
+    metadata,
     sa.Column("follower_id", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
     sa.Column("followed_id", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, index=True),
+    sa.Column("created", sa.Float, nullable=False),
+)
 
 __all__ = ["accounts", "api_tokens", "follows", "online", "password_resets", "sessions", "trusted"]
