@@ -523,12 +523,28 @@ def test_the_page_names_each_element_once() -> None:
 
 def test_every_page_import_names_a_served_module() -> None:
     """A page module's relative imports resolve, at the URLs the modules are served from, to a file of the shell, of
-    a domain's page modules or of a game's (a module moved without its importers would only fail in the browser)."""
+    a domain's page modules or of a game's, the names it imports are exported there, and no name is imported twice
+    (a module moved without its importers, or an import merged twice, would only fail in the browser)."""
     modules = {path.replace("/static/", "/").removeprefix("static/"): WEB / path for path in SHELL}
     games = Path(hive.games.__file__).parent
     modules |= {f"games/{path.name}": path for path in games.glob("*/page/*.js")}
+    texts = {url: path.read_text(encoding="utf-8") for url, path in modules.items() if path.suffix == ".js"}
     imports = re.compile(r"""(?:from\s+|import\s*\(\s*|import\s+)["'](\.{1,2}/[^"'$]+)["']""")
-    for url, path in modules.items():
-        for target in imports.findall(path.read_text(encoding="utf-8")):
+    named = re.compile(r"""^import \{([^}]*)\} from ["']([^"']+)["']""", re.MULTILINE)
+    declared = re.compile(r"export (?:async )?(?:function\*?|const|let|class)\s+([A-Za-z_$][\w$]*)")
+    listed = re.compile(r"export \{([^}]*)\}")
+    for url, text in texts.items():
+        for target in imports.findall(text):
             resolved = posixpath.normpath(posixpath.join(posixpath.dirname(url), target))
             assert resolved in modules, (url, target)
+        seen: list[str] = []
+        for names, target in named.findall(text):
+            source = texts[posixpath.normpath(posixpath.join(posixpath.dirname(url), target))]
+            exported = set(declared.findall(source))
+            exported |= {
+                part.split(" as ")[-1].strip() for group in listed.findall(source) for part in group.split(",")
+            }
+            for part in filter(None, (part.strip() for part in names.split(","))):
+                assert part.split(" as ")[0].strip() in exported, (url, part, target)
+                seen.append(part.split(" as ")[-1].strip())
+        assert sorted(seen) == sorted(set(seen)), (url, "a name imported twice")

@@ -16,7 +16,6 @@ import { clockForRated, openSignedInDialog, optionFields, timeControl } from "..
 import { live, lobbyFailures, lobbyShowing, onLobbyLive, onLobbyMessage } from "./lobbysocket.js";
 import { playerLink } from "../players/players.js";
 import { showQuick, wireQuick } from "./quickpair.js";
-import { t } from "../i18n.js";
 
 const POLL_MS = 3000;
 // How long the lists wait for the lobby's socket to open before they are asked for by polling.
