@@ -19,6 +19,11 @@ from pathlib import Path
 
 from .movegen import POSITIONS
 
+_SEARCH_5 = (
+    "board2 = hive.Board.from_record(open(r'{{positions}}/midgame2_mlp.txt').read().strip(), repetition_draw={draw})\n"
+    "from hive.games.hive import Searcher\nSearcher().search(board2, Limits(depth=5))"
+)
+
 #: The workloads: a name and its Python code (``board`` is set up from ``{position}`` before it runs).
 WORKLOADS: dict[str, str] = {
     "generate x3000, midgame_mlp": "for _ in range(3000): board.generate()",
@@ -59,6 +64,9 @@ WORKLOADS: dict[str, str] = {
         "board2 = hive.Board.from_game_string(open(r'{positions}/midgame2_mlp.txt').read())\n"
         "for _ in range(3): spec.ai.search(board2, Limits(depth=4))"
     ),
+    # the engine's rules (UHP's RepetitionDraw is on) against the library's default: nodes 216,683 and 248,726
+    "search depth 5, midgame2_mlp, repetition draw on": _SEARCH_5.format(draw=True),
+    "search depth 5, midgame2_mlp, repetition draw off": _SEARCH_5.format(draw=False),
     "HiveQueen search depth 3, start": ("spec = hive.find_game('HiveQueen')\nspec.ai.search(spec(), Limits(depth=3))"),
     # a new board for each list: the board keeps the list of its position
     "HiveQueen list(legal_moves) x20, start (1,303 turns)": (

@@ -10,8 +10,8 @@ round trip of a move with next to no search in it.
 
 ``--depth D`` times ``bestmove depth D`` instead (a new engine each round, its ``newgame`` not counted) against a new
 in-process searcher's ``search(board, Limits(depth=D))``, alternating, on ``--names`` (default the midgames). The
-in-process boards have the engine's rules: the repetition draw on (the library's boards have it off; the
-repetition bookkeeping costs about 1.5 times the instructions a node, so time-to-depth figures must say which).
+in-process boards have the engine's rules: the repetition draw on (the library's boards have it off, and the
+trees differ: time-to-depth figures must say which).
 
 ``--moves`` plays M moves of self-play over UHP from each position (``newgame`` with the whole GameString before
 each, as ``hive match`` does), reporting each ``bestmove``'s round trip: the later moves show what a session keeps.

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from hive.games.hive import Board, Searcher
+from hive.games.hive import Board, Move, Searcher
 
 #: A Base+MLP game (tournament opening) after whose last move nokamute declares a threefold repetition: the
 #: positions after plies 65, 69 and 73 hold every piece on the same cell, the same side to move and the same legal
@@ -133,3 +133,57 @@ def test_the_uhp_engine_answers_draw_where_nokamute_does() -> None:
         assert reply[-1] == "ok" and ";InProgress;" in reply[0], (move, reply)
     reply = engine.handle(f"play {NOKAMUTE_DRAW[-1]}")
     assert reply[0].startswith("Base+MLP;Draw;"), reply
+
+
+def test_the_repetitions_counted_back_to_the_last_placement_are_the_whole_line_s() -> None:
+    """make() counts a position's occurrences since the last placement (nothing before one can return); the game's
+    whole line, counted in :attr:`seen`, agrees at every ply, on the way out and back, and from a set-up position."""
+    rng = random.Random(3)
+    starts = [lambda: Board("Base+MLP", repetition_draw=True), lambda: at(_SET_UP)]
+    most = 0
+    for game in range(8):
+        board = starts[game % 2]()
+        counts = [board.repetitions]
+        assert board.seen == {board.key: 1}
+        for _ in range(150):
+            if board.outcome() is not None:
+                break
+            moves = list(board.legal_moves)
+            back = _returning(board, moves) if rng.random() < 0.5 else []
+            moving = [move for move in moves if move.origin is not None] or moves
+            board.push(rng.choice(back or (moving if rng.random() < 0.9 else moves)))
+            assert board.repetitions == board.seen[board.key], (game, board.game_string())
+            counts.append(board.repetitions)
+        most = max(most, *counts)
+        while board.move_stack:
+            board.pop()
+            counts.pop()
+            assert board.repetitions == counts[-1] == board.seen[board.key]
+    assert most == 3  # the walks came back, up to a draw
+
+
+def _returning(board: Board, moves: list[Move]) -> list[Move]:
+    """The moves back to a position the game has had."""
+    seen = board.seen
+    back = []
+    for move in moves:
+        board.push(move)
+        if board.key in seen:
+            back.append(move)
+        board.pop()
+    return back
+
+
+def test_the_third_occurrence_ends_the_game_and_the_search_scores_the_second_as_a_draw() -> None:
+    board = played(NOKAMUTE_DRAW[:-1])
+    assert board.repetitions == 2 and board.outcome() is None
+    board.push_text(NOKAMUTE_DRAW[-1])
+    assert board.repetitions == 3 and board.state == "Draw"
+    board.pop()
+    assert board.repetitions == 2 and board.state == "InProgress"
+    # without the rule nothing is counted
+    assert played(NOKAMUTE_DRAW, repetition_draw=False).repetitions == 1
+
+
+#: A Base+P position set up without its moves, Black to move.
+_SET_UP = "Position;Base+P;Black[9];wQ@0,0 bQ@1,0 wA1@-1,0 bA1@2,0 wG1@0,-1 bG1@1,1 wB1@-1,1 bB1@2,-1 bP@3,0"

@@ -310,11 +310,10 @@ def set_up(board: Board, diagram: RecordedPosition) -> None:
             board.make(encode(pid, HAND, cell))
     while board.ply < diagram.ply:  # grows the undo tables to the ply, as the moves would
         board.make(PASS)
-    board.history = []
+    board.start_line()
     board.last = diagram.last
     board.hash = board.compute_hash()
     board.reset_key()
-    board.seen = {board.key: 1}
     board.status = _status(board) if diagram.ply else NOT_STARTED
 
 

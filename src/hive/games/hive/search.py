@@ -88,7 +88,7 @@ class Searcher(SearchBase):
         return evaluate_with(p, self.weights)
 
     def repeated(self, p: Position, ply: int) -> bool:  # type: ignore[override]
-        return bool(p.repetition_draw and p.seen.get(p.key, 0) >= 2) or (ply == 1 and p.key in self._earlier)
+        return bool(p.repetitions >= 2) or (ply == 1 and p.key in self._earlier)
 
     def _root_move(self, p: Position, move: int, depth: int, alpha: int) -> int:  # type: ignore[override]
         position = p
@@ -116,7 +116,7 @@ class Searcher(SearchBase):
             return self._ended(status, p.ply, ply)
         # the table's key (every piece apart); the repetitions count what is on the table (see Position.key)
         key = p.hash
-        if p.repetition_draw and p.seen.get(p.key, 0) >= 2:
+        if p.repetitions >= 2:
             # a repeated position can be repeated again: score it as the draw it leads to
             return self._draw(p.ply)
         if ply == 1 and p.key in self._earlier:

@@ -46,12 +46,15 @@ cdef class State:
     cdef unsigned long long _bugs
     cdef public int status
     cdef public list history
-    cdef public dict seen
+    cdef public int repetitions
+    cdef int _since
     cdef signed char[::1] _undo_last
     cdef unsigned long long[::1] _undo_hash
     cdef unsigned long long[::1] _undo_key
     cdef unsigned long long[::1] _undo_bugs
     cdef unsigned char[::1] _undo_status
+    cdef int[::1] _undo_repetitions
+    cdef int[::1] _undo_since
     cdef public long long[::1] cut_mark
     cdef long long[::1] _disc
     cdef long long _stamp
@@ -69,19 +72,21 @@ cdef class State:
     cdef void _remask(self, int cell) noexcept
     @cython.locals(size=int, undo_last="signed char[::1]", undo_hash="unsigned long long[::1]",
                    undo_key="unsigned long long[::1]", undo_bugs="unsigned long long[::1]",
-                   undo_status="unsigned char[::1]")
+                   undo_status="unsigned char[::1]", undo_repetitions="int[::1]", undo_since="int[::1]")
     cdef void _grow_undo(self) except *
     @cython.locals(pid=int, src=int, dst=int)
     cdef bint _fits(self, int move) noexcept
     @cython.locals(h="unsigned long long", bugs="unsigned long long", key="unsigned long long", ply=int, last=int,
                    pid=int, src=int, dst=int, bug=int, count=int)
     cpdef void make(self, int move)
+    @cython.locals(count=int, ply=int)
+    cdef int _occurrences(self, unsigned long long key) noexcept
     cdef unsigned long long _bug_key(self, int bug, int cell, int level) noexcept
     @cython.locals(last=int, mover=int, cell=int, own=int, mosquito=int)
     cdef bint _last_matters(self) noexcept
     @cython.locals(base=int, d=int)
     cdef bint _beside(self, int a, int b) noexcept
-    @cython.locals(move=int, ply=int, pid=int, src=int, dst=int, count=int)
+    @cython.locals(move=int, ply=int, pid=int, src=int, dst=int)
     cpdef int unmake(self)
     @cython.locals(wq=int, bq=int, white_lost=bint, black_lost=bint)
     cdef int _outcome(self) noexcept

@@ -8,6 +8,11 @@ cells and stacks, the side to move, and the cell of the piece moved last only wh
 Without the repetition draw nothing counts repetitions exactly (the search only shuns a return to one of the game's
 earlier positions), and the key leaves the piece moved last out rather than ask at every move whether it counts.
 
+With the draw on, :meth:`State.make` counts the new key's occurrences by scanning the keys of the game's line back
+to its last placement, as chess engines scan back to the last capture or pawn move: a placement is irreversible
+(pieces never leave the table), so no position before it can return. The keys are those the undo table keeps: no
+dictionary, no boxed int.
+
 Move generation is the second half (:class:`hive.games.hive.position.Position`, a subclass). Everything here is
 written in a plain typed subset of Python (ints, lists, small methods) that runs as it is and that Cython compiles
 with the C types declared in ``state.pxd``. State and tables are built with :func:`hive._build.table`: C-typed
@@ -183,14 +188,20 @@ class State:
         self._bugs = 0
         self.status = NOT_STARTED
         self.history: list[int] = []
-        #: How many times each :attr:`key` has been reached in the game (the repetition draw counts these).
-        self.seen: dict[int, int] = {0: 1}
-        # What make() overwrites, indexed by the ply of the move: last piece moved, hash, key, bugs' key, status.
+        #: How many times the position (its :attr:`key`) has stood on the table in the game, this time included:
+        #: counted with the repetition draw on (the third time is a draw), 1 with it off.
+        self.repetitions = 1
+        # the ply of the earliest position the current one can repeat: the one after the last placement
+        self._since = 0
+        # What make() overwrites, indexed by the ply of the move: last piece moved, hash, key (the keys of the
+        # game's line, which the repetitions count), bugs' key, status, repetitions, the ply after the last placement.
         self._undo_last = _ints("b", 64)
         self._undo_hash = _ints("Q", 64)
         self._undo_key = _ints("Q", 64)
         self._undo_bugs = _ints("Q", 64)
         self._undo_status = _ints("B", 64)
+        self._undo_repetitions = _ints("i", 64)
+        self._undo_since = _ints("i", 64)
         # Scratch arrays of the articulation-point pass, stamped so that they never need clearing: discovery
         # numbers and cut marks.
         self.cut_mark = _ints("q", CELLS)
@@ -242,16 +253,22 @@ class State:
         undo_key = _ints("Q", 2 * size)
         undo_bugs = _ints("Q", 2 * size)
         undo_status = _ints("B", 2 * size)
+        undo_repetitions = _ints("i", 2 * size)
+        undo_since = _ints("i", 2 * size)
         undo_last[:size] = self._undo_last
         undo_hash[:size] = self._undo_hash
         undo_key[:size] = self._undo_key
         undo_bugs[:size] = self._undo_bugs
         undo_status[:size] = self._undo_status
+        undo_repetitions[:size] = self._undo_repetitions
+        undo_since[:size] = self._undo_since
         self._undo_last = undo_last
         self._undo_hash = undo_hash
         self._undo_key = undo_key
         self._undo_bugs = undo_bugs
         self._undo_status = undo_status
+        self._undo_repetitions = undo_repetitions
+        self._undo_since = undo_since
 
     def _fits(self, move: int) -> bool:
         """Whether ``move`` keeps the tables in bounds: its piece, cells and stack in range, a placed piece taken
@@ -284,6 +301,8 @@ class State:
         self._undo_key[ply] = self.key
         self._undo_bugs[ply] = bugs
         self._undo_status[ply] = self.status
+        self._undo_repetitions[ply] = self.repetitions
+        self._undo_since[ply] = self._since
         self.history.append(move)
         if last >= 0:
             h ^= _ZLAST[last]
@@ -296,6 +315,7 @@ class State:
             bug = (pid >= PIECES_PER_COLOUR) * KINDS + _KIND[pid]
             if src == _HAND:
                 self.placed[bug] += 1
+                self._since = ply + 1
             else:
                 h ^= _ZCELL[pid * CELLS + src] ^ _ZLEVEL[pid * _MAX_LEVEL + self.height[src] - 1]
                 bugs ^= self._bug_key(bug, src, self.height[src] - 1)
@@ -315,10 +335,21 @@ class State:
         self.key = key
         self.status = self._outcome()
         if self.repetition_draw:
-            count = self.seen.get(key, 0) + 1
-            self.seen[key] = count
+            count = self._occurrences(key)
+            self.repetitions = count
             if count >= 3 and self.status == IN_PROGRESS:
                 self.status = DRAW
+
+    def _occurrences(self, key: int) -> int:
+        """How many times ``key``, the position just reached, has stood on the table since the last placement, this
+        time included: the keys of the earlier positions with the same side to move, scanned back."""
+        count = 1
+        ply = self.ply - 2
+        while ply >= self._since:
+            if self._undo_key[ply] == key:
+                count += 1
+            ply -= 2
+        return count
 
     def _bug_key(self, bug: int, cell: int, level: int) -> int:
         """The key of ``bug`` (colour and kind) on ``cell`` at ``level`` (0 on the ground)."""
@@ -364,15 +395,28 @@ class State:
         """The :attr:`key` of each position the game had before this one (since its start)."""
         return {self._undo_key[ply] for ply in range(self.ply - len(self.history), self.ply)}
 
+    @property
+    def seen(self) -> dict[int, int]:
+        """How many times each :attr:`key` has stood on the table in the game (since its start, or its set-up), this
+        position included: a new dict, counted from the game's line (the repetition draw counts those of the
+        current position, :attr:`repetitions`)."""
+        counts: dict[int, int] = {}
+        for ply in range(self.ply - len(self.history), self.ply):
+            key = self._undo_key[ply]
+            counts[key] = counts.get(key, 0) + 1
+        counts[self.key] = counts.get(self.key, 0) + 1
+        return counts
+
+    def start_line(self) -> None:
+        """Make this position the first of the game's line (a position set up without its moves): no moves to take
+        back, and no earlier position for it to repeat."""
+        self.history = []
+        self.repetitions = 1
+        self._since = self.ply
+
     def unmake(self) -> int:
         """Take back the last move and return it."""
         move = self.history.pop()
-        if self.repetition_draw:
-            count = self.seen[self.key] - 1
-            if count:
-                self.seen[self.key] = count
-            else:
-                del self.seen[self.key]
         ply = self.ply - 1
         self.ply = ply
         self.last = self._undo_last[ply]
@@ -380,6 +424,8 @@ class State:
         self.key = self._undo_key[ply]
         self._bugs = self._undo_bugs[ply]
         self.status = self._undo_status[ply]
+        self.repetitions = self._undo_repetitions[ply]
+        self._since = self._undo_since[ply]
         if move != _PASS:
             pid = move & 31
             src = move >> 5 & 2047
