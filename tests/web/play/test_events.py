@@ -47,6 +47,7 @@ SAMPLES: list[Event] = [
         "s1", ("a1",), {"by": "ann", "why": "gone"}, player="ann", rematch_of="g0", change="cancelled"
     ),
     tournament_events.PlayerInvited("t1", ("b2",), {"type": "invite", "name": "Spring", "by": "ann", "to": "bob"}),
+    tournament_events.TournamentStarted("t1", ("a1", "b2"), {"type": "tournament_started", "name": "Spring"}),
 ]
 
 

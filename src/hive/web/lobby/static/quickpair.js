@@ -73,7 +73,7 @@ function draw() {
     button.dataset.cell = cell.id;
     button.dataset.speed = cell.speed;
     button.setAttribute("aria-pressed", String(mine));
-    button.setAttribute("aria-label", mine ? TEXTS.mineLabel(label, speed) : TEXTS.cellLabel(label, speed, count));
+    button.title = mine ? TEXTS.mineLabel(label, speed) : TEXTS.cellLabel(label, speed, count);
     button.append(h("span", "pairing-control", label), h("span", "pairing-speed", mine ? TEXTS.mine() : speed),
       h("span", "pairing-count", mine ? TEXTS.cancel() : count ? TEXTS.waiting(count) : TEXTS.none()));
     button.onclick = () => pair(button, cell);
