@@ -1,5 +1,7 @@
 """The Universal Hive Protocol engine behind ``hive uhp``."""
 
-from .server import UHPEngine, UHPError, run
+from .parsing import UHPError
+from .process import run
+from .server import UHPEngine
 
 __all__ = ["UHPEngine", "UHPError", "run"]

@@ -36,20 +36,15 @@ and ``exit`` prints nothing. Choices where the protocol leaves room:
 - A search or a perft is never left running: a line arriving on the input (or the input closing) stops it, as does
   ``MaxTime``. A stopped ``bestmove`` answers the best move found so far; a stopped ``perft`` answers the depths it
   finished and an ``err`` line. Then the waiting line is answered.
-- Input lines are read up to :data:`MAX_LINE` bytes (a longer line is an error) and an error line quotes at most
+- Input lines are read up to :data:`~hive.uhp.process.MAX_LINE` bytes (a longer line is an error) and an error line quotes at most
   about 200 characters of the input.
 """
 
 from __future__ import annotations
 
-import io
-import os
-import re
-import select
 import time
 import warnings
 from collections.abc import Callable
-from typing import TextIO
 
 from .. import __version__
 from ..games.hive import (
@@ -65,11 +60,11 @@ from ..games.hive import (
 from ..games.hive.ai import LEVELS
 from ..games.hive.reasons import GAME_OVER, PASS_GAME_OVER
 from ..search import MAX_DEPTH, Limits, SearchTimeout
-from ..search.limits import MAX_THREADS
 from ..search.parallel import root_line
 from ..search.perft import perft
 from ..search.table import ENTRY_BYTES, TableTooLarge, TranspositionTable, table_entries
 from ..search.timing import move_budget
+from .parsing import BREAKS, Option, UHPError, engine_options, failure, quoted, seconds, whole_number
 
 CAPABILITIES = "Mosquito;Ladybug;Pillbug"
 COMMANDS = ("info", "newgame", "play", "pass", "validmoves", "bestmove", "undo", "options", "perft", "exit")
@@ -82,96 +77,6 @@ MAX_PERFT_DEPTH = 32
 ANSWER_MARGIN = 0.02
 #: The least a ``bestmove`` searches for (its first depth is always completed).
 LEAST_SEARCH = 0.001
-#: The longest input line read, in bytes.
-MAX_LINE = 1 << 20
-#: The longest output line that quotes input; longer error lines are cut.
-MAX_ERROR = 240
-
-_TIME = re.compile(r"^([0-9]{1,6}):([0-9]{1,2}):([0-9]{1,2}(?:\.[0-9]{1,6})?)$")
-_INT = re.compile(r"^[+-]?[0-9]{1,9}$")
-_BREAKS = str.maketrans({ch: " " for ch in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"})
-_TRUE = ("true", "1", "yes", "on")
-_FALSE = ("false", "0", "no", "off")
-
-
-class UHPError(Exception):
-    """A command the engine refuses; the message becomes the ``err`` line."""
-
-
-def _show(text: str, limit: int = 60) -> str:
-    return repr(text if len(text) <= limit else text[:limit] + "...")
-
-
-def _int(text: str) -> int | None:
-    return int(text) if _INT.match(text) else None
-
-
-def _failure(line: str) -> list[str]:
-    """The reply to a command that failed: its error line, cut, then ``ok``."""
-    return [_cut(line.translate(_BREAKS)), "ok"]
-
-
-def _seconds(text: str) -> float:
-    """The seconds of a UHP time, ``hh:mm:ss`` (minutes and seconds below 60, seconds with a fraction)."""
-    match = _TIME.match(text)
-    if match is None or int(match[2]) >= 60 or float(match[3]) >= 60:
-        raise UHPError(f"Invalid time {_show(text)}: expected hh:mm:ss (minutes and seconds below 60).")
-    return int(match[1]) * 3600 + int(match[2]) * 60 + float(match[3])
-
-
-def _cut(line: str) -> str:
-    if len(line) <= MAX_ERROR:
-        return line
-    return f"{line[: MAX_ERROR - 40]}... ({len(line):,} characters in all)"
-
-
-class _Option:
-    def __init__(self, key: str, kind: str, default: str, values: tuple[str, ...] = ()) -> None:
-        self.key = key
-        self.kind = kind
-        self.default = default
-        self.values = values
-
-    def parse(self, text: str) -> str:
-        word = text.lower()
-        if self.kind == "int":
-            low, high = int(self.values[0]), int(self.values[1])
-            number = _int(text)
-            if number is None or not low <= number <= high:
-                raise UHPError(
-                    f"Invalid value {_show(text)} for option {self.key} (int): expected a whole number "
-                    f"from {low} to {high}."
-                )
-            return str(number)
-        if self.kind == "bool":
-            if word in _TRUE:
-                return "True"
-            if word in _FALSE:
-                return "False"
-            raise UHPError(f"Invalid value {_show(text)} for option {self.key} (bool): expected True or False.")
-        for value in self.values:
-            if value.lower() == word:
-                return value
-        raise UHPError(
-            f"Invalid value {_show(text)} for option {self.key} (enum): expected one of {', '.join(self.values)}."
-        )
-
-    def line(self, value: str) -> str:
-        return ";".join((self.key, self.kind, value, self.default, *self.values))
-
-
-def _options() -> dict[str, _Option]:
-    levels = tuple(LEVELS)
-    level = "hard" if "hard" in LEVELS else levels[0]
-    options = (
-        _Option("TournamentOpening", "bool", "True"),
-        _Option("RepetitionDraw", "bool", "True"),
-        _Option("DefaultLevel", "enum", level, levels),
-        _Option("MaxTime", "int", "600", ("1", "86400")),
-        _Option("TTSizeMB", "int", "250", ("1", "65536")),
-        _Option("Threads", "int", "1", ("1", str(MAX_THREADS))),
-    )
-    return {option.key.lower(): option for option in options}
 
 
 class UHPEngine:
@@ -200,7 +105,7 @@ class UHPEngine:
         self.clock: Callable[[], float] = time.perf_counter
         self._received = 0.0
         self.searcher = searcher if searcher is not None else Searcher()
-        self.option_table = _options()
+        self.option_table = engine_options()
         self.options: dict[str, str] = {option.key: option.default for option in self.option_table.values()}
         self._rules: tuple[str, bool, bool] | None = None
         self._handlers: dict[str, Callable[[list[str], str], list[str] | None]] = {
@@ -234,17 +139,17 @@ class UHPEngine:
         try:
             out = self._dispatch(line)
         except UHPError as err:
-            return _failure(f"err {err}")
+            return failure(f"err {err}")
         except (InvalidMoveError, IllegalMoveError) as err:
-            return _failure(f"invalidmove {err}")
+            return failure(f"invalidmove {err}")
         except (InvalidGameStringError, InvalidGameTypeError, InvalidPositionError) as err:
-            return _failure(f"err {err}")
+            return failure(f"err {err}")
         except Exception as err:
-            return _failure(f"err {type(err).__name__}: {err}")
+            return failure(f"err {type(err).__name__}: {err}")
         if out is None:
             return []
         # answers (GameStrings, position records, move lists) are never cut: only error lines are
-        return [text.translate(_BREAKS) for text in out] + ["ok"]
+        return [text.translate(BREAKS) for text in out] + ["ok"]
 
     # ------------------------------------------------------------------
     # commands
@@ -256,7 +161,7 @@ class UHPEngine:
         command = words[0].lower()
         handler = self._handlers.get(command)
         if handler is None:
-            raise UHPError(f"Unknown command {_show(words[0])}. Commands: {', '.join(COMMANDS)}.")
+            raise UHPError(f"Unknown command {quoted(words[0])}. Commands: {', '.join(COMMANDS)}.")
         rest = line.strip()[len(words[0]) :].strip()
         return handler(words[1:], rest)
 
@@ -268,7 +173,7 @@ class UHPEngine:
     @staticmethod
     def _no_arguments(command: str, args: list[str]) -> None:
         if args:
-            raise UHPError(f"{command} takes no arguments, not {_show(' '.join(args))}.")
+            raise UHPError(f"{command} takes no arguments, not {quoted(' '.join(args))}.")
 
     def _info(self, args: list[str], rest: str) -> list[str]:
         self._no_arguments("info", args)
@@ -378,29 +283,29 @@ class UHPEngine:
         kind = args[0].lower()
         if not ((kind in ("depth", "time") and len(args) == 2) or (kind == "clock" and len(args) in (2, 3))):
             raise UHPError(
-                f"Invalid bestmove arguments {_show(' '.join(args))}: expected 'time hh:mm:ss', 'depth N' or "
+                f"Invalid bestmove arguments {quoted(' '.join(args))}: expected 'time hh:mm:ss', 'depth N' or "
                 "'clock hh:mm:ss [hh:mm:ss]'."
             )
         if kind == "depth":
-            depth = _int(args[1])
+            depth = whole_number(args[1])
             if depth is None or depth < 1:
-                raise UHPError(f"Invalid depth {_show(args[1])}: expected a whole number of plies, 1 or more.")
+                raise UHPError(f"Invalid depth {quoted(args[1])}: expected a whole number of plies, 1 or more.")
             return Limits(depth=min(depth, MAX_DEPTH))
         if kind == "clock":
-            increment = _seconds(args[2]) if len(args) == 3 else 0.0
-            return Limits(time=move_budget(_seconds(args[1]), increment))
-        seconds = _seconds(args[1])
-        if seconds <= 0:
+            increment = seconds(args[2]) if len(args) == 3 else 0.0
+            return Limits(time=move_budget(seconds(args[1]), increment))
+        given = seconds(args[1])
+        if given <= 0:
             return Limits(depth=1)
-        return Limits(time=max(seconds - ANSWER_MARGIN, seconds / 2))
+        return Limits(time=max(given - ANSWER_MARGIN, given / 2))
 
     def _undo(self, args: list[str], rest: str) -> list[str]:
         board = self._game()
         if len(args) > 1:
-            raise UHPError(f"Invalid undo arguments {_show(rest)}: expected 'undo' or 'undo N'.")
-        count = _int(args[0]) if args else 1
+            raise UHPError(f"Invalid undo arguments {quoted(rest)}: expected 'undo' or 'undo N'.")
+        count = whole_number(args[0]) if args else 1
         if count is None or count < 1:
-            raise UHPError(f"Invalid number of moves to undo {_show(args[0])}: expected a whole number, 1 or more.")
+            raise UHPError(f"Invalid number of moves to undo {quoted(args[0])}: expected a whole number, 1 or more.")
         played = len(board.move_stack)
         if count > played:
             raise UHPError(f"Unable to undo {count} move{'s' * (count != 1)}: only {played} played.")
@@ -423,25 +328,25 @@ class UHPEngine:
             self.options[option.key] = value
             return [option.line(self.options[option.key])]
         raise UHPError(
-            f"Invalid options arguments {_show(rest)}: "
+            f"Invalid options arguments {quoted(rest)}: "
             "expected 'options', 'options get Key' or 'options set Key Value'."
         )
 
-    def _option(self, key: str) -> _Option:
+    def _option(self, key: str) -> Option:
         option = self.option_table.get(key.lower())
         if option is None:
             keys = ", ".join(option.key for option in self.option_table.values())
-            raise UHPError(f"Unknown option {_show(key)}. Options: {keys}.")
+            raise UHPError(f"Unknown option {quoted(key)}. Options: {keys}.")
         return option
 
     def _perft(self, args: list[str], rest: str) -> list[str]:
         board = self._game()
         if len(args) > 1:
-            raise UHPError(f"Invalid perft arguments {_show(rest)}: expected 'perft' or 'perft depth'.")
-        depth = _int(args[0]) if args else DEFAULT_PERFT_DEPTH
+            raise UHPError(f"Invalid perft arguments {quoted(rest)}: expected 'perft' or 'perft depth'.")
+        depth = whole_number(args[0]) if args else DEFAULT_PERFT_DEPTH
         if depth is None or not 0 <= depth <= MAX_PERFT_DEPTH:
             raise UHPError(
-                f"Invalid perft depth {_show(args[0])}: expected a whole number from 0 to {MAX_PERFT_DEPTH}."
+                f"Invalid perft depth {quoted(args[0])}: expected a whole number from 0 to {MAX_PERFT_DEPTH}."
             )
         position = board.copy()
         lines = []
@@ -465,108 +370,3 @@ class UHPEngine:
         self._no_arguments("exit", args)
         self.close()
         self.finished = True
-
-
-# ----------------------------------------------------------------------
-# the process
-
-
-class _Input:
-    """The engine's input as lines, read from its file descriptor so that a running search can see a line waiting.
-
-    A stream without a descriptor (a test's ``StringIO``) is read line by line and never reports one waiting.
-    """
-
-    def __init__(self, stdin: TextIO) -> None:
-        self.stream = stdin
-        self.encoding = getattr(stdin, "encoding", None) or "utf-8"
-        try:
-            self.fd: int | None = stdin.fileno()
-        except (AttributeError, OSError, io.UnsupportedOperation):
-            self.fd = None
-        self.pending = bytearray()
-        self.closed = False
-
-    def _fill(self) -> None:
-        assert self.fd is not None
-        chunk = os.read(self.fd, 1 << 16)
-        if chunk:
-            self.pending += chunk
-        else:
-            self.closed = True
-
-    def waiting(self) -> bool:
-        """Whether input (a line, part of one, or its end) has arrived since the last line was read."""
-        if self.fd is None:
-            return False
-        if self.pending or self.closed:
-            return True
-        if select.select([self.fd], [], [], 0)[0]:
-            self._fill()
-        return bool(self.pending) or self.closed
-
-    def readline(self) -> str | None:
-        """The next line (``None`` at the end of the input).
-
-        :raises UHPError: for a line longer than :data:`MAX_LINE` bytes (read to its end and dropped).
-        """
-        if self.fd is None:
-            line = self.stream.readline()
-            return line or None
-        too_long = 0
-        while b"\n" not in self.pending and not self.closed:
-            if len(self.pending) > MAX_LINE:
-                too_long += len(self.pending)
-                self.pending.clear()
-            self._fill()
-        if not self.pending:
-            return None
-        end = self.pending.find(b"\n") + 1 or len(self.pending)
-        raw = bytes(self.pending[:end])
-        del self.pending[:end]
-        if too_long or len(raw) > MAX_LINE:
-            raise UHPError(f"Command too long ({too_long + len(raw):,} bytes; at most {MAX_LINE:,}).")
-        return raw.decode(self.encoding, "replace")
-
-
-def _write(stdout: TextIO, lines: list[str]) -> None:
-    if not lines:
-        return
-    text = "\n".join(lines) + "\n"
-    try:
-        stdout.write(text)
-    except UnicodeEncodeError:
-        stdout.write(text.encode("ascii", "backslashreplace").decode("ascii"))
-    stdout.flush()
-
-
-def run(stdin: TextIO, stdout: TextIO, engine: UHPEngine | None = None) -> int:
-    """Serve UHP: print the banner, then answer each line of ``stdin`` until end of input or ``exit``.
-
-    Bytes that are not valid text are replaced, never fatal; input arriving during a search stops it. Returns the
-    exit status (0).
-    """
-    engine = engine if engine is not None else UHPEngine(populate=True)
-    source = _Input(stdin)
-    engine.interrupted = source.waiting
-    try:
-        return _serve(engine, source, stdout)
-    finally:
-        engine.close()
-
-
-def _serve(engine: UHPEngine, source: _Input, stdout: TextIO) -> int:
-    try:
-        _write(stdout, engine.banner())
-        while not engine.finished:
-            try:
-                line = source.readline()
-            except UHPError as err:
-                _write(stdout, [f"err {err}", "ok"])
-                continue
-            if line is None:
-                break
-            _write(stdout, engine.handle(line, engine.clock()))
-    except BrokenPipeError:
-        return 0
-    return 0
