@@ -1,35 +1,19 @@
-"""Players for every game: the built-in levels, the random mover and external UHP engines.
-
-One interface serves the arena, the terminal game and the browser: a :class:`Player` chooses a move of the board
-it is given, whatever the game. Everything a game brings (its levels, searcher and random mover) comes from its
-:class:`~hive.plugin.GameSpec`, and whether UHP engines play it from its plug-in (:class:`PlayerSettings`).
-
->>> import hive
->>> from hive.players import make_player
->>> game = hive.find_game("Base")
->>> board = game()
->>> player = make_player("random", game, seed=1)
->>> board.push(player.choose(board))
->>> player.close()
-"""
+"""Players as the arena's command lines name them: a PLAYER argument parsed and checked against a game
+(:class:`PlayerSpec`), the limits it plays with, and a line describing it."""
 
 from __future__ import annotations
 
 import json
 import math
-import random
 import shlex
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
 
-from .engine import EngineError, SimpleEngine
-from .game import Game
-from .games import plugin_of
-from .plugin import GameSpec
-from .search import LEVEL_NAMES, Limits
+from ..games import plugin_of
+from ..plugin import GameSpec
+from ..search import LEVEL_NAMES, Limits
 
 #: The time an external engine gets per move when neither a time nor a depth is given.
 DEFAULT_ENGINE_TIME = 1.0
@@ -59,27 +43,6 @@ def player_settings(game: GameSpec) -> PlayerSettings:
 
 class InvalidPlayerError(ValueError):
     """A PLAYER text that names no player, or a player the game cannot have; the message quotes the text."""
-
-
-class Player(Protocol):
-    """Anything that chooses moves: asked for one whenever it is its turn, closed when the game is done."""
-
-    name: str
-
-    def choose(self, board: Game[Any]) -> Any:
-        """A legal move of ``board`` (a value of the game's move type); ``board`` is left as it was."""
-        ...
-
-    def close(self) -> None:
-        """Release what the player holds (an engine's process); harmless when called twice."""
-        ...
-
-
-@runtime_checkable
-class Timed(Protocol):
-    """A player whose limits may be set before each move (a search or an engine playing on a clock)."""
-
-    limits: Limits
 
 
 @dataclass(frozen=True)
@@ -268,161 +231,6 @@ def engine_limits(time: float | None = None, depth: int | None = None) -> Limits
     return Limits(time=time, depth=depth)
 
 
-class SearchPlayer:
-    """The game's built-in searcher with fixed limits (its transposition table, and on more than one process its
-    helper processes, are kept between moves; :meth:`close` stops the helpers).
-
-    :param game: the game played.
-    :param limits: how long each move is searched.
-    :param name: the player's name in reports.
-    :param seed: seeds the searcher's randomness; ``None`` plays deterministically.
-    :param values: the AI's parameters set apart from the shipped ones (see :attr:`GameAI.parameters
-        <hive.plugin.GameAI.parameters>`).
-    :raises ValueError: when the game's AI refuses a parameter's name or value.
-    """
-
-    def __init__(
-        self,
-        game: GameSpec,
-        limits: Limits,
-        name: str = "ai",
-        seed: int | None = None,
-        values: Mapping[str, float] | None = None,
-    ) -> None:
-        self.name = name
-        self.limits = limits
-        if values:
-            if game.ai.searcher_with is None:
-                raise ValueError(f"{game.title}'s AI has no parameters to set")
-            self.searcher: Any = game.ai.searcher_with(seed, 0, values)
-        else:
-            self.searcher = game.ai.searcher(seed, 0)
-
-    def choose(self, board: Game[Any]) -> Any:
-        """The searcher's best move in ``board`` within :attr:`limits`."""
-        return self.searcher.search(board, self.limits).move
-
-    def close(self) -> None:
-        """Stop the helper processes the searcher keeps for searches on more than one process."""
-        close = getattr(self.searcher, "close", None)
-        if close is not None:
-            close()
-
-
-class RandomPlayer:
-    """The game's random mover, with a random generator of its own.
-
-    :param game: the game played.
-    :param seed: seeds the generator; the same seed plays the same moves.
-    """
-
-    name = "random"
-
-    def __init__(self, game: GameSpec, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-        self._random_move = game.ai.random_move
-
-    def choose(self, board: Game[Any]) -> Any:
-        """A random legal move of ``board``."""
-        return self._random_move(board, self.rng)
-
-    def close(self) -> None:
-        """Nothing to release."""
-
-
-def configure_engine(engine: SimpleEngine, options: Mapping[str, str], threads: int | None) -> None:
-    """Set ``engine``'s ``options`` and its thread count (under the name it gives it: one of
-    :data:`THREAD_OPTIONS`) with ``options set``.
-
-    :raises EngineError: when the engine has no such option or refuses a value.
-    """
-    wanted = dict(options)
-    if threads is not None:
-        names = {name.lower() for name in THREAD_OPTIONS}
-        name = next((name for name in engine.options if name.lower() in names), None)
-        if name is None:
-            raise EngineError(
-                f"engine {engine.name!r} has no thread count option ({' or '.join(THREAD_OPTIONS)}; its options: "
-                f"{', '.join(engine.options) or 'none'})"
-            )
-        wanted[name] = str(threads)
-    if wanted:
-        engine.configure(wanted)
-
-
-class EnginePlayer:
-    """An external UHP engine, started at once and set up with its options; call :meth:`close` when done.
-
-    :param command: the engine's command line.
-    :param limits: the ``bestmove`` limit of every move.
-    :param timeout: seconds the engine may take beyond its move time before it fails.
-    :param options: options set with ``options set`` once the engine has started.
-    :param threads: the engine's thread count (see :func:`configure_engine`).
-    :raises EngineError: when the engine cannot be started or refuses an option.
-    """
-
-    def __init__(
-        self,
-        command: str,
-        limits: Limits,
-        *,
-        timeout: float | None = 60.0,
-        options: Mapping[str, str] | None = None,
-        threads: int | None = None,
-    ) -> None:
-        self.limits = limits
-        self.engine = SimpleEngine.popen_uhp(command, timeout=timeout)
-        self.name = self.engine.name
-        try:
-            configure_engine(self.engine, options or {}, threads)
-        except EngineError:
-            self.engine.quit()
-            raise
-
-    def choose(self, board: Game[Any]) -> Any:
-        """The engine's best move in ``board``.
-
-        :raises EngineError: when the engine fails, hangs or answers with something that is not a legal move.
-        """
-        return self.engine.play(board, self.limits).move
-
-    def close(self) -> None:
-        """Quit the engine (killing it if it does not exit)."""
-        self.engine.quit()
-
-
-def make_player(
-    spec: PlayerSpec | str,
-    game: GameSpec,
-    *,
-    time: float | None = None,
-    depth: int | None = None,
-    seed: int | None = None,
-    engine_timeout: float | None = 60.0,
-) -> Player:
-    """A player of ``game``; ``time``/``depth`` (the match's) override a level's limits and set an engine's, unless
-    the player has limits of its own (:meth:`PlayerSpec.own`).
-
-    External engines are started here: :meth:`Player.close` them when done.
-
-    :raises InvalidPlayerError: for a bad player, or a UHP engine for a game UHP engines do not play.
-    :raises ValueError: for bad limits.
-    :raises EngineError: when an external engine cannot be started.
-    """
-    spec = check_player(spec, game)
-    if spec.type == "random":
-        return RandomPlayer(game, seed)
-    if spec.type == "level":
-        return SearchPlayer(game, search_limits(spec, game, time, depth), spec.label, seed, dict(spec.values))
-    return EnginePlayer(
-        spec.arg,
-        engine_limits(*spec.limits_of(time, depth)),
-        timeout=engine_timeout,
-        options=dict(spec.options),
-        threads=spec.threads,
-    )
-
-
 def describe(spec: PlayerSpec, game: GameSpec, time: float | None = None, depth: int | None = None) -> str:
     """How ``spec`` plays ``game``: ``random mover``, ``built-in AI, depth 1``, ``UHP engine 'x', 'bestmove ...'``."""
     if spec.type == "random":
@@ -439,25 +247,3 @@ def describe(spec: PlayerSpec, game: GameSpec, time: float | None = None, depth:
     if spec.options:
         text += ", options " + " ".join(f"{name}={value}" for name, value in spec.options)
     return text
-
-
-__all__ = [
-    "DEFAULT_ENGINE_TIME",
-    "PLAYER_CHOICES",
-    "THREAD_OPTIONS",
-    "EnginePlayer",
-    "InvalidPlayerError",
-    "Player",
-    "PlayerSpec",
-    "RandomPlayer",
-    "SearchPlayer",
-    "Timed",
-    "check_player",
-    "configure_engine",
-    "describe",
-    "engine_limits",
-    "make_player",
-    "parse_player",
-    "read_values",
-    "search_limits",
-]
