@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from typing import ClassVar
 
@@ -19,15 +18,15 @@ from ...game import (
 )
 from ...gameboard import GameBoard
 from . import endings, position_record
-from .geometry import NAMES, RADIUS, cell_at, parse_cell
+from .geometry import RADIUS, cell_at
 from .move import LegalTurns, Production, Turn, production_of
+from .notation import named_cell, read_turn, turn_text
 from .position import Position
 from .reasons import movement_reason, no_production_reason, production_reason
 from .rules import (
     COLOUR_NAMES,
     DRONE,
     HIGHBORN,
-    KIND_NAMES,
     LETTERS,
     NURSE,
     QUEEN,
@@ -46,17 +45,6 @@ __all__ = ["GAME_NAME", "Board", "IllegalMoveError", "InvalidMoveError", "LegalT
 
 #: The game's name in records and for :func:`hive.find_game`.
 GAME_NAME = "HiveQueen"
-
-
-_MOVE_RE = re.compile(r"^([QHDNWS])([a-i][1-9])(?:([-x])([a-i][1-9]))?(=Q)?$", re.IGNORECASE)
-_PROD_RE = re.compile(r"^\+([QHDNWS])([a-i][1-9])$", re.IGNORECASE)
-
-
-def _cell(text: str, whole: str) -> int:
-    cell = parse_cell(text)
-    if cell < 0:
-        raise InvalidMoveError(f"{whole!r}: {text!r} is not a cell of the 61-cell field")
-    return cell
 
 
 class Board(Position, GameBoard[Turn]):
@@ -97,7 +85,7 @@ class Board(Position, GameBoard[Turn]):
         """
         board = cls(setup=False)
         for name, letter in pieces.items():
-            cell = _cell(name, name)
+            cell = named_cell(name, name)
             if len(letter) != 1 or letter.upper() not in LETTERS[1:]:
                 raise InvalidMoveError(f"{letter!r} on {name} is not a piece letter (Q H D N W S, North lower case)")
             board.put(cell, LETTERS.index(letter.upper()) | (8 if letter.islower() else 0))
@@ -361,19 +349,7 @@ class Board(Position, GameBoard[Turn]):
 
     def move_text(self, turn: Turn) -> str:
         """The notation of ``turn`` in this position, e.g. ``Ha1xa5``, ``Hb1=Q`` or ``Wc3-c4;+Sd4``."""
-        return self._notation(turn)
-
-    def _notation(self, turn: Turn) -> str:
-        code = self.board[turn.origin]
-        letter = LETTERS[code & 7] if code else "?"
-        text = f"{letter}{NAMES[turn.origin]}"
-        if turn.destination != turn.origin:
-            target = self.board[turn.destination]
-            capture = target and target >> 3 != code >> 3
-            text += f"{'x' if capture else '-'}{NAMES[turn.destination]}"
-        if turn.promote:
-            text += "=Q"
-        return ";".join([text, *(str(p) for p in turn.productions)])
+        return turn_text(self, turn)
 
     def parse_move(self, text: str) -> Turn:
         """Read a turn in this position's notation and check it.
@@ -381,40 +357,7 @@ class Board(Position, GameBoard[Turn]):
         :raises ~hive.game.InvalidMoveError: for malformed text (naming it).
         :raises ~hive.game.IllegalMoveError: for a turn against the rules (naming the rule).
         """
-        parts = [p.strip() for p in text_argument(text, "a HiveQueen move", InvalidMoveError).strip().split(";")]
-        m = _MOVE_RE.match(parts[0])
-        if m is None:
-            raise InvalidMoveError(
-                f"{text!r} is not a HiveQueen move: expected <piece><from>-<to> or x for a capture, =Q for a "
-                f"promotion, then ;+<piece><cell> per production (e.g. 'Wc3-c4;+Sd4')"
-            )
-        letter, src_name, sep, dst_name, promo = m.groups()
-        src = _cell(src_name, text)
-        dst = _cell(dst_name, text) if dst_name else src
-        if dst_name is None and not promo:
-            raise InvalidMoveError(f"{text!r}: a movement needs a destination ('-' or 'x' and a cell) or '=Q'")
-        if dst_name is not None and dst == src:
-            raise InvalidMoveError(f"{text!r}: the destination is the origin")
-        code = self.board[src]
-        colour = self.ply & 1
-        if code and letter.upper() != LETTERS[code & 7]:
-            raise IllegalMoveError(f"{text!r}: the piece on {NAMES[src]} is a {KIND_NAMES[code & 7]}, not {letter}")
-        target = self.board[dst]
-        if code and target and code >> 3 == colour and target >> 3 == colour and target & 7 == NURSE == code & 7:
-            src, dst = min(src, dst), max(src, dst)  # a Nurse-Nurse swap is one movement, written either way
-        if dst_name is not None and code and code >> 3 == colour:
-            capture = bool(target) and target >> 3 != colour
-            if capture and sep == "-":
-                raise InvalidMoveError(f"{text!r}: that movement captures on {dst_name}; write 'x'")
-            if not capture and sep.lower() == "x":
-                raise InvalidMoveError(f"{text!r}: there is no enemy piece to capture on {dst_name}; write '-'")
-        prods = []
-        for part in parts[1:]:
-            pm = _PROD_RE.match(part)
-            if pm is None:
-                raise InvalidMoveError(f"{text!r}: {part!r} is not a production (expected +<piece><cell>, e.g. +Sd4)")
-            prods.append(Production(LETTERS.index(pm.group(1).upper()), _cell(pm.group(2), text)))
-        turn = Turn(src, dst, bool(promo), tuple(prods))
+        turn = read_turn(self, text)
         try:
             depth = self._play_partial(turn)
         except IllegalMoveError as err:
@@ -427,7 +370,7 @@ class Board(Position, GameBoard[Turn]):
     def push_text(self, text: str) -> Turn:
         """Parse and play a turn, keeping its notation as :meth:`move_text` writes it; returns it."""
         turn = self.parse_move(text)
-        self.push(turn, self._notation(turn))
+        self.push(turn, turn_text(self, turn))
         return turn
 
     def record(self, headers: Mapping[str, str] | None = None) -> str:
