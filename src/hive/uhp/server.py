@@ -36,8 +36,8 @@ and ``exit`` prints nothing. Choices where the protocol leaves room:
 - A search or a perft is never left running: a line arriving on the input (or the input closing) stops it, as does
   ``MaxTime``. A stopped ``bestmove`` answers the best move found so far; a stopped ``perft`` answers the depths it
   finished and an ``err`` line. Then the waiting line is answered.
-- Input lines are read up to :data:`~hive.uhp.process.MAX_LINE` bytes (a longer line is an error) and an error line quotes at most
-  about 200 characters of the input.
+- Input lines are read up to :data:`~hive.uhp.process.MAX_LINE` bytes (a longer line is an error) and an error
+  line quotes at most about 200 characters of the input.
 """
 
 from __future__ import annotations
