@@ -32,6 +32,7 @@ import * as analysis from "./analysis/analysis.js";
 import { followEngineReview, renderEngineReview, wireEngineReview } from "./analysis/engine_review.js";
 import { csrfHeaders, signedIn, wireAccount } from "./players/account.js";
 import { wireLanguage } from "./language.js";
+import { wireSettings } from "./settings.js";
 import { wireSeeks } from "./lobby/seeks.js";
 import { hideTournament, renderGameTournament, showTournament, wireTournaments } from "./tournaments/tournaments.js";
 import { chatEvent, renderChat, wireChat } from "./chat/gamechat.js";
@@ -551,6 +552,7 @@ async function wire() {
   wireChat();
   wireNotices((id) => { history.pushState(null, "", `/game/${id}`); return openGame(id); }, (path) => { history.pushState(null, "", path); route(); });
   wireSound();
+  wireSettings();
   wirePremove({ send: sendMove, render, game: () => game });
   wireLanguage(() => (signedIn() ? csrfHeaders()["x-csrf-token"] : null));
   wireKeys();
