@@ -283,7 +283,9 @@ export function renderPanel() {
   const view = shell.currentView();
   if (!shell.canAct()) {
     text.textContent = s.thinking ? t("panel.ai_side_thinking", { side: SIDES[view.turn] }) : t("main.to_move", { side: SIDES[view.turn] });
-    if (shell.mayPreselect()) text.textContent += ` ${app.selected ? t("hivequeen.preselect_to", { piece: pieceName(app.selected) }) : t("hivequeen.preselect_piece")}`;
+    if (shell.mayPreselect() && (app.selected || !app.pending)) { // how to pre-select a movement meanwhile
+      panel.append(h("div", "qpanel-text qpanel-hint", app.selected ? t("hivequeen.preselect_to", { piece: pieceName(app.selected) }) : t("hivequeen.preselect_piece")));
+    }
     panel.dataset.phase = "waiting";
     return;
   }
