@@ -16,7 +16,8 @@
 //   editorText(cells, turn, options) (the position record), editorCell(evt) (the key of the cell pressed),
 //   editorPlace(cells, key, cell) (a refusal's text, or null), editorTake(cells, cell) (the piece taken),
 //   editorSelect(cells, cell) (what app.selected names to show a piece's legal moves), editorLeast(cells, seat)
-//   (the least turn number the pieces in play need).
+//   (the least turn number the pieces in play need);
+//   optionally preselected(pending, view) and pieceName(piece): a move chosen on the opponent's turn (premove.js).
 
 import { t } from "./i18n.js"; // the page's texts in its language, loaded before anything is drawn
 import { dropPick, frame, keepingFocus, wireBoard } from "./hexboard.js";
