@@ -6,13 +6,14 @@ import { t } from "../i18n.js";
 import { api } from "../net.js";
 import { $, app, h, stylesheet, toast } from "../page.js";
 import { KINDS, SIDES, STYLE, drawField, miniPiece } from "./hivequeen-field.js";
+import { aiming, pieceName, preselectClick, preselected } from "./hivequeen-premove.js";
 import { backToBoard, hexAt } from "../hexboard.js";
 import { startPly } from "../editor.js";
 
 export const intro = t("hivequeen.intro");
 export const evaluation = false;
 export const flipTitle = t("hivequeen.flip_title");
-export { SIDES };
+export { SIDES, pieceName, preselected }; // the last two: a movement chosen early (premove.js)
 
 stylesheet(new URL("./hivequeen.css", import.meta.url));
 
@@ -130,37 +131,7 @@ function kindsAvailable() {
 
 export function renderBoard() {
   const view = fieldView();
-  if (view) drawField(view, turn && turn.preview && !app.review ? turn : null, aiming());
-}
-
-// ------------------------------------------------------------------ a movement pre-selected (premove.js)
-
-// A piece of the player's picked on the opponent's turn: every other cell may be where it goes.
-function aiming() { return !app.review && !!app.selected && shell.mayPreselect(); }
-
-// The movement a pre-selected {piece: its cell, to: a cell} is among the view's legal ones (without promotion when
-// there is a choice): the whole turn, with no production.
-export function preselected(pending, view) {
-  const options = (view.legal[pending.piece] || []).filter((m) => m.to === pending.to);
-  const found = options.find((m) => !m.promote) || options[0];
-  return found ? { move: found.move } : null;
-}
-
-// How the bar names a pre-selected movement's piece, by its cell.
-export function pieceName(name) {
-  const cell = app.state && app.state.view.cells.find((c) => c.cell === name);
-  return cell && cell.piece ? t("hivequeen.piece_on", { side: SIDES[cell.piece.side], piece: KINDS[cell.piece.kind], cell: name }) : name;
-}
-
-// A click on the opponent's turn: one of the player's pieces, then the cell it goes to; the pending movement's
-// piece or cell again cancels it.
-function preselectClick(name, cell) {
-  const pending = app.pending;
-  if (pending && !app.selected && (name === pending.piece || name === pending.to)) { shell.cancelPending(); return; }
-  if (name === app.selected) { app.selected = null; shell.render(); return; }
-  if (cell.piece && cell.piece.side === app.state.seats[0]) { app.selected = name; app.hint = null; shell.render(); return; }
-  if (app.selected) { shell.play({ piece: app.selected, to: name }); return; }
-  if (cell.piece) toast(t("hivequeen.not_yours", { side: SIDES[cell.piece.side], piece: KINDS[cell.piece.kind], cell: name }), false);
+  if (view) drawField(view, turn && turn.preview && !app.review ? turn : null, aiming(shell));
 }
 
 // ------------------------------------------------------------------ clicks on the field
@@ -172,7 +143,7 @@ export async function click(evt) {
   const name = target.dataset.cell;
   const view = fieldView();
   const cell = view.cells.find((c) => c.cell === name);
-  if (shell.mayPreselect()) { preselectClick(name, cell); return; }
+  if (shell.mayPreselect()) { preselectClick(shell, name, cell); return; }
   const refusal = shell.refusal();
   if (refusal) { toast(refusal); return; }
   if (turn && turn.preview) { clickProduction(evt, name); return; }
