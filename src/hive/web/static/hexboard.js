@@ -42,7 +42,7 @@ export function ring(parent, x, y, radius, stroke, width, dash, cls) {
 // The move chosen but not sent (premove.js), drawn alike in every game: a dashed ring on the cell it leaves (from, none
 // for a placement), a filled cell where it goes (to), named by the cell's key (at); ghost(g, x, y) draws the piece
 // there, faint. Its class says whether it is pre-selected or waits for confirmation.
-export const PENDING = "#1c7ed6";
+const PENDING = "#1c7ed6";
 
 export function drawPending(root, pending, from, to, at, ghost = null) {
   const kind = pending.premove ? "premove" : "confirm";

@@ -418,6 +418,10 @@ export function click(evt) {
   }
   const piece = evt.target.closest(".piece");
   const view = shell.currentView();
+  if (piece && app.selected && preselecting(app.selected) && colourOf(piece.dataset.piece) !== colourOf(app.selected)) {
+    shell.play({ piece: app.selected, to: hexAt(evt) }); // a climb pre-selected onto the other side's piece
+    return;
+  }
   if (piece && !app.selected && !view.legal[piece.dataset.piece] && colourOf(piece.dataset.piece) !== view.turn && !preselecting(piece.dataset.piece)) {
     showStack(piece, evt); // the other side's piece: show what is there rather than a rule
     return;
