@@ -4,6 +4,7 @@ gear, in Chromium at phone (360x740, touch) and desktop (1280x800) sizes:
 - HiveQueen, North's page of a game whose South moves through the API: on South's turn North pre-selects a Drone's
   flight (its piece, then a cell), shown on the field and in the bar as Hive's is; Cancel drops it; pre-selected
   again, it is played as soon as South has moved; one that South's move makes illegal is cancelled with a notice;
+- in Hive, a Beetle picked early and the other side's piece pressed pre-select its climb;
 - the keyboard alone pre-selects a move in Hive (a piece of the hand, then a free cell) and in HiveQueen (a piece on
   the field, then a cell): after the pick the focus is on a cell the piece may go to, Esc cancels the pending move,
   and a move pre-selected by keys is played when the turn comes;
@@ -288,5 +289,35 @@ def test_the_options_are_behind_the_gear_and_confirm_moves_is_remembered(
         open_settings(page, device)
         expect(page.locator("#btn-confirm")).to_have_text("Confirmer les coups : non")
         shoot_top(page, shots / f"topbar-fr-{device}-settings.png")
+    finally:
+        context.close()
+
+
+#: A Base game where, White to move (its Queen among the pieces that may move), Black's Beetle may climb onto White's
+#: Queen once White has placed a Spider.
+CLIMB = ("wS1", "bB1 wS1-", "wQ /wS1", "bQ bB1/", "wQ /bB1", "bQ \\bB1")
+
+
+@pytest.mark.parametrize("device", sizes(*SIZES))
+def test_a_climb_onto_the_other_side_s_piece_is_preselected(browser: Any, server: ServerProcess, device: str) -> None:
+    """Black's Beetle picked on White's turn, then White's piece pressed: the climb is pre-selected (not refused as
+    out of turn), and played once White has moved."""
+    context = browser.new_context(bypass_csp=True, **SIZES[device])
+    try:
+        game = create(server, mode="online", colour="white", options={"game_type": "Base"})
+        for ply, text in enumerate(CLIMB):
+            move(server, game, game["token"] if ply % 2 == 0 else game["invite"], text, ply)
+        page = open_page(context, f"{server.url}game/{game['id']}#seat={game['invite']}")
+        page.wait_for_function(f"app.state && app.state.moves.length === {len(CLIMB)}")
+        view: JSON = page.evaluate("app.state.view")
+        assert view["turn"] == 0 and "wQ" in view["legal"]  # a press on it alone would pick it, were it White's page
+        queen = next(f"{c['q']},{c['r']}" for c in view["cells"] if c["stack"][-1] == "wQ")
+        press(page, device, '#board .piece[data-piece="bB1"]')
+        press(page, device, '#board .piece[data-piece="wQ"]')
+        expect(page.locator("#board .pending-to")).to_have_attribute("data-to", queen)
+        move(server, game, game["token"], "wS2 wQ\\", len(CLIMB))
+        page.wait_for_function(f"app.state.moves.length === {len(CLIMB) + 2}", timeout=15_000)
+        assert page.evaluate("app.state.moves")[-2:] == ["wS2 wQ\\", "bB1 wQ"]
+        assert page.errors == []
     finally:
         context.close()
