@@ -180,6 +180,12 @@ def press(page: Page, device: str, selector: str) -> None:
     (page.tap if device == "phone" else page.click)(selector)
 
 
+def open_settings(page: Page, device: str) -> None:
+    """Show the page's options: the top bar's gear box on a desktop, the ☰ menu on a phone."""
+    press(page, device, "#btn-menu" if device == "phone" else "#btn-settings")
+    expect(page.locator("#btn-confirm")).to_be_visible()
+
+
 def header_button(page: Page, device: str) -> None:
     """Press the header's account button (on a phone, in the ☰ menu)."""
     if device == "phone":

@@ -3,7 +3,7 @@
 // edit of the page's shell. Same interface as every game module (see main.js).
 
 import { $, app, h, stylesheet, toast } from "../page.js";
-import { R, centre, el, fit, hexAt, hexPoints, keyTarget, ring } from "../hexboard.js";
+import { R, centre, drawPending, el, fit, hexAt, hexPoints, keyTarget, ring } from "../hexboard.js";
 
 export const intro = "Click an empty cell to place your stone: three in a row along any line of the field wins.";
 export const evaluation = false;
@@ -152,6 +152,10 @@ function drawField(view, { open = new Set(), last = null, hint = null, picked = 
   if (stones.has(last)) ring(root, ...at(last), R * 0.86, "#d9480f", R * 0.08, "none", "hxlast");
   if (stones.has(hint)) ring(root, ...at(hint), R * 0.86, "#7048e8", R * 0.09, "5 4", "hint-mark");
   if (stones.has(picked)) ring(root, ...at(picked), R * 0.9, "#e8a50c", R * 0.1, "none", "hxpicked");
+  const pending = app.pending;
+  if (pending && stones.has(pending.to) && !app.review && !app.editor) {
+    drawPending(root, pending, null, at(pending.to), pending.to, (g, x, y) => drawStone(g, app.state.seats[0], x, y, R * 0.6));
+  }
   fit(bounds, false, margin);
 }
 
@@ -174,10 +178,18 @@ export function click(evt) {
   if (!app.state || app.review) return;
   const name = cellAt(evt);
   if (name === null) return;
+  if (shell.mayPreselect()) { // on the opponent's turn: a stone pre-selected (premove.js), or the pending one cancelled
+    if (app.pending && app.pending.to === name) shell.cancelPending();
+    else shell.play({ move: name, to: name });
+    return;
+  }
   const refusal = shell.refusal();
   if (refusal) { toast(refusal); return; }
   shell.play({ move: name }); // a taken cell too: the server names the rule
 }
+
+// The stone pre-selected on a cell, if the cell is still free when the turn comes.
+export function preselected(pending, view) { return legalCells(view).includes(pending.to) ? { move: pending.to } : null; }
 
 // ------------------------------------------------------------------ the side panel
 

@@ -17,7 +17,17 @@ from typing import Any
 import pytest
 
 from ...web_support import JSON, QUEEN_GAME, WON, ServerProcess
-from ..browser_support import SIZES, click_move, create, no_serious_violation, open_page, press, seat_page, sizes
+from ..browser_support import (
+    SIZES,
+    click_move,
+    create,
+    no_serious_violation,
+    open_page,
+    open_settings,
+    press,
+    seat_page,
+    sizes,
+)
 
 Page = Any
 pytestmark = pytest.mark.once  # the page's test: the compiled build's pass runs it (tests/conftest.py's ONCE by name)
@@ -84,12 +94,28 @@ def board_editor(context: Any, server: ServerProcess, device: str) -> Page:
     return page
 
 
+def move_chosen_early(context: Any, server: ServerProcess, device: str) -> Page:
+    """HiveQueen, North's page on South's turn: a movement pre-selected, another piece picked (every cell lit for
+    it), and the page's options shown (behind the gear, or in the ☰ menu)."""
+    game = create(server, kind="hivequeen", mode="online", colour="south")
+    page = open_page(context, f"{server.url}game/{game['id']}#seat={game['invite']}")
+    page.wait_for_function("app.state && app.state.seats[0] === 1")
+    press(page, device, '#board .qpiece[data-cell="f8"]')
+    press(page, device, '#board .qcell[data-cell="f5"]')
+    page.wait_for_selector("#pending-bar:not([hidden])")
+    press(page, device, '#board .qpiece[data-cell="g8"]')
+    page.wait_for_selector("#board .qcell[data-lead]", state="attached")
+    open_settings(page, device)
+    return page
+
+
 VIEWS: dict[str, Callable[[Any, ServerProcess, str], Page]] = {
     "game-list": game_list,
     "hive-against-the-ai": hive_against_the_ai,
     "hivequeen-game": hivequeen_game,
     "analysis-board": analysis_board,
     "board-editor": board_editor,
+    "move-chosen-early": move_chosen_early,
 }
 
 

@@ -467,7 +467,14 @@ def test_every_game_on_offer_has_a_page_module_served_from_its_package() -> None
     async def main() -> None:
         app = create_app(":memory:", workers=0)
         async with client(app) as c:
-            for name in ("hive.js", "hive.css", "hive-editor.js", "hivequeen.js", "hivequeen-field.js"):
+            for name in (
+                "hive.js",
+                "hive.css",
+                "hive-editor.js",
+                "hivequeen.js",
+                "hivequeen-field.js",
+                "hivequeen-premove.js",
+            ):
                 r = await c.get(f"/static/games/{name}")
                 kind = r.headers["content-type"].split(";")[0]
                 assert r.status_code == 200 and kind in ("text/javascript", "text/css"), (name, kind)

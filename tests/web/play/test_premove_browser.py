@@ -20,7 +20,7 @@ import httpx
 import pytest
 
 from ...web_support import JSON, ServerProcess
-from ..browser_support import SIZES, click_move, create, expect, open_page, press, sizes
+from ..browser_support import SIZES, click_move, create, expect, open_page, open_settings, press, sizes
 
 pytest.importorskip("playwright.sync_api")
 Page = Any
@@ -98,8 +98,7 @@ def test_a_move_chosen_early_is_played_dropped_or_confirmed(
         assert len(page.evaluate("app.state.moves")) == 5
 
         # Confirm moves on: Black's move waits for Confirm
-        if device == "phone":
-            press(page, device, "#btn-menu")
+        open_settings(page, device)
         press(page, device, "#btn-confirm")
         expect(page.locator("#btn-confirm")).to_have_attribute("aria-pressed", "true")
         assert page.evaluate("localStorage.getItem('hive.confirm-moves')") == "on"

@@ -292,6 +292,7 @@ def test_seat_links_leave_the_address_bar_and_never_overwrite_a_seat(browser: An
     assert page.is_disabled("#btn-hint") and opened.is_disabled("#btn-hint")  # a fair game: no engine help
     click_move(page, page.evaluate("app.state"), "wS1")  # the other page chimes and marks its tab's title
     opened.wait_for_function("document.title.startsWith('● Your move')")
+    opened.click("#btn-settings")  # the options are behind the top bar's gear
     opened.click("#btn-sound")
     assert opened.inner_text("#btn-sound") == "Sound off"
     assert opened.evaluate("localStorage.getItem('hive.sound')") == "off"

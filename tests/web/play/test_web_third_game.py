@@ -2,7 +2,8 @@
 touch) and desktop sizes, served by ``hive play`` in a process of its own that learns of the game only by the entry
 point of an installed package, as a player's game package would declare it: the New game dialog offers it, a whole
 game is played against the AI by taps or clicks and one move by the keyboard, a move is taken back, the result is
-shown, reviewed and analysed; the board editor sets up a Hexline position and a game starts from it. The page's
+shown, reviewed and analysed; the board editor sets up a Hexline position and a game starts from it; a stone chosen
+on the opponent's turn is played when the turn comes, or cancelled when its cell is taken. The page's
 modules are the shell's and the toy's own page module (tests/toygame/page), nothing else."""
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import pytest
 
 from ...toygame import NAME, NAMES, Board
 from ...web_support import JSON, ROOT, ServerProcess
-from ..browser_support import SIZES, open_page, press, shoot, sizes
+from ..browser_support import SIZES, expect, open_page, press, shoot, sizes
 
 Page = Any
 #: The editor's position: X on 0,0 and 0,1, O on 1,0; O to move.
@@ -170,5 +171,42 @@ def test_hexline_is_played_and_set_up_in_the_browser(
     press(page, device, cell("0,-1"))
     state = settled(page, 2)
     assert state["result"] and "X has three in a row" in page.inner_text("#banner-reason")
+    assert not page.errors, page.errors
+    context.close()
+
+
+@pytest.mark.parametrize("device", sizes("phone"))
+def test_a_hexline_stone_chosen_early_is_played_or_cancelled(
+    browser: Any, toy_server: ServerProcess, device: str
+) -> None:
+    """O's page on X's turn: a cell pressed pre-selects O's stone, shown as in every game; pressed again, it is
+    cancelled; X's stone elsewhere lets it be played, X's stone on it cancels it."""
+    game = httpx.post(f"{toy_server.url}api/games", json={"kind": "toygame", "mode": "online", "colour": "x"}).json()
+    context = browser.new_context(bypass_csp=True, **SIZES[device])
+    page = open_page(context, f"{toy_server.url}game/{game['id']}#seat={game['invite']}")
+    page.wait_for_function("app.state && app.state.seats[0] === 1")
+
+    def x_plays(name: str, ply: int) -> None:
+        body = {"move": name, "ply": ply}
+        answer = httpx.post(
+            f"{toy_server.url}api/games/{game['id']}/move", json=body, headers={"x-seat-token": game["token"]}
+        )
+        assert answer.status_code == 200, answer.text
+
+    press(page, device, cell("0,0"))
+    expect(page.locator("#board .pending-to")).to_have_attribute("data-to", "0,0")
+    expect(page.locator("#pending-bar")).to_contain_text("Pre-selected: 0,0")
+    press(page, device, cell("0,0"))  # pressed again: cancelled
+    expect(page.locator("#pending-bar")).to_be_hidden()
+    press(page, device, cell("0,0"))
+    x_plays("1,0", 0)
+    page.wait_for_function("app.state.moves.length === 2")
+    assert page.evaluate("app.state.moves") == ["1,0", "0,0"]
+    press(page, device, cell("-1,0"))
+    x_plays("-1,0", 2)
+    expect(page.locator("#toast")).to_contain_text("not legal now")
+    expect(page.locator("#pending-bar")).to_be_hidden()
+    page.wait_for_timeout(300)
+    assert page.evaluate("app.state.moves") == ["1,0", "0,0", "-1,0"]
     assert not page.errors, page.errors
     context.close()

@@ -39,6 +39,20 @@ export function ring(parent, x, y, radius, stroke, width, dash, cls) {
   }, parent);
 }
 
+// The move chosen but not sent (premove.js), drawn alike in every game: a dashed ring on the cell it leaves (from, none
+// for a placement), a filled cell where it goes (to), named by the cell's key (at); ghost(g, x, y) draws the piece
+// there, faint. Its class says whether it is pre-selected or waits for confirmation.
+const PENDING = "#1c7ed6";
+
+export function drawPending(root, pending, from, to, at, ghost = null) {
+  const kind = pending.premove ? "premove" : "confirm";
+  if (from) ring(root, from[0], from[1], R * 0.9, PENDING, R * 0.1, "5 4", `pending-from pending-${kind}`);
+  const g = el("g", { class: `pending-to pending-${kind}`, "data-to": at, "pointer-events": "none" }, root);
+  el("polygon", { points: hexPoints(to[0], to[1], R * 0.86), fill: PENDING, "fill-opacity": 0.22, stroke: PENDING, "stroke-width": R * 0.1 }, g);
+  if (ghost) ghost(g, to[0], to[1]).setAttribute("opacity", "0.55");
+  return g;
+}
+
 function pixelToHex(x, y) {
   const f = frame.flipped ? -1 : 1;
   x *= f; y *= f;

@@ -16,7 +16,8 @@
 //   editorText(cells, turn, options) (the position record), editorCell(evt) (the key of the cell pressed),
 //   editorPlace(cells, key, cell) (a refusal's text, or null), editorTake(cells, cell) (the piece taken),
 //   editorSelect(cells, cell) (what app.selected names to show a piece's legal moves), editorLeast(cells, seat)
-//   (the least turn number the pieces in play need).
+//   (the least turn number the pieces in play need);
+//   optionally preselected(pending, view) and pieceName(piece): a move chosen on the opponent's turn (premove.js).
 
 import { t } from "./i18n.js"; // the page's texts in its language, loaded before anything is drawn
 import { dropPick, frame, keepingFocus, wireBoard } from "./hexboard.js";
@@ -32,6 +33,7 @@ import * as analysis from "./analysis/analysis.js";
 import { followEngineReview, renderEngineReview, wireEngineReview } from "./analysis/engine_review.js";
 import { csrfHeaders, signedIn, wireAccount } from "./players/account.js";
 import { wireLanguage } from "./language.js";
+import { wireSettings } from "./settings.js";
 import { wireSeeks } from "./lobby/seeks.js";
 import { hideTournament, renderGameTournament, showTournament, wireTournaments } from "./tournaments/tournaments.js";
 import { chatEvent, renderChat, wireChat } from "./chat/gamechat.js";
@@ -551,6 +553,7 @@ async function wire() {
   wireChat();
   wireNotices((id) => { history.pushState(null, "", `/game/${id}`); return openGame(id); }, (path) => { history.pushState(null, "", path); route(); });
   wireSound();
+  wireSettings();
   wirePremove({ send: sendMove, render, game: () => game });
   wireLanguage(() => (signedIn() ? csrfHeaders()["x-csrf-token"] : null));
   wireKeys();

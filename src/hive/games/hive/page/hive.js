@@ -3,7 +3,7 @@
 
 import { side, t } from "../i18n.js";
 import { $, app, h, stylesheet, toast } from "../page.js";
-import { R, beginDrag, centre, dragged, el, fit, frame, hexAt, hexPoints, keyTarget, pickedFrom, ring } from "../hexboard.js";
+import { R, beginDrag, centre, drawPending, dragged, el, fit, frame, hexAt, hexPoints, keyTarget, pickedFrom, ring } from "../hexboard.js";
 export * from "./hive-editor.js"; // the board editor's verbs
 
 export const intro = t("hive.intro");
@@ -19,7 +19,6 @@ export const AROUND = [[1, -1], [1, 0], [0, 1], [-1, 1], [-1, 0], [0, -1]];
 const EXPANSIONS = "MLP"; // the bugs a game may leave out
 const SIDE_RIMS = ["#fff4dc", "#10141c"]; // the Warm/Cool set's sides: a cream rim and a near-black rim
 const LONG_PRESS = 480; // ms a finger rests on a piece to open its stack
-const PENDING = "#1c7ed6"; // a move chosen but not sent: blue, apart from the lit cells and the last move
 
 let shell = null;
 let pop = null; // the pop-up listing a stack's pieces
@@ -152,6 +151,7 @@ export function renderBoard() {
   const root = el("g", { id: "viewport" }, svg);
   const cells = new Map(view.cells.map((c) => [key(c.q, c.r), c]));
   const legal = (!app.review && app.selected && view.legal[app.selected]) || [];
+  const aiming = !app.review && !!app.selected && !legal.length && preselecting(app.selected); // where it may go is unknown yet
   const bounds = [];
 
   // empty outline around the hive, faint, so the shape of the free spaces reads
@@ -164,7 +164,9 @@ export function renderBoard() {
   }
   for (const k of slots) {
     const [x, y] = centre(...k.split(",").map(Number));
-    el("polygon", { class: "slot", "data-cell": k, points: hexPoints(x, y, R * 0.93), fill: "transparent", stroke: "rgba(90,70,40,.10)", "stroke-width": 1.5 }, root);
+    const slot = el("polygon", { class: "slot", "data-cell": k, points: hexPoints(x, y, R * 0.93), fill: "transparent", stroke: "rgba(90,70,40,.10)", "stroke-width": 1.5 }, root);
+    // a piece picked to pre-select its move: the keyboard reaches every free cell, as the pointer does
+    if (aiming) keyTarget(slot, k, t("hive.preselect_to", { piece: spoken(app.selected), where: beside(view, k.split(",").map(Number)) }), [x, y], true);
   }
   if (!view.cells.length) {
     const [x, y] = centre(0, 0);
@@ -241,7 +243,7 @@ export function renderBoard() {
     }
   }
 
-  drawPending(root, view, bounds);
+  showPending(root, view, bounds);
 
   for (const d of legal) {
     const [x, y] = centre(d.to[0], d.to[1]);
@@ -260,21 +262,14 @@ export function renderBoard() {
   fit(bounds);
 }
 
-// The move chosen but not sent (premove.js): a dashed ring on its piece's cell, a filled one where it goes.
-function drawPending(root, view, bounds) {
+// The move chosen but not sent (premove.js), drawn as in every game.
+function showPending(root, view, bounds) {
   const pending = app.pending;
   if (!pending || !pending.to || app.review) return;
   const cell = view.cells.find((c) => c.stack[c.stack.length - 1] === pending.piece);
-  const kind = pending.premove ? "premove" : "confirm";
-  if (cell) {
-    const [x, y] = centre(cell.q, cell.r);
-    ring(root, x, y, R * 0.9, PENDING, R * 0.1, "5 4", `pending-from pending-${kind}`);
-  }
-  const [x, y] = centre(pending.to[0], pending.to[1]);
-  const g = el("g", { class: `pending-to pending-${kind}`, "data-to": key(...pending.to), "pointer-events": "none" }, root);
-  el("polygon", { points: hexPoints(x, y, R * 0.86), fill: PENDING, "fill-opacity": 0.22, stroke: PENDING, "stroke-width": R * 0.1 }, g);
-  drawTile(g, pending.piece, x, y, {}).setAttribute("opacity", "0.55");
-  bounds.push([x, y]);
+  const to = centre(pending.to[0], pending.to[1]);
+  drawPending(root, pending, cell ? centre(cell.q, cell.r) : null, to, key(...pending.to), (g, x, y) => drawTile(g, pending.piece, x, y, {}));
+  bounds.push(to);
 }
 
 const SIDES_OF = ["right", "lower_right", "lower_left", "left", "upper_left", "upper_right"];
@@ -290,13 +285,25 @@ function destination(view, d) {
     const name = ref.replace(/[-/\\]/g, "");
     const cell = view.cells.find((c) => c.stack.includes(name));
     if (name === ref) where = t("hive.on_top_of", { piece: spoken(name) });
-    else if (cell) {
-      const [x0, y0] = centre(cell.q, cell.r), [x1, y1] = centre(d.to[0], d.to[1]);
-      const sixth = Math.round(Math.atan2(y1 - y0, x1 - x0) / (Math.PI / 3) + 6) % 6; // 0: right, clockwise
-      where = t(`hive.where_${SIDES_OF[sixth]}`, { piece: spoken(name) });
-    }
+    else if (cell) where = relative(cell, name, d.to);
   }
   return t(`hive.${verb}`, { piece: spoken(piece), where, move: d.move });
+}
+
+// Where a cell is from a piece's cell: "left of Black Spider 1".
+function relative(cell, name, to) {
+  const [x0, y0] = centre(cell.q, cell.r), [x1, y1] = centre(to[0], to[1]);
+  const sixth = Math.round(Math.atan2(y1 - y0, x1 - x0) / (Math.PI / 3) + 6) % 6; // 0: right, clockwise
+  return t(`hive.where_${SIDES_OF[sixth]}`, { piece: spoken(name) });
+}
+
+// Where a free cell is, from the first piece beside it.
+function beside(view, to) {
+  for (const [dq, dr] of AROUND) {
+    const cell = view.cells.find((c) => c.q === to[0] + dq && c.r === to[1] + dr);
+    if (cell) return relative(cell, cell.stack[cell.stack.length - 1], to);
+  }
+  return t("hive.to_start");
 }
 
 // Hive has no turn panel.
@@ -411,6 +418,10 @@ export function click(evt) {
   }
   const piece = evt.target.closest(".piece");
   const view = shell.currentView();
+  if (piece && app.selected && preselecting(app.selected) && colourOf(piece.dataset.piece) !== colourOf(app.selected)) {
+    shell.play({ piece: app.selected, to: hexAt(evt) }); // a climb pre-selected onto the other side's piece
+    return;
+  }
   if (piece && !app.selected && !view.legal[piece.dataset.piece] && colourOf(piece.dataset.piece) !== view.turn && !preselecting(piece.dataset.piece)) {
     showStack(piece, evt); // the other side's piece: show what is there rather than a rule
     return;

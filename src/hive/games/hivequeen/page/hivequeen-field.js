@@ -2,7 +2,7 @@
 // productions on offer; a piece is a disc in its side's colours with the kind's glyph and letter.
 
 import { t } from "../i18n.js";
-import { R, centre, el, fit, hexPoints, keyTarget, ring } from "../hexboard.js";
+import { R, centre, drawPending, el, fit, hexPoints, keyTarget, ring } from "../hexboard.js";
 import { $, app } from "../page.js";
 
 // the sides' and the pieces' names, in the page's language
@@ -69,8 +69,9 @@ export function miniPiece(side, kind, size = 30) {
 
 // ------------------------------------------------------------------ the field
 
-// The field of view; producing is the turn being built once its movement is made (null otherwise).
-export function drawField(view, producing) {
+// The field of view; producing is the turn being built once its movement is made (null otherwise); aiming: a piece is
+// picked to pre-select its movement, every other cell may be where it goes.
+export function drawField(view, producing, aiming = false) {
   const svg = $("board");
   svg.innerHTML = "";
   const root = el("g", { id: "viewport" }, svg);
@@ -106,7 +107,8 @@ export function drawField(view, producing) {
       t.textContent = c.cell;
     }
     poly.dataset.empty = c.piece ? "0" : "1";
-    keyTarget(poly, c.cell, cellName(c, legal, producing), [x, y], lit.has(c.cell));
+    const lead = lit.has(c.cell) || (aiming && c.cell !== app.selected);
+    keyTarget(poly, c.cell, cellName(c, legal, producing, aiming), [x, y], lead);
   }
 
   // the last turn (or the turn being built): origin dashed, destination solid, new pieces dotted
@@ -136,6 +138,13 @@ export function drawField(view, producing) {
     g.setAttribute("aria-hidden", "true"); // its cell bears its name
   }
 
+  const pending = app.pending;
+  if (pending && pending.to && byName.has(pending.to) && !producing && !app.review) {
+    const from = byName.get(pending.piece);
+    const piece = from && from.piece;
+    drawPending(root, pending, from ? at(pending.piece) : null, at(pending.to), pending.to,
+      piece ? (g, x, y) => drawPiece(g, piece.side, piece.kind, x, y, { radius: R * 0.7, letter: false }) : null);
+  }
   drawMovements(root, legal, at);
   if (producing) drawProductions(root, at, producing);
   if (app.hint && !app.review) {
@@ -147,9 +156,10 @@ export function drawField(view, producing) {
 
 // A cell's accessible name: where it is, what stands there, and what a click there does now ("e4: South Worker,
 // picked", "d5: empty, move here: Wd4-d5", "c3: empty, produce here: Worker or Soldier").
-function cellName(c, legal, producing) {
+function cellName(c, legal, producing, aiming) {
   const said = [c.cell + ": " + (c.piece ? t("hivequeen.side_piece", { side: SIDES[c.piece.side], piece: KINDS[c.piece.kind] }) : t("hivequeen.empty"))];
   if (app.selected === c.cell && !app.review) said.push(t("hivequeen.picked"));
+  else if (aiming) said.push(t("hivequeen.preselect_here"));
   const moves = legal.filter((m) => m.to === c.cell).map((m) => m.move);
   if (moves.length) said.push(t("hivequeen.move_here", { moves: moves.join(` ${t("hivequeen.or")} `) }));
   if (producing) {

@@ -6,13 +6,14 @@ import { t } from "../i18n.js";
 import { api } from "../net.js";
 import { $, app, h, stylesheet, toast } from "../page.js";
 import { KINDS, SIDES, STYLE, drawField, miniPiece } from "./hivequeen-field.js";
+import { aiming, pieceName, preselectClick, preselected } from "./hivequeen-premove.js";
 import { backToBoard, hexAt } from "../hexboard.js";
 import { startPly } from "../editor.js";
 
 export const intro = t("hivequeen.intro");
 export const evaluation = false;
 export const flipTitle = t("hivequeen.flip_title");
-export { SIDES };
+export { SIDES, pieceName, preselected }; // the last two: a movement chosen early (premove.js)
 
 stylesheet(new URL("./hivequeen.css", import.meta.url));
 
@@ -130,7 +131,7 @@ function kindsAvailable() {
 
 export function renderBoard() {
   const view = fieldView();
-  if (view) drawField(view, turn && turn.preview && !app.review ? turn : null);
+  if (view) drawField(view, turn && turn.preview && !app.review ? turn : null, aiming(shell));
 }
 
 // ------------------------------------------------------------------ clicks on the field
@@ -140,10 +141,11 @@ export async function click(evt) {
   const target = evt.target.closest("[data-cell]");
   if (!target) { app.selected = null; hidePick(); shell.render(); return; }
   const name = target.dataset.cell;
-  const refusal = shell.refusal();
-  if (refusal) { toast(refusal); return; }
   const view = fieldView();
   const cell = view.cells.find((c) => c.cell === name);
+  if (shell.mayPreselect()) { preselectClick(shell, name, cell); return; }
+  const refusal = shell.refusal();
+  if (refusal) { toast(refusal); return; }
   if (turn && turn.preview) { clickProduction(evt, name); return; }
   if (app.selected) {
     const options = (view.legal[app.selected] || []).filter((m) => m.to === name);
@@ -252,6 +254,9 @@ export function renderPanel() {
   const view = shell.currentView();
   if (!shell.canAct()) {
     text.textContent = s.thinking ? t("panel.ai_side_thinking", { side: SIDES[view.turn] }) : t("main.to_move", { side: SIDES[view.turn] });
+    if (shell.mayPreselect() && (app.selected || !app.pending)) { // how to pre-select a movement meanwhile
+      panel.append(h("div", "qpanel-text qpanel-hint", app.selected ? t("hivequeen.preselect_to", { piece: pieceName(app.selected) }) : t("hivequeen.preselect_piece")));
+    }
     panel.dataset.phase = "waiting";
     return;
   }

@@ -5,7 +5,11 @@
 // Nothing here sends a move but through the shell's one move path, once, and only on the player's turn: the pending
 // move is forgotten before it is sent, and the server checks the turn and the ply besides.
 // A game module offers pre-selection by exporting preselected(pending, view): the move (a request's body) the
-// pending {piece, to} is in the view's legal moves, or null. Without it, moves are only held for confirmation.
+// pending {piece, to} is in the view's legal moves, or null (piece: what moves, none for a stone placed; to: where,
+// in the module's own terms). The module picks it with shell.play({piece, to}) (or {move, to}) while
+// shell.mayPreselect(), lets the keyboard reach every cell it may go to, and draws it with hexboard.js's
+// drawPending, so that it shows alike in every game; pieceName(piece) names it in the bar. Without preselected,
+// moves are only held for confirmation.
 
 import { $, app, h, stylesheet, toast } from "../page.js";
 import { t } from "../i18n.js";
@@ -48,7 +52,8 @@ export function mayPreselect() {
 function what(pending) {
   if (pending.body.move === "pass") return TEXTS.pass();
   const module = shell.game();
-  return pending.body.move || (module && module.pieceName ? module.pieceName(pending.piece) : pending.piece);
+  if (pending.body.move) return pending.body.move;
+  return module && module.pieceName && pending.piece ? module.pieceName(pending.piece) : pending.piece || String(pending.to);
 }
 
 function show() {
@@ -90,7 +95,7 @@ export function holdMove(body, selected, to) {
   if (!s || app.analysis) return false;
   const base = { body, piece: body.piece || selected, to: body.to || to, game: s.id, ply: s.moves.length };
   if (mayPreselect()) {
-    if (!base.piece || !base.to) return false; // nothing to pre-select (a pass): the server says why not
+    if (!base.to) return false; // nothing to pre-select (a pass): the server says why not
     set({ ...base, premove: true });
     return true;
   }
