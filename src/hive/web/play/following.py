@@ -2,11 +2,12 @@
 the parts that act on a change (the AI, the flags) told, and the game's sockets here shown its new state (see
 :class:`~hive.web.play.showing.Showing`).
 
-A change this process stores is announced (:meth:`Following.announce`): published on the bus, followed here, and
-the state built for the sockets here sent to the other processes, so that they send it to theirs rather than build it
-again (a process awaits it for :data:`SHOWN_WAIT` at most, then builds it itself). Another process's change comes by
-the bus (:meth:`Following.heard`). A sweep every :data:`SWEEP` seconds shows again a game whose stored version is
-newer than shown (its event was lost).
+A change this process stores has the state its sockets here are to be shown built just before it is stored
+(:meth:`Following.prepare`), carried by the change's own event to the other processes, which send it to theirs
+rather than build it again; a state too long for the event is sent after it on its own (a process awaits it for
+:data:`SHOWN_WAIT` at most, then builds it itself). The change is then announced (:meth:`Following.announce`):
+published on the bus and followed here. Another process's change comes by the bus (:meth:`Following.heard`). A
+sweep every :data:`SWEEP` seconds shows again a game whose stored version is newer than shown (its event was lost).
 """
 
 from __future__ import annotations
