@@ -12,7 +12,7 @@ import sqlalchemy as sa
 
 from hive.games.hive import Board as HiveBoard
 from hive.web.play.actions import act
-from hive.web.play.events import GameEvent
+from hive.web.play.events import GameEvent, Unheard
 from hive.web.play.rows import CHANGE_LONGEST, apply_change, stored_change
 from hive.web.play.service import GameService
 from hive.web.shared.model import GameRecord
@@ -23,7 +23,7 @@ from ...web_support import VERBS, counting
 pytestmark = pytest.mark.anyio
 
 
-class Told:
+class Told(Unheard):
     """An announcer keeping the events as the other processes are sent them (inside the change's transaction)."""
 
     def __init__(self) -> None:

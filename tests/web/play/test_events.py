@@ -19,6 +19,7 @@ from hive.web.lobby import events as lobby_events
 from hive.web.play import events as game
 from hive.web.play import presence_events, showing
 from hive.web.play.fanout import Fanout
+from hive.web.play.following import STATE_LONGEST
 from hive.web.play.service import GameService
 from hive.web.players import events as players_events
 from hive.web.shared.events import Event, Subscribers, kinds
@@ -31,7 +32,7 @@ SAMPLES: list[Event] = [
     game.GameCreated("g1", 1, game.CREATED, deadline=12.5, origin="p1"),
     game.GameDeleted("g1", 9, game.DELETED, by=0),
     game.MoveMade("g1", 2, game.MOVE, 0, 1, True, 30.0, {"declined": "draw"}, origin="p2"),
-    game.AIMoved("g1", 3, game.AI_MOVE, 1, 2),
+    game.AIMoved("g1", 3, game.AI_MOVE, 1, 2, change={"keep": 1, "add": ["wQ -wA1"]}, state='{"id":"g1"'),
     game.AIFailed("g1", 4, game.AI_ERROR),
     game.SeatJoined("g1", 5, game.JOINED, 1),
     game.GameActed("g1", 6, "undo", 0, 1, detail={"offered_by": 1}),
@@ -71,6 +72,19 @@ def test_a_state_sent_to_the_other_processes_comes_back_whole_or_not_at_all() ->
         assert game.GameShown.pack("g1", 3, text).text() == text
     noise = "".join(chr(0x4E00 + (i * 7919) % 20000) for i in range(8000))  # compresses badly: too long to send
     assert game.GameShown.pack("g1", 3, noise).text() is None
+
+
+def test_a_change_carries_its_state_with_it_whole_within_a_notification_or_not_at_all() -> None:
+    change = {"keep": 0, "add": ["x" * 2980], "length": 1}  # the longest change an event carries
+    noise = "".join(chr(0x4E00 + (i * 7919) % 20000) for i in range(3000))  # compresses badly
+    for plies, how in ((40, "as it is"), (600, "compressed"), (0, "too long still")):
+        moves = ",".join(f'"wA{i} -wQ"' for i in range(plies)) if plies else f'"{noise}"'
+        text = '{"id":"g1","moves":[' + moves + "]"
+        carried = game.pack_state(text, STATE_LONGEST)
+        assert carried.startswith("z:") == (how == "compressed")
+        assert game.unpack_state(carried) == (None if how == "too long still" else text)
+        event = game.MoveMade("g" * 64, 9, game.MOVE, 1, 200, False, 1e12, change=change, state=carried or None)
+        assert len(event.payload().encode()) < 8000
 
 
 def test_a_state_awaited_from_another_process_is_built_here_if_it_does_not_come() -> None:

@@ -30,7 +30,7 @@ from hive.web.ai import work
 from hive.web.ai.work import choose_move
 from hive.web.play import clock
 from hive.web.play.actions import act
-from hive.web.play.events import FLAG, GameEvent
+from hive.web.play.events import FLAG, GameEvent, Unheard
 from hive.web.play.flags import Flags
 from hive.web.play.game_list import GameList
 from hive.web.play.service import GameService
@@ -48,7 +48,7 @@ pytestmark = pytest.mark.anyio
 OPENINGS = {"hive": ("wS1", "bS1 wS1-", "wQ -wS1"), "hivequeen": ("Wc3-c4", "Wg7-g6", "Wc4-c5")}
 
 
-class Heard:
+class Heard(Unheard):
     """An announcer that keeps the changes announced."""
 
     def __init__(self) -> None:

@@ -17,7 +17,7 @@ from hive.games.hive import Board as HiveBoard
 from hive.games.hivequeen import Board as QueenBoard
 from hive.web.ai.work import analyse, choose_move
 from hive.web.play.actions import FINAL, act
-from hive.web.play.events import GameEvent
+from hive.web.play.events import GameEvent, Unheard
 from hive.web.play.service import GameService
 from hive.web.play.session import Session
 from hive.web.shared.errors import BadRequest, Conflict, Forbidden, NotFound, Unavailable
@@ -31,7 +31,7 @@ JSON = dict[str, Any]
 pytestmark = pytest.mark.anyio
 
 
-class Listener:
+class Listener(Unheard):
     """An announcer that keeps what it hears: what was stored inside a transaction, and what was announced."""
 
     def __init__(self) -> None:

@@ -132,18 +132,20 @@ class Commits:
         previous, session.record = record, updated  # what the event is worked out from
         event = self._event(session, what, by, detail, ended=record.result is None and updated.result is not None)
         told: list[GameEvent] = []  # the event as the transaction told it, carrying what the change wrote
+        last, session.last = session.last, event  # the state built before it is stored shows the change
         try:
+            event = await self.announcer.prepare(event)
             rating = self._rating(session, previous, updated)
             records = (previous, updated) if self.store.database.shared else None  # else nobody else to tell
             effects = self._effects(session, event, client, rating, records, told)
             await self.store.games.save(updated, previous, effects)
         except BaseException:
-            session.record = previous
+            session.record, session.last = previous, last
+            session.shown_view = None  # the board's view may have been worked out for the change refused
             if revert is not None:
                 revert()
             raise
         event = told[-1] if told else event
-        session.shown_view = None
         session.last = event
         await self.announcer.announce(event)
         return event

@@ -52,6 +52,10 @@ class GameEvent(Event):
     :ivar change: what the change wrote (see :func:`~hive.web.play.rows.stored_change`), as the other processes are
         sent it: one whose copy is at the version before brings it up to date without reading the database
         (``None``: it reads what changed).
+    :ivar state: the game's state after the change as the process that stored it shows it to its sockets (its JSON
+        without ``seats``, see :func:`pack_state`), built before the change was stored and sent with it, so that no
+        process builds it again nor sends it on its own (``None``: not sent; :attr:`state_follows` may say it comes
+        as a :class:`GameShown`).
     """
 
     with_change: ClassVar[bool] = True
@@ -66,6 +70,7 @@ class GameEvent(Event):
     detail: dict[str, Any] | None = None
     state_follows: bool = False
     change: dict[str, Any] | None = None
+    state: str | None = None
 
     def shown(self) -> dict[str, Any]:
         """The event as the page gets it with the game's state: what happened, by which seat, and its detail."""
@@ -161,16 +166,32 @@ class GameShown(Event):
     @classmethod
     def pack(cls, game_id: str, version: int, text: str) -> GameShown:
         """The event for ``text`` (compressed, in base 64, when it is long; left out when too long still)."""
-        if len(text.encode()) + text.count('"') + text.count("\\") <= cls.LONGEST:  # as it is, quotes escaped
-            return cls(game_id, version, text)
-        packed = cls.PACKED + base64.b64encode(zlib.compress(text.encode(), 1)).decode("ascii")
-        return cls(game_id, version, packed if len(packed) <= cls.LONGEST else "")
+        return cls(game_id, version, pack_state(text, cls.LONGEST))
 
     def text(self) -> str | None:
         """The state's text, or ``None`` when it was not sent."""
-        if not self.state.startswith(self.PACKED):
-            return self.state or None
-        return zlib.decompress(base64.b64decode(self.state[len(self.PACKED) :])).decode()
+        return unpack_state(self.state)
+
+
+#: The mark of a compressed state (a state's JSON starts with ``{``).
+PACKED = GameShown.PACKED
+
+
+def pack_state(text: str, longest: int) -> str:
+    """A state's JSON text as an event carries it: as it is when it takes at most ``longest`` bytes in the event's
+    JSON (its quotes escaped), else compressed and in base 64 (marked :data:`PACKED`), or ``""`` when too long
+    still."""
+    if len(text.encode()) + text.count('"') + text.count("\\") <= longest:
+        return text
+    packed = PACKED + base64.b64encode(zlib.compress(text.encode(), 1)).decode("ascii")
+    return packed if len(packed) <= longest else ""
+
+
+def unpack_state(carried: str) -> str | None:
+    """The state's text :func:`pack_state` made ``carried`` of (``None``: it was left out)."""
+    if not carried.startswith(PACKED):
+        return carried or None
+    return zlib.decompress(base64.b64decode(carried[len(PACKED) :])).decode()
 
 
 def game_event(what: str, ended: bool) -> type[GameEvent]:
@@ -196,9 +217,19 @@ class Announcer(Protocol):
         """The change is stored."""
         ...
 
+    async def prepare(self, event: GameEvent) -> GameEvent:
+        """The change is about to be stored (the game in memory shows it already): ``event`` as it is to be told,
+        with what is to be sent with it (the state the game's sockets are to be shown, see
+        :attr:`GameEvent.state`)."""
+        ...
+
 
 class Unheard:
     """An announcer nobody listens to (a service used on its own, as in tests)."""
+
+    async def prepare(self, event: GameEvent) -> GameEvent:
+        """Nothing to add."""
+        return event
 
     def stored(self, connection: sa.Connection, event: GameEvent) -> None:
         """Nothing to send."""
@@ -230,4 +261,6 @@ __all__ = [
     "SeatJoined",
     "Unheard",
     "game_event",
+    "pack_state",
+    "unpack_state",
 ]

@@ -2,11 +2,12 @@
 the parts that act on a change (the AI, the flags) told, and the game's sockets here shown its new state (see
 :class:`~hive.web.play.showing.Showing`).
 
-A change this process stores is announced (:meth:`Following.announce`): published on the bus, followed here, and
-the state built for the sockets here sent to the other processes, so that they send it to theirs rather than build it
-again (a process awaits it for :data:`SHOWN_WAIT` at most, then builds it itself). Another process's change comes by
-the bus (:meth:`Following.heard`). A sweep every :data:`SWEEP` seconds shows again a game whose stored version is
-newer than shown (its event was lost).
+A change this process stores has the state its sockets here are to be shown built just before it is stored
+(:meth:`Following.prepare`), carried by the change's own event to the other processes, which send it to theirs
+rather than build it again; a state too long for the event is sent after it on its own (a process awaits it for
+:data:`SHOWN_WAIT` at most, then builds it itself). The change is then announced (:meth:`Following.announce`):
+published on the bus and followed here. Another process's change comes by the bus (:meth:`Following.heard`). A
+sweep every :data:`SWEEP` seconds shows again a game whose stored version is newer than shown (its event was lost).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING
 from ...periodic import every
 from ..shared.bus import Bus, LocalBus
 from ..shared.events import Event, Subscribers
-from .events import GameDeleted, GameEvent, GameShown
+from .events import GameDeleted, GameEvent, GameShown, pack_state, unpack_state
 from .fanout import Fanout
 from .presence import Watching
 from .presence_events import PresenceChanged
@@ -35,6 +36,9 @@ log = logging.getLogger("hive.web")
 SWEEP = 10.0
 #: Seconds another process's state of a game it changed is awaited before this process builds it (its process died).
 SHOWN_WAIT = 1.0
+#: The longest state a change's event carries, in bytes of its JSON (PostgreSQL's notifications carry at most 8,000
+#: bytes: the change the event also carries takes at most 3,000, its other fields a few hundred).
+STATE_LONGEST = 4400
 
 
 class Following:
@@ -101,10 +105,24 @@ class Following:
         """A change is being stored: the bus's part inside the transaction (PostgreSQL's ``NOTIFY``)."""
         self.bus.stored(connection, self._telling(event))
 
+    async def prepare(self, event: GameEvent) -> GameEvent:
+        """A change of this process's is about to be stored: the state its sockets here are to be shown, built now
+        and carried by the event to the other processes (when it is short enough, see :data:`STATE_LONGEST`), so
+        that none builds it again and it needs no notification of its own."""
+        if isinstance(self.bus, LocalBus) or isinstance(event, GameDeleted) or not self.fanout.watched(event.game_id):
+            return event
+        session = self.service.sessions.get(event.game_id)
+        if session is None or session.record.version != event.version:
+            return event
+        shared = await self.showing.build(session)
+        carried = "" if shared is None else pack_state(shared, STATE_LONGEST)
+        return dataclasses.replace(event, state=carried) if carried else event
+
     def _telling(self, event: GameEvent) -> GameEvent:
-        """The event as the other processes are sent it: saying whether this process sends the state it shows (it
-        does when its sockets watch the game, see :meth:`_shown_to_others`)."""
-        if isinstance(self.bus, LocalBus) or not self.fanout.watched(event.game_id):
+        """The event as the other processes are sent it: saying whether this process sends the state it shows on
+        its own (it does when its sockets watch the game and the event could not carry it, see
+        :meth:`_shown_to_others`)."""
+        if isinstance(self.bus, LocalBus) or event.state is not None or not self.fanout.watched(event.game_id):
             return event
         return dataclasses.replace(event, state_follows=True)
 
@@ -123,7 +141,7 @@ class Following:
     async def _shown_to_others(self, event: GameEvent) -> None:
         """Send the other processes the state this process just built for its sockets after its change, so that they
         send it to theirs rather than build it again."""
-        if isinstance(self.bus, LocalBus) or isinstance(event, GameDeleted):
+        if isinstance(self.bus, LocalBus) or isinstance(event, GameDeleted) or event.state is not None:
             return
         shared = self.showing.last(event.game_id, event.version)
         if shared is None:
@@ -175,6 +193,8 @@ class Following:
         for act in self.acting:
             act(event)
         game_id = event.game_id
+        if event.state is not None and self._carried(event):
+            return
         if event.state_follows and event.origin != self.service.origin and self.fanout.watched(game_id):
             self.fanout.await_state(
                 game_id, event.version, SHOWN_WAIT, lambda: self._later(self.showing.broadcast(game_id))
@@ -182,6 +202,20 @@ class Following:
         else:
             self.fanout.stop_awaiting(game_id)
             await self.showing.broadcast(game_id, event.version)
+
+    def _carried(self, event: GameEvent) -> bool:
+        """Send the game's sockets here the state the event carries, if the game in memory is at its version
+        (whether it was sent)."""
+        session = self.service.sessions.get(event.game_id)
+        if session is None or session.record.version != event.version or event.state is None:
+            return False
+        if self.fanout.watched(event.game_id):
+            shared = unpack_state(event.state)
+            if shared is None:
+                return False
+            self.fanout.stop_awaiting(event.game_id)
+            self.showing.shown(event.game_id, event.version, shared)
+        return True
 
     async def _state_heard(self, event: GameShown) -> None:
         """Another process sent the state it built after its change: sent to the game's sockets here, if it is the
@@ -226,4 +260,4 @@ class Following:
                 await self.showing.broadcast(game_id)
 
 
-__all__ = ["SHOWN_WAIT", "SWEEP", "Following"]
+__all__ = ["SHOWN_WAIT", "STATE_LONGEST", "SWEEP", "Following"]

@@ -302,13 +302,11 @@ class GameRepository(Repository):
             if same < len(old):
                 connection.execute(CUT, {"game": record.id, "from_ply": same})
             if same < len(new):
-                connection.execute(
-                    ADD,
-                    [
-                        {"game_id": record.id, "ply": ply, "move": new[ply], "written": record.version}
-                        for ply in range(same, len(new))
-                    ],
-                )
+                added = [
+                    {"game_id": record.id, "ply": ply, "move": new[ply], "written": record.version}
+                    for ply in range(same, len(new))
+                ]
+                connection.execute(ADD, added[0] if len(added) == 1 else added)  # one move: no executemany
             self._effects(connection, record, effects, now)
 
     def _effects(self, connection: sa.Connection, record: GameRecord, effects: Effects, now: float) -> None:

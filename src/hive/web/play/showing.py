@@ -91,6 +91,12 @@ class Showing:
         if shared is not None:
             self.fanout.send(game_id, watcher, with_seats(shared, watcher.seats))
 
+    def shown(self, game_id: str, version: int, shared: str) -> None:
+        """Queue a state built already (its JSON without ``seats``) at ``version`` for every socket watching the game
+        here, and keep it as the last one shown (see :meth:`last`, :meth:`shown_now`)."""
+        self._keep(game_id, version, shared)
+        self.send(game_id, shared)
+
     async def _shared(self, game_id: str, version: int | None) -> str | None:
         """The game's state as its sockets are sent it, without ``seats`` (see :func:`with_seats`); ``None`` when
         it cannot be read now (logged)."""
@@ -98,6 +104,19 @@ class Showing:
             session = self.service.sessions.get(game_id)
             if session is None or version is None or session.record.version != version:
                 session = await self.service.session(game_id)
+        except Exception as err:
+            log.warning("game %s could not be shown to its watchers: %s", game_id, err)
+            return None
+        shared = await self.build(session)
+        if shared is not None:
+            self._keep(game_id, session.record.version, shared)
+        return shared
+
+    async def build(self, session: Session) -> str | None:
+        """The state of the game in memory as its sockets are to be sent it, without ``seats`` (see
+        :func:`with_seats`), neither sent nor kept; ``None`` when it cannot be worked out now (logged)."""
+        game_id = session.record.id
+        try:
             present = await self.watching.present(game_id)
         except Exception as err:
             log.warning("game %s could not be shown to its watchers: %s", game_id, err)
@@ -108,9 +127,7 @@ class Showing:
             base.update(await self.facts(session))
         except Exception as err:
             log.warning("game %s's accounts could not be read: %s", game_id, err)
-        shared = dumps(base)[:-1]  # encoded once; each socket's seats are added at the end
-        self._keep(game_id, session.record.version, shared)
-        return shared
+        return dumps(base)[:-1]  # encoded once; each socket's seats are added at the end
 
     def _keep(self, game_id: str, version: int, shared: str) -> None:
         """Keep the state just built, and let go of those built more than :data:`KEPT_FOR` seconds ago."""
