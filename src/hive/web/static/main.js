@@ -18,7 +18,7 @@
 //   editorSelect(cells, cell) (what app.selected names to show a piece's legal moves), editorLeast(cells, seat)
 //   (the least turn number the pieces in play need).
 
-import { t } from "./i18n.js"; // the page's texts in its language, loaded before anything is drawn
+import { serverText, t } from "./i18n.js"; // the page's texts in its language, loaded before anything is drawn
 import { dropPick, frame, keepingFocus, wireBoard } from "./hexboard.js";
 import { api, connect, disconnect } from "./net.js";
 import { $, app, h, toast } from "./page.js";
@@ -80,7 +80,7 @@ function refusal() {
 async function explain(piece, fallback) {
   try {
     const data = await api("POST", `/api/games/${app.gameId}/why`, { piece, ...analysis.at() });
-    toast(data.reason || fallback);
+    toast(serverText(data.reason) || fallback);
   } catch (err) {
     toast(err.message);
   }
