@@ -17,7 +17,8 @@ from typing import Any
 import httpx
 import pytest
 
-from ..browser_support import PASSWORD, SIZES, api_account, header_button, open_page, press, sizes
+from ..browser_support import PASSWORD, SIZES, api_account, header_button, open_page, overflow, press, sizes
+from .test_i18n_browser import shoot
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
@@ -102,10 +103,11 @@ VISIBLE_TEXTS = """() => {
 
 
 def texts(page: Page) -> set[str]:
-    """The visible texts of the page, with its title."""
+    """The visible texts of the page, with its title, and the parts of those a page puts together ("Base+MLP ·
+    tournament opening · Blitz 5+3", "White to move — your turn")."""
     shown = set(page.evaluate(VISIBLE_TEXTS))
     shown.add(page.title().strip())
-    return shown
+    return shown | {part for text in shown for part in re.split(r"\s+[·—]\s+", text)}
 
 
 def the_club(url: str, db: Path) -> dict[str, Any]:
@@ -180,9 +182,23 @@ def states(url: str, club: dict[str, Any], device: str) -> dict[str, tuple[str, 
     }
 
 
-def rendered(browser: Any, url: str, club: dict[str, Any], device: str, lang: str | None) -> dict[str, set[str]]:
+#: The elements that reach past the window's right edge (the innermost first), for a failure's message.
+WIDER = """() => [...document.querySelectorAll("body *")]
+  .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 0.5 && el.checkVisibility())
+  .reverse().slice(0, 6)
+  .map((el) => `${el.tagName.toLowerCase()}#${el.id}.${el.className} ${el.textContent.trim().slice(0, 40)}`)
+"""
+
+
+#: The states photographed in German and Spanish (into the French pictures' folder), to be looked at.
+PHOTOGRAPHED = {"lobby", "game in play"}
+
+
+def rendered(
+    browser: Any, url: str, club: dict[str, Any], device: str, lang: str | None, tmp_path: Path
+) -> dict[str, set[str]]:
     """The visible texts of every state, in a browser context of its own speaking ``lang`` (English: None), signed
-    in as the admin."""
+    in as the admin; each translated state fits the window's width (the longer words overflow nothing)."""
     settings = {**SIZES[device]}
     if lang:
         settings |= {"locale": LANGUAGES[lang], "extra_http_headers": {"accept-language": f"{LANGUAGES[lang]},{lang}"}}
@@ -198,6 +214,10 @@ def rendered(browser: Any, url: str, club: dict[str, Any], device: str, lang: st
             action(page)
             seen[name] = texts(page)
             assert page.errors == [], (name, page.errors)
+            if lang:
+                assert overflow(page) == 0, (lang, name, page.evaluate(WIDER))
+            if lang in ("de", "es") and name in PHOTOGRAPHED:
+                shoot(page, f"{name.replace(' ', '-')}-{lang}-{device}.png", tmp_path)
             page.close()
         return seen
     finally:
@@ -206,14 +226,14 @@ def rendered(browser: Any, url: str, club: dict[str, Any], device: str, lang: st
 
 @pytest.mark.parametrize("device", sizes(*SIZES))
 def test_no_state_of_the_translated_page_shows_a_text_of_the_english_one(
-    browser: Any, club: str, club_db: Path, device: str
+    browser: Any, club: str, club_db: Path, device: str, tmp_path: Path
 ) -> None:
     made = the_club(club, club_db)
-    english = rendered(browser, club, made, device, None)
+    english = rendered(browser, club, made, device, None, tmp_path)
     names = {ADMIN, PLAYER, TOURNAMENT, *TOURNAMENT.split()}
     found: dict[str, list[str]] = {}
     for lang in LANGUAGES:
-        theirs = rendered(browser, club, made, device, lang)
+        theirs = rendered(browser, club, made, device, lang, tmp_path)
         for state, shown in theirs.items():
             left = foreign(shown, english[state], names, lang)
             if left:

@@ -3,7 +3,8 @@ plug-in's ``rules``, or their translation in its ``locales``).
 
 The renderer knows the little Markdown the page uses: headings, paragraphs, bullet and numbered lists (nested
 by indentation), tables, inline code, bold and italics, and pictures of positions: a line
-``::figure <position> :: <caption>`` is drawn by the game's view (:class:`~hive.sdk.view.Figures`), or left out.
+``::figure <position> :: <caption>`` is drawn by the game's view (:class:`~hive.sdk.view.Figures`), or left out;
+the words a picture holds (its pieces' tooltips, a caption) are put in the reader's language by the game's catalog.
 """
 
 from __future__ import annotations
