@@ -190,6 +190,25 @@ WIDER = """() => [...document.querySelectorAll("body *")]
 """
 
 
+#: Texts the server sends in English and the page shows as they come (a game state's note, the AI's error, a
+#: socket's close reason, HiveQueen's why-not answer, a game type), each put in the page's language by serverText().
+SERVER_TEXTS = [
+    "White has no legal move: no piece can be placed or moved, so White must pass.",
+    "Black had no legal move and passed.",
+    "The AI could not move: its worker stopped 3 times.",
+    "The game was deleted.",
+    "At most 4 spectators' sockets from one address: close one first.",
+    "The Worker on e5 is North's; it is South's turn.",
+    "The Worker on e5 has no legal movement here. A Worker steps to an adjacent vacant cell.",
+    "There is no piece on e5.",
+    "Base+MLP",
+]
+#: The English words of :data:`SERVER_TEXTS`' values, none of which a translation keeps.
+VALUES = re.compile(r"\b(?:White|Black|Worker|North|South|Base)\b")
+#: serverText() of each text, in the page's own i18n module.
+SERVER_TEXT = """(texts) => import("/static/i18n.js").then((m) => texts.map((text) => m.serverText(text)))"""
+
+
 #: The states photographed in German and Spanish (into the French pictures' folder), to be looked at.
 PHOTOGRAPHED = {"lobby", "game in play"}
 
@@ -216,6 +235,12 @@ def rendered(
             assert page.errors == [], (name, page.errors)
             if lang:
                 assert overflow(page) == 0, (lang, name, page.evaluate(WIDER))
+            if lang and name == "lobby":
+                said = page.evaluate(SERVER_TEXT, SERVER_TEXTS)
+                same = {"Base+MLP"} if lang != "de" else set()  # Base: a French and Spanish word too
+                pairs = zip(SERVER_TEXTS, said, strict=True)
+                kept = [t for t, s in pairs if t not in same and (s == t or VALUES.search(s))]
+                assert kept == [], (lang, kept)
             if lang in ("de", "es") and name in PHOTOGRAPHED:
                 shoot(page, f"{name.replace(' ', '-')}-{lang}-{device}.png", tmp_path)
             page.close()
