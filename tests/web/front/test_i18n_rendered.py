@@ -1,10 +1,13 @@
 """The page rendered in English and again in French, German and Spanish, in Chromium at phone (360x740, touch) and
 desktop sizes, state by state: no visible text of a translated page (its text nodes, its title, a placeholder, an
-aria-label) is a text the English rendering of the same state shows, other than names, numbers, move notation and the
-few words the languages share (:data:`SHARED`). Unlike :func:`.test_i18n_browser.no_english`, which knows only the
-catalogs' texts, this finds an English literal no catalog has. The states: the lobby, a game against the AI in play
-and ended, a HiveQueen game, a player's profile, a tournament, the How to play pages, and, for a signed-in admin, the
-admin screen and the bots dialog."""
+aria-label, a list's choices, an SVG's tooltips and the parts of a text put together with " · ") is a text the English
+rendering of the same state shows, other than names, numbers, notation and the few words the languages share
+(:data:`SHARED`, :data:`SHARED_IN`). Unlike :func:`.test_i18n_browser.no_english`, which knows only the catalogs'
+texts, this finds an English literal no catalog has. The states: the lobby, New game, the account and bots dialogs,
+the admin screen (all signed in as an admin), a profile, the leaderboard, a tournament, a game against the AI in play
+and ended, a HiveQueen game, and the How to play pages. Each translated state fits the window's width; the server's
+English texts the page shows as they come (:data:`SERVER_TEXTS`) come out in the page's language; the lobby and a
+game are photographed in German and Spanish into /work/wt/shots/i18n/ (or the test's folder)."""
 
 from __future__ import annotations
 
