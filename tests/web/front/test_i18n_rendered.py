@@ -20,6 +20,8 @@ from typing import Any
 import httpx
 import pytest
 
+from hive.web.http.pages import how_to_play_page
+
 from ..browser_support import PASSWORD, SIZES, api_account, header_button, open_page, overflow, press, sizes
 from .test_i18n_browser import shoot
 
@@ -275,3 +277,10 @@ def test_the_check_flags_an_english_literal_and_lets_names_figures_and_notation_
     shown = {"Neue Partie", "Resign", "Ylva", "12:03", "wQ", "bS1 -wQ", "Base+MLP", "Max", "Warm"}
     assert foreign(shown, english, {"Ylva"}, "de") == ["Base+MLP", "Resign"]  # German says Grundspiel
     assert foreign(shown, english, {"Ylva"}, "fr") == ["Resign", "Warm"]
+
+
+def test_the_rules_pages_pictures_are_worded_in_the_readers_language() -> None:
+    hive, queen = how_to_play_page("hive", "Hive", "de"), how_to_play_page("hivequeen", "HiveQueen", "es")
+    assert "<title>Bienenkönigin (Weiß, wQ)</title>" in hive and "White Queen Bee" not in hive
+    assert "Reina (Sur)" in queen and "South Queen" not in queen and "mueve Sur" in queen
+    assert "<title>White Queen Bee (wQ)</title>" in how_to_play_page("hive", "Hive", "en")
