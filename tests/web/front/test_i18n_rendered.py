@@ -116,8 +116,8 @@ def texts(page: Page) -> set[str]:
 
 
 def the_club(url: str, db: Path) -> dict[str, Any]:
-    """Make what the states show: an admin, a player, a tournament, games against the AI (in play, ended, of
-    HiveQueen); their addresses and seat tokens."""
+    """Make what the states show: an admin, a player, a tournament, a game between them with a reported line, games
+    against the AI (in play, ended, of HiveQueen); their addresses and seat tokens."""
     admin, player = api_account(url, ADMIN), api_account(url, PLAYER)
     with sqlite3.connect(db) as connection:  # hive db admin
         assert connection.execute("UPDATE accounts SET admin = 1 WHERE name = ?", (ADMIN,)).rowcount == 1
@@ -131,6 +131,11 @@ def the_club(url: str, db: Path) -> dict[str, Any]:
     made = admin.post("/api/tournaments", json=body)
     assert made.status_code == 200, made.text
     assert player.post(f"/api/tournaments/{made.json()['id']}/join").status_code == 200
+    # a correspondence game between the two (in the live games, on the profile) and a line of its chat reported
+    seek = admin.post("/api/seeks", json={"game": "Base", "time_control": {"days": 3}}).json()
+    between = player.post(f"/api/seeks/{seek['id']}/accept").json()["id"]
+    said = player.post(f"/api/games/{between}/chat", json={"room": "players", "text": "1:0 !!"})  # no words
+    assert admin.post(f"/api/chat/{said.json()['id']}/report").is_success
     games = {}
     for name, asked in {
         "playing": {"mode": "ai", "ai_level": "random", "time_control": "blitz"},

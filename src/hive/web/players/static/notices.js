@@ -6,7 +6,7 @@
 // it (and the page is in the background). The lobby's "Your turn" list (/api/account/turns) is kept here as well:
 // the correspondence games waiting for the player's move, each a link to play it.
 
-import { gameType, speedName, t } from "../i18n.js";
+import { gameType, serverText, speedName, t } from "../i18n.js";
 import { api } from "../net.js";
 import { $, app, h } from "../page.js";
 import { onAccountChange, signedIn } from "./account.js";
@@ -94,7 +94,7 @@ function heard(message) {
   if (message.type !== "challenge" && message.type !== "seek") return;
   if (message.type === "challenge" && message.change === "opened" && message.challenge.to === me) {
     const c = message.challenge;
-    const terms = `${gameType(c.game)}, ${c.time_control}, ${t(c.rated ? "seeks.rated" : "seeks.casual")}`;
+    const terms = `${gameType(c.game)}, ${serverText(c.time_control)}, ${t(c.rated ? "seeks.rated" : "seeks.casual")}`;
     if (c.rematch_of) { // answered on the finished game's page, whose banner shows Accept and Decline
       notify(`challenge:${message.id}`, t("notices.rematch", { name: c.player, terms }), t("notices.answer"), `/game/${c.rematch_of}`,
         playGame(c.rematch_of));

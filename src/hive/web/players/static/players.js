@@ -132,7 +132,7 @@ function liveRow(game) {
   li.dataset.id = game.id;
   const head = h("div", "seek-row-head");
   game.names.forEach((name, seat) => {
-    if (seat) head.append(h("span", "muted", "vs"));
+    if (seat) head.append(h("span", "muted", t("lobby.versus")));
     const who = h("span", "seek-player");
     who.append(playerLink(name), " ", h("span", "seek-rating", String(game.ratings[seat])));
     head.append(who);
