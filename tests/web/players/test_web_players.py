@@ -129,12 +129,12 @@ def test_a_rated_game_its_rating_change_the_profiles_and_the_leaderboard(
         expect(page.locator("#p-ratings tbody tr")).to_have_count(1)
         cells = page.locator("#p-ratings tbody tr td")
         expect(cells.nth(0)).to_have_text(GAME)
-        expect(cells.nth(1)).to_have_text("blitz")
+        expect(cells.nth(1)).to_have_text("Blitz")  # the speed by its name in the page's language
         expect(cells.nth(2)).to_have_text(re.compile(r"^1[34]\d\d\?$"))  # provisional
         expect(cells.nth(4)).to_have_text("0/0/1")
         graph = page.locator(f"#p-graphs figure[data-game='{GAME}'][data-speed='blitz'] svg[role=img]")
         expect(graph).to_be_visible()
-        expect(graph.locator("title")).to_have_text(f"Rating history, {GAME}, blitz")
+        expect(graph.locator("title")).to_have_text(f"Rating history, {GAME}, Blitz")
         expect(graph.locator("desc")).to_contain_text("1 rated game on")
         expect(graph.locator("text.axis-title")).to_have_count(2)
         expect(graph.locator(".rating-dots circle")).to_have_count(2)  # one game: from the start rating to it

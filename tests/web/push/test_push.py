@@ -68,7 +68,7 @@ def test_a_subscription_is_sent_its_turn_a_challenge_and_a_tournaments_start_in_
             assert [r.path for r in service.received] == ["/push/bob"]
             told = opened("bob", service.received[0])  # in the language of bob's page, German
             assert told["kind"] == "challenge" and told["title"] == "Eine Herausforderung für dich"
-            assert "ann fordert dich zu einer Partie Base heraus" in told["body"]
+            assert "ann fordert dich zu einer Partie Grundspiel heraus (3 Tage pro Zug)" in told["body"]
             # the game it starts, by correspondence: ann's turn is told to ann, whose page is closed; bob, who asked
             # for challenges only, is told nothing of his
             bob, bob_csrf = players["bob"]

@@ -164,7 +164,7 @@ def test_the_menu_links_and_what_a_rating_needs(
         expect(page.locator("#lb-empty")).to_be_visible()
         expect(page.locator("#lb-threshold")).to_contain_text(f"after about {ESTABLISHED_AFTER} rated games")
         expect(page.locator("#lb-you")).to_have_text(
-            f"You have 0 rated games in Base+MLP blitz: about {ESTABLISHED_AFTER} more games to go."
+            f"You have 0 rated games in Base+MLP Blitz: about {ESTABLISHED_AFTER} more games to go."
         )
 
         # one rated game later: the leaderboard counts it, the profile says how many more, its graph is readable
@@ -172,7 +172,7 @@ def test_the_menu_links_and_what_a_rating_needs(
         more = games_to_establish(rate_game(Rating(), Rating(), 1.0)[0])
         page.reload()
         expect(page.locator("#lb-you")).to_have_text(
-            f"You have 1 rated game in Base+MLP blitz: about {more} more games to go."
+            f"You have 1 rated game in Base+MLP Blitz: about {more} more games to go."
         )
         assert overflow(page) == 0
         page.screenshot(path=str(tmp_path / f"leaderboard-{device}.png"), full_page=True)
@@ -187,7 +187,7 @@ def test_the_menu_links_and_what_a_rating_needs(
         page.wait_for_url("**/player/Ada")
         expect(page.locator("#p-name")).to_contain_text("Ada")
         expect(page.locator("#p-provisional li")).to_have_text(
-            [f"Base+MLP blitz: provisional, about {more} more rated games to establish it"]
+            [f"Base+MLP Blitz: provisional, about {more} more rated games to establish it"]
         )
         graph = page.locator("#p-graphs svg.rating-graph")
         expect(graph).to_have_count(1)

@@ -3,7 +3,8 @@ plug-in's ``rules``, or their translation in its ``locales``).
 
 The renderer knows the little Markdown the page uses: headings, paragraphs, bullet and numbered lists (nested
 by indentation), tables, inline code, bold and italics, and pictures of positions: a line
-``::figure <position> :: <caption>`` is drawn by the game's view (:class:`~hive.sdk.view.Figures`), or left out.
+``::figure <position> :: <caption>`` is drawn by the game's view (:class:`~hive.sdk.view.Figures`), or left out;
+the words a picture holds (its pieces' tooltips, a caption) are put in the reader's language by the game's catalog.
 """
 
 from __future__ import annotations
@@ -11,10 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import cache
-from html import escape
+from html import escape, unescape
 
 from ...sdk.view import Figures
-from ..shared.i18n import SOURCE, page_text
+from ..shared.i18n import SOURCE, page_text, translate
 from ..views import plugin_of, view_for
 
 _INLINE = (
@@ -24,6 +25,8 @@ _INLINE = (
 )
 _ITEM = re.compile(r"^(\s*)([-*]|\d+\.)\s+(.*)$")
 _FIGURE = re.compile(r"^::figure\s+(.+?)\s*::\s*(.*)$")
+#: A picture's words: a tooltip (an SVG title) or a caption (an SVG text).
+_WORDS = re.compile(r"(<(title|text)\b[^>]*>)([^<]*)(</\2>)")
 
 
 def inline(text: str) -> str:
@@ -104,6 +107,22 @@ def markdown(text: str, figure: Callable[[str], str] | None = None) -> str:
 
 
 @cache
+def figures_in(view: Figures, lang: str) -> Callable[[str], str]:
+    """The pictures ``view`` draws, their words (the pieces' tooltips, a caption) in ``lang``: each a message of
+    the game's catalog, or the rendering of one (a game's pictures are drawn in English)."""
+
+    def figure(spec: str) -> str:
+        svg = view.figure(spec)
+        if lang == SOURCE:
+            return svg
+        return _WORDS.sub(
+            lambda m: m[1] + escape(translate(lang, unescape(m[3])), quote=False) + m[4],
+            svg,
+        )
+
+    return figure
+
+
 def how_to_play_page(kind: str, title: str, lang: str = SOURCE) -> str:
     """The whole "How to play" page of the games of ``kind`` (see :func:`~hive.web.views.rules_page`), titled
     ``title``, in ``lang`` (the game's own translation of its rules, see :meth:`~hive.plugin.GamePlugin.rules_in`;
@@ -111,7 +130,7 @@ def how_to_play_page(kind: str, title: str, lang: str = SOURCE) -> str:
     rules = plugin_of(kind).rules_in(lang)
     assert rules is not None  # the page exists only where the package has its rules
     view = view_for(kind)
-    body = markdown(rules.read_text(encoding="utf-8"), view.figure if isinstance(view, Figures) else None)
+    body = markdown(rules.read_text(encoding="utf-8"), figures_in(view, lang) if isinstance(view, Figures) else None)
     heading = escape(page_text(lang, "rules.title", game=title))
     return f"""<!doctype html>
 <html lang="{escape(lang)}">

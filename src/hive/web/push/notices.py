@@ -21,7 +21,7 @@ from ..play import GameService
 from ..play.events import MoveMade
 from ..shared.errors import GameError
 from ..shared.events import Event, Subscribers
-from ..shared.i18n import SOURCE, _, gettext_in, languages
+from ..shared.i18n import SOURCE, _, gettext_in, languages, translate
 from ..tournaments.events import TournamentStarted
 from .repository import PushRepository
 from .sending import Notification, Sender
@@ -45,9 +45,14 @@ TTL = {"turn": 86_400, "challenge": 3600, "tournament": 600}
 
 def text(key: str, language: str | None, **values: Any) -> str:
     """A notification's text in ``language`` (the subscriber's page's when it subscribed; English when the catalogs
-    have not that language), its ``{…}`` filled in."""
+    have not that language), its ``{…}`` filled in (a ``game``'s type and a ``time_control``, named in English by
+    the server, in that language too)."""
     code = (language or SOURCE).split("-")[0].lower()
-    return gettext_in(code if code in languages() else SOURCE, TEXTS[key].msgid, **values)
+    code = code if code in languages() else SOURCE
+    for name in ("game", "time_control"):
+        if isinstance(values.get(name), str):
+            values[name] = translate(code, values[name])
+    return gettext_in(code, TEXTS[key].msgid, **values)
 
 
 class Notices:

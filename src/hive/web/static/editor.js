@@ -5,7 +5,7 @@
 // screen. What a game's pieces and cells are, how they are drawn and written, is its page module's (editor verbs,
 // listed at the top of main.js).
 
-import { side as sideName, t } from "./i18n.js";
+import { serverText, side as sideName, t } from "./i18n.js";
 import { api } from "./net.js";
 import { $, app, h, stylesheet, toast } from "./page.js";
 
@@ -173,7 +173,7 @@ async function load(text) {
   try {
     const answer = await api("POST", "/api/positions", { kind: ed.kind, options: ed.options, position: text });
     if (seq !== checking || app.editor !== ed) return;
-    if (!answer.valid) { toast(answer.error); return; }
+    if (!answer.valid) { toast(serverText(answer.error)); return; }
     drop();
     ed.turn = answer.view.turn;
     ed.number = Number((answer.position.split(";")[2].match(/\[(\d+)\]/) || [0, 1])[1]);
@@ -280,7 +280,7 @@ function render() {
   const mover = sideName(ed.kind, info.sides[ed.turn]);
   status.textContent = answer.valid === null || answer.valid === undefined
     ? t("editor.checking")
-    : !answer.valid ? answer.error
+    : !answer.valid ? serverText(answer.error)
       : answer.over ? t("editor.legal_over", { over: answer.over })
         : `${t("editor.legal", { side: mover, count: moves })}${app.selected ? "" : ` ${t("editor.pick")}`}`;
   $("ed-flag").className = status.className.replace("ed-status", "ed-flag");

@@ -87,6 +87,17 @@ export function side(kind, name) {
   return has(key) ? t(key) : name;
 }
 
+// A game type's name as the server gives it (Base, Base+MLP: the UHP's game type string) in the page's language: the
+// base game's word translated, the expansions' letters kept (the notation's, as every edition's box prints them).
+export function gameType(name) {
+  return typeof name === "string" && /^Base(\+|$)/.test(name) ? t("games.base") + name.slice(4) : name;
+}
+
+// A speed's name (bullet, blitz, rapid, classical, correspondence) in the page's language; as given where it has none.
+export function speedName(speed) {
+  return has(`pairing.speed.${speed}`) ? t(`pairing.speed.${speed}`) : speed;
+}
+
 // A text of the server's in English as a game's state gives it to every viewer (why the game ended: "{loser}
 // resigned" rendered), in the page's language: a key of the server's catalog, or one with {placeholders} it renders
 // (the values translated in turn); as it is otherwise.

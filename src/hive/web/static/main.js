@@ -19,7 +19,7 @@
 //   (the least turn number the pieces in play need);
 //   optionally preselected(pending, view) and pieceName(piece): a move chosen on the opponent's turn (premove.js).
 
-import { t } from "./i18n.js"; // the page's texts in its language, loaded before anything is drawn
+import { serverText, t } from "./i18n.js"; // the page's texts in its language, loaded before anything is drawn
 import { dropPick, frame, keepingFocus, wireBoard } from "./hexboard.js";
 import { api, connect, disconnect } from "./net.js";
 import { $, app, h, toast } from "./page.js";
@@ -82,7 +82,7 @@ function refusal() {
 async function explain(piece, fallback) {
   try {
     const data = await api("POST", `/api/games/${app.gameId}/why`, { piece, ...analysis.at() });
-    toast(data.reason || fallback);
+    toast(serverText(data.reason) || fallback);
   } catch (err) {
     toast(err.message);
   }
@@ -116,7 +116,8 @@ function draw() {
   $("link-rules").hidden = !info.rules;
   if (info.rules) {
     $("link-rules").href = info.rules;
-    $("link-rules").textContent = t("top.rules_link", { game: info.title });
+    // the whole "How to play HiveQueen", or "Rules" where a desktop's row is short of room (style.css)
+    $("link-rules").replaceChildren(h("span", "rules-long", t("top.rules_link", { game: info.title })), h("span", "rules-short", t("top.rules_short")));
   }
   $("evalbar").hidden = !app.evalOn || !(game && game.evaluation) || !engineAllowed();
   $("review").hidden = !app.review;

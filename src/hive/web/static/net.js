@@ -1,6 +1,6 @@
 // The server: JSON API calls with the seat token, and the game's WebSocket, reconnected when it drops.
 
-import { t } from "./i18n.js";
+import { serverText, t } from "./i18n.js";
 import { $, app } from "./page.js";
 
 // A call of the JSON API with the open game's seat token, or with another (token: a text, or null for none);
@@ -57,9 +57,9 @@ export function connect(onState, onEvent = null) {
     onState(data);
   };
   ws.onclose = (evt) => {
-    if (evt.code === 4410 || evt.code === 4404) { conn.textContent = evt.reason || t("net.gone"); return; }
+    if (evt.code === 4410 || evt.code === 4404) { conn.textContent = serverText(evt.reason) || t("net.gone"); return; }
     if (evt.code === 4429) { // too many sockets open from here: say why, and try again a while later
-      conn.textContent = evt.reason || t("net.too_many");
+      conn.textContent = serverText(evt.reason) || t("net.too_many");
       conn.className = "conn down";
       setTimeout(() => { if (socket === ws) connect(onState, onEvent); }, 30000);
       return;

@@ -1,7 +1,7 @@
 // Hive's page module: the hive in axial coordinates, the hands, the Queens' pressure; pieces are clicked or dragged
 // from a hand or the board onto a lit cell; a pop-up shows a stack. Same interface as every game module (see main.js).
 
-import { side, t } from "../i18n.js";
+import { gameType, side, t } from "../i18n.js";
 import { $, app, h, stylesheet, toast } from "../page.js";
 import { R, beginDrag, centre, drawPending, dragged, el, fit, frame, hexAt, hexPoints, keyTarget, pickedFrom, ring } from "../hexboard.js";
 export * from "./hive-editor.js"; // the board editor's verbs
@@ -53,7 +53,7 @@ export function reasonText(reason) { return reason; } // the server names the si
 
 export function info(state) {
   const opts = state.options;
-  const exp = opts.game_type === "Base" ? t("hive.base_only") : opts.game_type;
+  const exp = opts.game_type === "Base" ? t("hive.base_only") : gameType(opts.game_type);
   const set = opts.set === "warm-cool" ? ` · ${t("hive.warm_cool_set")}` : "";
   const opening = t(opts.tournament_opening ? "hive.opening_tournament" : "hive.opening_original");
   return `${exp} · ${opening}${opts.repetition_draw ? ` · ${t("hive.repetition_draw")}` : ""}${set}`;

@@ -3,7 +3,7 @@
 // most marked in the graph, in a list and in the move list. A click on the graph or on a mark shows that position
 // (the shell's review by ply). The review is the server's, stored with the game: a reload shows it as it stands.
 
-import { side as sideName, t as tr } from "../i18n.js";
+import { serverText, side as sideName, t as tr } from "../i18n.js";
 import { api } from "../net.js";
 import { $, app, h, toast } from "../page.js";
 import { LEVEL_NAMES, engineAllowed } from "../play/panel.js";
@@ -111,7 +111,7 @@ export function renderEngineReview() {
   const shown = r && r.positions && r.positions.length > 0;
   $("er-graph").toggleAttribute("hidden", !shown); // an SVG element has no hidden property
   $("er-error").hidden = !(r && r.error);
-  $("er-error").textContent = (r && r.error) || "";
+  $("er-error").textContent = serverText(r && r.error) || "";
   $("er-rules").textContent = rulesText(r);
   $("er-marks").innerHTML = "";
   if (!shown) return;

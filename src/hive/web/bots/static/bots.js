@@ -3,7 +3,7 @@
 // without their secrets (label, scope, made, last used) and revokes them, sees its games, and reads how to run
 // `hive bot` with a token: the same steps as docs/site/accounts.rst's "A bot from the page" (keep the two alike).
 
-import { formatDate, t } from "../i18n.js";
+import { formatDate, gameType, speedName, t } from "../i18n.js";
 import { api } from "../net.js";
 import { $, app, h, stylesheet, toast } from "../page.js";
 import { csrfHeaders, onAccountChange, signedIn } from "../players/account.js";
@@ -40,7 +40,7 @@ function gameItem(game) {
   const about = h("div", "token-about");
   const head = h("span");
   head.append(game.opponent ? playerLink(game.opponent) : h("span", "muted", "?"));
-  about.append(head, h("span", "muted", [game.game, game.speed, t(`bots.result.${game.result}`)].filter(Boolean).join(" · ")));
+  about.append(head, h("span", "muted", [gameType(game.game), speedName(game.speed), t(`bots.result.${game.result}`)].filter(Boolean).join(" · ")));
   const watch = h("a", "button-link small-button", game.result === "ongoing" ? t("bots.watch") : t("bots.replay"));
   watch.href = `/game/${game.id}`;
   li.append(about, watch);

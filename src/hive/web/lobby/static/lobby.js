@@ -49,7 +49,7 @@ function row(game) {
     h("b", "", player(game, 0)), document.createTextNode(`${named(0)} ${t("lobby.versus")} `),
     h("b", "", player(game, 1)), document.createTextNode(named(1)),
   );
-  const timed = game.time_control && game.time_control !== "Untimed" ? ` · ${game.time_control}` : "";
+  const timed = game.time_control && game.time_control !== "Untimed" ? ` · ${serverText(game.time_control)}` : "";
   head.append(players, h("span", "game-kind", `${info.title} · ${MODES[game.mode] || game.mode}${timed}`));
   const from = game.start ? ` · ${t("lobby.from_position")}` : "";
   const detail = h("div", "game-detail muted", `${resultText(game)}${from} · ${when(game.updated)}`);

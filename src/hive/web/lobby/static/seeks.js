@@ -7,7 +7,7 @@
 // game_id), asks for its seat (/api/games/{id}/seat), and both keep the token and open the game as a created game is
 // opened.
 
-import { side as sideOf, t } from "../i18n.js";
+import { gameType, serverText, side as sideOf, t } from "../i18n.js";
 import { api } from "../net.js";
 import { $, app, h, toast } from "../page.js";
 import { keepToken } from "../play/seats.js";
@@ -44,7 +44,7 @@ function say(text) { $("seeks-error").textContent = text; }
 
 function gameName(seek) {
   const title = (app.games[seek.kind] || { title: seek.kind }).title;
-  return seek.game && seek.game !== title ? `${title} (${seek.game})` : title;
+  return seek.game && seek.game !== title ? `${title} (${gameType(seek.game)})` : title;
 }
 
 // The side the seeker plays, in the game's own names.
@@ -65,7 +65,7 @@ function rangeText([low, high] = [null, null]) {
 
 function detailText(seek) {
   const range = rangeText(seek.rating_range);
-  return [gameName(seek), seek.time_control, t(seek.rated ? "seeks.rated" : "seeks.casual"), sideText(seek), ...(range ? [range] : [])].join(" · ");
+  return [gameName(seek), serverText(seek.time_control), t(seek.rated ? "seeks.rated" : "seeks.casual"), sideText(seek), ...(range ? [range] : [])].join(" · ");
 }
 
 // One seek or challenge: who (and their rating), what game, and its buttons ([label, action, class, handler]).

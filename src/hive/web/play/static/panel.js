@@ -125,7 +125,7 @@ function renderStatus(game) {
   } else if (s.thinking) {
     st.replaceChildren(h("span", "spinner"), t("panel.ai_side_thinking", { side: game.sideName(view.turn) }));
   } else if (s.ai_error) {
-    st.textContent = s.ai_error;
+    st.textContent = serverText(s.ai_error);
   } else {
     const other = s.seats.length === 1 ? 1 - s.seats[0] : null;
     let you = "";
@@ -141,7 +141,7 @@ function renderStatus(game) {
   }
   st.dataset.state = s.result || (s.thinking ? "thinking" : "playing");
   $("note").hidden = !s.note || !!app.review || !!app.analysis;
-  $("note").textContent = s.note || "";
+  $("note").textContent = serverText(s.note) || "";
   renderHelp();
   $("banner").hidden = !s.result || !!app.review || !!app.analysis || app.bannerClosed === s.id;
   if (s.result) {

@@ -6,7 +6,7 @@
 // it (and the page is in the background). The lobby's "Your turn" list (/api/account/turns) is kept here as well:
 // the correspondence games waiting for the player's move, each a link to play it.
 
-import { t } from "../i18n.js";
+import { gameType, serverText, speedName, t } from "../i18n.js";
 import { api } from "../net.js";
 import { $, app, h } from "../page.js";
 import { onAccountChange, signedIn } from "./account.js";
@@ -76,7 +76,7 @@ function heard(message) {
   if (message.type === "turn") {
     const key = `turn:${message.game_id}`;
     if (message.your_turn && message.game_id !== app.gameId) {
-      notify(key, t("notices.your_turn", { name: message.opponent, game: message.game, move: message.moves + 1 }), t("lobby.action_play"),
+      notify(key, t("notices.your_turn", { name: message.opponent, game: gameType(message.game), move: message.moves + 1 }), t("lobby.action_play"),
         `/game/${message.game_id}`, playGame(message.game_id));
     } else if (!message.your_turn) {
       dismiss(key);
@@ -94,7 +94,7 @@ function heard(message) {
   if (message.type !== "challenge" && message.type !== "seek") return;
   if (message.type === "challenge" && message.change === "opened" && message.challenge.to === me) {
     const c = message.challenge;
-    const terms = `${c.game}, ${c.time_control}, ${t(c.rated ? "seeks.rated" : "seeks.casual")}`;
+    const terms = `${gameType(c.game)}, ${serverText(c.time_control)}, ${t(c.rated ? "seeks.rated" : "seeks.casual")}`;
     if (c.rematch_of) { // answered on the finished game's page, whose banner shows Accept and Decline
       notify(`challenge:${message.id}`, t("notices.rematch", { name: c.player, terms }), t("notices.answer"), `/game/${c.rematch_of}`,
         playGame(c.rematch_of));
@@ -129,12 +129,12 @@ function renderTurns() {
     li.dataset.id = game.id;
     const head = h("div", "seek-row-head");
     head.append(h("b", "", `${t("lobby.versus")} ${game.opponent}`), h("span", "seek-note", left(game)));
-    const detail = h("div", "seek-detail muted", [game.game, game.speed, t(game.rated ? "seeks.rated" : "seeks.casual"), t("lobby.moves", { count: game.moves })].join(" · "));
+    const detail = h("div", "seek-detail muted", [gameType(game.game), speedName(game.speed), t(game.rated ? "seeks.rated" : "seeks.casual"), t("lobby.moves", { count: game.moves })].join(" · "));
     const box = h("div", "game-buttons");
     const a = h("a", "button-link primary", t("lobby.action_play"));
     a.href = `/game/${game.id}`;
     a.dataset.action = "play";
-    a.setAttribute("aria-label", t("notices.play_label", { name: game.opponent, game: game.game }));
+    a.setAttribute("aria-label", t("notices.play_label", { name: game.opponent, game: gameType(game.game) }));
     a.onclick = (evt) => { evt.preventDefault(); open(game.id); };
     box.append(a);
     li.append(head, detail, box);

@@ -7,7 +7,7 @@
 // the lobby's tournaments. The lobby's lists are asked for again every few seconds while it
 // shows, and drawn again only when they changed.
 
-import { t } from "../i18n.js";
+import { gameType, speedName, t } from "../i18n.js";
 import { api } from "../net.js";
 import { $, app, h, toast } from "../page.js";
 import { keepToken } from "../play/seats.js";
@@ -132,13 +132,13 @@ function liveRow(game) {
   li.dataset.id = game.id;
   const head = h("div", "seek-row-head");
   game.names.forEach((name, seat) => {
-    if (seat) head.append(h("span", "muted", "vs"));
+    if (seat) head.append(h("span", "muted", t("lobby.versus")));
     const who = h("span", "seek-player");
     who.append(playerLink(name), " ", h("span", "seek-rating", String(game.ratings[seat])));
     head.append(who);
   });
   const detail = h("div", "seek-detail muted",
-    [game.game, game.speed, t(game.rated ? "seeks.rated" : "seeks.casual"), t("lobby.moves", { count: game.moves })].join(" · "));
+    [gameType(game.game), speedName(game.speed), t(game.rated ? "seeks.rated" : "seeks.casual"), t("lobby.moves", { count: game.moves })].join(" · "));
   const buttons = h("div", "game-buttons");
   const me = signedIn();
   const action = me && game.names.includes(me) ? "play" : "watch";
@@ -146,7 +146,7 @@ function liveRow(game) {
   const watch = h("a", "button-link primary-link", label);
   watch.href = `/game/${game.id}`;
   watch.dataset.action = action;
-  watch.setAttribute("aria-label", `${label}: ${game.names.join(` ${t("lobby.versus")} `)}, ${game.game} ${game.speed}`);
+  watch.setAttribute("aria-label", `${label}: ${game.names.join(` ${t("lobby.versus")} `)}, ${gameType(game.game)} ${speedName(game.speed)}`);
   watch.onclick = (evt) => { evt.preventDefault(); enterGame(game.id, game.names); };
   buttons.append(watch);
   li.append(head, detail, buttons);
@@ -273,7 +273,7 @@ function renderThreshold(board) {
   const you = board.you;
   $("lb-you").hidden = !you;
   if (!you) return;
-  const have = t("players.you_have", { count: you.games, game: board.game, speed: board.speed });
+  const have = t("players.you_have", { count: you.games, game: gameType(board.game), speed: speedName(board.speed) });
   $("lb-you").textContent = you.provisional ? t("players.to_go", { have, count: you.more }) : t("players.established", { have });
 }
 
@@ -292,14 +292,14 @@ export async function showLeaderboard() {
   }
   const games = [...new Set([DEFAULT_BOARD.game, ...board.games, game])].sort();
   $("lb-game").replaceChildren();
-  for (const name of games) option($("lb-game"), name);
+  for (const name of games) option($("lb-game"), name, gameType(name));
   $("lb-game").value = board.game;
   $("lb-speed").value = board.speed;
   renderThreshold(board);
   const me = signedIn();
   const body = h("tbody");
   body.append(...board.leaders.map((line) => leaderRow(line, me)));
-  $("lb-table").replaceChildren(h("caption", "sr-only", t("players.board_caption", { game: board.game, speed: board.speed })),
+  $("lb-table").replaceChildren(h("caption", "sr-only", t("players.board_caption", { game: gameType(board.game), speed: speedName(board.speed) })),
     headRow([["#", t("players.rank"), "num"], [t("panel.player"), null, "name"], [t("seeks.rating"), null, "num"],
       [t("shell.games"), t("players.games_title"), "num"], [t("players.wdl"), t("players.wdl_title"), "num"]]), body);
   $("lb-box").hidden = !board.leaders.length;
@@ -346,7 +346,7 @@ export function wirePlayers(goTo, openGame) {
   if (!app.assets.accounts) return;
   go = goTo;
   open = openGame;
-  for (const speed of SPEEDS) option($("lb-speed"), speed);
+  for (const speed of SPEEDS) option($("lb-speed"), speed, speedName(speed));
   $("form-lb").addEventListener("change", chooseBoard);
   $("form-lb").addEventListener("submit", (evt) => { evt.preventDefault(); chooseBoard(); });
   $("link-leaderboard").onclick = (evt) => { evt.preventDefault(); go("/leaderboard"); };

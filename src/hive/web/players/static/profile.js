@@ -4,7 +4,7 @@
 // filters them (the filters kept in the address, ?opponent=...), with the W/D/L they add up to, each game opened to
 // play, watch or review, and the games shown downloaded as one file of records. An unknown name says so.
 
-import { formatDate, t } from "../i18n.js";
+import { formatDate, gameType, serverText, speedName, t } from "../i18n.js";
 import { api } from "../net.js";
 import { $, h } from "../page.js";
 import { signedIn } from "./account.js";
@@ -41,9 +41,9 @@ function renderRatings() {
       const rating = h("td", "num", ratingText(r.rating, r.provisional));
       if (r.provisional) {
         rating.title = t("profile.provisional_title", { count: r.more });
-        notes.push(h("li", "", t("profile.provisional_note", { game, speed, count: r.more })));
+        notes.push(h("li", "", t("profile.provisional_note", { game: gameType(game), speed: speedName(speed), count: r.more })));
       }
-      tr.append(h("td", "", game), h("td", "", speed), rating, h("td", "num", String(r.games)),
+      tr.append(h("td", "", gameType(game)), h("td", "", speedName(speed)), rating, h("td", "num", String(r.games)),
         h("td", "num", `${r.wins}/${r.draws}/${r.losses}`));
       rows.push(tr);
     }
@@ -74,12 +74,12 @@ function renderGraphs() {
     for (const speed of SPEEDS) {
       const points = speeds[speed];
       if (!points || !points.length) continue;
-      const what = `${game}, ${speed}`;
+      const what = `${gameType(game)}, ${speedName(speed)}`;
       const figure = h("figure", "p-graph");
       figure.dataset.game = game;
       figure.dataset.speed = speed;
       const caption = h("figcaption");
-      caption.append(h("strong", "", what), h("span", "muted", ` ${graphSummary(points, `${player.name}'s ${speed} rating in ${game}`)}`));
+      caption.append(h("strong", "", what), h("span", "muted", ` ${graphSummary(points, t("profile.graph_label", { name: player.name, speed: speedName(speed), game: gameType(game) }))}`));
       figure.append(caption);
       figures.push([figure, points, what]);
     }
@@ -113,7 +113,7 @@ function setFilters(query) {
 // The game filter's and the opponent's suggestions: every one seen so far.
 function learn(games) {
   for (const game of games) {
-    if (!known.games.has(game.game)) { known.games.add(game.game); if (![...$("p-game").options].some((o) => o.value === game.game)) option($("p-game"), game.game); }
+    if (!known.games.has(game.game)) { known.games.add(game.game); if (![...$("p-game").options].some((o) => o.value === game.game)) option($("p-game"), game.game, gameType(game.game)); }
     if (game.opponent && !known.opponents.has(game.opponent)) { known.opponents.add(game.opponent); option($("p-opponents"), game.opponent); }
   }
 }
@@ -126,8 +126,8 @@ function gameRow(game) {
   const who = h("span", "seek-player");
   if (game.opponent) who.append(playerLink(game.opponent)); else who.textContent = t("profile.guest");
   head.append(who);
-  const bits = [game.game, game.speed, t(game.rated ? "seeks.rated" : "seeks.casual"), t("lobby.moves", { count: game.moves }), when(game.updated)];
-  if (game.reason) bits.splice(4, 0, game.reason);
+  const bits = [gameType(game.game), speedName(game.speed), t(game.rated ? "seeks.rated" : "seeks.casual"), t("lobby.moves", { count: game.moves }), when(game.updated)];
+  if (game.reason) bits.splice(4, 0, serverText(game.reason));
   const detail = h("div", "seek-detail muted", bits.join(" · "));
   const buttons = h("div", "game-buttons");
   const mine = signedIn() && player && signedIn().toLowerCase() === player.name.toLowerCase();
@@ -137,7 +137,7 @@ function gameRow(game) {
   a.href = `/game/${game.id}`;
   a.dataset.action = action;
   const opponent = game.opponent || t("profile.guest");
-  a.setAttribute("aria-label", `${label}: ${player.name} ${t("lobby.versus")} ${opponent}, ${game.game} ${game.speed}, ${when(game.updated)}`);
+  a.setAttribute("aria-label", `${label}: ${player.name} ${t("lobby.versus")} ${opponent}, ${gameType(game.game)} ${speedName(game.speed)}, ${when(game.updated)}`);
   a.onclick = (evt) => {
     evt.preventDefault();
     const names = mine ? [player.name, game.opponent] : [];
@@ -240,7 +240,7 @@ export function hideProfile() {
 }
 
 export function wireProfile() {
-  for (const speed of SPEEDS) option($("p-speed"), speed);
+  for (const speed of SPEEDS) option($("p-speed"), speed, speedName(speed));
   $("form-p-filters").addEventListener("change", () => { if (current) loadGames(); });
   $("form-p-filters").addEventListener("submit", (evt) => { evt.preventDefault(); if (current) loadGames(); });
   $("btn-p-challenge").onclick = () => { if (player) challenge(player.name); };

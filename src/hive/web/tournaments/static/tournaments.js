@@ -7,7 +7,7 @@
 // shows, and draws it again only when it changed (a focused button keeps its focus). A tournament's game links back
 // to it ("Round 2 of Friday Swiss", renderGameTournament).
 
-import { formatDate, t as tx } from "../i18n.js";
+import { formatDate, gameType, t as tx } from "../i18n.js";
 import { api } from "../net.js";
 import { $, app, h, toast } from "../page.js";
 import { keepToken } from "../play/seats.js";
@@ -282,7 +282,7 @@ function render(t) {
   facts.replaceChildren();
   fact(facts, tx("tournaments.organiser"), t.organiser);
   fact(facts, tx("shell.format"), formatText(t));
-  fact(facts, tx("tournaments.game"), t.game);
+  fact(facts, tx("tournaments.game"), gameType(t.game));
   fact(facts, tx("shell.time_control"), `${timeText(t.time_control)} · ${tx(t.rated ? "seeks.rated" : "seeks.casual")}`);
   fact(facts, tx("tournaments.status"), statusText(t));
   if (t.starts && t.status === "open") fact(facts, tx("tournaments.starts"), formatDate(t.starts * 1000, { dateStyle: "medium", timeStyle: "short" }));
