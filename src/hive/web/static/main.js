@@ -116,7 +116,7 @@ function draw() {
   $("link-rules").hidden = !info.rules;
   if (info.rules) {
     $("link-rules").href = info.rules;
-    // the whole "How to play HiveQueen", or "Rules" where a desktop's row is short of room (style.css)
+    // the whole "How to play <game>", or "Rules" where a desktop's row is short of room (style.css)
     $("link-rules").replaceChildren(h("span", "rules-long", t("top.rules_link", { game: info.title })), h("span", "rules-short", t("top.rules_short")));
   }
   $("evalbar").hidden = !app.evalOn || !(game && game.evaluation) || !engineAllowed();
