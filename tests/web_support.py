@@ -180,12 +180,16 @@ async def state_where(ws: Any, test: Callable[[dict[str, Any]], bool], timeout: 
 
 class ServeProcess:
     """``hive serve`` in a subprocess on a port of its own (a database URL and options given); stopped with SIGTERM,
-    or killed."""
+    or killed. Its output goes to a pipe read once it has stopped, or to the file ``log`` (for a process that
+    writes more than a pipe holds while it runs: a full pipe would stop it)."""
 
-    def __init__(self, database: str, *options: str, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, database: str, *options: str, env: dict[str, str] | None = None, log: Path | None = None
+    ) -> None:
         self.database = database
         self.options = options
         self.env = env or {}
+        self.log = log
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
         self.process: subprocess.Popen[bytes] | None = None
@@ -193,13 +197,16 @@ class ServeProcess:
     def start(self, timeout: float = 60.0) -> ServeProcess:
         command = [sys.executable, "-m", "hive", "serve", "--port", str(self.port), "--database", self.database]
         env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
-        self.process = subprocess.Popen(
-            [*command, *self.options], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
-        )
+        command += self.options
+        if self.log is None:
+            self.process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        else:
+            with self.log.open("wb") as log:  # the child keeps a copy of its own
+                self.process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                output = self.process.stdout.read().decode() if self.process.stdout else ""
+                output = self.output()
                 raise RuntimeError(f"hive serve stopped at start ({self.process.returncode}): {output}")
             try:
                 if httpx.get(self.url + "readyz", timeout=2).status_code == 200:
@@ -216,6 +223,8 @@ class ServeProcess:
 
     def output(self) -> str:
         """What the process printed (once it has stopped)."""
+        if self.log is not None:
+            return self.log.read_text(errors="replace")
         assert self.process is not None and self.process.stdout is not None
         return self.process.stdout.read().decode()
 

@@ -1,7 +1,8 @@
 """Quick pairing (``/api/quickpair``): the grid of common time controls; a click accepts the oldest fitting seek of
 its pool by someone else, or opens a seek, or withdraws the clicker's own; ratings ranges weighed both ways; bad
-clicks refused with a 4xx; and two players clicking the same cell at once, on two ``hive serve`` processes sharing
-PostgreSQL (and in one process on SQLite), get one game, never two waiting seeks."""
+clicks refused with a 4xx, and a player who plays a real-time game refused; and two players clicking the same cell
+at once, on two ``hive serve`` processes sharing PostgreSQL (and in one process on SQLite), get one game, never two
+waiting seeks."""
 
 from __future__ import annotations
 
@@ -58,11 +59,17 @@ def test_a_click_accepts_a_fitting_seek_or_opens_one_or_withdraws_ones_own(tmp_p
             assert (await c.get(f"/api/games/{game['id']}/seat")).json()["token"] != game["token"]
             assert (await c.get("/api/seeks")).json()["seeks"] == []  # bob plays now: his rated seek ended
 
-            # a seek from the dialog asked as "blitz" is the 5+3 cell's, and is taken by a click there
+            # a seek from the dialog asked as "blitz" is the 5+3 cell's, and is taken by a click there, once the
+            # clicker plays no real-time game any more
             dialog = (await open_seek(ca, carol["csrf"], time_control="blitz", **CASUAL)).json()
             assert dialog["pool"] == "5+3"
+            playing = await click(c, ann["csrf"], {"initial": 300, "increment": 3})
+            assert playing.status_code == 409 and "playing" in playing.json()["error"]
+            ann_h = {"x-csrf-token": ann["csrf"]}
+            assert (await c.post(f"/api/games/{game['id']}/resign", json={}, headers=ann_h)).is_success
             taken = (await click(c, ann["csrf"], {"initial": 300, "increment": 3})).json()
             assert taken["paired"] == "started" and "carol" in taken["state"]["names"]
+            assert (await c.post(f"/api/games/{taken['id']}/resign", json={}, headers=ann_h)).is_success
 
             # ratings ranges are weighed both ways: a seek for 1600 and above is not for a new player's 1500, nor a
             # seeker of 1500 for a click asking 1800 and above
@@ -105,6 +112,13 @@ def test_two_clicks_at_once_in_one_process_make_one_game(tmp_path: Path) -> None
                 paired = sorted(a.json().get("paired", a.text) for a in answers)
                 assert paired == ["started", "waiting"], [a.text for a in answers]
                 assert (await c.get("/api/seeks")).json()["seeks"] == []
+                # resigned, so that the two play no real-time game when they click the next cell
+                winner = next(i for i, a in enumerate(answers) if a.json()["paired"] == "started")
+                game_id, resigner = answers[winner].json()["id"], (clients[winner], csrfs[winner])
+                resigned = await resigner[0].post(
+                    f"/api/games/{game_id}/resign", json={}, headers={"x-csrf-token": resigner[1]}
+                )
+                assert resigned.is_success, resigned.text
 
     asyncio.run(main())
 
@@ -121,6 +135,8 @@ async def race(one: str, two: str) -> None:
             game = next(r.json() for r in answers if r.json()["paired"] == "started")
             assert sorted(game["state"]["names"]) == ["ann", "bob"]
             assert (await a.get("/api/seeks")).json()["seeks"] == []
+            resigned = await a.post(f"/api/games/{game['id']}/resign", json={}, headers=ann["headers"])
+            assert resigned.is_success, resigned.text  # the two play no real-time game when they click the next cell
 
 
 def test_two_clicks_at_once_on_two_processes_make_one_game(upgraded: str) -> None:

@@ -184,7 +184,7 @@ def test_an_admin_resets_bans_and_deletes_and_nobody_else_may(database: str) -> 
             assert (await user.get("/api/session")).json() == {"name": None}  # her sessions ended
             assert (await sign_in(user, "heidi", reset.json()["password"])).status_code == 200
             banned = await c.post("/api/admin/accounts/heidi/ban", json={"banned": True}, headers=headers)
-            assert banned.json() == {"name": "heidi", "banned": True}
+            assert banned.json() == {"name": "heidi", "banned": True, "changed": True}
             assert (await user.get("/api/session")).json() == {"name": None}
             again = await sign_in(user, "heidi", reset.json()["password"])
             assert again.status_code == 403 and again.json()["error"] == "This account is banned."

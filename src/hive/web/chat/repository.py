@@ -6,6 +6,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import exc
+from sqlalchemy.dialects import postgresql, sqlite
 
 from ..players import accounts, lock_account
 from ..shared.database import Repository
@@ -202,15 +203,19 @@ class ChatRepository(Repository):
                 return None
             return str(connection.execute(writer).scalar_one())
 
-    async def mute(self, account_id: str, on: bool) -> None:
-        """Mute the account (``on``: it writes in no room), or no longer."""
-        await self.database.run(self._mute, account_id, on)
+    async def mute(self, account_id: str, on: bool) -> bool:
+        """Mute the account (``on``: it writes in no room), or no longer: whether this call changed it (of several
+        at once, on any process, one does: the row's key decides)."""
+        return await self.database.run(self._mute, account_id, on)
 
-    def _mute(self, account_id: str, on: bool) -> None:
+    def _mute(self, account_id: str, on: bool) -> bool:
         with self.database.engine.begin() as connection:
-            connection.execute(mutes.delete().where(mutes.c.account_id == account_id))
-            if on:
-                connection.execute(mutes.insert().values(account_id=account_id, at=self.now()))
+            if not on:
+                return bool(connection.execute(mutes.delete().where(mutes.c.account_id == account_id)).rowcount)
+            insert = (postgresql.insert if connection.dialect.name == "postgresql" else sqlite.insert)(mutes)
+            row = {"account_id": account_id, "at": self.now()}
+            added = insert.values(row).on_conflict_do_nothing(index_elements=[mutes.c.account_id])
+            return connection.execute(added.returning(mutes.c.account_id)).first() is not None
 
     async def muted(self, account_id: str) -> bool:
         """Whether the account is muted."""

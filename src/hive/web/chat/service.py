@@ -224,7 +224,8 @@ class Chat:
         return {"id": number, "name": writer, "handled": now if handled else None}
 
     async def mute(self, signed: Signed, name: str, muted: bool) -> JSON:
-        """Mute an account (it reads the chat, writes in no room), or no longer, for an admin.
+        """Mute an account (it reads the chat, writes in no room), or no longer, for an admin; ``changed`` says
+        whether this call did it (``False``: it was so already).
 
         :raises Forbidden: for anyone else, or the admin's own account.
         :raises NotFound: for an unknown name.
@@ -233,8 +234,8 @@ class Chat:
         account = await self.accounts.find(name)
         if account.id == signed.account.id:
             raise Forbidden(_("An admin does not mute their own account."))
-        await self.repository.mute(account.id, muted)
-        return {"name": account.name, "muted": muted}
+        changed = await self.repository.mute(account.id, muted)
+        return {"name": account.name, "muted": muted, "changed": changed}
 
     async def muted(self, account_id: str) -> bool:
         """Whether the account is muted."""

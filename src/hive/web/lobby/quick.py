@@ -4,11 +4,14 @@ or else opens a seek for the clicker, or, when the clicker's own seek waits ther
 
 Which it is is decided in one transaction, the pool's deciders one at a time on every process (see
 :meth:`~hive.web.lobby.repository.SeekRepository.pair`): two players clicking the same cell at once get one game,
-never two waiting seeks. What the transaction cannot ask (ratings, blocks) is asked before it, for the seeks the
+never two waiting seeks. A player who plays a real-time game in progress is not paired in a real-time pool (a click
+is refused), and a click waits for a game its pool just started to be stored, so that clicks at once never pair a
+player twice. What the transaction cannot ask (ratings, blocks) is asked before it, for the seeks the
 pool held then; a seek opened meanwhile sends the click round again."""
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from typing import Any
 
@@ -23,8 +26,8 @@ from .pools import GRID, cell_of, cells, lock_key
 from .repository import StoredSeek
 from .service import OPEN_SEEKS, Seeks, rating_range
 
-#: How often a click is sent round again when its pool changed while it looked.
-TRIES = 5
+#: How often a click is sent round again when its pool changed while it looked, and the seconds it first waits.
+TRIES, RETRY = 5, 0.02
 #: The most seeks of a pool one click weighs (the oldest).
 CANDIDATES = 50
 #: The fields a click may carry.
@@ -123,9 +126,14 @@ class QuickPairing:
                 if await self._fits(signed, mine, rating, seek, game):
                     dealt[seek.id] = self.seeks.deal(seek)
             takes = {seek_id: made.record.id for seek_id, (made, _) in dealt.items()}
-            done, found = await repository.pair(mine, lock, same, {seek.id for seek in pool}, takes, OPEN_SEEKS)
+            known = {seek.id for seek in pool}
+            real_time = control is not None and "days" not in control
+            done, found = await repository.pair(mine, lock, same, known, takes, OPEN_SEEKS, real_time)
             if done == "changed":
+                await asyncio.sleep(RETRY * (_attempt + 1))
                 continue
+            if done == "playing":
+                raise Conflict(_("You are playing a game: finish it before pairing again."))
             if done == "full":
                 raise Conflict(
                     _n(

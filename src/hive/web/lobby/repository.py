@@ -9,6 +9,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from ..play import game_stored, playing_in
 from ..players import accounts, lock_account
 from ..shared.database import Repository
 from .tables import seeks
@@ -44,6 +45,9 @@ def _seek(row: sa.Row[Any]) -> StoredSeek:
 
 
 _LISTED = sa.select(seeks, accounts.c.name).join(accounts, accounts.c.id == seeks.c.account_id)
+#: Seconds a seek just taken may wait for its game to be stored before quick pairing no longer waits for it (a
+#: process that stopped in between).
+STARTING = 30.0
 
 
 class SeekRepository(Repository):
@@ -75,28 +79,34 @@ class SeekRepository(Repository):
 
     async def pair(
         self, seek: StoredSeek, lock: int, same: Callable[[StoredSeek], bool], known: Collection[str],
-        takes: Mapping[str, str], limit: int,
+        takes: Mapping[str, str], limit: int, real_time: bool = False,
     ) -> tuple[str, StoredSeek | None]:  # fmt: skip
         """Quick pairing's one transaction, for the pool of ``seek`` (its game, options, time control and
         rated-ness: ``same`` says whether an open seek is in it), its deciders one at a time (PostgreSQL's advisory
         lock ``lock``; SQLite's writers are one at a time already). Returns what was done:
 
+        - ``("playing", None)``: a ``real_time`` pool, and the account plays a real-time game in progress: nothing;
         - ``("cancelled", own)``: the account's own seek in the pool was open: it is withdrawn;
         - ``("changed", None)``: the pool holds a seek not in ``known`` (opened since the caller looked), or the one
-          chosen was accepted meanwhile: look again;
+          chosen was accepted meanwhile, or (``real_time``) a seek of the pool was taken and its game is not stored
+          yet (its players are not known to play yet): look again;
         - ``("taken", found)``: the oldest open seek of the pool in ``takes`` is taken for the game ``takes`` names;
         - ``("full", None)``: none to take, and the account has ``limit`` seeks open already;
         - ``("opened", seek)``: none to take: ``seek`` is stored.
         """
-        return await self.database.run(self._pair, seek, lock, same, known, takes, limit)
+        return await self.database.run(self._pair, seek, lock, same, known, takes, limit, real_time)
 
     def _pair(
         self, seek: StoredSeek, lock: int, same: Callable[[StoredSeek], bool], known: Collection[str],
-        takes: Mapping[str, str], limit: int,
+        takes: Mapping[str, str], limit: int, real_time: bool,
     ) -> tuple[str, StoredSeek | None]:  # fmt: skip
         with self.database.engine.begin() as connection:
             if connection.dialect.name == "postgresql":
                 connection.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": lock})
+            if real_time and self._starting_in(connection, seek, same):
+                return "changed", None
+            if real_time and playing_in(connection, seek.account_id):
+                return "playing", None
             pool = [found for found in self._pool_in(connection, seek.kind, seek.rated) if same(found)]
             own = [found for found in pool if found.account_id == seek.account_id]
             if own:
@@ -107,10 +117,21 @@ class SeekRepository(Repository):
             for found in pool:
                 if found.id in takes:
                     chosen = sa.and_(seeks.c.id == found.id, seeks.c.game_id.is_(None))
-                    taken = connection.execute(seeks.update().where(chosen).values(game_id=takes[found.id]))
+                    taking = {"game_id": takes[found.id], "held": self.now()}  # a taken seek's held: when taken
+                    taken = connection.execute(seeks.update().where(chosen).values(taking))
                     return ("taken", found) if taken.rowcount == 1 else ("changed", None)
             stored = self._open_in(connection, seek, limit)
         return ("opened", stored) if stored is not None else ("full", None)
+
+    def _starting_in(self, connection: sa.Connection, seek: StoredSeek, same: Callable[[StoredSeek], bool]) -> bool:
+        """Whether a seek of the pool of ``seek`` was taken in the last :data:`STARTING` seconds and its game is not
+        stored yet (the game starts after the transaction that took the seek)."""
+        recent = sa.and_(
+            seeks.c.game_id.is_not(None), seeks.c.held > self.now() - STARTING, seeks.c.kind == seek.kind,
+            seeks.c.rated == seek.rated, seeks.c.target.is_(None), seeks.c.rematch_of.is_(None),
+        )  # fmt: skip
+        taken = [_seek(row) for row in connection.execute(_LISTED.where(recent)).all()]
+        return any(same(found) and not game_stored(connection, str(found.game_id)) for found in taken)
 
     async def pool(self, kind: str, rated: bool) -> list[StoredSeek]:
         """The open seeks anyone may accept of the game ``kind``, rated or not, oldest first."""
@@ -175,7 +196,8 @@ class SeekRepository(Repository):
     def _take(self, seek_id: str, game_id: str) -> bool:
         open_seek = sa.and_(seeks.c.id == seek_id, seeks.c.game_id.is_(None))
         with self.database.engine.begin() as connection:
-            taken = connection.execute(seeks.update().where(open_seek).values(game_id=game_id)).rowcount == 1
+            taking = {"game_id": game_id, "held": self.now()}
+            taken = connection.execute(seeks.update().where(open_seek).values(taking)).rowcount == 1
             old = sa.and_(seeks.c.game_id.is_not(None), seeks.c.created < self.now() - 86400)
             connection.execute(seeks.delete().where(old))
         return taken

@@ -19,7 +19,8 @@
   ``POST /api/quickpair`` (``game``, or ``kind`` and ``options``; ``time_control``, one of the grid's; ``rated``,
   default true; ``rating_range``) accepts the oldest fitting open seek of that pool by someone else (answered as an
   accepted seek, with ``paired: "started"``), or else opens a seek (``paired: "waiting"``, ``seek``), or withdraws
-  the asker's own seek waiting there (``paired: "cancelled"``, ``seek``: its id); see :mod:`~hive.web.lobby.quick`.
+  the asker's own seek waiting there (``paired: "cancelled"``, ``seek``: its id); a real-time cell's click by a
+  player who plays a real-time game in progress is refused (409); see :mod:`~hive.web.lobby.quick`.
 - ``GET /api/games/{id}/seat``: the signed-in player's ``seat`` and its ``token`` in a game from a seek.
 - Rematch offers: ``POST /api/games/{id}/rematch`` of a finished game between accounts is an offer to the opponent
   (see :meth:`LobbyRoutes.rematch`).

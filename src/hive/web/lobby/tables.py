@@ -27,7 +27,8 @@ seeks = sa.Table(
     sa.Column("target", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE")),
     #: a rematch offer's finished game (the challenge asks for its rematch, the colours swapped)
     sa.Column("rematch_of", sa.Text, index=True),
-    #: when a page or bot stream of the seeker's was last seen open (an open seek not held for a while is cancelled)
+    #: when a page or bot stream of the seeker's was last seen open (an open seek not held for a while is
+    #: cancelled); a taken seek's: when it was taken
     sa.Column("held", sa.Float),
 )
 

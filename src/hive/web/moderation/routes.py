@@ -7,10 +7,11 @@ needs a signed-in session), and every change carries the session's CSRF token in
   room (``context``), who wrote it (``name``, ``banned``, ``muted``), who reported it (``reported_by``, ``reports``)
   and when it was ``handled``. ``POST /api/admin/reports/{id}/handled`` (``handled``: true, the default, or false
   to open it again).
-- ``POST /api/admin/accounts/{name}/ban`` (``banned``: true or false), ``.../mute`` (``muted``: true or false),
-  ``.../password`` (answers a new random ``password`` to pass on), ``.../reset`` (answers a one-time ``link`` that
-  sets a new password, valid for 30 minutes, and when it ``expires``), ``DELETE /api/admin/accounts/{name}`` (a spam
-  account; its name is free again).
+- ``POST /api/admin/accounts/{name}/ban`` (``banned``: true or false), ``.../mute`` (``muted``: true or false):
+  idempotent, ``changed`` says whether this request changed the account (only a change is audited: of several at
+  once, one is); ``.../password`` (answers a new random ``password`` to pass on), ``.../reset`` (answers a one-time
+  ``link`` that sets a new password, valid for 30 minutes, and when it ``expires``), ``DELETE
+  /api/admin/accounts/{name}`` (a spam account; its name is free again).
 - ``GET /api/admin/audit`` (``?before=ID``): every admin's action, newest first, 100 at a time: ``id``, ``at``,
   ``admin``, ``action``, ``target`` and ``detail``.
 """

@@ -41,15 +41,18 @@ class Moderation:
         await self.audit.record(admin.account.name, action, target, detail)
 
     async def ban(self, admin: Signed, name: str, banned: bool) -> JSON:
-        """Ban an account (its sessions end) or lift its ban."""
-        account = await self.accounts.set_banned(admin, name, banned)
-        await self._done(admin, "ban" if banned else "unban", account.name)
-        return {"name": account.name, "banned": account.banned}
+        """Ban an account (its sessions end) or lift its ban; audited when it changed (``changed``: a ban of an
+        account banned already, or one of several at once, changes nothing and is not)."""
+        account, changed = await self.accounts.set_banned(admin, name, banned)
+        if changed:
+            await self._done(admin, "ban" if banned else "unban", account.name)
+        return {"name": account.name, "banned": account.banned, "changed": changed}
 
     async def mute(self, admin: Signed, name: str, muted: bool) -> JSON:
-        """Mute an account (it writes in no chat room) or no longer."""
+        """Mute an account (it writes in no chat room) or no longer; audited when it changed, as :meth:`ban`."""
         answer = await self.chat.mute(admin, name, muted)
-        await self._done(admin, "mute" if muted else "unmute", str(answer["name"]))
+        if answer["changed"]:
+            await self._done(admin, "mute" if muted else "unmute", str(answer["name"]))
         return answer
 
     async def delete(self, admin: Signed, name: str) -> JSON:

@@ -14,7 +14,7 @@ from ..shared.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from .newgame import RANDOM
-    from .repository import Effects, StaleError, games_in_progress
+    from .repository import Effects, StaleError, games_in_progress, playing_in
     from .repository import stored as game_stored
     from .service import GameService, damage, ended, summary
     from .session import LiveGames, Session
@@ -25,6 +25,7 @@ _FROM = {
     "Effects": (".repository", "Effects"),
     "StaleError": (".repository", "StaleError"),
     "games_in_progress": (".repository", "games_in_progress"),
+    "playing_in": (".repository", "playing_in"),
     "game_stored": (".repository", "stored"),
     "GameService": (".service", "GameService"),
     "damage": (".service", "damage"),
@@ -49,5 +50,6 @@ __all__ = [
     "ended",
     "game_stored",
     "games_in_progress",
+    "playing_in",
     "summary",
 ]

@@ -114,6 +114,20 @@ class AccountRepository(Repository):
         with self.database.engine.begin() as connection:
             connection.execute(accounts.update().where(accounts.c.id == account_id).values(**values))
 
+    async def set_banned(self, account_id: str, banned: bool) -> bool:
+        """Ban the account, ending its sessions, or lift its ban: whether this call changed it (of several at once,
+        on any process, one does: the row's lock orders them, and each later one finds it done)."""
+        return await self.database.run(self._set_banned, account_id, banned)
+
+    def _set_banned(self, account_id: str, banned: bool) -> bool:
+        other = sa.and_(accounts.c.id == account_id, accounts.c.banned.is_not(banned))
+        with self.database.engine.begin() as connection:
+            if connection.execute(accounts.update().where(other).values(banned=banned)).rowcount != 1:
+                return False
+            if banned:
+                connection.execute(sessions.delete().where(sessions.c.account_id == account_id))
+        return True
+
     async def delete(self, account_id: str) -> None:
         """Delete an account and its sessions."""
         await self.database.run(self._delete, account_id)

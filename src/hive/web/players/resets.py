@@ -3,8 +3,9 @@
 An admin issues a link for an account (and hands it over); where the host configured mail (``hive serve --smtp``),
 a player asks for it by e-mail, sent to the address they set on their account. A link's token is random (only its
 SHA-256 is stored), lives :data:`LINK_SECONDS`, and is used once: using it sets the new password, ends every session
-of the account, revokes its API tokens and forgets where it signed in from, as a new password does. A new link
-replaces the account's unused one.
+of the account, revokes its API tokens and forgets where it signed in from, as a new password does. A use with a
+password that passes the checks spends the link first (of uses at once, one does), then hashes the password (a burst
+of uses costs one hash). A new link replaces the account's unused one.
 
 Asking by e-mail is counted before anything is looked up (:data:`ASKS_PER_NAME` an hour per name,
 :data:`ASKS_PER_ADDRESS` per asking address, in the database, atomically, as sign-ins are; and
@@ -124,9 +125,10 @@ class PasswordResets:
         """
         account = await self._live(data.get("token"))
         password = check_password(data.get("password"), account.name)
-        hashed = await self.passwords.hash(password)
-        if not await self.repository.use(token_hash(str(data["token"])), account.id, hashed, self.now()):
+        # spent before the hash is made, as a quota counts a use before its work: a burst costs one hash
+        if not await self.repository.spend(token_hash(str(data["token"])), account.id, self.now()):
             raise NotFound(_(GONE))
+        await self.repository.set_password(account.id, await self.passwords.hash(password))
         return account.name
 
     async def ask(self, data: dict[str, Any], address: str, link: Callable[[str], str]) -> str:

@@ -332,8 +332,9 @@ class Accounts:
         await self.repository.revoke(account.id, trust=True)
         return password
 
-    async def set_banned(self, admin: Signed, name: str, banned: bool) -> StoredAccount:
-        """Ban (ending its sessions) or lift the ban of an account.
+    async def set_banned(self, admin: Signed, name: str, banned: bool) -> tuple[StoredAccount, bool]:
+        """Ban (ending its sessions) or lift the ban of an account; the account, and whether this call changed it
+        (``False``: it was so already).
 
         :raises Forbidden: unless ``admin`` is one, or for the admin's own account.
         :raises NotFound: for an unknown name.
@@ -341,10 +342,8 @@ class Accounts:
         account = await self._target(admin, name)
         if account.id == admin.account.id:
             raise Forbidden("An admin does not ban their own account.")
-        await self.repository.update(account.id, banned=banned)
-        if banned:
-            await self.repository.close_sessions(account.id)
-        return StoredAccount(**{**account.__dict__, "banned": banned})
+        changed = await self.repository.set_banned(account.id, banned)
+        return StoredAccount(**{**account.__dict__, "banned": banned}), changed
 
     async def delete(self, admin: Signed, name: str) -> None:
         """Delete an account (spam) and its sessions; its name is free again.

@@ -83,7 +83,8 @@ class PushRepository(Repository):
     async def subscribe(self, subscription: Subscription, limit: int) -> bool:
         """Store a subscription of its account (the same endpoint's again replaces it, whoever's it was), unless the
         account has ``limit`` others already (``False``). The count and the write are one transaction under the
-        account's row lock, so that a burst, on any number of processes, never stores more."""
+        account's row lock, so that a burst, on any number of processes, never stores more; the write is one upsert
+        on the endpoint, so that two accounts storing one browser's at once do not collide (the later wins)."""
         return await self.database.run(self._subscribe, subscription, limit)
 
     def _subscribe(self, subscription: Subscription, limit: int) -> bool:
@@ -93,11 +94,17 @@ class PushRepository(Repository):
             others = (push_subscriptions.c.account_id == s.account_id) & (push_subscriptions.c.endpoint != s.endpoint)
             if connection.execute(sa.select(sa.func.count()).where(others)).scalar_one() >= limit:
                 return False
-            connection.execute(sa.delete(push_subscriptions).where(push_subscriptions.c.endpoint == s.endpoint))
-            connection.execute(push_subscriptions.insert().values(
-                id=s.id or secrets.token_urlsafe(12), account_id=s.account_id, endpoint=s.endpoint, p256dh=s.p256dh,
-                auth=s.auth, kinds=",".join(sorted(s.kinds)), language=s.language, created=self.now(),
-            ))  # fmt: skip
+            dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
+            insert = dialect.insert(push_subscriptions)
+            row = {
+                "id": s.id or secrets.token_urlsafe(12), "account_id": s.account_id, "endpoint": s.endpoint,
+                "p256dh": s.p256dh, "auth": s.auth, "kinds": ",".join(sorted(s.kinds)), "language": s.language,
+                "created": self.now(),
+            }  # fmt: skip
+            replace = {name: value for name, value in row.items() if name != "endpoint"}
+            connection.execute(
+                insert.values(row).on_conflict_do_update(index_elements=[push_subscriptions.c.endpoint], set_=replace)
+            )
         return True
 
     async def choose(self, account_id: str, endpoint: str, kinds: Collection[str]) -> bool:
