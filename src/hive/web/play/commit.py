@@ -134,8 +134,9 @@ class Commits:
         told: list[GameEvent] = []  # the event as the transaction told it, carrying what the change wrote
         last, session.last = session.last, event  # the state built before it is stored shows the change
         try:
-            event = await self.announcer.prepare(event)
             rating = self._rating(session, previous, updated)
+            if rating is None:  # a rated game's end shows the rating change, known once it is stored
+                event = await self.announcer.prepare(event)
             records = (previous, updated) if self.store.database.shared else None  # else nobody else to tell
             effects = self._effects(session, event, client, rating, records, told)
             await self.store.games.save(updated, previous, effects)
