@@ -223,7 +223,10 @@ function wireEmail() {
     error.textContent = "";
     input.value = "";
     if (!signedIn()) return;
-    try { input.value = (await api("GET", "/api/account/email", undefined, null)).email || ""; } catch (err) { /* shown empty */ }
+    try {
+      const { email } = await api("GET", "/api/account/email", undefined, null);
+      if (input.value === "") input.value = email || ""; // never over what was typed while it loaded
+    } catch (err) { /* shown empty */ }
   };
   $("btn-account").addEventListener("click", load);
   onAccountChange(load);
