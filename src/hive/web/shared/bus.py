@@ -56,6 +56,11 @@ class Bus(Protocol):
         sent with its change, tells it."""
         ...
 
+    def told(self, event: Event) -> str | None:
+        """The text of ``event``, one sent with its change, as the statement storing the change sends it on
+        :data:`CHANNEL` (PostgreSQL's ``NOTIFY``); ``None`` when the change's transaction sends nothing."""
+        ...
+
     async def published(self, event: Event) -> None:
         """An event happened: its change is stored (or it stores nothing, such as who is present)."""
         ...
@@ -77,6 +82,10 @@ class LocalBus:
 
     def stored(self, connection: sa.Connection, event: Event) -> None:
         """Nothing to send."""
+
+    def told(self, event: Event) -> str | None:
+        """Nothing to send."""
+        return None
 
     async def published(self, event: Event) -> None:
         """Nothing to send."""
@@ -202,6 +211,9 @@ class PostgresBus(_Listener):
     def stored(self, connection: sa.Connection, event: Event) -> None:
         connection.execute(NOTIFY, {"channel": CHANNEL, "payload": self.text(event)})
 
+    def told(self, event: Event) -> str | None:
+        return self.text(event)
+
     async def published(self, event: Event) -> None:
         """An event not sent by a change's transaction is sent on its own: one statement on the bus's own connection
         (no transaction, no database thread), opened again after a fault."""
@@ -237,8 +249,29 @@ class PostgresBus(_Listener):
         async with await self._connect() as connection:
             await connection.execute(f"LISTEN {CHANNEL}")
             await up()
-            async for notice in connection.notifies():
-                await heard(notice.payload)
+            await self._notices(connection, heard)
+
+    @staticmethod
+    async def _notices(
+        connection: psycopg.AsyncConnection[Any], heard: Callable[[str | bytes], Awaitable[None]]
+    ) -> None:
+        """Hear every notification on ``connection`` until it fails: its socket watched once by the loop and read
+        by libpq as it is readable (psycopg's own ``notifies()`` sets up a wait for every read, a cost every process
+        pays for every change of every game)."""
+        async for early in connection.notifies(timeout=0):  # any read with the LISTEN's answer
+            await heard(early.payload)
+        pgconn, loop, readable = connection.pgconn, asyncio.get_running_loop(), asyncio.Event()
+        socket = pgconn.socket
+        loop.add_reader(socket, readable.set)
+        try:
+            while True:
+                await readable.wait()
+                readable.clear()
+                pgconn.consume_input()  # raises when the connection is lost
+                while (notice := pgconn.notifies()) is not None:
+                    await heard(notice.extra.decode())
+        finally:
+            loop.remove_reader(socket)
 
 
 class RedisBus(_Listener):
@@ -257,6 +290,10 @@ class RedisBus(_Listener):
 
     def stored(self, connection: sa.Connection, event: Event) -> None:
         """Nothing inside the transaction: Redis hears of the change once it is stored."""
+
+    def told(self, event: Event) -> str | None:
+        """Nothing inside the transaction."""
+        return None
 
     async def published(self, event: Event) -> None:
         try:
@@ -284,4 +321,4 @@ class RedisBus(_Listener):
             await self._client.aclose()
 
 
-__all__ = ["CHANNEL", "Bus", "LocalBus", "PostgresBus", "Publisher", "RedisBus"]
+__all__ = ["CHANNEL", "NOTIFY", "Bus", "LocalBus", "PostgresBus", "Publisher", "RedisBus"]
