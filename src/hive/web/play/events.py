@@ -59,6 +59,7 @@ class GameEvent(Event):
     """
 
     with_change: ClassVar[bool] = True
+    tail: ClassVar[str] = "state"
 
     game_id: str
     version: int
@@ -153,6 +154,7 @@ class GameShown(Event):
     """
 
     kind = "game.shown"
+    tail: ClassVar[str] = "state"
 
     game_id: str
     version: int

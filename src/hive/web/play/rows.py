@@ -61,6 +61,9 @@ def one_save(add: bool, notify: bool) -> str:
 
 def common(old: list[str], new: list[str]) -> int:
     """How many moves two lists of moves share from the first."""
+    shorter = min(len(old), len(new))
+    if old[:shorter] == new[:shorter]:  # the usual case (moves added, or taken back), compared without a loop
+        return shorter
     same = 0
     while same < min(len(old), len(new)) and old[same] == new[same]:
         same += 1

@@ -164,10 +164,12 @@ class _Listener:
         own = f'"origin":{json.dumps(self.origin)}'  # as payload() writes it; never inside a string (quotes escaped)
 
         async def heard(payload: str | bytes) -> None:
-            if own in (payload if isinstance(payload, str) else payload.decode(errors="replace")):
+            text = payload if isinstance(payload, str) else payload.decode(errors="replace")
+            end = text.find("\n")  # the JSON ends there if a tail follows it: its origin is looked for in the JSON
+            if text.find(own, 0, end if end >= 0 else len(text)) >= 0:
                 return  # this process's own (PostgreSQL sends a listener its own notifications): not read
             try:
-                event = Event.from_payload(payload)
+                event = Event.from_payload(text)
             except ValueError as err:
                 log.warning("ignored a message on the bus: %s", err)
                 return
