@@ -119,7 +119,8 @@ async def test_of_two_changes_from_one_version_one_is_stored_and_notified(
             assert stored is not None and stored.version == 1 and len(stored.moves) == 1
         # a change made from a version no longer stored: refused, nothing sent, its board put back
         twin = await other.session(game_id)
-        await act(one, game_id, "move", token, {"move": f"bS1 {stored.moves[0]}-"})
+        first_move = twin.record.moves[0]
+        await act(one, game_id, "move", token, {"move": f"bS1 {first_move}-"})
         heard(listener)
         before = twin.record
         with pytest.raises(Conflict, match="changed meanwhile"):

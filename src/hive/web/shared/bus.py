@@ -3,10 +3,10 @@
 
 - :class:`LocalBus`: one process alone (SQLite): nothing to carry.
 - :class:`PostgresBus`: PostgreSQL's ``LISTEN``/``NOTIFY``. An event told with its change (a game's, see
-  :attr:`~hive.web.shared.events.Event.with_change`) is sent by the transaction that stores the change, so it goes
-  out if and only if the change is stored, even if the process dies a moment later; the others are sent on their own
-  once what they tell is stored, one statement each on a connection the bus keeps for them (no transaction, no
-  database thread).
+  :attr:`~hive.web.shared.events.Event.with_change`) is sent by the statement or transaction that stores the
+  change, so it goes out if and only if the change is stored, even if the process dies a moment later; the others
+  are sent on their own once what they tell is stored, one statement each on a connection the bus keeps for them
+  (no transaction, no database thread).
 - :class:`RedisBus`: Redis pub/sub (``--redis URL``), published once the change is stored.
 
 Each process listens on a connection of its own, reconnects after a fault (the database or Redis restarting), and
