@@ -15,7 +15,7 @@ from ..views import kinds, replay, view_for
 from . import aborts, clock
 from .commit import Commits
 from .events import GameEvent
-from .rows import apply_change
+from .rows import apply_change, common
 from .session import Session
 
 log = logging.getLogger("hive.web")
@@ -155,13 +155,11 @@ class GameCache(Commits):
         """Bring a copy in memory to ``record``: take back the moves it has that the record has not, play the
         record's new ones."""
         old, new = session.record.moves, record.moves
-        common = 0
-        while common < min(len(old), len(new)) and old[common] == new[common]:
-            common += 1
+        same = common(old, new)
         board = session.board
-        for _ in range(len(old) - common):
+        for _ in range(len(old) - same):
             board.pop()
-        for text in new[common:]:
+        for text in new[same:]:
             board.push(board.parse_move(text), text)  # a stored text: the notation move_text wrote
         session.record = record
         session.shown_view = None

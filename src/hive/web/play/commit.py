@@ -173,19 +173,33 @@ class Commits:
         told: list[GameEvent] | None = None,
     ) -> Effects:
         """What is stored with a change (``records``: the record before and after it, for the event to carry what it
-        wrote, as the record after is complete once its transaction has begun; ``told``: where that event is left,
-        to be announced)."""
+        wrote, as the record after is complete once its save has begun; ``told``: where that event is left, to be
+        announced). The announcer gives the text of its notification, sent by the save itself, or is told inside the
+        transaction."""
         announcer = self.announcer
+        texts: list[str | None] = []
 
-        def within(connection: Connection) -> None:
+        def notice() -> str | None:
             carried = event if records is None else dataclasses.replace(event, change=stored_change(*records))
             if told is not None:
                 told.append(carried)
-            announcer.stored(connection, carried)
+            texts.append(announcer.told(carried))
+            return texts[-1]
+
+        def within(connection: Connection) -> None:
+            if not texts or texts[-1] is None:  # no text (or a new game, stored with no notice): told here
+                announcer.stored(connection, told[-1] if told else event)
             if rating is not None:
                 rating(connection)
 
-        return Effects(ai_due=event.ai_due, client=client or "server", deadline=event.deadline, within=within)
+        return Effects(
+            ai_due=event.ai_due,
+            client=client or "server",
+            deadline=event.deadline,
+            within=within,
+            notice=notice,
+            alone=rating is None,
+        )
 
     def _rating(self, session: Session, previous: GameRecord, updated: GameRecord) -> Within | None:
         """What rates a rated game in the transaction that ends it: only a game between two accounts that both moved

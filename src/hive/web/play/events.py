@@ -59,6 +59,7 @@ class GameEvent(Event):
     """
 
     with_change: ClassVar[bool] = True
+    tail: ClassVar[str] = "state"
 
     game_id: str
     version: int
@@ -153,6 +154,7 @@ class GameShown(Event):
     """
 
     kind = "game.shown"
+    tail: ClassVar[str] = "state"
 
     game_id: str
     version: int
@@ -210,7 +212,14 @@ class Announcer(Protocol):
     stored, such as a notification the database sends on commit), then once it is stored."""
 
     def stored(self, connection: sa.Connection, event: GameEvent) -> None:
-        """The change is being stored on ``connection`` (runs on a database thread, inside the transaction)."""
+        """The change is being stored on ``connection`` (runs on a database thread, inside the transaction), unless
+        :meth:`told` gave its text."""
+        ...
+
+    def told(self, event: GameEvent) -> str | None:
+        """The change's notification as the statement storing it is to send it (PostgreSQL's ``NOTIFY`` on
+        :data:`~hive.web.shared.bus.CHANNEL`), worked out on a database thread just before it is stored; ``None``:
+        :meth:`stored` is called inside its transaction instead."""
         ...
 
     async def announce(self, event: GameEvent) -> None:
@@ -233,6 +242,10 @@ class Unheard:
 
     def stored(self, connection: sa.Connection, event: GameEvent) -> None:
         """Nothing to send."""
+
+    def told(self, event: GameEvent) -> str | None:
+        """No text: :meth:`stored` is called."""
+        return None
 
     async def announce(self, event: GameEvent) -> None:
         """Nothing to do."""

@@ -105,6 +105,10 @@ class Following:
         """A change is being stored: the bus's part inside the transaction (PostgreSQL's ``NOTIFY``)."""
         self.bus.stored(connection, self._telling(event))
 
+    def told(self, event: GameEvent) -> str | None:
+        """A change is about to be stored: the text of its notification, sent by the statement that stores it."""
+        return self.bus.told(self._telling(event))
+
     async def prepare(self, event: GameEvent) -> GameEvent:
         """A change of this process's is about to be stored: the state its sockets here are to be shown, built now
         and carried by the event to the other processes (when it is short enough, see :data:`STATE_LONGEST`), so

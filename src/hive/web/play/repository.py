@@ -19,14 +19,16 @@ import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 import sqlalchemy as sa
 
+from ..shared.bus import CHANNEL, NOTIFY
 from ..shared.database import Database, Repository
 from ..shared.errors import Conflict, Damaged
 from ..shared.model import GameRecord, Summary
-from .rows import changed, common, dumps, placeholder, read_record, row_values
+from .rows import CHANGED, changed, common, dumps, one_save, placeholder, read_record, row_values
 from .tables import games, moves
 
 #: A transaction's connection, as the statements run within a change see it.
@@ -42,11 +44,6 @@ _ID: sa.BindParameter[str] = sa.bindparam("game")
 _SEEN: sa.BindParameter[int] = sa.bindparam("seen")
 _SINCE: sa.BindParameter[int] = sa.bindparam("since")
 _FROM: sa.BindParameter[int] = sa.bindparam("from_ply")
-#: the columns a change writes
-CHANGED = (
-    "length", "result", "reason", "offer", "updated", "name0", "name1", "help0", "help1", "joined", "rematch", "clock",
-    "version", "stored", "deadline", "ai_error",
-)  # fmt: skip
 ROW = sa.select(games).where(games.c.id == _ID)
 VERSION = sa.select(games.c.version).where(games.c.id == _ID)
 ALL_MOVES = sa.select(moves.c.move).where(moves.c.game_id == _ID).order_by(moves.c.ply)
@@ -66,6 +63,8 @@ SAVE = (
 )
 CUT = moves.delete().where(moves.c.game_id == _ID, moves.c.ply >= _FROM)
 ADD = moves.insert()
+#: a change that appends at most one move, in one statement on PostgreSQL: by (a move added, a notification sent)
+AT_ONCE = MappingProxyType({(add, notify): one_save(add, notify) for add in (False, True) for notify in (False, True)})
 
 
 class StaleError(Conflict):
@@ -80,12 +79,18 @@ class Effects:
     :ivar client: who made the change (the AI's queue shares its time between clients).
     :ivar deadline: when the running clock's flag falls after the change (``None``: no clock runs).
     :ivar within: statements of the caller's to run in the same transaction.
+    :ivar notice: what works out the change's notification once the record is complete (on the database thread,
+        before anything is written): a text it gives is sent on :data:`~hive.web.shared.bus.CHANNEL` by the save.
+    :ivar alone: ``within`` does nothing once ``notice`` gave a text, so that a change taking back no move and adding
+        at most one may be stored in one statement, without a transaction around it.
     """
 
     ai_due: bool = False
     client: str = ""
     deadline: float | None = None
     within: Within | None = None
+    notice: Callable[[], str | None] | None = None
+    alone: bool = False
 
 
 def stored(connection: sa.Connection, game_id: str) -> bool:
@@ -301,16 +306,17 @@ class GameRepository(Repository):
     def _save(self, record: GameRecord, previous: GameRecord, effects: Effects) -> None:
         now = self.now()
         record.updated = now
+        old, new = previous.moves + previous.redo, record.moves + record.redo
+        same = common(old, new)
+        notice = effects.notice() if effects.notice is not None else None
+        values = {"game": record.id, "seen": previous.version, **changed(record, now, effects.deadline)}
+        if self._at_once(record, effects, notice, same == len(old) and len(new) - same <= 1):
+            return self._save_at_once(values, new[same:], same, notice)
         with self.database.engine.begin() as connection:
             # the row is locked by this update until the transaction ends: a second writer waits, then finds a newer
             # version and updates nothing
-            done = connection.execute(
-                SAVE, {"game": record.id, "seen": previous.version, **changed(record, now, effects.deadline)}
-            )
-            if done.rowcount != 1:
+            if connection.execute(SAVE, values).rowcount != 1:
                 raise StaleError(f"Game {record.id} changed meanwhile; reload it.")
-            old, new = previous.moves + previous.redo, record.moves + record.redo
-            same = common(old, new)
             if same < len(old):
                 connection.execute(CUT, {"game": record.id, "from_ply": same})
             if same < len(new):
@@ -319,7 +325,26 @@ class GameRepository(Repository):
                     for ply in range(same, len(new))
                 ]
                 connection.execute(ADD, added[0] if len(added) == 1 else added)  # one move: no executemany
+            if notice is not None:
+                connection.execute(NOTIFY, {"channel": CHANNEL, "payload": notice})
             self._effects(connection, record, effects, now)
+
+    def _at_once(self, record: GameRecord, effects: Effects, notice: str | None, appends: bool) -> bool:
+        """Whether a change can be stored in one statement: on PostgreSQL, taking back no move and adding at most
+        one, with nothing else in its transaction (no AI job kept, nothing of the caller's but its notification)."""
+        if self.database.sqlite or not appends or (record.mode == "ai" and self.keep_job is not None):
+            return False
+        return effects.within is None or (effects.alone and notice is not None)
+
+    def _save_at_once(self, values: dict[str, Any], added: list[str], ply: int, notice: str | None) -> None:
+        """:meth:`_save` as one statement (see :func:`~hive.web.play.rows.one_save`): no transaction, one round trip."""
+        if added:
+            values.update(ply=ply, move=added[0])
+        if notice is not None:
+            values.update(channel=CHANNEL, payload=notice)
+        with self.database.single() as connection:
+            if connection.exec_driver_sql(AT_ONCE[bool(added), notice is not None], values).first() is None:
+                raise StaleError(f"Game {values['game']} changed meanwhile; reload it.")
 
     def _effects(self, connection: sa.Connection, record: GameRecord, effects: Effects, now: float) -> None:
         if record.mode == "ai" and self.keep_job is not None:  # only a game against the AI has its moves queued

@@ -10,9 +10,11 @@ import json
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql
 
 from ..shared.errors import Damaged, shown
 from ..shared.model import GameRecord
+from .tables import games, moves
 
 
 def dumps(value: dict[str, Any] | None) -> str | None:
@@ -24,10 +26,44 @@ def dumps(value: dict[str, Any] | None) -> str | None:
 STORED_FIELDS = ("result", "reason", "offer", "updated", "names", "help", "joined", "rematch", "clock", "ai_error")
 #: The longest change an event carries (characters of JSON); a longer one is read from the database.
 CHANGE_LONGEST = 3000
+#: the columns a change writes
+CHANGED = (
+    "length", "result", "reason", "offer", "updated", "name0", "name1", "help0", "help1", "joined", "rematch", "clock",
+    "version", "stored", "deadline", "ai_error",
+)  # fmt: skip
+
+
+#: the columns of a move appended by :func:`one_save` after its game's id, and their parameters
+MOVE_VALUES = (("ply", "ply"), ("move", "move"), ("written", "new_version"))
+
+
+def _typed(column: sa.Column[Any], parameter: str) -> str:
+    """A parameter of the driver's, cast to the column's type as SQLAlchemy would (PostgreSQL)."""
+    dialect: sa.Dialect = postgresql.dialect()  # type: ignore[no-untyped-call]
+    return f"%({parameter})s::{column.type.compile(dialect=dialect)}"
+
+
+def one_save(add: bool, notify: bool) -> str:
+    """A change stored in one statement on PostgreSQL, for the driver (its parameters those of :func:`changed`, with
+    ``game`` and ``seen``): the game's row updated if it is still at the version seen; with ``add``, one move
+    appended (``ply``, ``move``) if it was; with ``notify``, the change's notification (``channel``, ``payload``) sent
+    if it was. The statement returns one row if the change is stored, none if the version was not the one seen (a
+    writer that came second waits for the first's row lock, then finds a newer version)."""
+    sets = ", ".join(f"{name} = {_typed(games.c[name], f'new_{name}')}" for name in CHANGED)
+    where = f"id = {_typed(games.c.id, 'game')} AND version = {_typed(games.c.version, 'seen')}"
+    text = f"WITH u AS (UPDATE {games.name} SET {sets} WHERE {where} RETURNING id)"
+    if add:
+        values = ", ".join(_typed(moves.c[name], parameter) for name, parameter in MOVE_VALUES)
+        values = f"id, {values}"
+        text += f", i AS (INSERT INTO {moves.name} (game_id, ply, move, written) SELECT {values} FROM u)"
+    return text + (" SELECT pg_notify(%(channel)s, %(payload)s) FROM u" if notify else " SELECT 1 FROM u")
 
 
 def common(old: list[str], new: list[str]) -> int:
     """How many moves two lists of moves share from the first."""
+    shorter = min(len(old), len(new))
+    if old[:shorter] == new[:shorter]:  # the usual case (moves added, or taken back), compared without a loop
+        return shorter
     same = 0
     while same < min(len(old), len(new)) and old[same] == new[same]:
         same += 1
@@ -156,12 +192,14 @@ def placeholder(row: sa.Row[Any]) -> GameRecord:
 
 
 __all__ = [
+    "CHANGED",
     "CHANGE_LONGEST",
     "STORED_FIELDS",
     "apply_change",
     "changed",
     "common",
     "dumps",
+    "one_save",
     "placeholder",
     "read_record",
     "row_values",

@@ -3,10 +3,10 @@
 
 - :class:`LocalBus`: one process alone (SQLite): nothing to carry.
 - :class:`PostgresBus`: PostgreSQL's ``LISTEN``/``NOTIFY``. An event told with its change (a game's, see
-  :attr:`~hive.web.shared.events.Event.with_change`) is sent by the transaction that stores the change, so it goes
-  out if and only if the change is stored, even if the process dies a moment later; the others are sent on their own
-  once what they tell is stored, one statement each on a connection the bus keeps for them (no transaction, no
-  database thread).
+  :attr:`~hive.web.shared.events.Event.with_change`) is sent by the statement or transaction that stores the
+  change, so it goes out if and only if the change is stored, even if the process dies a moment later; the others
+  are sent on their own once what they tell is stored, one statement each on a connection the bus keeps for them
+  (no transaction, no database thread).
 - :class:`RedisBus`: Redis pub/sub (``--redis URL``), published once the change is stored.
 
 Each process listens on a connection of its own, reconnects after a fault (the database or Redis restarting), and
@@ -56,6 +56,11 @@ class Bus(Protocol):
         sent with its change, tells it."""
         ...
 
+    def told(self, event: Event) -> str | None:
+        """The text of ``event``, one sent with its change, as the statement storing the change sends it on
+        :data:`CHANNEL` (PostgreSQL's ``NOTIFY``); ``None`` when the change's transaction sends nothing."""
+        ...
+
     async def published(self, event: Event) -> None:
         """An event happened: its change is stored (or it stores nothing, such as who is present)."""
         ...
@@ -77,6 +82,10 @@ class LocalBus:
 
     def stored(self, connection: sa.Connection, event: Event) -> None:
         """Nothing to send."""
+
+    def told(self, event: Event) -> str | None:
+        """Nothing to send."""
+        return None
 
     async def published(self, event: Event) -> None:
         """Nothing to send."""
@@ -155,10 +164,12 @@ class _Listener:
         own = f'"origin":{json.dumps(self.origin)}'  # as payload() writes it; never inside a string (quotes escaped)
 
         async def heard(payload: str | bytes) -> None:
-            if own in (payload if isinstance(payload, str) else payload.decode(errors="replace")):
+            text = payload if isinstance(payload, str) else payload.decode(errors="replace")
+            end = text.find("\n")  # the JSON ends there if a tail follows it: its origin is looked for in the JSON
+            if text.find(own, 0, end if end >= 0 else len(text)) >= 0:
                 return  # this process's own (PostgreSQL sends a listener its own notifications): not read
             try:
-                event = Event.from_payload(payload)
+                event = Event.from_payload(text)
             except ValueError as err:
                 log.warning("ignored a message on the bus: %s", err)
                 return
@@ -202,6 +213,9 @@ class PostgresBus(_Listener):
     def stored(self, connection: sa.Connection, event: Event) -> None:
         connection.execute(NOTIFY, {"channel": CHANNEL, "payload": self.text(event)})
 
+    def told(self, event: Event) -> str | None:
+        return self.text(event)
+
     async def published(self, event: Event) -> None:
         """An event not sent by a change's transaction is sent on its own: one statement on the bus's own connection
         (no transaction, no database thread), opened again after a fault."""
@@ -237,8 +251,29 @@ class PostgresBus(_Listener):
         async with await self._connect() as connection:
             await connection.execute(f"LISTEN {CHANNEL}")
             await up()
-            async for notice in connection.notifies():
-                await heard(notice.payload)
+            await self._notices(connection, heard)
+
+    @staticmethod
+    async def _notices(
+        connection: psycopg.AsyncConnection[Any], heard: Callable[[str | bytes], Awaitable[None]]
+    ) -> None:
+        """Hear every notification on ``connection`` until it fails: its socket watched once by the loop and read
+        by libpq as it is readable (psycopg's own ``notifies()`` sets up a wait for every read, a cost every process
+        pays for every change of every game)."""
+        async for early in connection.notifies(timeout=0):  # any read with the LISTEN's answer
+            await heard(early.payload)
+        pgconn, loop, readable = connection.pgconn, asyncio.get_running_loop(), asyncio.Event()
+        socket = pgconn.socket
+        loop.add_reader(socket, readable.set)
+        try:
+            while True:
+                await readable.wait()
+                readable.clear()
+                pgconn.consume_input()  # raises when the connection is lost
+                while (notice := pgconn.notifies()) is not None:
+                    await heard(notice.extra.decode())
+        finally:
+            loop.remove_reader(socket)
 
 
 class RedisBus(_Listener):
@@ -257,6 +292,10 @@ class RedisBus(_Listener):
 
     def stored(self, connection: sa.Connection, event: Event) -> None:
         """Nothing inside the transaction: Redis hears of the change once it is stored."""
+
+    def told(self, event: Event) -> str | None:
+        """Nothing inside the transaction."""
+        return None
 
     async def published(self, event: Event) -> None:
         try:
@@ -284,4 +323,4 @@ class RedisBus(_Listener):
             await self._client.aclose()
 
 
-__all__ = ["CHANNEL", "Bus", "LocalBus", "PostgresBus", "Publisher", "RedisBus"]
+__all__ = ["CHANNEL", "NOTIFY", "Bus", "LocalBus", "PostgresBus", "Publisher", "RedisBus"]

@@ -26,11 +26,14 @@ class Event:
     :cvar kind: the event's name on the bus; a subclass without one of its own is an abstract family (not sent).
     :cvar with_change: whether the event is sent inside the transaction that stores its change (see
         :meth:`~hive.web.shared.bus.Bus.stored`) rather than on its own once what it tells is stored.
+    :cvar tail: the name of a text field sent after the event's JSON and a newline rather than inside it (a long text,
+        such as a game's state, neither escaped nor read as JSON); a text holding a newline stays inside.
     :ivar origin: the server process it happened in (stamped by the bus when left empty).
     """
 
     kind: ClassVar[str] = ""
     with_change: ClassVar[bool] = False
+    tail: ClassVar[str] = ""
 
     origin: str = field(default="", kw_only=True)
 
@@ -44,9 +47,15 @@ class Event:
             _KINDS[kind] = cls
 
     def payload(self) -> str:
-        """The event as JSON text, for the bus: its fields and its ``kind``."""
+        """The event as JSON text, for the bus: its fields and its ``kind`` (its :attr:`tail` after a newline)."""
         data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        return json.dumps({"kind": self.kind, **data}, separators=(",", ":"), ensure_ascii=False)
+        tail = data.get(self.tail) if self.tail else None
+        if isinstance(tail, str) and "\n" not in tail:
+            del data[self.tail]
+        else:
+            tail = None
+        text = json.dumps({"kind": self.kind, **data}, separators=(",", ":"), ensure_ascii=False)
+        return text if tail is None else f"{text}\n{tail}"
 
     @staticmethod
     def from_payload(text: str | bytes) -> Event:
@@ -54,8 +63,9 @@ class Event:
 
         :raises ValueError: when the text is not an event, or names a kind nobody declared (named in the message).
         """
+        head, newline, tail = (text if isinstance(text, str) else text.decode(errors="replace")).partition("\n")
         try:
-            data = json.loads(text)
+            data = json.loads(head)
         except ValueError:
             raise ValueError(f"not an event: {str(text)[:80]!r}") from None
         if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
@@ -64,6 +74,10 @@ class Event:
         cls = _KINDS.get(kind)
         if cls is None:
             raise ValueError(f"unknown event kind {kind!r}")
+        if newline:
+            if not cls.tail:
+                raise ValueError(f"a {kind!r} event has no tail")
+            data[cls.tail] = tail
         for f in dataclasses.fields(cls):  # JSON has lists only: a tuple field gets its tuple back
             if isinstance(data.get(f.name), list) and str(f.type).startswith("tuple"):
                 data[f.name] = tuple(data[f.name])
