@@ -14,8 +14,9 @@ from ..shared.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from .newgame import RANDOM
-    from .repository import Effects, StaleError, games_in_progress, playing_in
-    from .repository import stored as game_stored
+    from .repository import Effects, StaleError
+    from .rows import games_in_progress, playing_in
+    from .rows import stored as game_stored
     from .service import GameService, damage, ended, summary
     from .session import LiveGames, Session
 
@@ -24,9 +25,9 @@ if TYPE_CHECKING:
 _FROM = {
     "Effects": (".repository", "Effects"),
     "StaleError": (".repository", "StaleError"),
-    "games_in_progress": (".repository", "games_in_progress"),
-    "playing_in": (".repository", "playing_in"),
-    "game_stored": (".repository", "stored"),
+    "games_in_progress": (".rows", "games_in_progress"),
+    "playing_in": (".rows", "playing_in"),
+    "game_stored": (".rows", "stored"),
     "GameService": (".service", "GameService"),
     "damage": (".service", "damage"),
     "ended": (".service", "ended"),

@@ -93,30 +93,6 @@ class Effects:
     alone: bool = False
 
 
-def stored(connection: sa.Connection, game_id: str) -> bool:
-    """Whether the game ``game_id`` is stored, asked inside another domain's transaction on ``connection``."""
-    return connection.execute(sa.select(games.c.id).where(games.c.id == game_id)).first() is not None
-
-
-def playing_in(connection: sa.Connection, account_id: str) -> bool:
-    """Whether the account plays a real-time game in progress (one with a clock that is not days per move), asked
-    inside another domain's transaction on ``connection``."""
-    mine = sa.or_(games.c.account0 == account_id, games.c.account1 == account_id)
-    query = sa.select(games.c.clock).where(mine, games.c.result.is_(None), games.c.clock.is_not(None))
-    for text in connection.execute(query).scalars():
-        control = (json.loads(text) or {}).get("control")
-        if control is not None and "days" not in control:
-            return True
-    return False
-
-
-def games_in_progress(connection: sa.Connection) -> int:
-    """How many games are in progress on the whole server."""
-    return int(
-        connection.execute(sa.select(sa.func.count()).select_from(games).where(games.c.result.is_(None))).scalar_one()
-    )
-
-
 class GameRepository(Repository):
     """The games in a database.
 
@@ -404,7 +380,5 @@ __all__ = [
     "KeepJob",
     "StaleError",
     "Within",
-    "games_in_progress",
     "read_record",
-    "stored",
 ]
