@@ -151,6 +151,28 @@ def test_a_small_real_match_in_parallel(tmp_path: Path, capsys: pytest.CaptureFi
         assert board.game_string() == text or text.split(";")[1] == "Draw"
 
 
+def test_a_match_stopped_early_keeps_the_records_of_the_games_it_finished(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a long match over UHP is played in parts, and a part may be stopped: each record is written as its game ends
+    import hive.cli.match as match_cli
+
+    real = run_match
+
+    def stopped(player1: Any, player2: Any, plan: MatchPlan, **keywords: Any) -> Any:
+        real(player1, player2, dataclasses.replace(plan, games=1), **keywords)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(match_cli, "run_match", stopped)
+    out = tmp_path / "games.txt"
+    args = ["random", "easy", "-n", "4", "--jobs", "1", "--game-type", "Base", "--seed", "7", "--out", str(out)]
+    assert main(args) == 130
+    assert "interrupted" in capsys.readouterr().err
+    saved = out.read_text().splitlines()
+    assert len(saved) == 1
+    hive.Board.from_game_string(saved[0])  # a whole game
+
+
 def test_colours_alternate_and_pairs_share_their_opening() -> None:
     result = run_match("random", "random", MatchPlan(games=5, game="Base", openings=3, seed=11, jobs=1, max_moves=20))
     assert [g.number for g in result.games] == [1, 2, 3, 4, 5]

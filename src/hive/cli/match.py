@@ -126,7 +126,8 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
         "--out",
         default=None,
         metavar="FILE",
-        help=f"save every game's record ({_per_game(lambda spec: plural_noun(spec.record_noun))})",
+        help=f"save every game's record ({_per_game(lambda spec: plural_noun(spec.record_noun))}) as the game ends, "
+        "all of them in the games' order once the match is over",
     )
     parser.add_argument(
         "--engine-timeout",
@@ -236,10 +237,21 @@ def shared_threads(args: argparse.Namespace, player: PlayerSpec) -> int | None:
     return None if player.type == "random" else threads
 
 
+def _kept(out: IO[str], record: str) -> None:
+    """Add one finished game's record to ``out`` at once, so that a match stopped early keeps the games it played
+    (a record of several lines ends with a blank line)."""
+    text = record.rstrip("\n")
+    out.write(text + ("\n\n" if "\n" in text else "\n"))
+    out.flush()
+
+
 def _save(out: IO[str], path: str, records: list[str], spec: GameSpec) -> str:
-    """Write ``records`` (one a line, or a blank line between those of several lines) and say so."""
+    """Write ``records`` in place of what ``out`` holds (one a line, or a blank line between those of several lines)
+    and say so."""
     texts = [record.rstrip("\n") for record in records]
     separator = "\n\n" if any("\n" in text for text in texts) else "\n"
+    out.seek(0)
+    out.truncate()
     out.write(separator.join(texts) + "\n" if texts else "")
     return f"Saved {len(records)} {plural_noun(spec.record_noun)} to {path}"
 
@@ -271,6 +283,8 @@ def _play(args: argparse.Namespace) -> int:
         def report(record: GameRecord, result: MatchResult) -> None:
             finished.append(record.number)
             print(progress_line(record, result, plan.games), flush=True)
+            if out is not None:
+                _kept(out, record.record)
 
         result = run_match(specs[0], specs[1], plan, on_game=report, sprt=sprt)
         print(result.summary())
