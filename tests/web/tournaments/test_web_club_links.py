@@ -4,7 +4,7 @@ the slow set, on a server that keeps accounts (as ``hive serve`` does):
 - A tournament by invitation: the invited player is told by a notice, which opens the tournament; the page lists who
   is invited and shows Join to them alone (not to a player uninvited); a refused invitation's error goes once the
   next one succeeds; the records' link is a button; a bye row reads "NAME +1 bye"; a tournament's game says "Round 1
-  of NAME" and links back to the tournament.
+  of NAME" and links back to the tournament; over, it offers no rematch (neither its end banner nor the list of games).
 - The ☰ menu (a phone's) has the player's own profile, the leaderboard and the lobby's tournaments; the account
   dialog links to the profile. The leaderboard says how many rated games establish a rating and how many the player
   has; the profile says how many more a provisional rating needs; the graph of one rated game is a line from the
@@ -122,6 +122,16 @@ def test_a_tournament_by_invitation_and_its_games_links(browser: Any, club: str,
         press(player.page, device, "#game-tournament")
         player.page.wait_for_url(f"**{path}")
         expect(player.page.locator("#t-name")).to_have_text("Club night")
+
+        # the game over, neither its end banner nor the player's list of games offers a rematch of it
+        player.post(f"/api/games/{game['game_id']}/resign")
+        player.page.goto(f"{url}game/{game['game_id']}")
+        expect(player.page.locator("#banner")).to_be_visible()
+        expect(player.page.locator("#btn-banner-rematch")).to_be_hidden()
+        player.page.goto(url)
+        row = player.page.locator(f"#game-list li[data-id='{game['game_id']}']")
+        expect(row.locator("button[data-action=review]")).to_be_visible()
+        expect(row.locator("button[data-action=rematch]")).to_have_count(0)
         for p in (ada, ben, cyd):
             assert p.page.errors == []
     finally:
