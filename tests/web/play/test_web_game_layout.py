@@ -27,7 +27,7 @@ from typing import Any
 import httpx
 import pytest
 
-from ..browser_support import PHONE, api_account, establish, open_page, overflow, shoot
+from ..browser_support import PHONE, api_account, covered_controls, establish, open_page, overflow, shoot
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
@@ -61,22 +61,6 @@ def play_randomly(url: str, game_id: str, tokens: list[str], plies: range, seed:
             timeout=30,
         )
         assert played.status_code == 200, played.text
-
-
-def covered_controls(page: Page, selector: str) -> list[str]:
-    """The controls (buttons, links, fields) in sight that the element at ``selector`` lies over."""
-    found: list[str] = page.evaluate(
-        """(selector) => {
-          const over = document.querySelector(selector).getBoundingClientRect();
-          const meets = (r) => r.width && r.height && r.left < over.right && over.left < r.right
-            && r.top < over.bottom && over.top < r.bottom;
-          return [...document.querySelectorAll("button, a[href], input, select, textarea")]
-            .filter((c) => !c.closest(selector) && c.checkVisibility() && meets(c.getBoundingClientRect()))
-            .map((c) => c.id || c.textContent.trim());
-        }""",
-        selector,
-    )
-    return found
 
 
 def rows(page: Page) -> list[dict[str, Any]]:
