@@ -1,7 +1,8 @@
 """A tiny UHP engine for the tests (random legal moves, from ``hive.Board``); options make it misbehave.
 
-``python fake_uhp_engine.py [--hang WHEN] [--die WHEN] [--junk WHEN] [--err WHEN] [--illegal] ...``
-where WHEN is ``start`` (before the info block) or a command word such as ``bestmove``.
+``python fake_uhp_engine.py [--hang WHEN] [--die WHEN] [--junk WHEN] [--err WHEN] [--die-at N] [--illegal] ...``
+where WHEN is ``start`` (before the info block) or a command word such as ``bestmove``; ``--die-at N`` dies on the
+Nth ``bestmove`` (an engine that dies in the middle of a game).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser()
     for flag in ("--hang", "--die", "--junk", "--err"):
         parser.add_argument(flag, action="append", default=[], metavar="WHEN")
+    parser.add_argument("--die-at", type=int, default=0, metavar="N", help="die on the Nth bestmove")
     parser.add_argument("--illegal", action="store_true", help="answer bestmove with an illegal move")
     parser.add_argument("--ignore-exit", action="store_true", help="keep running after 'exit'")
     parser.add_argument("--name", default="FakeEngine")
@@ -61,6 +63,7 @@ def main(argv: list[str]) -> int:
         return False
 
     rng = random.Random(args.seed)
+    asked = 0  # bestmove commands so far
     board = hive.Board("Base")
 
     def info() -> None:
@@ -106,6 +109,11 @@ def main(argv: list[str]) -> int:
         elif word == "validmoves":
             out(";".join(board.uhp(m) for m in board.legal_moves), "ok")
         elif word == "bestmove":
+            asked += 1
+            if asked == args.die_at:
+                sys.stderr.write(f"fake engine: dying on bestmove {asked}\n")
+                sys.stderr.flush()
+                sys.exit(3)
             if board.is_game_over():
                 out("err the game is over", "ok")
                 continue

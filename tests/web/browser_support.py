@@ -117,6 +117,22 @@ def shoot(page: Any, name: str, tmp_path: Path) -> None:
     assert target.read_bytes().startswith(b"\x89PNG")
 
 
+def covered_controls(page: Page, selector: str) -> list[str]:
+    """The controls (buttons, links, fields) in sight that the element at ``selector`` lies over."""
+    found: list[str] = page.evaluate(
+        """(selector) => {
+          const over = document.querySelector(selector).getBoundingClientRect();
+          const meets = (r) => r.width && r.height && r.left < over.right && over.left < r.right
+            && r.top < over.bottom && over.top < r.bottom;
+          return [...document.querySelectorAll("button, a[href], input, select, textarea")]
+            .filter((c) => !c.closest(selector) && c.checkVisibility() && meets(c.getBoundingClientRect()))
+            .map((c) => c.id || c.textContent.trim());
+        }""",
+        selector,
+    )
+    return found
+
+
 def show_tab(page: Any, name: str) -> None:
     """Choose the tab ``name`` (moves, chat, review, share) beside the board where the window shows one box at a time
     (a wide one); a phone's shows every box, one under another, and has no tabs to choose."""

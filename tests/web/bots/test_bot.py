@@ -1,5 +1,7 @@
 """``hive bot``: a UHP engine joins a server as a bot account, accepts a challenge its settings allow, declines one
-they do not, and plays a whole rated game on the clock against an account, all through the bot API."""
+they do not, and plays a whole rated game on the clock against an account, all through the bot API; an engine that
+cannot start keeps it offline with the engine's error, and one that dies in a game (at its first move or in the
+middle) has the game resigned at once, saying why in the log and the game's chat."""
 
 from __future__ import annotations
 
@@ -154,6 +156,37 @@ def test_a_bot_whose_engine_dies_in_a_game_resigns_it_saying_why(club: str, tmp_
         )
         assert state["reason"] and "resign" in state["reason"].lower() and state["winner"] == 1, state["reason"]
         assert len(state["moves"]) == 0  # it resigned at once, not after its clock ran out
+        wait_for(lambda: "failed" in log.read_text() and "resigning" in log.read_text(), 30, "the bot's word")
+
+
+def test_a_bot_whose_engine_dies_in_the_middle_of_a_game_resigns_it_saying_why_in_the_chat(
+    club: str, tmp_path: Path
+) -> None:
+    token = bot_account(club, "botty")
+    alice, csrf = account(club, "alice")
+    log = tmp_path / "bot.log"
+    with running_bot(club, token, f"{FAKE} --die-at 3", log):  # two moves, then it dies on its third
+        body = {"to": "botty", "game": "Base", "time_control": "blitz", "rated": False, "colour": "black"}
+        challenge = alice.post("/api/challenges", json=body, headers=csrf).json()
+        game_id = wait_for(lambda: alice.get(f"/api/seeks/{challenge['id']}").json().get("game_id"), 60, "acceptance")
+        rng = random.Random(1)
+
+        def at(ply: int) -> Any:
+            state = alice.get(f"/api/games/{game_id}").json()
+            return state if len(state["moves"]) == ply else None
+
+        for ply in (1, 3):  # alice answers the bot's first two moves
+            state = wait_for(lambda n=ply: at(n), 60, f"the bot's move {ply}")
+            move = rng.choice(sorted(m["move"] for ms in state["view"]["legal"].values() for m in ms))
+            played = alice.post(f"/api/games/{game_id}/move", json={"move": move, "ply": ply}, headers=csrf)
+            assert played.status_code == 200, played.text
+        state = wait_for(
+            lambda: (lambda s: s if s["result"] else None)(alice.get(f"/api/games/{game_id}").json()), 60, "the end"
+        )
+        assert "resign" in state["reason"].lower() and state["winner"] == 1, state["reason"]
+        assert len(state["moves"]) == 4  # resigned at once, not lost on time (nor aborted: both sides moved)
+        said = alice.get(f"/api/games/{game_id}/chat", params={"room": "players"}).json()["messages"]
+        assert [m["name"] for m in said] == ["botty"] and said[0]["text"].startswith("My engine failed"), said
         wait_for(lambda: "failed" in log.read_text() and "resigning" in log.read_text(), 30, "the bot's word")
 
 

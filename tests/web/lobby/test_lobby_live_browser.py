@@ -1,10 +1,12 @@
 """The lobby's lists are live, in Chromium: with the lobby open, a player who signs up elsewhere shows among who is
 online, a game of the player's begun from a seek shows in "Your games" and the live games, and a move made in it
 shows in both, each within a few seconds and without a reload (the lists are asked for again when the lobby's socket
-says so, not at the next poll, which comes every 8 seconds)."""
+says so, not at the next poll, which comes every 8 seconds). The Your-turn list reads the time left as the game's
+clock does: a correspondence game's in days, hours and minutes, a blitz game's in minutes and seconds."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -50,5 +52,15 @@ def test_the_lobbys_lists_follow_what_happens(browser: Any, club: str, device: s
     assert bob.post(f"/api/games/{game_id}/move", json={"move": move, "ply": 0}).status_code == 200
     expect(row).to_contain_text("1 move", timeout=PUSHED)
     expect(live).to_contain_text("1 move", timeout=PUSHED)
+    # ann's turn: the Your-turn list reads her time as her game's clock does (days, hours and minutes)
+    turn = page.locator(f"#turn-list li[data-id='{game_id}']")
+    expect(turn).to_contain_text(re.compile(r"(23h 5\dm|1d 0h) left"), timeout=PUSHED)
+
+    # and a blitz game's in minutes and seconds, never rounded to whole minutes ("5 min left")
+    seek = bob.post("/api/seeks", json={"game": "Base", "time_control": "blitz", "colour": "white"}).json()
+    blitz = context.request.post(club + f"api/seeks/{seek['id']}/accept", headers=csrf).json()["id"]
+    assert bob.post(f"/api/games/{blitz}/move", json={"move": move, "ply": 0}).status_code == 200
+    turn = page.locator(f"#turn-list li[data-id='{blitz}']")
+    expect(turn).to_contain_text(re.compile(r"(?<!\d)[1-5]:[0-5]\d left"), timeout=PUSHED)
     assert page.errors == []
     context.close()

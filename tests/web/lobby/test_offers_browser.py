@@ -5,6 +5,8 @@ accounts:
   seek is gone from B's lobby within the grace (and the few seconds the server takes to look).
 - A and B meet by a seek: before both sides moved each page shows Abort in place of Resign; A aborts, and both pages'
   end banners say the game was aborted and why it was not rated.
+- A rated game between Ada and Ben over, Ada offers a rematch; it starts only once Ben accepts it from his banner,
+  which takes him to it, and Ada's banner then leads her to it, each with their own seat, the colours swapped.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import pytest
 
 from hive.web.shared.settings import Settings
 
-from ..browser_support import DESKTOP, open_page, seek_row, sign_up
+from ..browser_support import DESKTOP, Player, open_page, seek_row, sign_up
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
@@ -94,3 +96,39 @@ def test_before_both_sides_moved_a_player_aborts_and_the_banner_says_why_it_was_
     finally:
         for context in contexts:
             context.close()
+
+
+def test_a_rematch_offer_accepted_starts_the_game_for_both_with_the_colours_swapped(browser: Any, club: str) -> None:
+    ada, ben = Player(browser, club, "Ada", "desktop"), Player(browser, club, "Ben", "desktop")
+    try:
+        seek = ada.post("/api/seeks", {"game": "Base", "time_control": "blitz", "rated": True, "colour": "white"})
+        game_id = ben.post(f"/api/seeks/{seek['id']}/accept")["id"]
+        for mover, move in ((ada, "wA1"), (ben, "bA1 wA1-")):
+            mover.post(f"/api/games/{game_id}/move", {"move": move})
+        ben.post(f"/api/games/{game_id}/resign")
+        for player in (ada, ben):
+            player.page = open_page(player.context, f"{club}game/{game_id}")
+            expect(player.page.locator("#btn-banner-rematch")).to_have_text("Rematch")
+
+        # Ada offers; nothing starts until Ben accepts it from his banner, which takes him to the new game
+        ada.page.click("#btn-banner-rematch")
+        expect(ada.page.locator("#btn-banner-rematch")).to_have_text("Rematch offered")
+        expect(ben.page.locator("#banner-offer")).to_have_text("Ada offers a rematch.", timeout=NOTICED)
+        assert ada.get(f"/api/games/{game_id}")["rematch"] is None
+        ben.page.click("#btn-banner-rematch")
+        ben.page.wait_for_url(re.compile(r"/game/[\w-]+$"))
+        ben.page.wait_for_function(f"app.state && app.state.id !== '{game_id}' && app.state.seats.length === 1")
+        rematch = ben.page.evaluate("app.state")
+        assert rematch["names"] == ["Ben", "Ada"] and rematch["seats"] == [0] and rematch["rated"], rematch
+
+        # Ada's banner now leads to it, where she holds her seat
+        expect(ada.page.locator("#btn-banner-rematch")).to_have_text("Go to the rematch", timeout=NOTICED)
+        ada.page.click("#btn-banner-rematch")
+        ada.page.wait_for_url(f"**/game/{rematch['id']}")
+        ada.page.wait_for_function("app.state && app.state.seats.length === 1")
+        assert ada.page.evaluate("app.state.seats") == [1]
+        for player in (ada, ben):
+            assert player.page.errors == []
+    finally:
+        for player in (ada, ben):
+            player.context.close()

@@ -126,6 +126,9 @@ def test_a_tournament_game_has_no_rematch(database: str) -> None:
             state = (await ada.get(f"/api/games/{game_id}")).json()
             assert state["tournament"] == tid and state["rematch_offer"] is None  # the page offers no rematch
             for client, headers in people.values():
+                # each player's list names the game's tournament, so that it offers no rematch of it either
+                (listed,) = [g for g in (await client.get("/api/games")).json()["games"] if g["id"] == game_id]
+                assert listed["tournament"] == tid, listed
                 refused = await client.post(f"/api/games/{game_id}/rematch", headers=headers)
                 assert refused.status_code == 409 and "tournament" in refused.json()["error"]
             assert (await ben.get("/api/challenges")).json()["incoming"] == []

@@ -35,6 +35,7 @@ def test_a_players_list_holds_only_their_games(tmp_path: Path) -> None:
             assert rated in {g["id"] for g in (await stranger.get("/api/live")).json()["games"]}
             # each account sees its game with its seat, from any device (no token held)
             assert ids((await c.get("/api/games")).json()) == {rated: 0}
+            assert [g["tournament"] for g in (await c.get("/api/games")).json()["games"]] == [None]
             assert ids((await bo.get("/api/games")).json()) == {rated: 1}
             # a guest's game is listed by the seat token its browser holds, and only so
             held = {"x-seat-tokens": f"{made['token']},someoneelsestoken"}

@@ -12,6 +12,9 @@ the API; the human player's page then shows:
   fits the window (it does not scroll on its own) and the top bar's buttons are all of one size;
 - a message (the "Your turn" notice in the lobby, a refusal on the game page) covering no control.
 
+``hive play`` against the AI, 30 moves in, at the same sizes (1280x800 in the default run): the move list's rows
+whole, the last in view, the column beside the board fitting a desktop's window.
+
 The game page is photographed into docs/screenshots/game-desktop.png and game-phone.png when the pictures are missing
 or HIVE_SCREENSHOT=1.
 """
@@ -21,13 +24,15 @@ from __future__ import annotations
 import itertools
 import random
 import re
+import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from ..browser_support import PHONE, api_account, establish, open_page, overflow, shoot
+from ...web_support import ServerProcess
+from ..browser_support import PHONE, api_account, covered_controls, establish, open_page, overflow, shoot
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
@@ -63,22 +68,6 @@ def play_randomly(url: str, game_id: str, tokens: list[str], plies: range, seed:
         assert played.status_code == 200, played.text
 
 
-def covered_controls(page: Page, selector: str) -> list[str]:
-    """The controls (buttons, links, fields) in sight that the element at ``selector`` lies over."""
-    found: list[str] = page.evaluate(
-        """(selector) => {
-          const over = document.querySelector(selector).getBoundingClientRect();
-          const meets = (r) => r.width && r.height && r.left < over.right && over.left < r.right
-            && r.top < over.bottom && over.top < r.bottom;
-          return [...document.querySelectorAll("button, a[href], input, select, textarea")]
-            .filter((c) => !c.closest(selector) && c.checkVisibility() && meets(c.getBoundingClientRect()))
-            .map((c) => c.id || c.textContent.trim());
-        }""",
-        selector,
-    )
-    return found
-
-
 def rows(page: Page) -> list[dict[str, Any]]:
     """Each item of the move list: its box, its text's height, whether its content is clipped, and the list's box."""
     found: list[dict[str, Any]] = page.evaluate(
@@ -100,6 +89,25 @@ def rows(page: Page) -> list[dict[str, Any]]:
         }"""
     )
     return found
+
+
+def rows_whole(page: Page, plies: int) -> None:
+    """Assert that the move list holds ``plies`` moves, every row whole at its text's height and none over the next,
+    and the last move in the list's view, marked as the current one."""
+    items = rows(page)
+    assert len([r for r in items if "num" not in r["cls"].split()]) == plies
+    for item in items:
+        assert item["height"] >= item["textHeight"] - 0.5 and item["height"] >= item["lineHeight"], item
+        assert not item["clipped"], item
+    by_column: dict[int, list[dict[str, Any]]] = {}
+    for item in items:
+        by_column.setdefault(item["column"], []).append(item)
+    for column in by_column.values():
+        for above, below in itertools.pairwise(column):
+            assert below["top"] >= above["bottom"] - 0.5, (above, below)
+    last = items[-1]
+    assert last["top"] >= last["listTop"] - 0.5 and last["bottom"] <= last["listBottom"] + 0.5, last
+    assert "current" in page.get_attribute("#movelist li:last-child", "class")
 
 
 def box(page: Page, selector: str) -> dict[str, float]:
@@ -141,20 +149,7 @@ def test_the_game_page_reads_at_every_size(browser: Any, club: str, club_db: Pat
         assert page.evaluate("window.scrollY") == 0
 
         # every row of the move list whole at its text's height, none over the next, the last move in view
-        items = rows(page)
-        assert len([r for r in items if "num" not in r["cls"].split()]) == PLIES
-        for item in items:
-            assert item["height"] >= item["textHeight"] - 0.5 and item["height"] >= item["lineHeight"], item
-            assert not item["clipped"], item
-        by_column: dict[int, list[dict[str, Any]]] = {}
-        for item in items:
-            by_column.setdefault(item["column"], []).append(item)
-        for column in by_column.values():
-            for above, below in itertools.pairwise(column):
-                assert below["top"] >= above["bottom"] - 0.5, (above, below)
-        last = items[-1]
-        assert last["top"] >= last["listTop"] - 0.5 and last["bottom"] <= last["listBottom"] + 0.5, last
-        assert "current" in page.get_attribute("#movelist li:last-child", "class")
+        rows_whole(page, PLIES)
 
         # the names whole, the BOT mark beside the bot's with a gap, the ratings beside the names
         cards = {"top": "#card-top", "bottom": "#card-bottom"}
@@ -220,3 +215,49 @@ def test_the_game_page_reads_at_every_size(browser: Any, club: str, club_db: Pat
         context.close()
         ann.close()
         bot.close()
+
+
+@pytest.mark.parametrize(
+    "size", [pytest.param(name, marks=[pytest.mark.slow] if name != "1280x800" else []) for name in SIZES]
+)
+def test_a_game_against_the_ai_on_hive_play_reads_at_every_size(browser: Any, server: ServerProcess, size: str) -> None:
+    """``hive play`` against the AI, 30 moves in: the move list's rows whole, the last in view, the column beside the
+    board (on a desktop) not scrolling on its own, both cards in the window, the player's at the bottom."""
+    made = httpx.post(f"{server.url}api/games", json={"mode": "ai", "ai_level": "random"}, timeout=30).json()
+    game_id, token, rng = made["id"], made["token"], random.Random(7)
+    for ply in range(0, PLIES, 2):  # White's moves, each answered by the AI
+        st = httpx.get(f"{server.url}api/games/{game_id}", timeout=30).json()
+        assert st["result"] is None, f"the game ended at ply {ply}: choose another seed"
+        moves = sorted(m["move"] for ms in st["view"]["legal"].values() for m in ms) or ["pass"]
+        played = httpx.post(
+            f"{server.url}api/games/{game_id}/move",
+            json={"move": rng.choice(moves), "ply": ply},
+            headers={"x-seat-token": token},
+            timeout=30,
+        )
+        assert played.status_code == 200, played.text
+        deadline = time.monotonic() + 30
+        while len(httpx.get(f"{server.url}api/games/{game_id}", timeout=30).json()["moves"]) < ply + 2:
+            assert time.monotonic() < deadline, f"the AI did not answer ply {ply}"
+            time.sleep(0.05)
+
+    context = browser.new_context(bypass_csp=True, **SIZES[size])
+    try:
+        page = open_page(context, f"{server.url}game/{game_id}#seat={token}")
+        page.wait_for_function(f"app.state && app.state.moves.length === {PLIES} && app.state.seats.length === 1")
+        page.wait_for_function(f"document.querySelectorAll('#movelist li').length > {PLIES}")
+        rows_whole(page, PLIES)
+        height = page.evaluate("window.innerHeight")
+        top, bottom = box(page, "#card-top"), box(page, "#card-bottom")
+        assert top["y"] < bottom["y"] and top["y"] >= 0, (top, bottom)
+        expect(page.locator("#card-bottom")).to_contain_text("You")
+        if size != "phone":
+            assert bottom["y"] + bottom["height"] <= height, (bottom, height)
+            side = page.eval_on_selector(".game-side", "(n) => [n.scrollHeight, n.clientHeight]")
+            assert side[0] <= side[1], f"the column beside the board scrolls on its own: {side}"
+            assert page.evaluate("document.documentElement.scrollHeight") <= height
+            assert box(page, "#side-tabs")["height"] < 48
+        assert overflow(page) == 0
+        assert page.errors == []
+    finally:
+        context.close()

@@ -2,9 +2,10 @@
 the slow set, on a server that keeps accounts (as ``hive serve`` does):
 
 - A tournament by invitation: the invited player is told by a notice, which opens the tournament; the page lists who
-  is invited and shows Join to them alone (not to a player uninvited); a refused invitation's error goes once the
+  is invited and shows Join to them alone (not to a player uninvited); a notice on the tournament's page (an
+  invitation, a challenge) covers no control, Join and Leave among them; a refused invitation's error goes once the
   next one succeeds; the records' link is a button; a bye row reads "NAME +1 bye"; a tournament's game says "Round 1
-  of NAME" and links back to the tournament.
+  of NAME" and links back to the tournament; over, it offers no rematch (neither its end banner nor the list of games).
 - The ☰ menu (a phone's) has the player's own profile, the leaderboard and the lobby's tournaments; the account
   dialog links to the profile. The leaderboard says how many rated games establish a rating and how many the player
   has; the profile says how many more a provisional rating needs; the graph of one rated game is a line from the
@@ -24,7 +25,7 @@ import sqlalchemy as sa
 from hive.ratings import ESTABLISHED_AFTER, Rating, games_to_establish, rate_game
 from hive.web.storage import open_store
 
-from ..browser_support import SIZES, Player, open_page, overflow, press, sizes
+from ..browser_support import SIZES, Player, covered_controls, open_page, overflow, press, sizes
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
@@ -79,12 +80,22 @@ def test_a_tournament_by_invitation_and_its_games_links(browser: Any, club: str,
         expect(page.locator("#t-invited li")).to_have_text(["Ben", "Cyd"])
         expect(page.locator("#t-error")).to_have_text("")
         expect(cyd.page.locator("#btn-t-join")).to_be_visible(timeout=NOTICED)
+        # told on the tournament's page too, by a notice that covers no control (its Join among them)
+        expect(cyd.page.locator(".notice", has_text="Ada invites you")).to_be_visible(timeout=NOTICED)
+        assert covered_controls(cyd.page, "#notices") == []
 
         # three players: round 1 is a game and a bye, which reads "NAME +1 bye"
         press(page, device, "#btn-t-join")
         ben.post(f"/api/tournaments/{tid}/join")
         cyd.post(f"/api/tournaments/{tid}/join")
         expect(page.locator("#t-players li")).to_have_count(3, timeout=NOTICED)
+        # Ben, joined, is shown Leave; a challenge's notice on the page covers it no more than any other control
+        expect(ben.page.locator("#btn-t-leave")).to_be_visible(timeout=NOTICED)
+        challenge = cyd.post("/api/challenges", {"to": "Ben", "game": "Base", "time_control": {"days": 1}})
+        expect(ben.page.locator(".notice", has_text="Cyd challenges you")).to_be_visible(timeout=NOTICED)
+        assert covered_controls(ben.page, "#notices") == []
+        expect(ben.page.locator("#btn-t-leave")).to_be_visible()
+        ben.post(f"/api/challenges/{challenge['id']}/decline")
         expect(page.locator("#t-invited-box")).to_be_hidden()  # every one invited has joined
         press(page, device, "#btn-t-start")
         bye = page.locator("[data-round='1'] tbody tr").filter(has_text="bye")
@@ -122,6 +133,16 @@ def test_a_tournament_by_invitation_and_its_games_links(browser: Any, club: str,
         press(player.page, device, "#game-tournament")
         player.page.wait_for_url(f"**{path}")
         expect(player.page.locator("#t-name")).to_have_text("Club night")
+
+        # the game over, neither its end banner nor the player's list of games offers a rematch of it
+        player.post(f"/api/games/{game['game_id']}/resign")
+        player.page.goto(f"{url}game/{game['game_id']}")
+        expect(player.page.locator("#banner")).to_be_visible()
+        expect(player.page.locator("#btn-banner-rematch")).to_be_hidden()
+        player.page.goto(url)
+        row = player.page.locator(f"#game-list li[data-id='{game['game_id']}']")
+        expect(row.locator("button[data-action=review]")).to_be_visible()
+        expect(row.locator("button[data-action=rematch]")).to_have_count(0)
         for p in (ada, ben, cyd):
             assert p.page.errors == []
     finally:

@@ -11,7 +11,7 @@ import dataclasses
 import secrets
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from ...sdk.view import JSON
@@ -29,6 +29,9 @@ class Tournaments(Protocol):
 
     async def of_game(self, game_id: str) -> str | None:
         """The tournament whose game ``game_id`` is (``None``: none)."""
+
+    async def of_games(self, game_ids: Sequence[str]) -> dict[str, str]:
+        """The tournaments whose games are among ``game_ids``, by game id (a game of none left out)."""
 
 
 class Ratings(Protocol):

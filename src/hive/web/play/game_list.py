@@ -40,17 +40,24 @@ class GameList:
         stored record cannot be read is listed as ``damaged`` (with why), and logged; the others are listed as usual.
 
         With ``tokens`` (a server with accounts), only the asker's games: those ``account`` plays and those a seat of
-        which one of ``tokens`` holds; each says which ``seat`` is the asker's. Without, every game (``hive play``,
-        whose games are all its user's), ``seat`` left out.
+        which one of ``tokens`` holds; each says which ``seat`` is the asker's and which ``tournament`` it is a round
+        of (``None``: none; a tournament's game has no rematch). Without, every game (``hive play``, whose games are
+        all its user's), ``seat`` and ``tournament`` left out.
 
         :raises Unavailable: when the database cannot be read.
         """
         held = None if tokens is None else frozenset(tokens)
+        found = await self.service.store.games.games(limit, account=account, tokens=tokens)
+        paired: dict[str, str] = {}
+        if held is not None:  # only a game between two accounts may be a tournament's
+            between = [item.record.id for item in found if None not in item.record.accounts]
+            paired = await self.service.store.tournaments.of_games(between)
         listed = []
-        for item in await self.service.store.games.games(limit, account=account, tokens=tokens):
+        for item in found:
             entry = self._entry(item)
             if held is not None:
                 entry["seat"] = _seat(item.record, account, held)
+                entry["tournament"] = paired.get(item.record.id)
             listed.append(entry)
         return {"games": listed}
 

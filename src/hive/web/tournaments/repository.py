@@ -4,6 +4,7 @@ was read at, so of two processes pairing the same round, one does."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -178,6 +179,18 @@ class TournamentRepository(Repository):
         with self.database.single() as connection:
             found = connection.execute(query).first()
         return None if found is None else str(found[0])
+
+    async def of_games(self, game_ids: Sequence[str]) -> dict[str, str]:
+        """The tournaments that games of ``game_ids`` belong to, by game id (a game of none is left out); one
+        query."""
+        return await self.database.run(self._of_games, list(game_ids)) if game_ids else {}
+
+    def _of_games(self, game_ids: list[str]) -> dict[str, str]:
+        query = sa.select(tournament_games.c.game_id, tournament_games.c.tournament_id).where(
+            tournament_games.c.game_id.in_(game_ids)
+        )
+        with self.database.single() as connection:
+            return {str(game): str(tournament) for game, tournament in connection.execute(query)}
 
     async def place_of(self, game_id: str) -> tuple[str, str, int, int] | None:
         """Where a game is played in a tournament: the tournament's id and name, the round and the board (``None``:

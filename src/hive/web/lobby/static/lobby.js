@@ -65,7 +65,8 @@ function row(game) {
   const playing = mine || (game.seat !== undefined && game.seat !== null);
   if (!game.result) button(playing ? "play" : "watch", "primary", () => open(game.id, {}));
   else button("review", "primary", () => open(game.id, { review: true }));
-  if (game.result && mine) button("rematch", "", () => rematch(game.id, mine));
+  // a tournament's game has no rematch (the server would refuse it)
+  if (game.result && mine && !game.tournament) button("rematch", "", () => rematch(game.id, mine));
   // a game between accounts stays in both players' records: the server keeps it, so it is not offered
   if (mine && !(game.seat_accounts || []).some(Boolean)) button("delete", "danger", () => remove(game, mine));
   li.append(head, detail, buttons);
