@@ -21,10 +21,11 @@ from ..play import clock
 from ..play.newgame import new_game
 from ..players import Signed
 from ..shared.errors import BadRequest, Conflict
-from ..views import game_options, on_page
+from ..views import on_page
+from .asked import asked_game, rating_range
 from .pools import GRID, cell_of, cells, lock_key
 from .repository import StoredSeek
-from .service import OPEN_SEEKS, Seeks, rating_range
+from .service import OPEN_SEEKS, Seeks
 
 #: How often a click is sent round again when its pool changed while it looked, and the seconds it first waits.
 TRIES, RETRY = 5, 0.02
@@ -66,14 +67,7 @@ class QuickPairing:
         if unknown:
             fields, refused = ", ".join(sorted(FIELDS)), ", ".join(unknown)
             raise BadRequest(_("Quick pairing takes {fields}, not {unknown}.", fields=fields, unknown=refused))
-        if "game" in data:
-            view, options = game_options(data["game"])
-            kind: object = view.kind
-        else:
-            kind, options = data.get("kind"), data.get("options", {})
-        rated = data.get("rated", True)
-        if not isinstance(rated, bool):
-            raise BadRequest(_("'rated' is true or false."))
+        kind, options, rated = asked_game(data)
         control = data.get("time_control")
         if cell_of(control) is None:
             names = ", ".join(name for name, _ in GRID)

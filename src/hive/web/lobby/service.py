@@ -28,9 +28,9 @@ from ..ratings import Ratings
 from ..shared.errors import BadRequest, Conflict, Forbidden, NotFound, shown
 from ..shared.events import LobbyEvent
 from ..shared.model import GameRecord
-from ..shared.values import check_number, check_text
+from ..shared.values import check_text
 from ..tournaments import Tournaments
-from ..views import game_options
+from .asked import asked_game, rating_range
 from .events import SeekClosed, SeekOpened, SeekTaken
 from .pools import cell_of
 from .repository import SeekRepository, StoredSeek
@@ -39,8 +39,6 @@ from .repository import SeekRepository, StoredSeek
 OPEN_SEEKS = 5
 #: The longest name looked up.
 NAME_TEXT = 200
-#: The ratings a seek's ``rating_range`` may name.
-RATINGS = (0, 5000)
 
 #: Why a seek or challenge ended without its seeker cancelling it (the change's ``why``): nobody was there for it, its
 #: seeker signed out, or started another game.
@@ -54,21 +52,6 @@ Announce = Callable[[LobbyEvent], Awaitable[None]]
 
 async def _unheard(event: LobbyEvent) -> None:
     """Nobody listens (a service used on its own)."""
-
-
-def rating_range(value: object) -> tuple[float | None, float | None]:
-    """A request's ``rating_range`` (``[low, high]``, either ``null``; ``null``: any) read, or :class:`BadRequest`."""
-    if value is None:
-        return None, None
-    if not isinstance(value, list) or len(value) != 2:
-        raise BadRequest(f"'rating_range' is [lowest, highest] (either may be null), not {shown(value)}.")
-    for bound in value:
-        if bound is not None:
-            check_number(bound, "Each end of 'rating_range' (or null)", *RATINGS)
-    low, high = value
-    if low is not None and high is not None and low > high:
-        raise BadRequest(f"'rating_range' goes from the lowest to the highest, not {shown(value)}.")
-    return low, high
 
 
 class Seeks:
@@ -185,14 +168,7 @@ class Seeks:
         :raises BadRequest: naming the field at fault.
         :raises Conflict: when the account has too many seeks open.
         """
-        if "game" in data:
-            view, options = game_options(data["game"])
-            kind: object = view.kind
-        else:
-            kind, options = data.get("kind"), data.get("options", {})
-        rated = data.get("rated", True)
-        if not isinstance(rated, bool):
-            raise BadRequest(f"'rated' is true or false, not {shown(rated)}.")
+        kind, options, rated = asked_game(data)
         colour = data.get("colour", "random")
         low, high = rating_range(data.get("rating_range"))
         # checked as a new game is: the kind, options, time control and colour
