@@ -27,6 +27,7 @@ import sqlalchemy as sa
 from starlette.routing import Route
 
 from hive.web import App, schema
+from hive.web.play import actions as game_actions
 from hive.web.shared import endpoints
 from hive.web.shared.settings import Settings
 
@@ -219,6 +220,8 @@ NO_FIELDS = {
     "/api/challenges/{id}/accept",
     "/api/challenges/{id}/decline",
     "/api/account/bot",
+    "/api/games/{id}/resign",
+    "/api/games/{id}/abort",
 }
 #: Query parameters, by route: hostile texts and numbers written in the query.
 QUERIES = [
@@ -321,6 +324,8 @@ async def _fuzz(
     covered = {path for path in bodied if path in named or path in NO_FIELDS}
     actions = {"/api/games/{id}/{action}", "/api/tournaments/{id}/{action}", "/api/admin/accounts/{name}/{action}"}
     assert bodied - covered - actions == set(), "routes with a body and no row in CASES or NO_FIELDS"
+    each = {f"/api/games/{{id}}/{action}" for action in (*game_actions.ACTIONS, *game_actions.QUERIES)}
+    assert each - named - NO_FIELDS == set(), "a game's actions with no row in CASES or NO_FIELDS"
 
     reads: dict[int, set[str]] = {}
     read: set[str] = set()
