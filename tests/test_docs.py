@@ -60,3 +60,27 @@ def test_every_page_is_in_the_table_of_contents() -> None:
     for page in PAGES:
         if page.stem != "index":
             assert f"\n   {page.stem}\n" in index, page.name
+
+
+def test_the_security_page_cites_tests_and_modules_that_exist() -> None:
+    """Every test ``docs/security.md`` cites (``test_x.py``, ``test_x.py::test_name``, and ``::test_name`` after it,
+    of the file named last) and every module (``hive/web/....py``) is there: a test renamed or a module moved makes
+    the page wrong, which its table of what is tested by what must not be."""
+    page = (ROOT / "docs" / "security.md").read_text(encoding="utf-8")
+    files = {path.name: path for path in (ROOT / "tests").rglob("test_*.py")}
+    missing, last = [], None
+    for match in re.finditer(r"`(test_\w+\.py)?(?:::(test_\w+))?`", page):
+        file, name = match.groups()
+        if file is None and name is None:
+            continue
+        if file is not None:
+            last = files.get(file)
+            if last is None:
+                missing.append(file)
+                continue
+        if name is not None and (last is None or f"def {name}(" not in last.read_text(encoding="utf-8")):
+            missing.append(f"{last.name if last else '?'}::{name}")
+    for module in re.findall(r"`(hive/web/[\w/]+\.py)`", page):
+        if not (ROOT / "src" / module).is_file():
+            missing.append(module)
+    assert missing == []

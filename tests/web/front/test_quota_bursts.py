@@ -1,4 +1,4 @@
-"""Limits a burst cannot race: 40 seeks opened at once by one account, 60 chat lines written at once, and 60
+"""Limits a burst cannot race: 60 seeks opened at once by one account, 60 chat lines written at once, and 60
 tournaments made at once, over two ``hive serve`` processes sharing one PostgreSQL database, store exactly the limit
 (5 open seeks, 10 lines a minute, 5 open tournaments); the others are refused (409, 429). Real processes on real
 ports."""
@@ -44,7 +44,7 @@ async def bursts(one: str, two: str) -> None:
             stored = (await b.get(f"/api/games/{game_id}/chat", params={"room": "players"})).json()["messages"]
             assert len(stored) == RATE
 
-            seeks = await burst([a, a2], 40, "/api/seeks", {"game": "Base", "rated": False}, ann["headers"])
+            seeks = await burst([a, a2], 60, "/api/seeks", {"game": "Base", "rated": False}, ann["headers"])
             assert sorted(set(seeks)) == [200, 409] and seeks.count(200) == OPEN_SEEKS, seeks
             listed = (await b.get("/api/seeks")).json()["seeks"]
             assert [s["player"] for s in listed] == ["ann"] * OPEN_SEEKS

@@ -46,6 +46,7 @@ def test_a_reset_link_is_used_once_ends_every_session_and_lapses(database: str) 
             secret = reset["link"].rsplit("/", 1)[1]
             page = await other(c).get(f"/reset/{secret}")
             assert page.status_code == 200 and page.headers["referrer-policy"] == "no-referrer"
+            assert page.headers["cache-control"] == "no-store"
             assert (await other(c).get(f"/api/password/reset/{secret}")).json() == {"name": "ann"}
             # a password the rules refuse leaves the link live
             short = await other(c).post("/api/password/reset", json={"token": secret, "password": "short"})

@@ -58,7 +58,7 @@ from ..shared.errors import BadRequest
 from ..shared.i18n import VARY, language, page_shell
 from ..shared.model import GameRecord
 from . import setup
-from .actions import act
+from .actions import QUERIES, act
 from .fanout import with_seats
 from .game_list import GameList
 from .presence import Watching
@@ -305,7 +305,7 @@ class PlayRoutes:
         game_id, action = request.path_params["id"], request.path_params["action"]
         data = await self.body(request)
         token = await self.seats.of(request, game_id)
-        if "line" in data and self.lines is not None:  # a query about a position of the analysis board
+        if action in QUERIES and "line" in data and self.lines is not None:  # about a position of the analysis board
             analysed = await self.lines.query(await self.service.session(game_id), action, token, data)
             if analysed is not None:
                 return analysed

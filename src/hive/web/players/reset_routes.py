@@ -6,7 +6,8 @@
   expired); ``POST /api/password/reset`` (``token``, ``password``): set the password, once; every session of the
   account ends and its API tokens are revoked. Answers ``name``, to sign in with.
 - ``POST /api/password/forgot`` (``name``): mail the account's link to its e-mail address, where the host configured
-  mail (404 otherwise). The answer is the same whatever the name (whether it exists, whether it has an address);
+  mail (404 otherwise). The answer is the same whatever the name (whether it exists, whether it has an address;
+  a text holding a control or format character, which no name holds, is 400);
   too many asks for a name or from an address are 429 (see :mod:`hive.web.players.resets`).
 - ``GET /api/account/email`` and ``POST`` (``email``: an address, or ``""`` for none): the signed-in account's own
   e-mail address, which nobody else sees; a change carries the session's CSRF token.

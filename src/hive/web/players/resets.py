@@ -144,7 +144,7 @@ class PasswordResets:
         raw = data.get("name")
         if not isinstance(raw, str) or not raw.strip() or len(raw) > 200:
             raise BadRequest(_("'name' is the account's name."))
-        key = name_key(raw.strip())
+        key = name_key(check_text(raw, "'name'", 200).strip())  # no name holds a control or format character
         asks: list[tuple[str, int, float]] = [
             (f"forgot:name:{key}", ASKS_PER_NAME, ASK_WINDOW),
             (f"forgot:address:{address}", ASKS_PER_ADDRESS, ASK_WINDOW),
