@@ -31,6 +31,7 @@ def games(db: Path) -> dict[str, str]:
                 ("kind", {"mode": "local"}),
                 ("clock", {"mode": "online", "time_control": "blitz"}),
                 ("moves", {"mode": "local"}),
+                ("options", {"mode": "local"}),
             ):
                 created = (await c.post("/api/games", json=body)).json()
                 made[name] = created["id"]
@@ -51,6 +52,7 @@ def damage(db: Path, made: dict[str, str]) -> None:
         clock["control"] = {"hourglass": 3}
         connection.execute("UPDATE games SET clock = ? WHERE id = ?", (json.dumps(clock), made["clock"]))
         connection.execute("UPDATE moves SET move = 'wZ9 nowhere' WHERE game_id = ?", (made["moves"],))
+        connection.execute("UPDATE games SET options = '{not json' WHERE id = ?", (made["options"],))
 
 
 def test_a_damaged_row_makes_only_its_game_unavailable(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
@@ -72,10 +74,13 @@ def test_a_damaged_row_makes_only_its_game_unavailable(tmp_path: Path, caplog: p
                 ("kind", "its kind 'chess' is unknown"),
                 ("clock", "is not a known time control"),
                 ("moves", "wZ9"),
+                ("options", "its options are not a JSON object"),
             ):
                 r = await c.get(f"/api/games/{made[name]}")
                 assert r.status_code == 500 and why in r.json()["error"], (name, r.text)
                 assert made[name] in r.json()["error"]
+                # said in words, never the parser's or Python's own text
+                assert not any(word in r.text for word in ("Expecting", "char ", "Traceback", "Error")), r.text
             assert (await c.get(f"/api/games/{made['fine']}")).json()["moves"] == ["wS1"]
             created = await c.post("/api/games", json={"mode": "local"})
             assert created.status_code == 200
@@ -86,4 +91,5 @@ def test_a_damaged_row_makes_only_its_game_unavailable(tmp_path: Path, caplog: p
     warnings = [record.getMessage() for record in caplog.records if record.levelno >= logging.WARNING]
     assert any("chess" in message for message in warnings)
     assert any("time control" in message for message in warnings)
+    assert any("wZ9" in message for message in warnings), "a damaged game asked for is said in the log"
     assert not any(record.exc_info for record in caplog.records), "a damaged row is said, not a traceback"

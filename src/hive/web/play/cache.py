@@ -8,8 +8,9 @@ from __future__ import annotations
 import dataclasses
 import logging
 
+from ...game import IllegalMoveError, InvalidMoveError, InvalidRecordError, UnknownGameError
 from ...sdk.view import JSON
-from ..shared.errors import BadRequest, Damaged, NotFound, shown
+from ..shared.errors import BadRequest, Damaged, GameError, NotFound, shown
 from ..shared.model import GameRecord
 from ..views import kinds, replay, view_for
 from . import aborts, clock
@@ -74,7 +75,11 @@ class GameCache(Commits):
     async def _read(self, game_id: str, session: Session | None) -> Session:
         """The game as stored, read into its copy in memory (only what changed since it) or into a new one."""
         games = self.store.games
-        record = await (games.changes(game_id, session.record) if session is not None else games.load(game_id))
+        try:
+            record = await (games.changes(game_id, session.record) if session is not None else games.load(game_id))
+        except Damaged as err:
+            log.warning("%s", err)  # answered as a 500 naming why: the operator reads it here
+            raise
         if record is None:
             self.sessions.pop(game_id, None)
             raise NotFound(f"There is no game {shown(game_id)}.")
@@ -85,7 +90,11 @@ class GameCache(Commits):
                 return session
             except (ValueError, IndexError):
                 log.warning("game %s could not be brought up to date in memory; loading it again", game_id)
-        session = self._load(record)
+        try:
+            session = self._load(record)
+        except Damaged as err:
+            log.warning("%s", err)
+            raise
         await self.placed(session)
         self.sessions[game_id] = session
         return session
@@ -142,12 +151,19 @@ class GameCache(Commits):
             raise Damaged(
                 f"Game {shown(record.id)} cannot be loaded: its kind {shown(record.kind)} is unknown."
             ) from None
-        try:
-            if record.clock is not None:
+        if record.clock is not None:
+            try:
                 clock.check(record.clock)
+            except ValueError as err:  # the clock's own words
+                raise Damaged(f"Game {shown(record.id)} cannot be loaded: {err}") from None
+        try:
             board = replay(view, record.options, record.moves, record.start)
-        except (ValueError, IndexError, KeyError, TypeError) as err:
+        except (InvalidMoveError, IllegalMoveError, InvalidRecordError, UnknownGameError, GameError) as err:
             raise Damaged(f"Game {shown(record.id)} cannot be loaded: {err}") from None
+        except (ValueError, IndexError, KeyError, TypeError) as err:
+            # not one of the games' own errors, whose text names the move and the rule: said in the log only
+            log.warning("game %s cannot be loaded: %s: %s", record.id, type(err).__name__, err)
+            raise Damaged(f"Game {shown(record.id)} cannot be loaded: its options or moves cannot be used.") from None
         return Session(record, view, board)
 
     @staticmethod

@@ -132,23 +132,37 @@ def row_values(record: GameRecord, now: float, deadline: float | None) -> dict[s
     }
 
 
+def _object(text: object, what: str) -> dict[str, Any]:
+    """A stored JSON object, or :class:`ValueError` saying in words what is wrong with it (never the parser's own
+    text, which an answer would show)."""
+    try:
+        value = json.loads(text) if isinstance(text, str | bytes) else None
+    except ValueError:
+        value = None
+    if not isinstance(value, dict):
+        raise ValueError(f"its {what} {'are' if what.endswith('s') else 'is'} not a JSON object")
+    return value
+
+
+def _whole(value: Any) -> int:
+    """A stored whole number, or :class:`ValueError` saying so."""
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ValueError("its length is not a whole number") from None
+
+
 def read_record(row: sa.Row[Any], stored: list[str]) -> GameRecord:
     """A game's record from its row and its stored moves (those in effect, then those taken back).
 
     :raises Damaged: naming the game and what cannot be read.
     """
     try:
-        options = json.loads(row.options)
-        offer = json.loads(row.offer) if row.offer else None
-        clock = json.loads(row.clock) if row.clock else None
-        if not isinstance(options, dict):
-            raise ValueError("its options are not an object")
-        if offer is not None and not isinstance(offer, dict):
-            raise ValueError("its offer is not an object")
-        if clock is not None and not isinstance(clock, dict):
-            raise ValueError("its clock is not an object")
-        length = int(row.length)
-    except (ValueError, TypeError) as err:
+        options = _object(row.options, "options")
+        offer = _object(row.offer, "offer") if row.offer else None
+        clock = _object(row.clock, "clock") if row.clock else None
+        length = _whole(row.length)
+    except ValueError as err:
         raise Damaged(f"Game {shown(row.id)} cannot be read: {err}.") from None
     return GameRecord(
         id=row.id,
