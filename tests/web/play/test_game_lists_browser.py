@@ -1,6 +1,7 @@
 """Games that belong to their players, in Chromium: on a club's server a player's game between accounts shows
 "Play" on a device that holds no seat token (the account stands for the seat) and no "Delete" (the server keeps it);
-a new guest's list is empty; a spectator of the game is shown no Undo, Offer draw or Resign."""
+a new guest's list is empty; a spectator of the game is shown no Undo, Offer draw or Resign, and none of the engine's
+help (Hint, Evaluation, Analyse) while it is played."""
 
 from __future__ import annotations
 
@@ -42,8 +43,12 @@ def test_own_games_play_from_any_device_and_spectators_get_no_players_buttons(
     assert lobby.locator("#game-list li").count() == 0
     watching = open_page(guest, f"{club}game/{game_id}")
     expect(watching.locator("#board")).to_be_visible()
-    for button in ("#btn-undo", "#btn-draw", "#btn-resign"):
+    for button in ("#btn-undo", "#btn-draw", "#btn-resign", "#btn-hint", "#btn-eval", "#btn-analyse"):
         expect(watching.locator(button)).to_be_hidden()
-    assert page.errors == [] and lobby.errors == [] and watching.errors == []
+    # the players keep theirs
+    mine = open_page(device_two, f"{club}game/{game_id}")
+    for button in ("#btn-abort", "#btn-hint", "#btn-analyse"):  # Abort: neither side has moved
+        expect(mine.locator(button)).to_be_visible()
+    assert page.errors == [] and lobby.errors == [] and watching.errors == [] and mine.errors == []
     device_two.close()
     guest.close()

@@ -179,6 +179,8 @@ export function renderAnalysis() {
   $("board-area").style.paddingTop = a ? `${bar.offsetHeight + 12}px` : "";
   const button = $("btn-analyse");
   button.disabled = !app.state || !engineAllowed();
+  // as the hint: not shown to a spectator of a game in play
+  button.hidden = !!app.state && !app.state.seats.length && !app.state.result;
   button.classList.toggle("primary", !!a);
   button.title = t(button.disabled ? "analysis.off" : "shell.explore_variations_from_the_position");
   if (!a) return;

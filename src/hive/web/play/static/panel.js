@@ -254,6 +254,9 @@ export function renderControls(game, canAct) {
   $("btn-redo").disabled = !player || !s.redo || !!s.result || !!s.clock;
   $("btn-pass").hidden = !((app.analysis ? app.analysis.view : s.view).pass && canAct());
   const engine = engineAllowed();
+  // a spectator of a game in play has no engine help (it could be passed to a player): its buttons are not shown
+  const watching = !player && live;
+  $("btn-hint").hidden = watching;
   $("btn-hint").disabled = (!live && !app.analysis) || !!app.review || !engine;
   $("btn-hint").title = t(engine ? "panel.hint_title" : "main.engine_off");
   $("btn-eval").disabled = !engine;
@@ -265,7 +268,7 @@ export function renderControls(game, canAct) {
   $("btn-resign").hidden = !player || !!s.abortable;
   $("btn-resign").disabled = !player || !live;
   $("btn-eval").classList.toggle("primary", app.evalOn);
-  $("btn-eval").hidden = !game.evaluation;
+  $("btn-eval").hidden = !game.evaluation || watching;
   $("btn-flip").title = game.flipTitle;
 }
 
