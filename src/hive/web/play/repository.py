@@ -318,9 +318,8 @@ class GameRepository(Repository):
             values.update(ply=ply, move=added[0])
         if notice is not None:
             values.update(channel=CHANNEL, payload=notice)
-        with self.database.single() as connection:
-            if connection.exec_driver_sql(AT_ONCE[bool(added), notice is not None], values).first() is None:
-                raise StaleError(f"Game {values['game']} changed meanwhile; reload it.")
+        if self.database.first_row(AT_ONCE[bool(added), notice is not None], values) is None:
+            raise StaleError(f"Game {values['game']} changed meanwhile; reload it.")
 
     def _effects(self, connection: sa.Connection, record: GameRecord, effects: Effects, now: float) -> None:
         if record.mode == "ai" and self.keep_job is not None:  # only a game against the AI has its moves queued
