@@ -269,10 +269,10 @@ class Database:
 
     def first_row(self, statement: str, parameters: dict[str, Any]) -> tuple[Any, ...] | None:
         """The first row of one statement written for the driver (``%(name)s`` parameters), run as :meth:`single`
-        does but on the driver's own cursor, without SQLAlchemy's execution context and result (what a move's
-        one-statement save costs on PostgreSQL is mostly those). The engine's ``before_cursor_execute`` listeners
-        still hear of it; a driver's error is raised as SQLAlchemy's, and when it means the connection is lost, the
-        pool is renewed as SQLAlchemy renews it for a statement of its own."""
+        does but on the driver's own cursor, without SQLAlchemy's execution context and result (most of what the
+        statements of every move, its version read and its save, cost in Python). The engine's
+        ``before_cursor_execute`` listeners still hear of it; a driver's error is raised as SQLAlchemy's, and when
+        it means the connection is lost, the pool is renewed as SQLAlchemy renews it for a statement of its own."""
         with self.single() as connection:
             driver = connection.connection.driver_connection
             cursor = driver.cursor()  # type: ignore[union-attr]
