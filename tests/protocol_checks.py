@@ -65,6 +65,10 @@ def random_games_keep_the_protocol(spec: GameSpec) -> None:
         for text in texts:
             board.push_text(text)
         assert board.record() == record and copy.record() == record
+        stored = spec()
+        for text in texts:
+            stored.push_stored(text)
+        assert stored.record() == record and stored.move_stack == moves and stored.outcome() == outcome
 
 
 def playout_keeps_the_protocol(spec: GameSpec, seed: int, length: int) -> None:
@@ -75,10 +79,13 @@ def playout_keeps_the_protocol(spec: GameSpec, seed: int, length: int) -> None:
     - the game ends consistently: it is over exactly when it has an outcome, and then has no legal move (where
       listed) and is adjudicated as it ended;
     - push and pop are inverse: each pop gives back the move pushed and the record, turn and outcome before it;
-    - a copy is independent of its board, and the record replays to the same game.
+    - a copy is independent of its board, and the record replays to the same game;
+    - a board that follows the game with :meth:`~hive.game.Game.push_stored` (each move's text as the game kept
+      it) and pop is the same game as it goes: the same record, moves, position and outcome.
     """
     rng = random.Random(seed)
     board = spec()
+    stored = spec()
     seen: list[tuple[str, int, Outcome | None]] = []
     copy, copied = board.copy(), board.record()
     for ply in range(length + 1):
@@ -96,16 +103,24 @@ def playout_keeps_the_protocol(spec: GameSpec, seed: int, length: int) -> None:
         if outcome is None and (not seen or rng.random() < 0.7):
             seen.append((board.record(), board.turn, outcome))
             move = spec.ai.random_move(board, rng)
-            assert board.parse_move(board.move_text(move)) == move
+            text = board.move_text(move)
+            assert board.parse_move(text) == move
             board.push(move)
             assert board.move_stack[-1] == move
+            assert stored.push_stored(text) == move
         elif seen:
             popped = board.move_stack[-1]
-            assert board.pop() == popped
+            assert board.pop() == popped == stored.pop()
             assert (board.record(), board.turn, board.outcome()) == seen.pop()
         if rng.random() < 0.1:
             copy, copied = board.copy(), board.record()
     assert copy.record() == copied
+    assert (stored.record(), stored.move_stack, stored.position_text(), stored.outcome()) == (
+        board.record(),
+        board.move_stack,
+        board.position_text(),
+        board.outcome(),
+    )
     again = type(board).from_record(board.record())
     assert (again.record(), again.move_stack, again.outcome()) == (board.record(), board.move_stack, board.outcome())
     while seen:

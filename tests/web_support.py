@@ -152,8 +152,9 @@ def counting(monkeypatch: pytest.MonkeyPatch, cls: type, names: tuple[str, ...])
     return calls
 
 
-#: The board's verbs whose calls tell whether a game was rebuilt, replayed or copied.
-VERBS = ("__init__", "parse_move", "push", "pop", "copy")
+#: The board's verbs whose calls tell whether a game was rebuilt, replayed or copied, and whether a move was checked
+#: (``parse_move``, ``push``) or played as stored (``push_stored``).
+VERBS = ("__init__", "parse_move", "push", "push_stored", "pop", "copy")
 
 
 def made_ready(url: str) -> str:

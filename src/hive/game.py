@@ -229,6 +229,19 @@ class Game(Protocol[M]):
         :meth:`move_text` writes: a text read liberally is kept as the game writes it); returns the move."""
         ...
 
+    def push_stored(self, text: str) -> M:
+        """:meth:`push_text` for a move read back from this game's own record, which was checked when it was played
+        in this same position: the text is trusted, read without listing the legal moves or checking the move
+        against them, and kept as :meth:`push_text` keeps it; returns the move.
+
+        Only for texts the game accepted here before (a server's stored moves replayed on its copy of the game),
+        never for a record from outside. A text that is not a move of the position may raise
+        :class:`ValueError` (:class:`InvalidMoveError` for one that is not a move of the notation at all) or may
+        be played as it reads, leaving the board in a position the rules cannot reach: a caller that catches the
+        error loads the game again rather than use the board.
+        """
+        ...
+
     def outcome(self) -> Outcome | None:
         """How the rules ended the game, or ``None`` while it goes on."""
         ...

@@ -53,6 +53,8 @@ class GameBoard(Generic[M]):
 
         def _repush(self, move: M) -> None: ...
 
+        def push_text(self, text: str) -> M: ...
+
     def __reduce__(self) -> tuple[Callable[..., Any], tuple[Any, ...]]:
         options = {name: getattr(self, name) for name in self.rule_options}
         return _rebuilt, (type(self), self.record(), options)
@@ -76,6 +78,11 @@ class GameBoard(Generic[M]):
         the other side's time runs out). ``False`` only where the game proves it; by default, while the game goes
         on (in Hive every Queen Bee can always still be surrounded by the pieces of both colours)."""
         return not self.is_game_over()
+
+    def push_stored(self, text: str) -> M:
+        """A move of the game's own record played again (see :meth:`hive.game.Game.push_stored`): by default as
+        :meth:`~hive.game.Game.push_text` plays it, checked; a game that can play a trusted text for less says so."""
+        return self.push_text(text)
 
     def _init_texts(self, texts: list[tuple[M, str]] | None = None) -> None:
         self._texts: list[tuple[M, str]] = list(texts or [])

@@ -103,14 +103,18 @@ class Board(GameBoard[Place]):
         return list(self.history)
 
     def parse_move(self, text: str) -> Place:
+        move = self._read(text)
+        if not self.is_legal(move):
+            raise IllegalMoveError(self._refusal(move))
+        return move
+
+    @staticmethod
+    def _read(text: str) -> Place:
         text = text_argument(text, "a cell such as '0,0'", InvalidMoveError).strip()
         cell = NAMES.index(text) if text in NAMES else -1
         if cell < 0:
             raise InvalidMoveError(f"Invalid move {quoted(text)}: a move is a cell of the field, 'q,r', such as '0,0'.")
-        move = Place(cell)
-        if not self.is_legal(move):
-            raise IllegalMoveError(self._refusal(move))
-        return move
+        return Place(cell)
 
     def _refusal(self, move: Place) -> str:
         if self.is_game_over():
@@ -148,6 +152,12 @@ class Board(GameBoard[Place]):
     def push_text(self, text: str) -> Place:
         move = self.parse_move(text)
         self.push(move, str(move))
+        return move
+
+    def push_stored(self, text: str) -> Place:
+        move = self._read(text)  # trusted: a stone on a taken cell is played as it reads
+        self._repush(move)
+        self._pushed(len(self.history) - 1, move, str(move))
         return move
 
     def _status(self) -> int:

@@ -94,11 +94,11 @@ def test_a_move_request_plays_the_move_once(monkeypatch: pytest.MonkeyPatch) -> 
             game = await new_game(c, mode="local")
             calls = counting(monkeypatch, hive.Board, VERBS)
             assert (await play(c, game, game["token"], move="wS1", ply=0)).status_code == 200
-            assert calls == {"__init__": 0, "parse_move": 1, "push": 1, "pop": 0, "copy": 0}
+            assert calls == {"__init__": 0, "parse_move": 1, "push": 1, "push_stored": 0, "pop": 0, "copy": 0}
             to = (await c.get(f"/api/games/{game['id']}")).json()["view"]["legal"]["bS1"][0]["to"]
             r = await play(c, game, game["token"], piece="bS1", to=to, ply=1)
             assert r.status_code == 200 and r.json()["moves"] == ["wS1", "bS1 wS1/"]
-            assert calls == {"__init__": 0, "parse_move": 1, "push": 2, "pop": 0, "copy": 0}
+            assert calls == {"__init__": 0, "parse_move": 1, "push": 2, "push_stored": 0, "pop": 0, "copy": 0}
         await app.close()
 
     run(main)

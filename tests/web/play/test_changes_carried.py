@@ -74,13 +74,17 @@ async def test_a_copy_one_version_behind_follows_the_event_without_reading(
             await act(one, game_id, action, token, data)
             event = told.events[-1]
             assert event.change is not None and event.version == twin.record.version + 1
-            calls = counting(monkeypatch, HiveBoard, VERBS)
+            calls = counting(monkeypatch, HiveBoard, (*VERBS, "is_legal"))
             assert await other.refresh(event) is twin
             assert reads == []
             stored = await first.games.load(game_id)
             assert twin.record == stored == session.record, action
             assert twin.board.move_texts() == session.board.move_texts()
             assert calls["__init__"] == 0 and calls["copy"] == 0
+            # the stored moves are played as they were checked: no legal move listed or checked on the copy
+            assert calls["parse_move"] == calls["is_legal"] == calls["push"] == 0
+            board = twin.board
+            assert isinstance(board, HiveBoard) and (board._kept_ply, board._spare_ply) == (-1, -1)
         assert twin.record.result is not None and twin.record.names[0] == "Ada"
     finally:
         first.close()
@@ -99,8 +103,10 @@ async def test_an_event_without_its_change_or_ahead_of_the_copy_is_read(
         twin = await other.session(game_id)
         reads = no_reads(monkeypatch, other)
         await act(one, game_id, "move", token, {"move": "wS1"})
+        calls = counting(monkeypatch, HiveBoard, ("parse_move", "push_stored"))
         await other.refresh(dataclasses.replace(told.events[-1], change=None))
         assert reads == ["changes"] and twin.record == session.record
+        assert calls == {"parse_move": 0, "push_stored": 1}  # the change read back is played unchecked too
         await act(one, game_id, "move", token, {"move": "bS1 wS1-"})
         await act(one, game_id, "move", token, {"move": "wA1 -wS1"})
         await other.refresh(told.events[-1])  # two versions ahead: its change alone does not make the copy

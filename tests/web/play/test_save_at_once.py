@@ -17,7 +17,7 @@ from hive.web.play.actions import act
 from hive.web.play.events import GameEvent, Unheard
 from hive.web.play.service import GameService
 from hive.web.shared.bus import CHANNEL
-from hive.web.shared.errors import Conflict
+from hive.web.shared.errors import Conflict, Unavailable
 from hive.web.storage import Store, open_store
 
 from ...web_support import made_ready
@@ -129,3 +129,27 @@ async def test_of_two_changes_from_one_version_one_is_stored_and_notified(
     finally:
         first.close()
         second.close()
+
+
+async def test_a_statement_on_a_lost_connection_is_unavailable_and_the_pool_is_opened_anew(url: str) -> None:
+    """The one-statement save runs on the driver's cursor (:meth:`Database.first_row`): a connection the server ended
+    fails that one statement as the database not answering, and the pool's other connections are not used again."""
+    store = open_store(url, "a")
+    database = store.database
+    try:
+        with database.single() as a, database.single() as b, database.single() as c:  # three pooled connections
+            assert [one.exec_driver_sql("SELECT 1").scalar() for one in (a, b, c)] == [1, 1, 1]
+        assert database.first_row("SELECT %(x)s::int", {"x": 7}) == (7,)
+        with psycopg.connect(url, autocommit=True) as admin:  # the server ends the pool's connections
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        with pytest.raises(Unavailable, match="not answering"):
+            database.call(database.first_row, "SELECT 1", {})
+        for x in range(3):
+            assert database.first_row("SELECT %(x)s::int", {"x": x}) == (x,)
+            with database.single() as connection:
+                assert connection.exec_driver_sql("SELECT 1").scalar() == 1
+    finally:
+        store.close()

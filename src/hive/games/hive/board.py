@@ -11,7 +11,7 @@ from ...game import DRAW, InvalidPositionError, Outcome, Termination, text_argum
 from ...gameboard import GameBoard
 from ...position_records import is_position_record
 from ...position_records import quoted as _quoted
-from . import endings, position_record
+from . import endings, movestrings, position_record
 from .errors import (
     GameStringWarning,
     IllegalMoveError,
@@ -21,8 +21,9 @@ from .errors import (
 )
 from .geometry import DIRECTIONS, MASK, NEIGHBOUR, SIZE, axial_of
 from .move import Move, MovePosition
-from .notation import GROUND_TAKEN, move_code, reference
-from .pieces import COLOUR_NAMES, PIECE_IDS, PIECE_NAMES, PIECES, PIECES_PER_COLOUR, GameType
+from .movestrings import MARKS
+from .notation import GROUND_TAKEN, reference
+from .pieces import COLOUR_NAMES, PIECE_NAMES, PIECES, PIECES_PER_COLOUR, GameType
 from .reasons import PASS_GAME_OVER, PASS_WITH_MOVES, reason
 from .state import (
     PASS,
@@ -31,13 +32,6 @@ from .state import (
     destination_of,
 )
 
-# ``ref/`` means north-east of ref, and so on clockwise (see geometry.DIRECTIONS).
-_MARKS = ("{}/", "{}-", "{}\\", "/{}", "-{}", "\\{}")
-_AFTER = {"/": 0, "-": 1, "\\": 2}
-_BEFORE = {"/": 3, "-": 4, "\\": 5}
-_NAMES = frozenset(PIECE_NAMES)
-# a reference as the notation writes one: a piece's name, with a mark on the side of the cell
-_REFERENCES = _NAMES | {mark.format(name) for mark in _MARKS for name in PIECE_NAMES}
 _TURN = re.compile(r"^(White|Black)\[(\d+)\]$", re.IGNORECASE)
 _HALF = SIZE // 2
 
@@ -157,57 +151,39 @@ class Board(MovePosition, GameBoard[Move]):
         :raises InvalidMoveError: when the text is not a MoveString.
         :raises IllegalMoveError: when it describes a move against the rules (the message names the rule).
         """
-        words = text_argument(text, "a MoveString", InvalidMoveError).split()
-        if len(words) == 1 and words[0].lower() == "pass":
+        code, climbing = movestrings.read(self, text)
+        if code == PASS:
             if self.status >= DRAW:
                 raise IllegalMoveError(PASS_GAME_OVER)
             if not self.has_move(PASS):
                 raise IllegalMoveError(PASS_WITH_MOVES)
             return Move.PASS
-        if not 1 <= len(words) <= 2:
-            raise InvalidMoveError(
-                f"Invalid MoveString {_quoted(text)}: expected 'piece', 'piece reference' or 'pass'."
-            )
-        pid = PIECE_IDS.get(words[0].lower(), -1)
-        if pid < 0:
-            raise _unknown_piece(text, words[0])
-        ref_id = -1
-        direction = -1
-        if len(words) == 1:
-            if self.ply:
-                raise InvalidMoveError(
-                    f"Invalid MoveString {_quoted(text)}: only the game's first piece is played without a "
-                    "reference piece."
-                )
-        else:
-            ref = words[1]
-            if ref[-1] in _AFTER:
-                direction = _AFTER[ref[-1]]
-                ref = ref[:-1]
-            elif ref[0] in _BEFORE:
-                direction = _BEFORE[ref[0]]
-                ref = ref[1:]
-            ref_id = PIECE_IDS.get(ref.lower(), -1)
-            if ref_id < 0:
-                raise _unknown_piece(text, ref)
-        code = move_code(self, pid, ref_id, direction)
-        if code < 0:
-            raise InvalidMoveError(
-                f"Invalid MoveString {_quoted(text)}: reference piece {PIECE_NAMES[ref_id]} is not in play."
-            )
         # A reference with a direction names a ground cell; climbing is written "piece ref".
         if code >= GROUND_TAKEN or not self.has_move(code):
-            raise IllegalMoveError(reason(self, code % GROUND_TAKEN, ref_id >= 0 and direction < 0))
+            raise IllegalMoveError(reason(self, code % GROUND_TAKEN, climbing))
         return Move.from_code(code)
 
     def push_text(self, text: str) -> Move:
         """Parse a MoveString, play it, and return the move. The record keeps the MoveString as it was given where
         it is written as the notation writes one (whichever piece it names as the reference), or else as
         :meth:`move_text` writes it (``bs1  ws1-`` is kept as ``bS1 wS1-``)."""
-        move = self.parse_move(text)
-        piece, space, ref = text.partition(" ")
-        as_written = (piece in _NAMES and (not space or ref in _REFERENCES)) or text == "pass"
-        written = text if as_written else self.move_text(move)
+        return self._played(self.parse_move(text), text)
+
+    def push_stored(self, text: str) -> Move:
+        """:meth:`push_text` for a MoveString of this game's own record, checked when it was played here: read to
+        its move without listing the legal moves (see :meth:`hive.game.Game.push_stored`). A move the rules
+        forbid is played as it reads; one the tables cannot hold raises :class:`ValueError`.
+
+        :raises InvalidMoveError: when the text is not a MoveString, or names a taken cell beside its reference.
+        """
+        code, _ = movestrings.read(self, text)
+        if code >= GROUND_TAKEN:
+            raise InvalidMoveError(f"Invalid MoveString {_quoted(text)}: it names a taken cell.")
+        return self._played(Move.from_code(code), text)
+
+    def _played(self, move: Move, text: str) -> Move:
+        """Play ``move``, read from ``text``, unchecked, keeping the text as :meth:`push_text` says."""
+        written = text if movestrings.as_written(text) else self.move_text(move)
         self.make(move.code)
         self._pushed(len(self.history) - 1, move, written)
         return move
@@ -227,7 +203,7 @@ class Board(MovePosition, GameBoard[Move]):
         elif ref & 7 == 6:
             text = f"{PIECE_NAMES[code & 31]} {PIECE_NAMES[ref >> 3]}"
         else:
-            text = f"{PIECE_NAMES[code & 31]} " + _MARKS[ref & 7].format(PIECE_NAMES[ref >> 3])
+            text = f"{PIECE_NAMES[code & 31]} " + MARKS[ref & 7].format(PIECE_NAMES[ref >> 3])
         return text
 
     def record(self, headers: Mapping[str, str] | None = None) -> str:
@@ -406,10 +382,6 @@ class Board(MovePosition, GameBoard[Move]):
         from .svg import board
 
         return board(self, last_move=self.peek() if self.history else None)
-
-
-def _unknown_piece(text: str, word: str) -> InvalidMoveError:
-    return InvalidMoveError(f"Invalid MoveString {_quoted(text)}: unknown piece {_quoted(word)}.")
 
 
 def _wrapped(cell: int) -> tuple[int, int]:

@@ -373,6 +373,20 @@ class Board(Position, GameBoard[Turn]):
         self.push(turn, turn_text(self, turn))
         return turn
 
+    def push_stored(self, text: str) -> Turn:
+        """:meth:`push_text` for a turn of this game's own record, checked when it was played here: its steps made
+        without listing the movements and productions (see :meth:`hive.game.Game.push_stored`); a turn the rules
+        forbid is played as it reads.
+
+        :raises ~hive.game.InvalidMoveError: for malformed text; :class:`~hive.game.IllegalMoveError` where it
+            names a piece other than the one on its cell.
+        """
+        turn = read_turn(self, text)
+        written = turn_text(self, turn)
+        self._repush(turn)
+        self._pushed(len(self._turn_starts) - 1, turn, written)
+        return turn
+
     def record(self, headers: Mapping[str, str] | None = None) -> str:
         """The game's record: ``[Game "HiveQueen"]``, ``[Position ...]`` for a board set up from a position, the
         ``headers`` given, ``[Result ...]``, then one turn a line."""

@@ -169,14 +169,16 @@ class GameCache(Commits):
     @staticmethod
     def _catch_up(session: Session, record: GameRecord) -> None:
         """Bring a copy in memory to ``record``: take back the moves it has that the record has not, play the
-        record's new ones."""
+        record's new ones. They are the game's own stored moves, each checked when it was played from the position
+        the copy is at, so they are played without being checked again; one that cannot be played raises, and the
+        caller loads the game again."""
         old, new = session.record.moves, record.moves
         same = common(old, new)
         board = session.board
         for _ in range(len(old) - same):
             board.pop()
         for text in new[same:]:
-            board.push(board.parse_move(text), text)  # a stored text: the notation move_text wrote
+            board.push_stored(text)
         session.record = record
         session.shown_view = None
 

@@ -28,7 +28,7 @@ from ..shared.bus import CHANNEL, NOTIFY
 from ..shared.database import Database, Repository
 from ..shared.errors import Conflict, Damaged
 from ..shared.model import GameRecord, Summary
-from .rows import CHANGED, changed, common, dumps, one_save, placeholder, read_record, row_values
+from .rows import CHANGED, changed, common, dumps, one_save, placeholder, read_record, row_values, version_read
 from .tables import games, moves
 
 #: A transaction's connection, as the statements run within a change see it.
@@ -46,6 +46,7 @@ _SINCE: sa.BindParameter[int] = sa.bindparam("since")
 _FROM: sa.BindParameter[int] = sa.bindparam("from_ply")
 ROW = sa.select(games).where(games.c.id == _ID)
 VERSION = sa.select(games.c.version).where(games.c.id == _ID)
+VERSION_READ = version_read()  # the same on PostgreSQL, for the driver's cursor
 ALL_MOVES = sa.select(moves.c.move).where(moves.c.game_id == _ID).order_by(moves.c.ply)
 #: the game's row with each move written since a version (one statement: one snapshot, one round trip)
 CHANGES = (
@@ -159,6 +160,9 @@ class GameRepository(Repository):
         return await self.database.run(self._version, game_id)
 
     def _version(self, game_id: str) -> int | None:
+        if not self.database.sqlite:  # read before every move on PostgreSQL: without SQLAlchemy's result, for less
+            row = self.database.first_row(VERSION_READ, {"game": game_id})
+            return None if row is None else int(row[0])
         with self.database.single() as connection:
             found: int | None = connection.execute(VERSION, {"game": game_id}).scalar_one_or_none()
             return found
@@ -318,9 +322,8 @@ class GameRepository(Repository):
             values.update(ply=ply, move=added[0])
         if notice is not None:
             values.update(channel=CHANNEL, payload=notice)
-        with self.database.single() as connection:
-            if connection.exec_driver_sql(AT_ONCE[bool(added), notice is not None], values).first() is None:
-                raise StaleError(f"Game {values['game']} changed meanwhile; reload it.")
+        if self.database.first_row(AT_ONCE[bool(added), notice is not None], values) is None:
+            raise StaleError(f"Game {values['game']} changed meanwhile; reload it.")
 
     def _effects(self, connection: sa.Connection, record: GameRecord, effects: Effects, now: float) -> None:
         if record.mode == "ai" and self.keep_job is not None:  # only a game against the AI has its moves queued

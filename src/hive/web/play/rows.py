@@ -45,6 +45,12 @@ def _typed(column: sa.Column[Any], parameter: str) -> str:
     return f"%({parameter})s::{column.type.compile(dialect=dialect)}"
 
 
+def version_read() -> str:
+    """A game's version read on PostgreSQL, for the driver (its parameter ``game``): one row, or none when there is
+    no such game."""
+    return f"SELECT version FROM {games.name} WHERE id = {_typed(games.c.id, 'game')}"
+
+
 def one_save(add: bool, notify: bool) -> str:
     """A change stored in one statement on PostgreSQL, for the driver (its parameters those of :func:`changed`, with
     ``game`` and ``seen``): the game's row updated if it is still at the version seen; with ``add``, one move
@@ -220,6 +226,7 @@ __all__ = [
     "read_record",
     "row_values",
     "stored_change",
+    "version_read",
 ]
 
 

@@ -267,6 +267,36 @@ class Database:
         """A connection for one statement that reads, without a transaction around it (no BEGIN and COMMIT sent)."""
         return self._autocommit.connect()
 
+    def first_row(self, statement: str, parameters: dict[str, Any]) -> tuple[Any, ...] | None:
+        """The first row of one statement written for the driver (``%(name)s`` parameters), run as :meth:`single`
+        does but on the driver's own cursor, without SQLAlchemy's execution context and result (most of what the
+        statements of every move, its version read and its save, cost in Python). The engine's
+        ``before_cursor_execute`` listeners still hear of it; a driver's error is raised as SQLAlchemy's, and when
+        it means the connection is lost, the pool is renewed as SQLAlchemy renews it for a statement of its own."""
+        with self.single() as connection:
+            driver = connection.connection.driver_connection
+            cursor = driver.cursor()  # type: ignore[union-attr]
+            connection.dispatch.before_cursor_execute(connection, cursor, statement, parameters, None, False)
+            try:
+                cursor.execute(statement, parameters)
+                row: tuple[Any, ...] | None = cursor.fetchone()
+                return row
+            except self.engine.dialect.loaded_dbapi.Error as err:
+                lost = self.engine.dialect.is_disconnect(err, driver, cursor)
+                if lost:
+                    connection.invalidate()
+                    self.engine.dispose()  # the pool's other connections went with the server: opened anew
+                raise exc.DBAPIError.instance(
+                    statement,
+                    parameters,
+                    err,
+                    self.engine.dialect.loaded_dbapi.Error,
+                    connection_invalidated=lost,
+                    dialect=self.engine.dialect,
+                ) from None
+            finally:
+                cursor.close()
+
     def check_schema(self, connection: sa.Connection) -> None:
         """Make sure the schema is the newest this release knows.
 
