@@ -5,10 +5,12 @@ moves. Piece numbers are notation: two Soldier Ants that swapped cells leave the
 from __future__ import annotations
 
 import random
+from functools import partial
 
 import pytest
 
 from hive.games.hive import Board, Move, Searcher
+from hive.games.hive.state import HAND, PASS
 
 #: A Base+MLP game (tournament opening) after whose last move nokamute declares a threefold repetition: the
 #: positions after plies 65, 69 and 73 hold every piece on the same cell, the same side to move and the same legal
@@ -187,3 +189,40 @@ def test_the_third_occurrence_ends_the_game_and_the_search_scores_the_second_as_
 
 #: A Base+P position set up without its moves, Black to move.
 _SET_UP = "Position;Base+P;Black[9];wQ@0,0 bQ@1,0 wA1@-1,0 bA1@2,0 wG1@0,-1 bG1@1,1 wB1@-1,1 bB1@2,-1 bP@3,0"
+
+
+def test_no_position_before_the_search_s_null_move_counts_for_the_repetitions_after_it() -> None:
+    """A pass the rules allow counts its repetitions across it; the search's null move (a pass whatever the moves)
+    starts them afresh, as a placement does, and is taken back whole."""
+    board = played(NOKAMUTE_DRAW[:40])
+    before = (board.game_string(), board.ply, board.hash, board.key, board.repetitions, board.status)
+    # White passes, Black moves a piece, White passes, Black moves it back: White is to move at the start again
+    board.make(PASS)
+    black = [code for code in board.generate() if code >> 5 & 2047 != HAND]
+    board.unmake()
+    found = 0
+    for code in black:
+        origin, destination = code >> 5 & 2047, code >> 16
+        back = (code & 31) | destination << 5 | origin << 16
+        counts: list[tuple[bool, int]] = []
+        for make_pass in (partial(board.make, PASS), board.make_null):
+            make_pass()
+            board.make(code)
+            make_pass()
+            if back not in board.generate():
+                counts.clear()
+                for _ in range(3):
+                    board.unmake()
+                break
+            board.make(back)
+            counts.append((board.key == before[3], board.repetitions))
+            for _ in range(4):
+                board.unmake()
+            assert (board.game_string(), board.ply, board.hash, board.key, board.repetitions, board.status) == before
+        if counts and counts[0] == (True, 2):
+            found += 1
+            assert counts[1] == (True, 1)
+    assert found > 5, found
+    board.make_null()
+    assert board.ply == before[1] + 1 and board.hash != before[2] and board.repetitions == 1
+    assert board.unmake() == PASS

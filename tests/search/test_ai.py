@@ -10,7 +10,7 @@ import pytest
 
 import hive
 from hive.games.hive import Move, Searcher
-from hive.games.hive.ai import LEVELS, random_move
+from hive.games.hive.ai import LEVELS, random_move, searcher_with
 from hive.games.hive.evaluation import evaluate
 from hive.search import Limits, SearchResult
 from hive.uhp.server import ANSWER_MARGIN
@@ -33,26 +33,42 @@ def puzzles(shallow: bool) -> list[object]:
     ]
 
 
-def solve(game_string: str, depth: int) -> tuple[hive.Board, SearchResult[Move]]:
+#: The null move as the puzzles search with it: tried from 3 plies left, so that it cuts at depths 4 and 5.
+NULL_MOVE = {"null_move": 2, "null_move_depth": 3}
+
+
+def solve(game_string: str, depth: int, values: dict[str, int]) -> tuple[hive.Board, SearchResult[Move]]:
     board = hive.Board.from_game_string(game_string)
     before = board.game_string()
-    result = Searcher().search(board, Limits(depth=depth))
+    result = searcher_with(None, 0, values).search(board, Limits(depth=depth))
     assert board.game_string() == before
     return board, result
 
 
+@pytest.mark.parametrize("values", [{}, NULL_MOVE], ids=["", "null-move"])
 @pytest.mark.parametrize(("game_string", "depth", "best"), puzzles(shallow=True))
-def test_puzzle(game_string: str, depth: int, best: str) -> None:
-    """The one move that wins (or blocks a win) within the given depth is found within that depth."""
-    board, result = solve(game_string, depth)
+def test_puzzle(game_string: str, depth: int, best: str, values: dict[str, int]) -> None:
+    """The one move that wins (or blocks a win) within the given depth is found within that depth, with the null
+    move and without."""
+    board, result = solve(game_string, depth, values)
     assert result.move == board.parse_uhp(best)
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("values", [{}, NULL_MOVE], ids=["", "null-move"])
 @pytest.mark.parametrize(("game_string", "depth", "best"), puzzles(shallow=False))
-def test_puzzle_deep(game_string: str, depth: int, best: str) -> None:
-    board, result = solve(game_string, depth)
+def test_puzzle_deep(game_string: str, depth: int, best: str, values: dict[str, int]) -> None:
+    board, result = solve(game_string, depth, values)
     assert result.move == board.parse_uhp(best)
+
+
+def test_the_null_move_is_not_tried_where_a_pass_is_the_only_move() -> None:
+    """Black can only pass while White wins in five plies: a null move searched shallower in Black's stead (the
+    pass it must play anyway) cut the winning line off, and the search took a move that does not win."""
+    game_string, depth, best = next((gs, d, b) for ident, gs, d, b in PUZZLES if ident == "Puzzle-line25")
+    assert depth == 5
+    board, result = solve(game_string, depth, {"null_move": 2, "null_move_depth": 4})
+    assert result.move == board.parse_uhp(best) and result.score >= 1_000_000 - 5
 
 
 def test_all_puzzles_are_collected() -> None:
@@ -176,6 +192,11 @@ for _ in range(6):
     queen.push(queen_game.ai.random_move(queen, mover))
 results = [hive.find_game(b.game_name).ai.search(b, Limits(depth=d)) for b, d in ((board, 3), (queen, 2))]
 print(hive.COMPILED, [(b.move_text(r.move), r.score, r.depth, r.nodes) for b, r in zip((board, queen), results)])
+# the null move on, where it cuts (from 3 plies left, at depth 4)
+from hive.games.hive.ai import searcher_with
+found = [searcher_with(None, 0, {"null_move": n, "null_move_depth": 3}).search(board, Limits(depth=4)) for n in (0, 2)]
+assert found[1].nodes < found[0].nodes, found
+print([(board.move_text(r.move), r.score, r.depth, r.nodes) for r in found])
 """
 
 

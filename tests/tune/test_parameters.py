@@ -38,8 +38,13 @@ def test_the_weights_by_name_are_the_tables_entries() -> None:
     assert weights.WEIGHTS["guard"] == weights.GUARD
     assert len(weights.WEIGHTS) == 5 + 8 + 8 + 6
     assert SHIPPED.values == weights.WEIGHTS
-    assert list(PARAMETERS) == [*weights.WEIGHTS, "contempt", "draw_aversion"]
-    assert SEARCH_PARAMETERS == {"contempt": search.CONTEMPT, "draw_aversion": search.DRAW_AVERSION}
+    assert list(PARAMETERS) == [*weights.WEIGHTS, "contempt", "draw_aversion", "null_move", "null_move_depth"]
+    assert SEARCH_PARAMETERS == {
+        "contempt": search.CONTEMPT,
+        "draw_aversion": search.DRAW_AVERSION,
+        "null_move": search.NULL_MOVE,
+        "null_move_depth": search.NULL_MOVE_DEPTH,
+    }
     assert BASE.ai.parameters == PARAMETERS and QUEEN.ai.parameters == {}
 
 
@@ -75,14 +80,24 @@ def test_bad_weights_are_named() -> None:
         searcher_with(None, 0, {"depth": 3})
     with pytest.raises(ValueError, match="'contempt' must be from -5000 to 5000"):
         searcher_with(None, 0, {"contempt": 1e6})
+    with pytest.raises(ValueError, match="'null_move' must be from 0 to 4, not 5"):
+        searcher_with(None, 0, {"null_move": 5})
+    with pytest.raises(ValueError, match="'null_move' must be from 0 to 4, not -1"):
+        searcher_with(None, 0, {"null_move": -1})
+    with pytest.raises(ValueError, match="'null_move_depth' must be from 0 to 64, not 65"):
+        searcher_with(None, 0, {"null_move_depth": 65})
+    with pytest.raises(ValueError, match="'null_move' must be from 0 to 4, not nan"):
+        searcher_with(None, 0, {"null_move": float("nan")})
 
 
 def test_a_searcher_with_values_plays_them() -> None:
-    searcher = searcher_with(None, 0, {"contempt": 40.4, "draw_aversion": 7, "active_ant": 25})
-    assert searcher.contempt == 40 and searcher.draw_aversion == 7
+    searcher = searcher_with(None, 0, {"contempt": 40.4, "draw_aversion": 7, "active_ant": 25, "null_move": 2.2})
+    assert searcher.contempt == 40 and searcher.draw_aversion == 7 and searcher.null_move == 2
+    assert searcher.null_move_depth == search.NULL_MOVE_DEPTH
     assert searcher.weights.values["active_ant"] == 25
     shipped = hive.games.hive.Searcher()
     assert shipped.contempt == search.CONTEMPT and shipped.draw_aversion == search.DRAW_AVERSION
+    assert (shipped.null_move, shipped.null_move_depth) == (search.NULL_MOVE, search.NULL_MOVE_DEPTH)
     assert shipped.weights is SHIPPED
     # Hive's contempt is its own: HiveQueen's searcher keeps the framework's
     assert QUEEN.ai.searcher(None, 0).contempt == CONTEMPT != search.CONTEMPT

@@ -89,7 +89,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         metavar="FILE",
         help="the parameters to tune, their bounds, steps and learning rates (TOML, or JSON for .json; default: "
-        "the shipped spec, every parameter of the AI)",
+        "the shipped spec, every parameter of the AI but the null move's)",
     )
     parser.add_argument(
         "--out",

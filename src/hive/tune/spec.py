@@ -17,7 +17,7 @@ A spec is a TOML or JSON file (by its suffix: ``.json`` is JSON, anything else T
 
 and the same as a JSON object (``{"spsa": {...}, "parameters": {"queen_pressure_3": {...}}}``). The parameters are
 tuned in the order they are written. :data:`DEFAULT_SPEC` is the spec shipped with the project (every parameter of
-Hive's AI).
+Hive's AI but the null move's, which are settings compared by SPRT).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from typing import Any
 
 from ..plugin import GameSpec
 
-#: The spec shipped with the project: every parameter of Hive's AI, each from its shipped value.
+#: The spec shipped with the project: every parameter of Hive's AI but the null move's, each from its shipped value.
 DEFAULT_SPEC = Path(__file__).with_name("default.toml")
 #: The keys of a parameter, in the order they are written.
 PARAMETER_KEYS = ("start", "min", "max", "c", "a")

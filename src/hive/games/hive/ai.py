@@ -6,12 +6,12 @@ import math
 import random
 from collections.abc import Mapping
 
-from ...search.framework import WIN
+from ...search.framework import MAX_DEPTH, WIN
 from ...search.limits import Limits
 from .board import Board
 from .evaluation import MAX_WEIGHT, Weights
 from .move import Move
-from .search import CONTEMPT, DRAW_AVERSION, Searcher
+from .search import CONTEMPT, DRAW_AVERSION, NULL_MOVE, NULL_MOVE_DEPTH, Searcher
 from .weights import WEIGHTS
 
 #: Named strength levels, by depth with a time cap (the cap matters for the plain Python build).
@@ -48,10 +48,18 @@ def searcher(seed: int | None = None, opening_noise: int = 0) -> Searcher:
 
 
 #: The search's parameters, as shipped: ``contempt``, the most a draw costs the side that is ahead at the root
-#: (:data:`hive.games.hive.search.CONTEMPT`), and ``draw_aversion``, what a draw costs the searching side on top of
-#: it. Nothing else in the search changes what it plays at a given depth (its move ordering changes only how soon it
-#: gets there).
-SEARCH_PARAMETERS: dict[str, int] = {"contempt": CONTEMPT, "draw_aversion": DRAW_AVERSION}
+#: (:data:`hive.games.hive.search.CONTEMPT`), ``draw_aversion``, what a draw costs the searching side on top of it,
+#: and the null move's: ``null_move``, its reduction in plies (0: no null move), and ``null_move_depth``, the least
+#: depth left at which it is tried (see :class:`~hive.games.hive.search.Searcher`). Nothing else in the search
+#: changes what it plays at a given depth (its move ordering changes only how soon it gets there).
+SEARCH_PARAMETERS: dict[str, int] = {
+    "contempt": CONTEMPT,
+    "draw_aversion": DRAW_AVERSION,
+    "null_move": NULL_MOVE,
+    "null_move_depth": NULL_MOVE_DEPTH,
+}
+#: The search parameters whose values are bounded more narrowly than by the evaluation's weights' ``MAX_WEIGHT``.
+SEARCH_RANGES: dict[str, tuple[int, int]] = {"null_move": (0, 4), "null_move_depth": (0, MAX_DEPTH)}
 #: Every parameter of the AI that can be tuned, by name, as shipped: the evaluation's weights
 #: (:data:`hive.games.hive.weights.WEIGHTS`), then the search's (:data:`SEARCH_PARAMETERS`).
 PARAMETERS: dict[str, int] = {**WEIGHTS, **SEARCH_PARAMETERS}
@@ -70,7 +78,8 @@ def searcher_with(seed: int | None, opening_noise: int, values: Mapping[str, flo
     for name in SEARCH_PARAMETERS:
         if name in values:
             value = values[name]
-            if not abs(value) <= MAX_WEIGHT:
-                raise ValueError(f"search parameter {name!r} must be from {-MAX_WEIGHT} to {MAX_WEIGHT}, not {value!r}")
+            low, high = SEARCH_RANGES.get(name, (-MAX_WEIGHT, MAX_WEIGHT))
+            if not low <= value <= high:
+                raise ValueError(f"search parameter {name!r} must be from {low} to {high}, not {value!r}")
             setattr(searcher, name, round(value))
     return searcher

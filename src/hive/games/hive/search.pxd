@@ -6,7 +6,7 @@ from .position cimport Position
 from .state cimport CutCache
 
 # constants imported from the framework and the core become C ints here
-cdef int CELLS, WIN, DRAW, HAND, PASS, PIECES_PER_COLOUR, NO_CUTOFF
+cdef int CELLS, WIN, DRAW, HAND, PASS, PIECES_PER_COLOUR, NO_CUTOFF, MAX_DEPTH
 cdef int[::1] _NB
 
 
@@ -15,6 +15,8 @@ cdef int _STACK, _INDEX_BITS, _INDEX_MASK
 
 cdef class Searcher(SearchBase):
     cdef public Weights weights
+    cdef public int null_move
+    cdef public int null_move_depth
     cdef unsigned char[::1] _near
     cdef int[::1] _stack
     cdef long long[::1] _keys
@@ -29,6 +31,8 @@ cdef class Searcher(SearchBase):
     @cython.locals(status=int, key="unsigned long long", score=int, tt_move=int, n=int, base=int, i=int,
                    original_alpha=int, best=int, best_move=int, move=int, sorted_from=int)
     cdef int _negamax(self, Position p, int depth, int alpha, int beta, int ply) except? -2147483647
+    @cython.locals(queen=int, mask=int, count=int, d=int)
+    cdef bint _may_pass(self, Position p) noexcept
     @cython.locals(capacity=int, stack="int[::1]", keys="long long[::1]", i=int)
     cdef void _grow(self, int size) except *
     @cython.locals(top=int, k="long long", i=int, move=int)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..._build import filled, is_compiled, table
 from ...game import DRAW
-from ...search.framework import NO_CUTOFF, WIN, SearchBase
+from ...search.framework import MAX_DEPTH, NO_CUTOFF, WIN, SearchBase
 from ...search.limits import Limits, SearchResult
 from .evaluation import SHIPPED, Weights, evaluate_with
 from .geometry import CELLS, NEIGHBOUR
@@ -17,13 +17,17 @@ from .pieces import PIECES_PER_COLOUR
 from .position import Position
 from .state import HAND, PASS, CutCache
 
-__all__ = ["CONTEMPT", "DRAW_AVERSION", "Searcher"]
+__all__ = ["CONTEMPT", "DRAW_AVERSION", "NULL_MOVE", "NULL_MOVE_DEPTH", "Searcher"]
 
 #: Hive's contempt: the most a draw costs the side that is ahead at the root (the framework's is
 #: :data:`hive.search.CONTEMPT`), and what a draw costs the searching side on top of it; both ``hive tune``'s, accepted
 #: with the evaluation's weights (see :mod:`hive.games.hive.weights`).
 CONTEMPT = 121
 DRAW_AVERSION = 2
+#: The null move's reduction as shipped: 0, no null move (see :class:`Searcher`).
+NULL_MOVE = 0
+#: The least depth left at which the null move is tried.
+NULL_MOVE_DEPTH = 4
 
 
 class Searcher(SearchBase):
@@ -32,6 +36,13 @@ class Searcher(SearchBase):
     Move ordering: the table's move, two killers, history scores by piece and destination, moves that reach the
     enemy Queen or leave one's own, the pass last. The searcher lends its cache of cut cells to the position it
     searches (:class:`~hive.games.hive.state.CutCache`).
+
+    Null-move pruning, with :attr:`null_move` above 0: at a node searched with a null window, :attr:`null_move_depth`
+    plies or more from the leaves, whose side to move has a move other than the pass, has its Queen placed with fewer
+    than four neighbours, did not pass to get there and stands at or above beta by the evaluation, the side passes
+    (:meth:`~hive.games.hive.state.State.make_null`) and the opponent's reply is searched :attr:`null_move` plies
+    shallower than a move's would be; when the side still stands at or above beta, the node is cut off (with beta
+    for a won line: a score proved with a pass the rules do not allow is no proof of a win).
 
     :param seed: seeds the opening randomness; ``None`` plays deterministically.
     :param opening_noise: plies from the start during which near-equal root moves are chosen at random.
@@ -44,6 +55,10 @@ class Searcher(SearchBase):
         # history by piece and destination: a move's low 5 bits and its top bits
         SearchBase.__init__(self, seed, opening_noise, 32 * CELLS)
         self.contempt = CONTEMPT
+        #: The null move's reduction in plies (0: no null move).
+        self.null_move = NULL_MOVE
+        #: The least depth left at which the null move is tried.
+        self.null_move_depth = NULL_MOVE_DEPTH
         #: The weights the evaluation reads.
         self.weights = SHIPPED if weights is None else weights
         # cells next to the queens while ordering (bit 1: enemy queen, bit 2: own queen; index CELLS is HAND),
@@ -135,6 +150,21 @@ class Searcher(SearchBase):
         for i in range(n):
             self._stack[base + i] = p._movebuf[i]
         self._top = base + n
+        # the null move, where a pass is not the only move (then a pass searched shallower proves nothing)
+        if (
+            self.null_move > 0
+            and beta - alpha == 1
+            and depth >= self.null_move_depth
+            and self._stack[base] != PASS
+            and self._may_pass(p)
+            and evaluate_with(p, self.weights) >= beta
+        ):
+            p.make_null()
+            score = -self._negamax(p, depth - 1 - self.null_move, -beta, 1 - beta, ply + 1)
+            p.unmake()
+            if score >= beta:
+                self._top = base
+                return beta if score >= WIN - MAX_DEPTH else score
         # the table's move is tried first, before the others are given their keys (it often cuts the node off)
         sorted_from = 0 if n > 1 else n
         if n > 1 and tt_move != 0:
@@ -176,6 +206,21 @@ class Searcher(SearchBase):
         self._top = base
         self._store(key, best, original_alpha, beta, depth, best_move)
         return best
+
+    def _may_pass(self, p: Position) -> bool:
+        """Whether the side to move at ``p`` may try the null move: it did not pass to get here (no two passes in a
+        row), and its Queen is placed with fewer than four neighbours (a Queen nearly surrounded is where a tempo
+        counts most)."""
+        if p.last < 0:
+            return False
+        queen = p.pos[PIECES_PER_COLOUR if p.ply & 1 else 0]
+        if queen < 0:
+            return False
+        mask = p.nmask[queen]
+        count = 0
+        for d in range(6):
+            count += mask >> d & 1
+        return count < 4
 
     def _grow(self, size: int) -> None:
         """Make the move stack hold at least ``size`` moves (a deep line of wide positions)."""

@@ -79,6 +79,7 @@ cdef class State:
     @cython.locals(h="unsigned long long", bugs="unsigned long long", key="unsigned long long", ply=int, last=int,
                    pid=int, src=int, dst=int, bug=int, count=int)
     cpdef void make(self, int move)
+    cpdef void make_null(self) except *
     @cython.locals(count=int, ply=int)
     cdef int _occurrences(self, unsigned long long key) noexcept
     cdef unsigned long long _bug_key(self, int bug, int cell, int level) noexcept

@@ -340,6 +340,16 @@ class State:
             if count >= 3 and self.status == IN_PROGRESS:
                 self.status = DRAW
 
+    def make_null(self) -> None:
+        """The search's null move: the side to move passes whatever its moves (:meth:`make` of ``PASS``, taken back
+        by :meth:`unmake`), and no position before the pass counts for the repetitions after it, as none does
+        before a placement: a line through a pass the rules did not allow is not the game's line.
+        """
+        self.make(_PASS)
+        self._since = self.ply
+        self.repetitions = 1
+        self.status = self._outcome()
+
     def _occurrences(self, key: int) -> int:
         """How many times ``key``, the position just reached, has stood on the table since the last placement, this
         time included: the keys of the earlier positions with the same side to move, scanned back."""
