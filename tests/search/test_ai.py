@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -114,12 +115,22 @@ def test_answers_within_the_time_given() -> None:
     check_time_limit(self_play_positions(8, seed=1), budget=0.2, allowed=0.3, clock=time.process_time)
 
 
+def own_time() -> float:
+    """Wall-clock seconds less those this thread spent waiting for a core (Linux's ``schedstat``; none where it is
+    not kept): the time a search takes on a machine that other work keeps busy, as it would take on an idle one."""
+    try:
+        waited = int(Path("/proc/thread-self/schedstat").read_text().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        waited = 0.0
+    return time.perf_counter() - waited
+
+
 @pytest.mark.timing
 @pytest.mark.slow
 def test_one_second_on_200_self_play_positions() -> None:
     """The UHP engine passes ``bestmove time 00:00:01`` less its answer's margin to the search; all answer within
-    1.2 s."""
-    check_time_limit(self_play_positions(200, seed=2), budget=1 - ANSWER_MARGIN, allowed=1.2, clock=time.perf_counter)
+    1.2 s of the wall clock, less the time other work kept the search from a core."""
+    check_time_limit(self_play_positions(200, seed=2), budget=1 - ANSWER_MARGIN, allowed=1.2, clock=own_time)
 
 
 def test_deterministic_without_seed() -> None:
