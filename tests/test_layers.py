@@ -1,7 +1,7 @@
 """The architecture as a contract: the import graph of ``src/hive`` read with :mod:`ast`, checked against the layers of
 ``docs/architecture.md`` — imports flow down, the two games never import each other, the server has no import
 circle, its domains use each other only through their public face and never another's storage, the app object is
-only wiring, and no server module passes 400 lines."""
+only wiring, no server module passes 400 lines, and no test module imports another."""
 
 from __future__ import annotations
 
@@ -250,3 +250,19 @@ def test_no_module_reaches_into_the_app_object() -> None:
 def test_no_server_module_passes_400_lines(name: str) -> None:
     lines = modules()[name].read_text().count("\n")
     assert lines <= MAX_LINES, f"{modules()[name]} has {lines} lines: cut it by concern"
+
+
+def test_no_test_module_imports_another() -> None:
+    """A helper two test modules share lives in a ``*_support`` module or a ``conftest.py``: importing a test module
+    would collect its tests twice over and tie one file's fixtures to another's."""
+    tests = Path(__file__).resolve().parent
+    importing = []
+    for path in sorted(tests.rglob("*.py")):
+        for node, _ in _imports(ast.parse(path.read_text())):
+            # ``from .test_x import y``, ``from . import test_x``, ``import tests.test_x``
+            names = [alias.name for alias in node.names]
+            if isinstance(node, ast.ImportFrom):
+                names.append(node.module or "")
+            if any(name.rsplit(".", 1)[-1].startswith("test_") for name in names):
+                importing.append(f"{path.relative_to(tests)}: {', '.join(names)}")
+    assert importing == []

@@ -47,6 +47,17 @@ def wait_until_up(url: str, timeout: float = 30.0) -> None:
     raise RuntimeError(f"the server at {url} did not come up within {timeout} s")
 
 
+def wait_for(test: Callable[[], Any], seconds: float, what: str) -> Any:
+    """What ``test()`` gives once it is true, asked every 0.2 s for up to ``seconds``; fails naming ``what``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        found = test()
+        if found:
+            return found
+        time.sleep(0.2)
+    raise AssertionError(f"waited {seconds:g} s for {what}")
+
+
 @contextlib.contextmanager
 def server_thread(db: str | Path, workers: int = 0, settings: Settings | None = None) -> Iterator[str]:
     """Serve the app from a thread of this process, configured as ``hive play`` configures it; yields its base

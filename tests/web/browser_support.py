@@ -117,6 +117,21 @@ def shoot(page: Any, name: str, tmp_path: Path) -> None:
     assert target.read_bytes().startswith(b"\x89PNG")
 
 
+def shots_folder(tmp_path: Path, topic: str = "") -> Path:
+    """Where a test's screenshots for a person to look at go: ``$HIVE_SHOTS/<topic>`` when ``HIVE_SHOTS`` is set,
+    else the test's own folder; created."""
+    root = os.environ.get("HIVE_SHOTS")
+    folder = Path(root) / topic if root else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def shoot_for_review(page: Any, name: str, folder: Path, *, full: bool = False) -> None:
+    """Photograph the page from its top (the whole of it with ``full``) into ``folder``."""
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(folder / name), full_page=full)
+
+
 def covered_controls(page: Page, selector: str) -> list[str]:
     """The controls (buttons, links, fields) in sight that the element at ``selector`` lies over."""
     found: list[str] = page.evaluate(

@@ -21,7 +21,7 @@ import pytest
 import hive
 from hive.web.shared.settings import Settings
 
-from ...web_support import ROOT, free_port, server_thread, wait_until_up
+from ...web_support import ROOT, free_port, server_thread, wait_for, wait_until_up
 
 PASSWORD = "correct horse battery"
 FAKE = shlex.join([sys.executable, str(ROOT / "tests" / "fake_uhp_engine.py")])
@@ -39,16 +39,6 @@ def account(url: str, name: str) -> tuple[httpx.Client, dict[str, str]]:
     made = c.post("/api/accounts", json={"name": name, "password": PASSWORD})
     assert made.status_code == 201, made.text
     return c, {"x-csrf-token": made.json()["csrf"]}
-
-
-def wait_for(test: Any, seconds: float, what: str) -> Any:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        found = test()
-        if found:
-            return found
-        time.sleep(0.2)
-    raise AssertionError(f"waited {seconds:g} s for {what}")
 
 
 @contextlib.contextmanager

@@ -18,7 +18,7 @@ import pytest
 
 import hive
 
-from ...web_support import AXE, ROOT
+from ...web_support import AXE, ROOT, wait_for
 from ..browser_support import (
     PASSWORD,
     SIZES,
@@ -30,28 +30,17 @@ from ..browser_support import (
     open_page,
     overflow,
     settle,
+    shoot_for_review,
+    shots_folder,
     sign,
     sizes,
 )
 from ..browser_support import sign_up as page_sign_up
-from .test_bot import wait_for
 
 pytest.importorskip("playwright.sync_api")
 
-#: Where the screenshots of the two screens go, looked at by a person.
-SHOTS = Path("/work/wt/shots/social")
 #: How long a page may take to notice a change.
 NOTICED = 20_000
-
-
-def shot(page: Any, name: str, *, full: bool = True) -> None:
-    """Photograph the page (the whole of it, or the window: a dialog) into :data:`SHOTS`, when that folder can be
-    written."""
-    try:
-        SHOTS.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return
-    page.screenshot(path=str(SHOTS / name), full_page=full)
 
 
 def followed_audited(page: Any) -> None:
@@ -104,7 +93,7 @@ def test_a_player_makes_a_bot_and_a_token_from_the_page_and_hive_bot_plays_with_
         header_button(page, device)
         expect(page.locator("#dlg-account")).to_be_visible()
         expect(page.locator("#btn-bots")).to_be_visible()
-        shot(page, f"account-{device}.png", full=False)
+        shoot_for_review(page, f"account-{device}.png", shots_folder(tmp_path, "social"))
         page.click("#btn-bots")
         dialog = page.locator("#dlg-bots")
         expect(dialog).to_be_visible()
@@ -128,10 +117,10 @@ def test_a_player_makes_a_bot_and_a_token_from_the_page_and_hive_bot_plays_with_
         expect(rows.first).to_contain_text("never used")
         assert token not in rows.first.inner_text()
         assert overflow(page) == 0
-        shot(page, f"bots-{device}.png", full=False)
+        shoot_for_review(page, f"bots-{device}.png", shots_folder(tmp_path, "social"))
         no_serious(page, f"bot screen {device}", tmp_path)
         page.locator("#bots-command").scroll_into_view_if_needed()
-        shot(page, f"bots-{device}-walkthrough.png", full=False)
+        shoot_for_review(page, f"bots-{device}-walkthrough.png", shots_folder(tmp_path, "social"))
         listed = page.evaluate("fetch('/api/account/tokens').then((r) => r.text())")
         assert token not in listed and token[5:25] not in listed and "test rig" in listed
         page.click("#dlg-bots .dialog-buttons button")
@@ -172,7 +161,7 @@ def test_a_player_makes_a_bot_and_a_token_from_the_page_and_hive_bot_plays_with_
         watch = followed.locator("[data-action=watch]")
         expect(watch).to_have_attribute("href", f"/game/{game_id}")
         assert overflow(other) == 0
-        shot(other, f"follows-{device}.png")
+        shoot_for_review(other, f"follows-{device}.png", shots_folder(tmp_path, "social"), full=True)
         followed_audited(other)
         assert alice.post(f"/api/games/{game_id}/resign", json={}).status_code == 200
         wait_for(lambda: f"game {game_id} is over" in log.read_text(), 30, "the bot to see the end")

@@ -1,11 +1,10 @@
 """The page in French, German and Spanish, in Chromium at phone (360x740, touch) and desktop sizes: the shell and the
 lobby and a game drawn from the catalogs (no visible text is an English text the language translates), the pieces
 named as the rule books of the language name them, the top bar's switch, and the choice remembered by the browser
-and by the account. The French pages are photographed into /work/wt/shots/i18n/ (or the test's folder)."""
+and by the account. The French pages are photographed into ``$HIVE_SHOTS/i18n`` (or the test's folder)."""
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 from typing import Any
@@ -13,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from ..browser_support import SIZES, open_page, sign_up, sizes
+from ..browser_support import SIZES, open_page, shoot_for_review, shots_folder, sign_up, sizes
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
@@ -21,8 +20,6 @@ expect = playwright_api.expect
 Page = Any
 pytestmark = pytest.mark.once
 
-#: Where the French screenshots go (looked at by a person); the test's own folder when it does not exist.
-SHOTS = Path(os.environ.get("HIVE_I18N_SHOTS", "/work/wt/shots/i18n"))
 #: Hive's bugs as the French rule book names them, in the hand's order.
 FRENCH_BUGS = ("Reine", "Araignée", "Scarabée", "Sauterelle", "Fourmi", "Moustique", "Coccinelle", "Cloporte")
 #: The texts of the visible page: every text node shown, trimmed.
@@ -67,10 +64,7 @@ def no_english(page: Page, url: str, lang: str) -> None:
 
 
 def shoot(page: Page, name: str, tmp_path: Path) -> None:
-    folder = SHOTS if SHOTS.parent.is_dir() else tmp_path
-    folder.mkdir(parents=True, exist_ok=True)
-    page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=str(folder / name))
+    shoot_for_review(page, name, shots_folder(tmp_path, "i18n"))
 
 
 def fits(page: Page) -> None:

@@ -7,7 +7,7 @@ texts, this finds an English literal no catalog has. The states: the lobby, New 
 the admin screen (all signed in as an admin), a profile, the leaderboard, a tournament, a game against the AI in play
 and ended, a HiveQueen game, and the How to play pages. Each translated state fits the window's width; the server's
 English texts the page shows as they come (:data:`SERVER_TEXTS`) come out in the page's language; the lobby and a
-game are photographed in German and Spanish into /work/wt/shots/i18n/ (or the test's folder)."""
+game are photographed in German and Spanish into ``$HIVE_SHOTS/i18n`` (or the test's folder)."""
 
 from __future__ import annotations
 
@@ -22,8 +22,18 @@ import pytest
 
 from hive.web.http.pages import how_to_play_page
 
-from ..browser_support import PASSWORD, SIZES, api_account, header_button, open_page, overflow, press, sizes
-from .test_i18n_browser import shoot
+from ..browser_support import (
+    PASSWORD,
+    SIZES,
+    api_account,
+    header_button,
+    open_page,
+    overflow,
+    press,
+    shoot_for_review,
+    shots_folder,
+    sizes,
+)
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
@@ -252,7 +262,7 @@ def rendered(
                 kept = [t for t, s in pairs if t not in same and (s == t or VALUES.search(s))]
                 assert kept == [], (lang, kept)
             if lang in ("de", "es") and name in PHOTOGRAPHED:
-                shoot(page, f"{name.replace(' ', '-')}-{lang}-{device}.png", tmp_path)
+                shoot_for_review(page, f"{name.replace(' ', '-')}-{lang}-{device}.png", shots_folder(tmp_path, "i18n"))
             page.close()
         return seen
     finally:

@@ -7,14 +7,13 @@ the same game, each holding its own seat. The lobby's grid and the dialog are ph
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from ..browser_support import SIZES, expect, game_of, open_page, overflow, press, sign_up, sizes
+from ..browser_support import SIZES, expect, game_of, open_page, overflow, press, shots_folder, sign_up, sizes
 
 pytest.importorskip("playwright.sync_api")
 Page = Any
@@ -26,8 +25,7 @@ CELL = '#quick-grid [data-cell="3+2"]'
 def test_a_click_on_the_same_cell_in_two_browsers_starts_a_game(
     browser: Any, club: str, device: str, tmp_path: Path
 ) -> None:
-    shots = Path(os.environ.get("HIVE_SHOTS", tmp_path))
-    shots.mkdir(parents=True, exist_ok=True)
+    shots = shots_folder(tmp_path)
     contexts = [browser.new_context(bypass_csp=True, **SIZES[device]) for _ in range(2)]
     try:
         a, b = (open_page(context, club) for context in contexts)

@@ -12,38 +12,17 @@ Screenshots of the pre-selected move at both sizes go to ``$HIVE_SHOTS`` (defaul
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from ...web_support import JSON, ServerProcess
-from ..browser_support import SIZES, click_move, create, expect, open_page, open_settings, press, sizes
+from ..browser_support import SIZES, click_move, create, expect, open_page, open_settings, press, shots_folder, sizes
+from .premove_support import move, placements, slots
 
 pytest.importorskip("playwright.sync_api")
 Page = Any
-
-
-def move(server: ServerProcess, game: JSON, token: str, text: str, ply: int) -> JSON:
-    r = httpx.post(
-        f"{server.url}api/games/{game['id']}/move", json={"move": text, "ply": ply}, headers={"x-seat-token": token}
-    )
-    assert r.status_code == 200, r.text
-    data: JSON = r.json()
-    return data
-
-
-def slots(st: JSON) -> set[tuple[int, int]]:
-    """The free cells beside the hive (where the page draws a slot)."""
-    taken = {(c["q"], c["r"]) for c in st["view"]["cells"]}
-    around = ((1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1))
-    return {(q + dq, r + dr) for q, r in taken for dq, dr in around} - taken
-
-
-def placements(st: JSON, piece: str) -> list[tuple[str, tuple[int, int]]]:
-    return [(m["move"], (m["to"][0], m["to"][1])) for m in st["view"]["legal"].get(piece, [])]
 
 
 def preselect(page: Page, device: str, piece: str, cell: tuple[int, int]) -> None:
@@ -57,8 +36,7 @@ def preselect(page: Page, device: str, piece: str, cell: tuple[int, int]) -> Non
 def test_a_move_chosen_early_is_played_dropped_or_confirmed(
     browser: Any, server: ServerProcess, device: str, tmp_path: Path
 ) -> None:
-    shots = Path(os.environ.get("HIVE_SHOTS", tmp_path))
-    shots.mkdir(parents=True, exist_ok=True)
+    shots = shots_folder(tmp_path)
     context = browser.new_context(bypass_csp=True, **SIZES[device])
     try:
         game = create(server, mode="online", colour="white", options={"game_type": "Base"})

@@ -16,7 +16,6 @@ to ``$HIVE_SHOTS`` (default: the test's own folder)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -26,17 +25,11 @@ import pytest
 from hive.games.hivequeen import Board
 
 from ...web_support import JSON, ServerProcess
-from ..browser_support import DESKTOP, SIZES, create, expect, open_page, open_settings, press, sizes
-from .test_premove_browser import move, placements, slots
+from ..browser_support import DESKTOP, SIZES, create, expect, open_page, open_settings, press, shots_folder, sizes
+from .premove_support import move, placements, slots
 
 pytest.importorskip("playwright.sync_api")
 Page = Any
-
-
-def shots_folder(tmp_path: Path) -> Path:
-    shots = Path(os.environ.get("HIVE_SHOTS", tmp_path))
-    shots.mkdir(parents=True, exist_ok=True)
-    return shots
 
 
 def flights(board: Board, south: str) -> set[str]:

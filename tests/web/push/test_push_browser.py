@@ -13,7 +13,6 @@ which shows the notification."""
 from __future__ import annotations
 
 import json
-import os
 import struct
 from pathlib import Path
 from typing import Any
@@ -23,12 +22,10 @@ import pytest
 
 from hive.web.shared.settings import Settings
 
-from ..browser_support import SIZES, api_account, expect, header_button, open_page, sign_up, sizes
+from ..browser_support import SIZES, api_account, expect, header_button, open_page, shots_folder, sign_up, sizes
 from ..push_support import Browser, push_service
 
 pytestmark = pytest.mark.once
-#: Where the screenshots of the opt-in control go (HIVE_SHOTS, or the test's own folder).
-SHOTS_VARIABLE = "HIVE_SHOTS"
 
 #: Stands in for the vendor's push service: ``subscribe`` answers a subscription to the test's endpoint and keys.
 FAKE_PUSH = """
@@ -99,8 +96,7 @@ def active_worker(page: Any) -> dict[str, Any]:
 def test_the_page_installs_and_a_player_turns_notifications_on_and_off(
     browser: Any, club: str, device: str, tmp_path: Path
 ) -> None:
-    shots = Path(os.environ.get(SHOTS_VARIABLE) or tmp_path)
-    shots.mkdir(parents=True, exist_ok=True)
+    shots = shots_folder(tmp_path)
     keys = Browser()
     with push_service() as service:
         subscription = keys.subscription(service.endpoint("ann"))
