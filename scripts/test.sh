@@ -43,8 +43,11 @@ echo "== ruff"
 .venv/bin/ruff format --check .
 echo "== mypy"
 .venv/bin/mypy
+# The tests run on as many workers as the machine has cores, up to four (pytest-xdist); a test marked timing runs
+# alone (tests/turns.py). `-n 0` (given last) runs them in this one process.
+PARALLEL=(-n auto --maxprocesses 4 --dist worksteal)
 echo "== pytest, $(.venv/bin/hive --version)"
-.venv/bin/pytest "$@"
+.venv/bin/pytest "${PARALLEL[@]}" "$@"
 echo "== pytest, $(HIVE_PURE=1 .venv/bin/hive --version): the tests of what the builds differ in"
 # The apps' tests (server, page, arena, hive tune), the deployment's and the docs' (marked once) ran above.
-HIVE_PURE=1 .venv/bin/pytest -m "not slow and not once" "$@"
+HIVE_PURE=1 .venv/bin/pytest "${PARALLEL[@]}" -m "not slow and not once" "$@"

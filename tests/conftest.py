@@ -13,7 +13,7 @@ from hive.plugin import GameSpec
 
 from .toygame import NAME, PLUGIN
 
-pytest_plugins = ["tests.servers"]
+pytest_plugins = ["tests.servers", "tests.turns"]
 
 
 @pytest.fixture()

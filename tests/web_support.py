@@ -47,7 +47,7 @@ def wait_until_up(url: str, timeout: float = 30.0) -> None:
     raise RuntimeError(f"the server at {url} did not come up within {timeout} s")
 
 
-def wait_for(test: Callable[[], Any], seconds: float, what: str) -> Any:
+def wait_for(test: Callable[..., Any], seconds: float, what: str) -> Any:
     """What ``test()`` gives once it is true, asked every 0.2 s for up to ``seconds``; fails naming ``what``."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:

@@ -108,7 +108,7 @@ def check_time_limit(positions: list[str], budget: float, allowed: float, clock:
         assert board.game_string() == game_string
 
 
-@pytest.mark.timing
+@pytest.mark.timing(alone=False)
 def test_answers_within_the_time_given() -> None:
     """The search stops within its budget and the time between two looks at the clock, counted in the CPU time this
     process spent (a machine busy with other work makes the wall-clock time longer, not the search)."""
@@ -125,7 +125,7 @@ def own_time() -> float:
     return time.perf_counter() - waited
 
 
-@pytest.mark.timing
+@pytest.mark.timing(alone=False)
 @pytest.mark.slow
 def test_one_second_on_200_self_play_positions() -> None:
     """The UHP engine passes ``bestmove time 00:00:01`` less its answer's margin to the search; all answer within
