@@ -68,6 +68,41 @@ def play_randomly(url: str, game_id: str, tokens: list[str], plies: range, seed:
         assert played.status_code == 200, played.text
 
 
+def against_the_random_ai(url: str, plies: int, seed: int, tries: int = 5) -> tuple[str, str]:
+    """A game in play of ``plies`` moves against ``hive play``'s random AI, White's moves random (chosen by ``seed``)
+    through the API, each answered by the AI; its id and White's token. The AI's moves are its own random choices, so
+    a game that ends sooner is left for a new one."""
+    rng = random.Random(seed)
+    for _ in range(tries):
+        made = httpx.post(f"{url}api/games", json={"mode": "ai", "ai_level": "random"}, timeout=30).json()
+        if played_to(url, made["id"], made["token"], plies, rng):
+            return made["id"], made["token"]
+    raise AssertionError(f"{tries} games against the random AI all ended before {plies} plies")
+
+
+def played_to(url: str, game_id: str, token: str, plies: int, rng: random.Random) -> bool:
+    """Whether White's random moves and the AI's answers reach ``plies`` moves with the game still in play."""
+    for ply in range(0, plies, 2):
+        st = httpx.get(f"{url}api/games/{game_id}", timeout=30).json()
+        moves = sorted(m["move"] for ms in st["view"]["legal"].values() for m in ms) or ["pass"]
+        played = httpx.post(
+            f"{url}api/games/{game_id}/move",
+            json={"move": rng.choice(moves), "ply": ply},
+            headers={"x-seat-token": token},
+            timeout=30,
+        )
+        assert played.status_code == 200, played.text
+        deadline = time.monotonic() + 30
+        while (st := httpx.get(f"{url}api/games/{game_id}", timeout=30).json())["result"] is None:
+            if len(st["moves"]) >= ply + 2:
+                break
+            assert time.monotonic() < deadline, f"the AI did not answer ply {ply}"
+            time.sleep(0.05)
+        else:
+            return False  # White's move or the AI's answer ended the game
+    return True
+
+
 def rows(page: Page) -> list[dict[str, Any]]:
     """Each item of the move list: its box, its text's height, whether its content is clipped, and the list's box."""
     found: list[dict[str, Any]] = page.evaluate(
@@ -223,23 +258,7 @@ def test_the_game_page_reads_at_every_size(browser: Any, club: str, club_db: Pat
 def test_a_game_against_the_ai_on_hive_play_reads_at_every_size(browser: Any, server: ServerProcess, size: str) -> None:
     """``hive play`` against the AI, 30 moves in: the move list's rows whole, the last in view, the column beside the
     board (on a desktop) not scrolling on its own, both cards in the window, the player's at the bottom."""
-    made = httpx.post(f"{server.url}api/games", json={"mode": "ai", "ai_level": "random"}, timeout=30).json()
-    game_id, token, rng = made["id"], made["token"], random.Random(7)
-    for ply in range(0, PLIES, 2):  # White's moves, each answered by the AI
-        st = httpx.get(f"{server.url}api/games/{game_id}", timeout=30).json()
-        assert st["result"] is None, f"the game ended at ply {ply}: choose another seed"
-        moves = sorted(m["move"] for ms in st["view"]["legal"].values() for m in ms) or ["pass"]
-        played = httpx.post(
-            f"{server.url}api/games/{game_id}/move",
-            json={"move": rng.choice(moves), "ply": ply},
-            headers={"x-seat-token": token},
-            timeout=30,
-        )
-        assert played.status_code == 200, played.text
-        deadline = time.monotonic() + 30
-        while len(httpx.get(f"{server.url}api/games/{game_id}", timeout=30).json()["moves"]) < ply + 2:
-            assert time.monotonic() < deadline, f"the AI did not answer ply {ply}"
-            time.sleep(0.05)
+    game_id, token = against_the_random_ai(server.url, PLIES, seed=7)
 
     context = browser.new_context(bypass_csp=True, **SIZES[size])
     try:
