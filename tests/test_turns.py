@@ -69,8 +69,8 @@ def test_an_alone_turn_is_released_when_its_block_raises(tmp_path: Path) -> None
     thread.join(10)
 
 
-@pytest.mark.timing(alone=False)
 def test_a_timing_test_runs_alone_unless_it_bounds_only_its_own_time(request: pytest.FixtureRequest) -> None:
+    request.node.add_marker(pytest.mark.timing(alone=False))
     assert not runs_alone(request.node)
     request.node.add_marker(pytest.mark.timing, append=False)  # now the closest: a plain timing mark
     assert runs_alone(request.node)
