@@ -4,9 +4,8 @@
 ``timing`` bounds its own elapsed time, so while it runs no other test may: the session's controller makes a folder
 for two lock files, named to the workers in ``HIVE_TEST_TURNS``, and each worker takes its turn around a test's whole
 protocol (its fixtures' set-up included), shared for any test and exclusive for a timing test (but one marked
-``timing(alone=False)``). A timing test waiting
-for its turn holds the turnstile, so the other workers start no new test meanwhile. Without workers (plain
-``pytest``) nothing is locked.
+``timing(alone=False)``). A timing test waiting for its turn holds the turnstile, so the other workers start no new
+test meanwhile. Without workers (plain ``pytest``) nothing is locked.
 """
 
 from __future__ import annotations

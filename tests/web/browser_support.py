@@ -126,9 +126,11 @@ def shots_folder(tmp_path: Path, topic: str = "") -> Path:
     return folder
 
 
-def shoot_for_review(page: Any, name: str, folder: Path, *, full: bool = False) -> None:
-    """Photograph the page from its top (the whole of it with ``full``) into ``folder``."""
-    page.evaluate("window.scrollTo(0, 0)")
+def shoot_for_review(page: Any, name: str, folder: Path, *, full: bool = False, top: bool = False) -> None:
+    """Photograph the window (the whole page with ``full``; scrolled to its top first with ``top``) into
+    ``folder``."""
+    if top:
+        page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(folder / name), full_page=full)
 
 

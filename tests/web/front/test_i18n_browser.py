@@ -64,7 +64,7 @@ def no_english(page: Page, url: str, lang: str) -> None:
 
 
 def shoot(page: Page, name: str, tmp_path: Path) -> None:
-    shoot_for_review(page, name, shots_folder(tmp_path, "i18n"))
+    shoot_for_review(page, name, shots_folder(tmp_path, "i18n"), top=True)
 
 
 def fits(page: Page) -> None:

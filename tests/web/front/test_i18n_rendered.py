@@ -262,7 +262,9 @@ def rendered(
                 kept = [t for t, s in pairs if t not in same and (s == t or VALUES.search(s))]
                 assert kept == [], (lang, kept)
             if lang in ("de", "es") and name in PHOTOGRAPHED:
-                shoot_for_review(page, f"{name.replace(' ', '-')}-{lang}-{device}.png", shots_folder(tmp_path, "i18n"))
+                shoot_for_review(
+                    page, f"{name.replace(' ', '-')}-{lang}-{device}.png", shots_folder(tmp_path, "i18n"), top=True
+                )
             page.close()
         return seen
     finally:
