@@ -31,7 +31,7 @@ from typing import Any
 import httpx
 import pytest
 
-from ...web_support import ServerProcess
+from ...web_support import JSON, ServerProcess
 from ..browser_support import PHONE, api_account, covered_controls, establish, open_page, overflow, shoot
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -58,14 +58,19 @@ def play_randomly(url: str, game_id: str, tokens: list[str], plies: range, seed:
     for ply in plies:
         st = httpx.get(f"{url}api/games/{game_id}", timeout=30).json()
         assert st["result"] is None, f"the game ended at ply {ply}: choose another seed"
-        moves = sorted(m["move"] for ms in st["view"]["legal"].values() for m in ms) or ["pass"]
-        played = httpx.post(
-            f"{url}api/games/{game_id}/move",
-            json={"move": rng.choice(moves), "ply": ply},
-            headers={"x-seat-token": tokens[st["view"]["turn"]]},
-            timeout=30,
-        )
-        assert played.status_code == 200, played.text
+        random_move(url, game_id, st, tokens[st["view"]["turn"]], rng)
+
+
+def random_move(url: str, game_id: str, st: JSON, token: str, rng: random.Random) -> None:
+    """Play one of the legal moves of the game's state ``st`` (a pass when there is none) with ``token``."""
+    moves = sorted(m["move"] for ms in st["view"]["legal"].values() for m in ms) or ["pass"]
+    played = httpx.post(
+        f"{url}api/games/{game_id}/move",
+        json={"move": rng.choice(moves), "ply": len(st["moves"])},
+        headers={"x-seat-token": token},
+        timeout=30,
+    )
+    assert played.status_code == 200, played.text
 
 
 def against_the_random_ai(url: str, plies: int, seed: int, tries: int = 5) -> tuple[str, str]:
@@ -83,15 +88,7 @@ def against_the_random_ai(url: str, plies: int, seed: int, tries: int = 5) -> tu
 def played_to(url: str, game_id: str, token: str, plies: int, rng: random.Random) -> bool:
     """Whether White's random moves and the AI's answers reach ``plies`` moves with the game still in play."""
     for ply in range(0, plies, 2):
-        st = httpx.get(f"{url}api/games/{game_id}", timeout=30).json()
-        moves = sorted(m["move"] for ms in st["view"]["legal"].values() for m in ms) or ["pass"]
-        played = httpx.post(
-            f"{url}api/games/{game_id}/move",
-            json={"move": rng.choice(moves), "ply": ply},
-            headers={"x-seat-token": token},
-            timeout=30,
-        )
-        assert played.status_code == 200, played.text
+        random_move(url, game_id, httpx.get(f"{url}api/games/{game_id}", timeout=30).json(), token, rng)
         deadline = time.monotonic() + 30
         while (st := httpx.get(f"{url}api/games/{game_id}", timeout=30).json())["result"] is None:
             if len(st["moves"]) >= ply + 2:
