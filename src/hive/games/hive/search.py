@@ -24,8 +24,8 @@ __all__ = ["CONTEMPT", "DRAW_AVERSION", "LATE_DEPTH", "LATE_MOVES", "NULL_MOVE",
 #: with the evaluation's weights (see :mod:`hive.games.hive.weights`).
 CONTEMPT = 121
 DRAW_AVERSION = 2
-#: The null move's reduction as shipped: 0, no null move (see :class:`Searcher`).
-NULL_MOVE = 0
+#: The null move's reduction in plies as shipped (see :class:`Searcher`; 0 would be none), accepted by an SPRT.
+NULL_MOVE = 2
 #: The least depth left at which the null move is tried.
 NULL_MOVE_DEPTH = 4
 #: The index (counted from 0 in the order searched) of a node's first move that late-move reductions may reduce as
