@@ -36,6 +36,13 @@ def puzzles(shallow: bool) -> list[object]:
 
 #: The null move as the puzzles search with it: tried from 3 plies left, so that it cuts at depths 4 and 5.
 NULL_MOVE = {"null_move": 2, "null_move_depth": 3}
+#: The searches the puzzles are solved with: as shipped (the null move from 4 plies left), without the null move,
+#: and with it from 3 plies left.
+SEARCHES = [
+    pytest.param({}, id=""),
+    pytest.param({"null_move": 0}, id="no-null-move"),
+    pytest.param(NULL_MOVE, id="null-move"),
+]
 
 
 def solve(game_string: str, depth: int, values: dict[str, int]) -> tuple[hive.Board, SearchResult[Move]]:
@@ -46,7 +53,7 @@ def solve(game_string: str, depth: int, values: dict[str, int]) -> tuple[hive.Bo
     return board, result
 
 
-@pytest.mark.parametrize("values", [{}, NULL_MOVE], ids=["", "null-move"])
+@pytest.mark.parametrize("values", SEARCHES)
 @pytest.mark.parametrize(("game_string", "depth", "best"), puzzles(shallow=True))
 def test_puzzle(game_string: str, depth: int, best: str, values: dict[str, int]) -> None:
     """The one move that wins (or blocks a win) within the given depth is found within that depth, with the null
@@ -56,7 +63,7 @@ def test_puzzle(game_string: str, depth: int, best: str, values: dict[str, int])
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("values", [{}, NULL_MOVE], ids=["", "null-move"])
+@pytest.mark.parametrize("values", SEARCHES)
 @pytest.mark.parametrize(("game_string", "depth", "best"), puzzles(shallow=False))
 def test_puzzle_deep(game_string: str, depth: int, best: str, values: dict[str, int]) -> None:
     board, result = solve(game_string, depth, values)
