@@ -100,8 +100,8 @@ def test_bad_weights_are_named() -> None:
         searcher_with(None, 0, {"null_move": float("nan")})
     with pytest.raises(ValueError, match="'late_moves' must be from 0 to 255, not 256"):
         searcher_with(None, 0, {"late_moves": 256})
-    with pytest.raises(ValueError, match="'late_depth' must be from 1 to 64, not 0"):
-        searcher_with(None, 0, {"late_depth": 0})
+    with pytest.raises(ValueError, match="'late_depth' must be from 0 to 64, not 65"):
+        searcher_with(None, 0, {"late_depth": 65})
 
 
 def test_a_searcher_with_values_plays_them() -> None:

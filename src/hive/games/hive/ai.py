@@ -67,7 +67,7 @@ SEARCH_RANGES: dict[str, tuple[int, int]] = {
     "null_move": (0, 4),
     "null_move_depth": (0, MAX_DEPTH),
     "late_moves": (0, 255),
-    "late_depth": (1, MAX_DEPTH),
+    "late_depth": (0, MAX_DEPTH),
 }
 #: Every parameter of the AI that can be tuned, by name, as shipped: the evaluation's weights
 #: (:data:`hive.games.hive.weights.WEIGHTS`), then the search's (:data:`SEARCH_PARAMETERS`).
