@@ -37,11 +37,12 @@ def puzzles(shallow: bool) -> list[object]:
 #: The null move as the puzzles search with it: tried from 3 plies left, so that it cuts at depths 4 and 5.
 NULL_MOVE = {"null_move": 2, "null_move_depth": 3}
 #: The searches the puzzles are solved with: as shipped (the null move from 4 plies left), without the null move,
-#: and with it from 3 plies left.
+#: with it from 3 plies left, and with late-move reductions from the fourth move.
 SEARCHES = [
     pytest.param({}, id=""),
     pytest.param({"null_move": 0}, id="no-null-move"),
     pytest.param(NULL_MOVE, id="null-move"),
+    pytest.param({"late_moves": 3}, id="late-moves"),
 ]
 
 

@@ -38,12 +38,22 @@ def test_the_weights_by_name_are_the_tables_entries() -> None:
     assert weights.WEIGHTS["guard"] == weights.GUARD
     assert len(weights.WEIGHTS) == 5 + 8 + 8 + 6
     assert SHIPPED.values == weights.WEIGHTS
-    assert list(PARAMETERS) == [*weights.WEIGHTS, "contempt", "draw_aversion", "null_move", "null_move_depth"]
+    assert list(PARAMETERS) == [
+        *weights.WEIGHTS,
+        "contempt",
+        "draw_aversion",
+        "null_move",
+        "null_move_depth",
+        "late_moves",
+        "late_depth",
+    ]
     assert SEARCH_PARAMETERS == {
         "contempt": search.CONTEMPT,
         "draw_aversion": search.DRAW_AVERSION,
         "null_move": search.NULL_MOVE,
         "null_move_depth": search.NULL_MOVE_DEPTH,
+        "late_moves": search.LATE_MOVES,
+        "late_depth": search.LATE_DEPTH,
     }
     assert BASE.ai.parameters == PARAMETERS and QUEEN.ai.parameters == {}
 
@@ -88,12 +98,18 @@ def test_bad_weights_are_named() -> None:
         searcher_with(None, 0, {"null_move_depth": 65})
     with pytest.raises(ValueError, match="'null_move' must be from 0 to 4, not nan"):
         searcher_with(None, 0, {"null_move": float("nan")})
+    with pytest.raises(ValueError, match="'late_moves' must be from 0 to 255, not 256"):
+        searcher_with(None, 0, {"late_moves": 256})
+    with pytest.raises(ValueError, match="'late_depth' must be from 0 to 64, not 65"):
+        searcher_with(None, 0, {"late_depth": 65})
 
 
 def test_a_searcher_with_values_plays_them() -> None:
     searcher = searcher_with(None, 0, {"contempt": 40.4, "draw_aversion": 7, "active_ant": 25, "null_move": 2.2})
     assert searcher.contempt == 40 and searcher.draw_aversion == 7 and searcher.null_move == 2
     assert searcher.null_move_depth == search.NULL_MOVE_DEPTH
+    assert searcher_with(None, 0, {"late_moves": 4, "late_depth": 5}).late_moves == 4
+    assert (searcher.late_moves, searcher.late_depth) == (search.LATE_MOVES, search.LATE_DEPTH)
     assert searcher.weights.values["active_ant"] == 25
     shipped = hive.games.hive.Searcher()
     assert shipped.contempt == search.CONTEMPT and shipped.draw_aversion == search.DRAW_AVERSION

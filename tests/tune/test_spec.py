@@ -17,9 +17,10 @@ BASE = hive.find_game("Base+MLP")
 GOOD = {"start": 24, "min": 0, "max": 100, "c": 6, "a": 90}
 
 
-def test_the_shipped_spec_tunes_every_parameter_but_the_null_moves_from_its_shipped_value() -> None:
+def test_the_shipped_spec_tunes_every_parameter_but_the_prunings_from_its_shipped_value() -> None:
     spec = load_spec(DEFAULT_SPEC, BASE)
-    tuned = {name: value for name, value in PARAMETERS.items() if name not in ("null_move", "null_move_depth")}
+    prunings = ("null_move", "null_move_depth", "late_moves", "late_depth")
+    tuned = {name: value for name, value in PARAMETERS.items() if name not in prunings}
     assert spec.names == list(tuned) and len(tuned) == 29
     assert spec.start() == {name: float(value) for name, value in tuned.items()}
     assert spec.gains == Gains(0.602, 0.101, 50.0)

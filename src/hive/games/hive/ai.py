@@ -11,7 +11,7 @@ from ...search.limits import Limits
 from .board import Board
 from .evaluation import MAX_WEIGHT, Weights
 from .move import Move
-from .search import CONTEMPT, DRAW_AVERSION, NULL_MOVE, NULL_MOVE_DEPTH, Searcher
+from .search import CONTEMPT, DRAW_AVERSION, LATE_DEPTH, LATE_MOVES, NULL_MOVE, NULL_MOVE_DEPTH, Searcher
 from .weights import WEIGHTS
 
 #: Named strength levels, by depth with a time cap (the cap matters for the plain Python build).
@@ -50,16 +50,25 @@ def searcher(seed: int | None = None, opening_noise: int = 0) -> Searcher:
 #: The search's parameters, as shipped: ``contempt``, the most a draw costs the side that is ahead at the root
 #: (:data:`hive.games.hive.search.CONTEMPT`), ``draw_aversion``, what a draw costs the searching side on top of it,
 #: and the null move's: ``null_move``, its reduction in plies (0: no null move), and ``null_move_depth``, the least
-#: depth left at which it is tried (see :class:`~hive.games.hive.search.Searcher`). Nothing else in the search
+#: depth left at which it is tried, and the late-move reductions': ``late_moves``, the index of a node's first move
+#: that may be reduced (0: none), and ``late_depth``, the least depth left at which one is (see
+#: :class:`~hive.games.hive.search.Searcher`). Nothing else in the search
 #: changes what it plays at a given depth (its move ordering changes only how soon it gets there).
 SEARCH_PARAMETERS: dict[str, int] = {
     "contempt": CONTEMPT,
     "draw_aversion": DRAW_AVERSION,
     "null_move": NULL_MOVE,
     "null_move_depth": NULL_MOVE_DEPTH,
+    "late_moves": LATE_MOVES,
+    "late_depth": LATE_DEPTH,
 }
 #: The search parameters whose values are bounded more narrowly than by the evaluation's weights' ``MAX_WEIGHT``.
-SEARCH_RANGES: dict[str, tuple[int, int]] = {"null_move": (0, 4), "null_move_depth": (0, MAX_DEPTH)}
+SEARCH_RANGES: dict[str, tuple[int, int]] = {
+    "null_move": (0, 4),
+    "null_move_depth": (0, MAX_DEPTH),
+    "late_moves": (0, 255),
+    "late_depth": (0, MAX_DEPTH),
+}
 #: Every parameter of the AI that can be tuned, by name, as shipped: the evaluation's weights
 #: (:data:`hive.games.hive.weights.WEIGHTS`), then the search's (:data:`SEARCH_PARAMETERS`).
 PARAMETERS: dict[str, int] = {**WEIGHTS, **SEARCH_PARAMETERS}

@@ -11,12 +11,15 @@ cdef int[::1] _NB
 
 
 cdef int _STACK, _INDEX_BITS, _INDEX_MASK
+cdef long long _QUIET
 
 
 cdef class Searcher(SearchBase):
     cdef public Weights weights
     cdef public int null_move
     cdef public int null_move_depth
+    cdef public int late_moves
+    cdef public int late_depth
     cdef unsigned char[::1] _near
     cdef int[::1] _stack
     cdef long long[::1] _keys
@@ -29,7 +32,7 @@ cdef class Searcher(SearchBase):
     @cython.locals(position=Position)
     cdef int _node(self, object p, int depth, int alpha, int beta, int ply) except? -2147483647
     @cython.locals(status=int, key="unsigned long long", score=int, tt_move=int, n=int, base=int, i=int,
-                   original_alpha=int, best=int, best_move=int, move=int, sorted_from=int)
+                   original_alpha=int, best=int, best_move=int, move=int, sorted_from=int, reduce=int)
     cdef int _negamax(self, Position p, int depth, int alpha, int beta, int ply) except? -2147483647
     @cython.locals(queen=int, mask=int, count=int, d=int)
     cdef bint _may_pass(self, Position p) noexcept

@@ -17,7 +17,7 @@ from .pieces import PIECES_PER_COLOUR
 from .position import Position
 from .state import HAND, PASS, CutCache
 
-__all__ = ["CONTEMPT", "DRAW_AVERSION", "NULL_MOVE", "NULL_MOVE_DEPTH", "Searcher"]
+__all__ = ["CONTEMPT", "DRAW_AVERSION", "LATE_DEPTH", "LATE_MOVES", "NULL_MOVE", "NULL_MOVE_DEPTH", "Searcher"]
 
 #: Hive's contempt: the most a draw costs the side that is ahead at the root (the framework's is
 #: :data:`hive.search.CONTEMPT`), and what a draw costs the searching side on top of it; both ``hive tune``'s, accepted
@@ -28,6 +28,11 @@ DRAW_AVERSION = 2
 NULL_MOVE = 2
 #: The least depth left at which the null move is tried.
 NULL_MOVE_DEPTH = 4
+#: The index (counted from 0 in the order searched) of a node's first move that late-move reductions may reduce as
+#: shipped: 0, no reductions (see :class:`Searcher`).
+LATE_MOVES = 0
+#: The least depth left at which a late move is reduced.
+LATE_DEPTH = 3
 
 
 class Searcher(SearchBase):
@@ -44,6 +49,12 @@ class Searcher(SearchBase):
     shallower than a move's would be; when the side still stands at or above beta, the node is cut off (with beta
     for a won line: a score proved with a pass the rules do not allow is no proof of a win).
 
+    Late-move reductions, with :attr:`late_moves` above 0: at :attr:`late_depth` plies or more from the leaves, a
+    node's moves from its :attr:`late_moves`-th on (counted from 0 in the order searched) that the ordering finds
+    quiet (no killer, neither reaching the enemy Queen nor leaving one's own) are first searched a ply shallower with
+    a null window, two plies from the twelfth move on at six plies or more; such a move is searched again at full
+    depth only when it beats alpha there.
+
     :param seed: seeds the opening randomness; ``None`` plays deterministically.
     :param opening_noise: plies from the start during which near-equal root moves are chosen at random.
     :param weights: the evaluation's weights (default: the shipped ones, :data:`~hive.games.hive.evaluation.SHIPPED`).
@@ -59,6 +70,10 @@ class Searcher(SearchBase):
         self.null_move = NULL_MOVE
         #: The least depth left at which the null move is tried.
         self.null_move_depth = NULL_MOVE_DEPTH
+        #: The index of a node's first move that may be reduced (0: no late-move reductions).
+        self.late_moves = LATE_MOVES
+        #: The least depth left at which a late move is reduced.
+        self.late_depth = LATE_DEPTH
         #: The weights the evaluation reads.
         self.weights = SHIPPED if weights is None else weights
         # cells next to the queens while ordering (bit 1: enemy queen, bit 2: own queen; index CELLS is HAND),
@@ -183,13 +198,25 @@ class Searcher(SearchBase):
                     self._keys_for(p, base + i, n - i, ply)
                 self._pick(base + i, base + n)
             move = self._stack[base + i]
+            # a late move the ordering found nothing for (its key's flag and history bits all clear)
+            reduce = 0
+            if (
+                self.late_moves > 0
+                and i >= self.late_moves
+                and depth >= self.late_depth
+                and self._keys[base + i] >> _INDEX_BITS < _QUIET
+            ):
+                reduce = 2 if i >= 12 and depth >= 6 else 1
             p.make(move)
-            if i == 0 or beta - alpha == 1:
+            if i == 0:
                 score = -self._negamax(p, depth - 1, -beta, -alpha, ply + 1)
             else:
-                # principal variation search: prove the move no better than alpha, search it fully only if it is
-                score = -self._negamax(p, depth - 1, -alpha - 1, -alpha, ply + 1)
-                if alpha < score < beta:
+                # principal variation search: prove the move no better than alpha (shallower for a late move),
+                # search it fully only if it is
+                score = -self._negamax(p, depth - 1 - reduce, -alpha - 1, -alpha, ply + 1)
+                if reduce and score > alpha:
+                    score = -self._negamax(p, depth - 1, -alpha - 1, -alpha, ply + 1)
+                if alpha < score < beta and beta - alpha > 1:
                     score = -self._negamax(p, depth - 1, -beta, -score, ply + 1)
             p.unmake()
             if score > best:
@@ -292,6 +319,8 @@ _STACK = 8192
 # move ordering keeps a move's index in the low bits of its sort key (ties go to the earlier move)
 _INDEX_BITS = 12
 _INDEX_MASK = (1 << _INDEX_BITS) - 1
+# a sort key (less its index) below this has none of the ordering's flags (killers, the Queens): a quiet move
+_QUIET = 1 << 19
 # C-typed copy (see search.pxd) of the neighbour table; a list when running as Python.
 _COMPILED = is_compiled(Searcher.search)
 _NB = table("i", NEIGHBOUR, _COMPILED)
