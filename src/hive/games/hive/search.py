@@ -198,7 +198,7 @@ class Searcher(SearchBase):
                     self._keys_for(p, base + i, n - i, ply)
                 self._pick(base + i, base + n)
             move = self._stack[base + i]
-            # a late move the ordering found nothing for (its key's flag and history bits all clear)
+            # a late move the ordering found nothing for (no flag in its sort key: no killer, neither Queen)
             reduce = 0
             if (
                 self.late_moves > 0
