@@ -19,20 +19,10 @@ from ...game import (
 from ...gameboard import GameBoard
 from . import endings, position_record
 from .geometry import RADIUS, cell_at
-from .move import LegalTurns, Production, Turn, production_of
+from .move import LegalTurns, Production, Turn
 from .notation import named_cell, read_turn, turn_text
 from .position import Position
-from .reasons import movement_reason, no_production_reason, production_reason
-from .rules import (
-    COLOUR_NAMES,
-    DRONE,
-    HIGHBORN,
-    LETTERS,
-    NURSE,
-    QUEEN,
-    REPETITION_DRAW_COUNT,
-    SOLDIER,
-)
+from .rules import COLOUR_NAMES, LETTERS
 from .state import (
     END,
     PRODUCTION,
@@ -40,6 +30,7 @@ from .state import (
     production_cell,
     production_kind,
 )
+from .turns import list_turns, play_partial
 
 __all__ = ["GAME_NAME", "Board", "IllegalMoveError", "InvalidMoveError", "LegalTurns", "Production", "Turn"]
 
@@ -132,21 +123,7 @@ class Board(Position, GameBoard[Turn]):
 
     def outcome(self) -> Outcome | None:
         """How the game ended (a Queen lost, no movement, units, repetition, the turn limit), or ``None``."""
-        if self.status == IN_PROGRESS:
-            return None
-        winner = None if self.status == DRAW else self.status - FIRST_WINS
-        colour = self.ply & 1
-        mover = 1 - colour
-        units = f"units {self.units[0]}-{self.units[1]}"
-        if self.count[QUEEN | mover << 3] == 0:
-            return endings.QUEEN_CAPTURED(winner, self.sides)
-        if not self.has_movement(colour):
-            if self.has_movement(1 - colour):
-                return endings.NO_MOVEMENT(winner, self.sides)
-            return endings.NEITHER_CAN_MOVE(winner, self.sides, units)
-        if self.status == DRAW and self.seen.get(self.hash, 0) >= REPETITION_DRAW_COUNT:
-            return endings.REPETITION(winner, self.sides)
-        return endings.QUIET_TURNS(winner, self.sides, units)
+        return endings.outcome_of(self)
 
     def adjudicate(self) -> Outcome:
         """The outcome of a game stopped here: the rules' own if it is over, else units decide (as the rules do at
@@ -159,17 +136,9 @@ class Board(Position, GameBoard[Turn]):
         return Outcome(Termination.ADJUDICATION, winner, self.sides, f"units {self.units[0]}-{self.units[1]}")
 
     def could_win(self, side: int) -> bool:
-        """Whether ``side`` could still win by some series of legal turns of both players. It cannot when it has
-        nothing that captures or ever will (no Highborn, Soldier or Nurse on the field), the other player keeps a
-        Queen and can always move (a Highborn to swap with, or a Drone: neither can be taken), and ``side`` has no
-        more units than the other (its units cannot grow, and the other's cannot shrink)."""
-        if self.is_game_over():
-            return False
-        other = 1 - side
-        count = self.count
-        disarmed = not any(count[kind | side << 3] for kind in (HIGHBORN, SOLDIER, NURSE))
-        mobile = bool(count[QUEEN | other << 3]) and bool(count[HIGHBORN | other << 3] or count[DRONE | other << 3])
-        return not (disarmed and mobile and self.units[side] <= self.units[other])
+        """Whether ``side`` could still win by some series of legal turns of both players (see
+        :func:`hive.games.hivequeen.endings.could_win`)."""
+        return endings.could_win(self, side)
 
     def end_reason(self) -> str:
         """Why the game ended (empty while it goes on)."""
@@ -204,7 +173,7 @@ class Board(Position, GameBoard[Turn]):
 
         :raises ~hive.game.IllegalMoveError: when ``turn`` itself is illegal.
         """
-        depth = self._play_partial(turn)
+        depth = play_partial(self, turn)
         try:
             if self.phase != PRODUCTION or self.ply != self.ply_before(depth):
                 return []
@@ -224,64 +193,14 @@ class Board(Position, GameBoard[Turn]):
         kept = self._kept_turns
         if kept is not None and kept[0] == len(self.history) and kept[1] == self.hash:
             return kept[2]
-        turns: list[Turn] = []
-        if self.status == IN_PROGRESS:
-            for move in self.movements():
-                self._complete(move, Turn.from_steps([move]), frozenset(), set(), turns)
+        turns = list_turns(self)
         self._kept_turns = (len(self.history), self.hash, turns)
         return turns
-
-    def _complete(
-        self, step: int, turn: Turn, produced: frozenset[int], done: set[frozenset[int]], out: list[Turn]
-    ) -> None:
-        """Add ``turn`` (``step`` its last step, not made yet; ``produced`` its production steps) to ``out``, then
-        every turn that adds productions to it whose set of productions is not in ``done``."""
-        ply = self.ply
-        self.make(step)
-        try:
-            done.add(produced)
-            out.append(turn)
-            if self.ply != ply:
-                return
-            for following in self.productions():
-                if following != END:
-                    key = produced | {following}
-                    # the same productions in another order lead to the same position: its turns are listed
-                    if key not in done:
-                        self._complete(following, turn.with_production(production_of(following)), key, done, out)
-        finally:
-            self.unmake()
-
-    def _play_partial(self, turn: Turn) -> int:
-        """Make the steps of ``turn`` (checked) and return how many were made; raises with nothing made."""
-        if self.status != IN_PROGRESS:
-            raise IllegalMoveError(f"The game is over ({self.state}): no turn can be played.")
-        steps = turn.steps()
-        ply = self.ply
-        made = 0
-        try:
-            for i, step in enumerate(steps):
-                if i and (self.ply != ply or self.status != IN_PROGRESS):
-                    raise IllegalMoveError(
-                        f"{turn.productions[i - 1]} cannot be produced: {no_production_reason(self, turn, i - 1)}"
-                    )
-                legal = self.movements() if i == 0 else self.productions()
-                if step not in legal:
-                    raise IllegalMoveError(
-                        movement_reason(self, turn) if i == 0 else production_reason(self, turn.productions[i - 1])
-                    )
-                self.make(step)
-                made += 1
-        except IllegalMoveError:
-            for _ in range(made):
-                self.unmake()
-            raise
-        return made
 
     def is_legal(self, turn: Turn) -> bool:
         """Whether ``turn`` may be played now (a turn found legal is pushed next without checking it again)."""
         try:
-            depth = self._play_partial(turn)
+            depth = play_partial(self, turn)
         except IllegalMoveError:
             return False
         for _ in range(depth):
@@ -302,7 +221,7 @@ class Board(Position, GameBoard[Turn]):
         if checked is not None and checked[0] == start and checked[1] == self.hash and checked[2] == turn:
             self._repush(turn)
         else:
-            self._play_partial(turn)
+            play_partial(self, turn)
             self._close_turn(start, ply)
         if text is not None:
             self._pushed(len(self._turn_starts) - 1, turn, text)
@@ -359,7 +278,7 @@ class Board(Position, GameBoard[Turn]):
         """
         turn = read_turn(self, text)
         try:
-            depth = self._play_partial(turn)
+            depth = play_partial(self, turn)
         except IllegalMoveError as err:
             raise IllegalMoveError(f"{text!r}: {err}") from None
         for _ in range(depth):
