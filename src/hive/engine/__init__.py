@@ -13,17 +13,9 @@ Every wait is bounded: a reply that does not come in time raises :class:`EngineT
 killed), an engine that exits raises :class:`EngineTerminatedError`; neither ever hangs the caller.
 """
 
-from .protocol import (
-    EngineError,
-    EngineInvalidMoveError,
-    EngineTerminatedError,
-    EngineTimeoutError,
-    Option,
-    PlayResult,
-    UHPProtocol,
-    popen_uhp,
-)
+from .protocol import UHPProtocol, popen_uhp
 from .simple import SimpleEngine
+from .values import EngineError, EngineInvalidMoveError, EngineTerminatedError, EngineTimeoutError, Option, PlayResult
 
 __all__ = [
     "EngineError",

@@ -12,7 +12,8 @@ from typing import Any, TypeVar
 from ..game import Game
 from ..games.hive import Move
 from ..search import Limits
-from .protocol import EngineTerminatedError, Option, PlayResult, UHPProtocol, popen_uhp
+from .protocol import UHPProtocol, popen_uhp
+from .values import EngineTerminatedError, Option, PlayResult
 
 _T = TypeVar("_T")
 
