@@ -30,54 +30,49 @@ import contextlib
 import fcntl
 import mmap
 import os
-import select
 import tempfile
 import time
 import weakref
 from typing import TYPE_CHECKING, Any
 
 from ..game import DRAW
-from .framework import MAX_DEPTH, NO_CUTOFF, WIN, SearchTimeout
+from .framework import NO_CUTOFF, WIN, SearchTimeout
+from .helper import help_team
+from .slots import (
+    AGE,
+    ALPHA,
+    BATCH,
+    BETA,
+    COUNT,
+    CUT,
+    DEPTH,
+    DONE,
+    DRAW_SCORE,
+    LENGTH,
+    LINE_LENGTH,
+    LONGEST_PATH,
+    NODES,
+    PATH,
+    PENDING,
+    PLY,
+    POLL,
+    QUIT,
+    SEARCH,
+    SIDE,
+    STOP,
+    TAKEN,
+)
 
 if TYPE_CHECKING:
     from .framework import SearchBase, SearchPosition
 
 #: The least depth left at which a node of the principal variation is shared out.
 SPLIT_DEPTH = 3
-# how long an idle process sleeps between looks at the queue, in seconds
-_POLL = 0.0002
-# how long a helper sleeps between searches before it looks whether its parent lives, in seconds
-_IDLE = 1.0
-# the header: the batch's number, the stop, quit and beta-reached flags, the batch's alpha, beta, depth, ply, task
-# count and path length, the search's number, draw score, root side, table age and root line's length, then the
-# path from the root, per helper its node count, and the root's line (its moves from the game's start)
-(
-    _BATCH,
-    _STOP,
-    _QUIT,
-    _CUT,
-    _ALPHA,
-    _BETA,
-    _DEPTH,
-    _PLY,
-    _COUNT,
-    _LENGTH,
-    _SEARCH,
-    _DRAW,
-    _SIDE,
-    _AGE,
-    _LINE_LENGTH,
-    _PATH,
-) = range(16)
-_LONGEST = 4 * MAX_DEPTH
-_NODES = _PATH + _LONGEST
 #: The longest root line a team follows (a longer game starts a new team at each search).
 LONGEST_LINE = 2048
 # the write ends of every team's wake pipes in this process: a helper forked later closes them, so that a team's
 # helpers see their parent's end when it dies
 _WAKE_ENDS: set[int] = set()
-# a task's state: pending, done, or taken by process k (``_TAKEN + k``, the parent being 0)
-_PENDING, _DONE, _TAKEN = 0, 1, 2
 
 
 def can_fork() -> bool:
@@ -142,8 +137,8 @@ def _shut(
     """End a team's helpers and release what it holds (a team's close, or its finalizer)."""
     if os.getpid() != owner:  # a copy of the team in a process forked from its owner
         return
-    slots[_STOP] = 1
-    slots[_QUIT] = 1
+    slots[STOP] = 1
+    slots[QUIT] = 1
     for fd in wakes.values():
         _WAKE_ENDS.discard(fd)
         os.close(fd)  # an idle helper wakes to the pipe's end
@@ -175,12 +170,12 @@ class Team:
         self.table = searcher.tt
         self.table_memory = searcher.tt.memory
         self.line = root_line(searcher, position)
-        self.lines = _NODES + threads
+        self.lines = NODES + threads
         self.base = self.lines + LONGEST_LINE
         self.lock = ProcessLock()
         self.memory = mmap.mmap(-1, 8 * (self.base + 4 * self.width))
         self.slots = memoryview(self.memory).cast("q")
-        self.slots[_SEARCH] = 1
+        self.slots[SEARCH] = 1
         self.path: list[int] = []
         self.pids: dict[int, int] = {}
         self.wakes: dict[int, int] = {}
@@ -195,7 +190,7 @@ class Team:
                 try:
                     for fd in (*_WAKE_ENDS, *self.wakes.values(), *(r for h, r in reads.items() if h != helper)):
                         os.close(fd)
-                    self._help(helper, reads[helper])
+                    help_team(self, helper, reads[helper])
                     code = 0
                 finally:
                     os._exit(code)
@@ -225,29 +220,29 @@ class Team:
         with self.lock:
             for index, move in enumerate(line[1]):
                 slots[self.lines + index] = move
-            slots[_LINE_LENGTH] = len(line[1])
-            slots[_DRAW], slots[_SIDE], slots[_AGE] = searcher.draw_score, searcher.root_side, searcher.tt.age
+            slots[LINE_LENGTH] = len(line[1])
+            slots[DRAW_SCORE], slots[SIDE], slots[AGE] = searcher.draw_score, searcher.root_side, searcher.tt.age
             for helper in range(1, threads):
-                slots[_NODES + helper] = 0
-            slots[_COUNT], slots[_CUT] = 0, 0
-            slots[_BATCH] += 1
-            slots[_SEARCH] += 1
-            slots[_STOP] = 0
+                slots[NODES + helper] = 0
+            slots[COUNT], slots[CUT] = 0, 0
+            slots[BATCH] += 1
+            slots[SEARCH] += 1
+            slots[STOP] = 0
         try:
             for fd in self.wakes.values():
                 os.write(fd, b"!")
         except BlockingIOError:  # pragma: no cover - a pipe full of wake-ups the helper will read
             pass
         except BrokenPipeError:
-            slots[_STOP] = 1
+            slots[STOP] = 1
             return False
         return True
 
     def finish(self) -> int:
         """End the search (the helpers go back to sleep); returns the nodes the helpers searched in it."""
-        self.slots[_STOP] = 1
+        self.slots[STOP] = 1
         self.searcher = self.position = None
-        return sum(self.slots[_NODES + helper] for helper in range(1, self.threads))
+        return sum(self.slots[NODES + helper] for helper in range(1, self.threads))
 
     def close(self) -> None:
         """Stop and reap the helpers and release the shared memory (harmless when called twice)."""
@@ -271,7 +266,7 @@ class Team:
         """The score of the position the parent is at (on the principal variation), as the negamax returns it."""
         s: SearchBase = self.searcher
         p: SearchPosition = self.position
-        if depth < SPLIT_DEPTH or len(self.path) >= _LONGEST or p.status >= DRAW or s.repeated(p, ply):
+        if depth < SPLIT_DEPTH or len(self.path) >= LONGEST_PATH or p.status >= DRAW or s.repeated(p, ply):
             return s.score_node(p, depth, alpha, beta, ply)
         score = s.probe(p.hash, depth, alpha, beta)
         if score != NO_CUTOFF:
@@ -307,43 +302,43 @@ class Team:
         slots = self.slots
         count = len(moves) - 1
         with self.lock:
-            slots[_ALPHA], slots[_BETA], slots[_DEPTH], slots[_PLY] = alpha, beta, depth, ply
-            slots[_COUNT], slots[_LENGTH], slots[_CUT] = count, len(self.path), 0
+            slots[ALPHA], slots[BETA], slots[DEPTH], slots[PLY] = alpha, beta, depth, ply
+            slots[COUNT], slots[LENGTH], slots[CUT] = count, len(self.path), 0
             for index, move in enumerate(self.path):
-                slots[_PATH + index] = move
+                slots[PATH + index] = move
             for index in range(count):
                 slots[self._slot(index, 0)] = moves[index + 1]
-                slots[self._slot(index, 1)] = _PENDING
-            slots[_BATCH] += 1
-            batch = slots[_BATCH]
+                slots[self._slot(index, 1)] = PENDING
+            slots[BATCH] += 1
+            batch = slots[BATCH]
         try:
             self._wait(batch)
         finally:
             with self.lock:
-                slots[_BATCH] += 1  # cancels what is left of this batch
+                slots[BATCH] += 1  # cancels what is left of this batch
         # a score that beat the alpha it was searched against is proved; one at or below it is only a bound
         scores = [first] + [slots[self._slot(index, 2)] for index in range(count)]
         proved = [True] + [slots[self._slot(index, 2)] > slots[self._slot(index, 3)] for index in range(count)]
-        done = [True] + [slots[self._slot(index, 1)] == _DONE for index in range(count)]
+        done = [True] + [slots[self._slot(index, 1)] == DONE for index in range(count)]
         best = max(score for score, finished in zip(scores, done, strict=True) if finished)
         chosen = [i for i in range(len(moves)) if done[i] and proved[i] and scores[i] == best]
         if not chosen:  # every move failed low: the highest bound, as the negamax keeps it
             chosen = [i for i in range(len(moves)) if done[i] and scores[i] == best]
         return best, moves[chosen[0]]
 
-    def _claim(self, process: int) -> tuple[int, int, int, int, int, int] | None:
+    def claim(self, process: int) -> tuple[int, int, int, int, int, int] | None:
         """Under the lock: the next pending task of the batch, taken by ``process``, as its index, move, alpha, beta,
         depth and ply."""
         slots = self.slots
-        if slots[_STOP] or slots[_CUT]:
+        if slots[STOP] or slots[CUT]:
             return None
-        for index in range(slots[_COUNT]):
-            if slots[self._slot(index, 1)] == _PENDING:
-                slots[self._slot(index, 1)] = _TAKEN + process
-                return index, slots[self._slot(index, 0)], slots[_ALPHA], slots[_BETA], slots[_DEPTH], slots[_PLY]
+        for index in range(slots[COUNT]):
+            if slots[self._slot(index, 1)] == PENDING:
+                slots[self._slot(index, 1)] = TAKEN + process
+                return index, slots[self._slot(index, 0)], slots[ALPHA], slots[BETA], slots[DEPTH], slots[PLY]
         return None
 
-    def _run(self, batch: int, task: tuple[int, int, int, int, int, int]) -> None:
+    def run_task(self, batch: int, task: tuple[int, int, int, int, int, int]) -> None:
         """Search ``task`` of ``batch`` and publish its score (raising the shared alpha, ending the batch at
         beta)."""
         index, move, alpha, beta, depth, ply = task
@@ -353,15 +348,15 @@ class Team:
         if alpha < score < beta:
             score = self.searcher.score_child(self.position, move, depth, alpha, beta, ply)
         with self.lock:
-            if slots[_BATCH] != batch:
+            if slots[BATCH] != batch:
                 return
             slots[self._slot(index, 2)] = score
             slots[self._slot(index, 3)] = alpha
-            slots[self._slot(index, 1)] = _DONE
-            if score > slots[_ALPHA]:
-                slots[_ALPHA] = score
+            slots[self._slot(index, 1)] = DONE
+            if score > slots[ALPHA]:
+                slots[ALPHA] = score
             if score >= beta:
-                slots[_CUT] = 1
+                slots[CUT] = 1
 
     def _wait(self, batch: int) -> None:
         """Take tasks of ``batch`` and wait for the helpers' until every task is done or one reached beta, polling
@@ -369,93 +364,20 @@ class Team:
         slots, s = self.slots, self.searcher
         while True:
             with self.lock:
-                task = self._claim(0)
+                task = self.claim(0)
             if task is not None:
-                self._run(batch, task)
+                self.run_task(batch, task)
                 continue
-            if slots[_CUT] or all(slots[self._slot(index, 1)] == _DONE for index in range(slots[_COUNT])):
+            if slots[CUT] or all(slots[self._slot(index, 1)] == DONE for index in range(slots[COUNT])):
                 return
             if time.perf_counter() > s.deadline or (s.stop is not None and s.stop()):
-                slots[_STOP] = 1
+                slots[STOP] = 1
                 raise SearchTimeout
             for helper, pid in list(self.pids.items()):
                 if os.waitpid(pid, os.WNOHANG)[0]:
                     del self.pids[helper]
                     with self.lock:
-                        for index in range(slots[_COUNT]):
-                            if slots[self._slot(index, 1)] == _TAKEN + helper:
-                                slots[self._slot(index, 1)] = _PENDING
-            time.sleep(_POLL)
-
-    def _help(self, helper: int, wake: int) -> None:  # pragma: no cover - runs in the helper
-        """A helper's life: take the tasks of each search, bringing its root to the search's first, and sleep
-        between searches, until the parent closes the team (or dies)."""
-        slots, s, p = self.slots, self.searcher, self.position
-        parent = self.parent
-        current = [0]
-
-        def stop() -> bool:
-            return slots[_STOP] != 0 or slots[_BATCH] != current[0] or os.getppid() != parent
-
-        s.stop = stop
-        s.deadline = float("inf")  # a search's end is the parent's to say
-        s.nodes = 0
-        line = list(self.line[1]) if self.line is not None else []
-        synced = slots[_SEARCH]
-        plies = len(p.history)
-        while slots[_QUIT] == 0 and os.getppid() == parent:
-            sync: tuple[int, list[int], int, int, int] | None = None
-            idle = False
-            task = None
-            with self.lock:
-                search = slots[_SEARCH]
-                if search != synced:
-                    moves = [slots[self.lines + index] for index in range(slots[_LINE_LENGTH])]
-                    sync = search, moves, slots[_DRAW], slots[_SIDE], slots[_AGE]
-                elif slots[_STOP]:
-                    idle = True
-                else:
-                    current[0] = slots[_BATCH]
-                    path = [slots[_PATH + index] for index in range(slots[_LENGTH])]
-                    task = self._claim(helper)
-            if sync is not None:
-                synced, moves, s.draw_score, s.root_side, s.tt.age = sync
-                common = 0
-                while common < min(len(line), len(moves)) and line[common] == moves[common]:
-                    common += 1
-                for _ in range(len(line) - common):
-                    p.unmake()
-                for move in moves[common:]:
-                    p.make(move)
-                line, plies = moves, len(p.history)
-                s.reset_ordering()
-                s.begin_root(p)
-                s.nodes = 0
-                continue
-            if idle:
-                if not _sleep(wake, parent):
-                    return
-                continue
-            if task is None:
-                time.sleep(_POLL)
-                continue
-            try:
-                for move in path:
-                    p.make(move)
-                self._run(current[0], task)
-            except SearchTimeout:
-                pass
-            while len(p.history) > plies:
-                p.unmake()
-            if slots[_SEARCH] == synced:
-                slots[_NODES + helper] = s.nodes
-
-
-def _sleep(wake: int, parent: int) -> bool:  # pragma: no cover - runs in the helper
-    """Sleep until the parent writes to the ``wake`` pipe; ``False`` when the parent closed it or died."""
-    while True:
-        ready = select.select([wake], [], [], _IDLE)[0]
-        if os.getppid() != parent:
-            return False
-        if ready:
-            return bool(os.read(wake, 4096))
+                        for index in range(slots[COUNT]):
+                            if slots[self._slot(index, 1)] == TAKEN + helper:
+                                slots[self._slot(index, 1)] = PENDING
+            time.sleep(POLL)
