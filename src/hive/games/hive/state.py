@@ -24,14 +24,12 @@ A move is an ``int``: ``piece | origin << 5 | destination << 16`` where ``origin
 
 from __future__ import annotations
 
-import random
-import sys
-from array import array
 from collections.abc import MutableSequence
 
 from ..._build import filled, flattened, is_compiled, table
 from ...game import DRAW, FIRST_WINS, IN_PROGRESS, NOT_STARTED, SECOND_WINS
 from .geometry import CELLS, NEIGHBOUR, OCCUPIED_DIRS, OPPOSITE
+from .keys import KEY_LEVELS, occupancy_keys, table_keys, zobrist_keys
 from .pieces import (
     KIND,
     KINDS,
@@ -51,7 +49,7 @@ BLACK_WINS = SECOND_WINS
 #: The UHP names of the status codes.
 STATE_NAMES = ("NotStarted", "InProgress", "Draw", "WhiteWins", "BlackWins")
 
-MAX_LEVEL = 8
+MAX_LEVEL = KEY_LEVELS
 
 
 def encode(piece: int, origin: int, destination: int) -> int:
@@ -74,40 +72,8 @@ def destination_of(move: int) -> int:
     return move >> 16
 
 
-def _zobrist_tables() -> tuple[list[int], list[int], list[int], int]:
-    rng = random.Random(0x48495645)  # fixed: hashes are stable across runs
-    cell_keys = [rng.getrandbits(64) for _ in range(PIECES * CELLS)]
-    # A piece at level L > 0 adds a level key: position = where each piece is and how high.
-    level_keys = [0 if lvl == 0 else rng.getrandbits(64) for _ in range(PIECES) for lvl in range(MAX_LEVEL)]
-    last_keys = [rng.getrandbits(64) for _ in range(PIECES)]
-    return cell_keys, level_keys, last_keys, rng.getrandbits(64)
-
-
-ZOBRIST_CELL, ZOBRIST_LEVEL, ZOBRIST_LAST, ZOBRIST_BLACK = _zobrist_tables()
-
-
-def _table_keys() -> tuple[list[int], list[int], list[int], list[int]]:
-    """The keys of :attr:`State.key`: a bug (colour and kind) on a cell; a bug at a level above the ground, and a
-    level on a cell (their sum with the cell's key sets apart which bug tops a stack, and two bugs of one kind at
-    different heights); the cell of the piece moved last, where it matters."""
-    rng = random.Random(0x5441424C)
-
-    def keys(count: int) -> list[int]:  # drawn as bytes at once: a call a key would cost import time
-        drawn = array("Q", rng.randbytes(8 * count))
-        if sys.byteorder == "big":
-            drawn.byteswap()  # the same keys on every machine
-        return drawn.tolist()
-
-    bugs = 2 * KINDS
-    bug_levels = keys(bugs * MAX_LEVEL)
-    cell_levels = keys(MAX_LEVEL * CELLS)
-    for i in range(0, bugs * MAX_LEVEL, MAX_LEVEL):
-        bug_levels[i] = 0  # the ground: the cell's key alone
-    cell_levels[:CELLS] = [0] * CELLS
-    return keys(bugs * CELLS), bug_levels, cell_levels, keys(CELLS)
-
-
-TABLE_CELL, TABLE_LEVEL, TABLE_CELL_LEVEL, TABLE_LAST = _table_keys()
+ZOBRIST_CELL, ZOBRIST_LEVEL, ZOBRIST_LAST, ZOBRIST_BLACK = zobrist_keys()
+TABLE_CELL, TABLE_LEVEL, TABLE_CELL_LEVEL, TABLE_LAST = table_keys()
 
 #: Whether this module runs compiled (its ``.pxd`` types apply) or as plain Python.
 COMPILED: bool = is_compiled(encode)
@@ -132,7 +98,7 @@ _OPP_BIT = table("B", [1 << OPPOSITE[d] for d in range(6)], COMPILED)
 # OCCUPIED_DIRS flattened: row ``m`` holds ``_OCC_N[m]`` directions from ``_OCC_D[6 * m]``.
 _OCC_N, _OCC_D = flattened(OCCUPIED_DIRS, COMPILED)
 # a key per cell for the hash of the occupied cells
-_ZOCC = table("Q", [random.Random(0x43555453 + cell).getrandbits(64) for cell in range(CELLS)], COMPILED)
+_ZOCC = table("Q", occupancy_keys(), COMPILED)
 _HAND = HAND
 _PASS = PASS
 _WHITE_WINS = WHITE_WINS
