@@ -24,7 +24,7 @@ import { dropPick, frame, keepingFocus, wireBoard } from "./hexboard.js";
 import { api, connect, disconnect } from "./net.js";
 import { $, app, h, toast } from "./page.js";
 import { newGameFrom, wireDialogs } from "./play/dialogs.js";
-import { LEVEL_NAMES, cardHead, engineAllowed, renderControls, renderSide } from "./play/panel.js";
+import { LEVEL_NAMES, cardHead, engineAllowed, renderSide } from "./play/panel.js";
 import { announce, noticeMove, setTitle, wireSound } from "./play/alerts.js";
 import { declineRematch, hideLobby, rematch, showLobby, wireLobby } from "./lobby/lobby.js";
 import { keepToken, resolveSeat, takeLinkToken } from "./play/seats.js";
@@ -43,6 +43,8 @@ import { hideProfile, showProfile, wireProfile } from "./players/profile.js";
 import { wireBots } from "./bots/bots.js";
 import { wireFollows } from "./players/follows.js";
 import { syncTabs, wireTabs } from "./play/sidetabs.js";
+import { hint, refreshEval, toggleEval, wireEvalbar } from "./play/evalbar.js";
+import { exitReview, reviewStep, reviewText, showReview, wireReview } from "./play/review.js";
 import { cancelPending, followState, holdMove, mayPreselect, wirePremove } from "./play/premove.js";
 import { wirePush } from "./push/push.js";
 import { hideAdmin, showAdmin, wireAdmin } from "./moderation/admin.js";
@@ -129,15 +131,6 @@ function draw() {
   if (app.editor) renderEditor();
 }
 
-// Where a review is, numbered as the move list numbers the moves (a pair a line): "After 3. wQ -wS1".
-function reviewText(ply) {
-  if (!ply) return t(app.state.start ? "main.set_up_start" : "main.game_start");
-  const moves = app.state.moves;
-  const at = startPly(app.state) + ply - 1; // the plies before the move, a set-up position's included
-  const dots = at % 2 === 0 ? "." : "…";
-  return t("main.after_move", { move: `${Math.floor(at / 2) + 1}${dots} ${moves[ply - 1]}`, ply, plies: moves.length });
-}
-
 // ------------------------------------------------------------------ actions
 
 // A move the player made: pre-selected or held for confirmation (premove.js), else sent.
@@ -214,96 +207,6 @@ function flip() {
   app.flipChosen = true;
   frame.userMoved = false;
   render();
-}
-
-async function hint() {
-  if (!app.state || (app.state.result && !app.analysis) || app.review || !engineAllowed()) return;
-  $("btn-hint").disabled = true;
-  try {
-    const data = await api("GET", `/api/games/${app.gameId}/hint${analysis.query()}`);
-    game.hint(data);
-    toast(t("main.hint", { move: data.move }), false);
-    if (game.evaluation) setEval(data);
-    render();
-  } catch (err) {
-    toast(err.message);
-  } finally {
-    $("btn-hint").disabled = false;
-  }
-}
-
-// The bar's label: the leading side's winning chance, on that side's colour ("=" when even); its title in words.
-function setEval(data) {
-  const white = data.white;
-  $("eval-white").style.height = `${(white * 100).toFixed(1)}%`;
-  const lead = white >= 0.5 ? 0 : 1;
-  const chance = Math.round(Math.max(white, 1 - white) * 100);
-  const shown = chance === 50 ? "=" : chance === 100 ? "100" : `${chance}%`; // three characters fit the bar
-  showEval(shown, chance === 50 ? null : lead,
-    t("main.chance", { side: game.sideName(lead), chance, depth: data.depth }));
-}
-
-function showEval(text, side, title) {
-  const label = $("eval-text");
-  label.textContent = text;
-  label.dataset.side = side === null ? "" : String(side);
-  $("evalbar").title = title;
-  $("evalbar").setAttribute("aria-label", title);
-}
-
-// The evaluation of the position on show: the game's, or the one under review.
-async function refreshEval() {
-  if (!app.evalOn || !app.state || !game.evaluation || !engineAllowed()) return;
-  if (app.analysis) { await analysis.analysisEval(setEval); return; }
-  const ply = app.review ? app.review.ply : app.state.moves.length;
-  const s = app.state;
-  if (ply === s.moves.length && s.result) {
-    const drawn = s.result === "Draw" || s.winner === null;
-    const ended = s.result === "Aborted" ? t("main.was_aborted") : drawn ? t("main.was_drawn") : t("main.won", { side: game.sideName(s.winner) });
-    showEval(drawn ? "=" : t("main.won_short"), drawn ? null : s.winner, ended);
-    return;
-  }
-  try {
-    const data = await api("GET", `/api/games/${app.gameId}/hint?ply=${ply}`);
-    if ((app.review ? app.review.ply : app.state.moves.length) === ply) setEval(data);
-  } catch (err) { /* the game moved on; the next state asks again */ }
-}
-
-function toggleEval() {
-  if (!app.state) return;
-  if (!engineAllowed()) { toast(t("main.engine_off")); return; }
-  app.evalOn = !app.evalOn;
-  $("evalbar").hidden = !app.evalOn;
-  if (app.state) renderControls(game, canAct);
-  refreshEval();
-}
-
-async function showReview(ply) {
-  if (app.analysis) { analysis.showPosition(null, ply); return; }
-  if (ply === app.state.moves.length) { exitReview(); return; }
-  try {
-    const data = await api("GET", `/api/games/${app.gameId}/position?ply=${ply}`);
-    app.review = { ply: data.ply, view: data.view };
-    app.selected = null;
-    render();
-    refreshEval();
-  } catch (err) {
-    toast(err.message);
-  }
-}
-
-function exitReview() {
-  app.review = null;
-  render();
-  refreshEval();
-}
-
-function reviewStep(delta) {
-  if (!app.state) return;
-  if (app.analysis) { analysis.analysisStep(delta); return; }
-  const at = app.review ? app.review.ply : app.state.moves.length;
-  const ply = Math.min(app.state.moves.length, Math.max(0, at + delta));
-  if (ply !== at) showReview(ply);
 }
 
 // ------------------------------------------------------------------ games and the server
@@ -534,6 +437,8 @@ async function wire() {
   $("brand").onclick = (evt) => { evt.preventDefault(); history.pushState(null, "", "/"); route(); };
   $("btn-lobby-new").onclick = () => $("btn-new").click();
   for (const id of ["link-editor", "btn-lobby-editor"]) $(id).onclick = (evt) => { evt.preventDefault(); history.pushState(null, "", "/editor"); route(); };
+  wireEvalbar({ game: () => game, render, canAct });
+  wireReview({ render });
   wireEngineReview(showReview, render);
   wireTabs();
   analysis.wireAnalysis({ render, refreshEval, game: () => game });

@@ -4,6 +4,8 @@
 import { gameType, side, t } from "../i18n.js";
 import { $, app, h, stylesheet, toast } from "../page.js";
 import { R, beginDrag, centre, drawPending, dragged, el, fit, frame, hexAt, hexPoints, keyTarget, pickedFrom, ring } from "../hexboard.js";
+import { beside, describe, destination, spoken } from "./hive-words.js";
+import { hideStack, holdToShow, makeStackPop, showStack } from "./hive-stack.js";
 export * from "./hive-editor.js"; // the board editor's verbs
 
 export const intro = t("hive.intro");
@@ -18,20 +20,15 @@ export const BUG_NAMES = [...BUGS].map((letter) => t(`hive.piece.${letter}`)); /
 export const AROUND = [[1, -1], [1, 0], [0, 1], [-1, 1], [-1, 0], [0, -1]];
 const EXPANSIONS = "MLP"; // the bugs a game may leave out
 const SIDE_RIMS = ["#fff4dc", "#10141c"]; // the Warm/Cool set's sides: a cream rim and a near-black rim
-const LONG_PRESS = 480; // ms a finger rests on a piece to open its stack
 
 let shell = null;
-let pop = null; // the pop-up listing a stack's pieces
 
 export function init(s) {
   shell = s;
-  pop = h("div", "stack-pop");
-  pop.id = "stack-pop";
-  pop.hidden = true;
-  $("board-area").append(pop);
+  makeStackPop(() => shell.currentView());
 }
 
-export function hide() { pop.hidden = true; }
+export function hide() { hideStack(); }
 
 // The set the open game is played with: the classic one, or seed 001's Warm/Cool edition.
 function warmCool() { return !!app.state && app.state.options.set === "warm-cool"; }
@@ -42,9 +39,6 @@ export function colourOf(name) { return name[0] === "w" ? 0 : 1; }
 function paletteOf(colour) { return warmCool() && app.state.options.first === "cool" ? 1 - colour : colour; }
 export function kindOf(name) { return BUGS.indexOf(name[1]); }
 export function key(q, r) { return `${q},${r}`; }
-function describe(p) { return `${sideName(colourOf(p))} ${BUG_NAMES[kindOf(p)]}`; }
-// A piece's accessible name: "White Soldier Ant 1" (the number where the piece has one).
-function spoken(p) { return p.length > 2 ? `${describe(p)} ${p.slice(2)}` : describe(p); }
 export { spoken as pieceName }; // how premove.js names a pre-selected piece
 
 export function sideName(seat) { return side("hive", app.state ? app.state.sides[seat] : SIDES[seat]); }
@@ -272,40 +266,6 @@ function showPending(root, view, bounds) {
   bounds.push(to);
 }
 
-const SIDES_OF = ["right", "lower_right", "lower_left", "left", "upper_left", "upper_right"];
-
-// A destination's accessible name, in words and in the notation: "Place White Soldier Ant 1 left of Black Spider 1
-// (wA1 -bS1)", "Move White Beetle 1 on top of Black Queen Bee (wB1 bQ)".
-function destination(view, d) {
-  const piece = d.move.split(" ")[0];
-  const verb = view.hands.some((hand) => hand.includes(piece)) ? "place" : "move";
-  const ref = d.move.split(" ")[1];
-  let where = t("hive.to_start");
-  if (ref) {
-    const name = ref.replace(/[-/\\]/g, "");
-    const cell = view.cells.find((c) => c.stack.includes(name));
-    if (name === ref) where = t("hive.on_top_of", { piece: spoken(name) });
-    else if (cell) where = relative(cell, name, d.to);
-  }
-  return t(`hive.${verb}`, { piece: spoken(piece), where, move: d.move });
-}
-
-// Where a cell is from a piece's cell: "left of Black Spider 1".
-function relative(cell, name, to) {
-  const [x0, y0] = centre(cell.q, cell.r), [x1, y1] = centre(to[0], to[1]);
-  const sixth = Math.round(Math.atan2(y1 - y0, x1 - x0) / (Math.PI / 3) + 6) % 6; // 0: right, clockwise
-  return t(`hive.where_${SIDES_OF[sixth]}`, { piece: spoken(name) });
-}
-
-// Where a free cell is, from the first piece beside it.
-function beside(view, to) {
-  for (const [dq, dr] of AROUND) {
-    const cell = view.cells.find((c) => c.q === to[0] + dq && c.r === to[1] + dr);
-    if (cell) return relative(cell, cell.stack[cell.stack.length - 1], to);
-  }
-  return t("hive.to_start");
-}
-
 // Hive has no turn panel.
 export function renderPanel() {}
 
@@ -470,27 +430,9 @@ function carry(piece, fromHand) {
   };
 }
 
-let holding = null; // the timer of a finger resting on a piece
-
-// A finger resting on a piece opens its stack (touch screens have no hover); lifting or moving it first does not.
-function holdToShow(piece, evt) {
-  clearTimeout(holding);
-  if (evt.pointerType === "mouse") return;
-  const start = { x: evt.clientX, y: evt.clientY };
-  const stop = (e) => {
-    if (e.type === "pointermove" && Math.hypot(e.clientX - start.x, e.clientY - start.y) < 8) return;
-    clearTimeout(holding);
-    window.removeEventListener("pointermove", stop);
-    window.removeEventListener("pointerup", stop);
-  };
-  window.addEventListener("pointermove", stop);
-  window.addEventListener("pointerup", stop);
-  holding = setTimeout(() => { stop({ type: "done" }); showStack(piece, { clientX: start.x, clientY: start.y }, true); }, LONG_PRESS);
-}
-
 // A press on the board: a piece that may move is carried; a long press shows its stack.
 export function press(evt) {
-  pop.hidden = true;
+  hideStack();
   const piece = evt.target.closest(".piece");
   if (piece) holdToShow(piece, evt);
   const movable = piece && ((shell.canAct() && shell.currentView().legal[piece.dataset.piece]) || preselecting(piece.dataset.piece));
@@ -503,30 +445,10 @@ export function press(evt) {
 export function hover(evt, dragging) {
   const piece = evt.target.closest(".piece");
   if (piece && Number(piece.dataset.height) > 1 && !dragging) showStack(piece, evt);
-  else if (!piece) pop.hidden = true;
+  else if (!piece) hideStack();
 }
 
-export function leave() { pop.hidden = true; }
-
-function showStack(pieceEl, evt, held = false) {
-  const [q, r] = pieceEl.dataset.cell.split(",").map(Number);
-  const cell = shell.currentView().cells.find((c) => c.q === q && c.r === r);
-  if (!cell) { pop.hidden = true; return; }
-  pop.innerHTML = "";
-  pop.append(h("div", "stack-title", cell.stack.length > 1 ? t("hive.stack_of", { count: cell.stack.length }) : t("hive.piece")));
-  for (const p of cell.stack.slice().reverse()) {
-    const row = h("div", "stack-row");
-    row.append(miniTile(p, 26), document.createTextNode(`${describe(p)} · ${p}`));
-    pop.append(row);
-  }
-  const area = $("board-area").getBoundingClientRect();
-  pop.hidden = false;
-  pop.classList.toggle("held", held);
-  const x = Math.min(evt.clientX - area.left + 14, area.width - pop.offsetWidth - 6);
-  const y = Math.min(evt.clientY - area.top + 14, area.height - pop.offsetHeight - 6);
-  pop.style.left = `${Math.max(6, x)}px`;
-  pop.style.top = `${Math.max(6, y)}px`;
-}
+export function leave() { hideStack(); }
 
 // The hinted move: its piece, where it goes and where it comes from.
 export function hint(data) {
