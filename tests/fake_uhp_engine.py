@@ -2,7 +2,8 @@
 
 ``python fake_uhp_engine.py [--hang WHEN] [--die WHEN] [--junk WHEN] [--err WHEN] [--die-at N] [--illegal] ...``
 where WHEN is ``start`` (before the info block) or a command word such as ``bestmove``; ``--die-at N`` dies on the
-Nth ``bestmove`` (an engine that dies in the middle of a game).
+Nth ``bestmove`` (an engine that dies in the middle of a game); ``--claim STATE`` answers every ``newgame`` with that
+GameState (an engine whose rules end games otherwise).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--log", default=None, help="append every command received to this file")
     parser.add_argument("--threads-option", default=None, metavar="NAME", help="an int option NAME, 1 to 4")
+    parser.add_argument("--claim", default=None, metavar="STATE", help="answer newgame with this GameState")
     args = parser.parse_args(argv)
     if args.threads_option:
         OPTIONS[args.threads_option] = ["int", "1", "1", "1", "4"]
@@ -99,7 +101,10 @@ def main(argv: list[str]) -> int:
                 out(f"err unsupported game type {new.game_type}", "ok")
                 continue
             board = new
-            out(board.game_string(), "ok")
+            fields = board.game_string().split(";")
+            if args.claim:  # an engine whose rules end games otherwise
+                fields[1] = args.claim
+            out(";".join(fields), "ok")
         elif word in ("play", "pass"):
             try:
                 board.push_uhp(rest if word == "play" else "pass")

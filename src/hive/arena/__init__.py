@@ -17,7 +17,7 @@ them tasks, :mod:`~hive.arena.runners` and :mod:`~hive.arena.cluster` (Ray) play
 runs the match.
 """
 
-from .loop import PlayedGame, forfeit, game_spec, new_board, play_game
+from .loop import PlayedGame, forfeit, game_spec, judge_game, new_board, play_game, rules_state
 from .match import run_match
 from .openings import opening_score, random_opening
 from .plan import MatchPlan
@@ -36,6 +36,7 @@ __all__ = [
     "elo_score",
     "forfeit",
     "game_spec",
+    "judge_game",
     "log_likelihood_ratio",
     "new_board",
     "opening_score",
@@ -44,5 +45,6 @@ __all__ = [
     "plural_noun",
     "progress_line",
     "random_opening",
+    "rules_state",
     "run_match",
 ]

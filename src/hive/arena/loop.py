@@ -10,7 +10,7 @@ from typing import Any
 from ..engine import EngineError
 from ..game import Game, Outcome, Termination
 from ..games import DEFAULT_GAME, find_game
-from ..players import Player
+from ..players import Judge, Player
 from ..plugin import GameSpec
 from .settings import arena_settings
 
@@ -38,11 +38,15 @@ class PlayedGame(Finished):
     :ivar outcome: the rules' ending, the move limit's adjudication or a forfeit.
     :ivar moves: how many moves (plies for Hive, turns for HiveQueen) were played.
     :ivar record: the game in the game's own record format (:meth:`~hive.game.Game.record`).
+    :ivar judges: the players that said how the finished game stands by their own rules (external engines).
+    :ivar disputes: where a judge's rules and the arena's part: ``nokamute: InProgress, the arena's rules: Draw``.
     """
 
     outcome: Outcome
     moves: int
     record: str
+    judges: tuple[str, ...] = ()
+    disputes: tuple[str, ...] = ()
 
 
 def game_spec(game: GameSpec | str) -> GameSpec:
@@ -102,7 +106,37 @@ def play_game(
         detail = ", ".join(filter(None, (f"{spec.move_noun} limit {limit}", adjudicated.detail)))
         outcome = dataclasses.replace(adjudicated, detail=detail)
         headers["Adjudicated"] = str(outcome)
-    return PlayedGame(outcome, played, board.record(headers))
+    judges, disputes = judge_game(board, players)
+    return PlayedGame(outcome, played, board.record(headers), judges, disputes)
 
 
-__all__ = ["Finished", "PlayedGame", "forfeit", "game_spec", "new_board", "play_game"]
+def rules_state(board: Game[Any]) -> str:
+    """How ``board``'s game stands by the arena's rules, in UHP's words: ``InProgress`` (or ``NotStarted``) while
+    they have not ended it (a game stopped at the move limit included), else its result."""
+    outcome = board.outcome()
+    if outcome is not None:
+        return outcome.result
+    return "InProgress" if board.move_stack else "NotStarted"
+
+
+def judge_game(board: Game[Any], players: Sequence[Player]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Ask each player with rules of its own (a :class:`~hive.players.Judge`) how the finished game on ``board``
+    stands: the names of those that said, and where they part from the arena's rules."""
+    ours = rules_state(board)
+    judges: list[str] = []
+    disputes: list[str] = []
+    for player in players:
+        if not isinstance(player, Judge):
+            continue
+        try:
+            theirs = player.judge(board)
+        except EngineError as err:
+            disputes.append(f"{player.name} could not say: {err}")
+            continue
+        judges.append(player.name)
+        if theirs != ours:
+            disputes.append(f"{player.name}: {theirs}, the arena's rules: {ours}")
+    return tuple(judges), tuple(disputes)
+
+
+__all__ = ["Finished", "PlayedGame", "forfeit", "game_spec", "judge_game", "new_board", "play_game", "rules_state"]

@@ -69,6 +69,8 @@ class GameRecord(Finished):
     :ivar moves: the moves played, the opening's included.
     :ivar record: the game in its own record format.
     :ivar game: the game's name (``Base+MLP``, ``HiveQueen``).
+    :ivar judges: the players that said how the game stands by their own rules (see :func:`~hive.arena.judge_game`).
+    :ivar disputes: where their rules and the arena's part.
     """
 
     number: int
@@ -79,6 +81,8 @@ class GameRecord(Finished):
     moves: int
     record: str
     game: str = DEFAULT_GAME
+    judges: tuple[str, ...] = ()
+    disputes: tuple[str, ...] = ()
 
     @property
     def player1_score(self) -> float:
@@ -140,6 +144,15 @@ class MatchResult:
             lines.append(f"Elo difference: -inf (every game lost), 95% interval <= {high:+.1f}")
         else:
             lines.append(f"Elo difference: {estimate:+.1f}, 95% interval {low:+.1f} to {high:+.1f}")
+        judged = [g for g in self.games if g.judges]
+        if judged:
+            names = sorted({name for g in judged for name in g.judges})
+            parted = [str(g.number) for g in self.games if g.disputes]
+            noun = "games" if len(parted) > 1 else "game"
+            verdict = f"disputed in {noun} {', '.join(parted)}" if parted else "no dispute"
+            lines.append(
+                f"Rules check ({', '.join(names)} against the arena's rules): {plural(len(judged), 'game')}, {verdict}"
+            )
         if self.sprt is not None:
             lines.append(self.sprt.describe())
         return "\n".join(lines)
@@ -155,6 +168,8 @@ def progress_line(record: GameRecord, result: MatchResult, total: int) -> str:
         f"in {plural(record.moves, spec.move_noun)} ({record.reason}) | "
         f"{result.player1} {result.score:g} - {len(result.games) - result.score:g} {result.player2}"
     )
+    if record.disputes:
+        line += f" | rules: {'; '.join(record.disputes)}"
     if result.sprt is None:
         return line
     test, pairs = result.sprt.sprt, plural(result.sprt.pairs, "pair")

@@ -107,7 +107,16 @@ def play_task(task: GameTask) -> GameRecord:
                 player.close()
     first, second = task.labels
     return GameRecord(
-        task.number, first, second, task.player1_first, played.outcome, played.moves, played.record, spec.name
+        task.number,
+        first,
+        second,
+        task.player1_first,
+        played.outcome,
+        played.moves,
+        played.record,
+        spec.name,
+        played.judges,
+        played.disputes,
     )
 
 

@@ -55,10 +55,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _progress(record: GameRecord, result: TournamentResult) -> str:
     spec = find_game(record.game)
     first, second = (side.lower() for side in spec.sides)
-    return (
+    line = (
         f"Game {len(result.games)}/{result.total}: {first} {record.first}, {second} {record.second}: "
         f"{record.result} in {plural(record.moves, spec.move_noun)} ({record.reason})"
     )
+    return f"{line} | rules: {'; '.join(record.disputes)}" if record.disputes else line
 
 
 def _write(path: str, records: list[str]) -> None:

@@ -30,6 +30,8 @@ _T = TypeVar("_T")
 
 #: Seconds an engine gets to exit after ``exit`` before it is killed.
 EXIT_GRACE = 2.0
+#: The GameStates of UHP's GameString.
+GAME_STATES = ("NotStarted", "InProgress", "Draw", "WhiteWins", "BlackWins")
 
 
 def _option_value(value: str | int | float | bool) -> str:
@@ -257,13 +259,25 @@ class UHPProtocol(asyncio.SubprocessProtocol):
                 raise EngineError(f"engine {self.name!r} has no option {key!r} (its options: {known})")
             self._update_options(await self.communicate(f"options set {name} {_option_value(value)}"))
 
-    async def new_game(self, board: Game[Move]) -> None:
+    async def new_game(self, board: Game[Move]) -> list[str]:
         """Set up ``board``'s game with ``newgame`` (its game type, or its record once moves are played or when it
-        starts from a position)."""
+        starts from a position); returns the engine's reply, its GameString."""
         record = board.record()
-        await self.communicate(
+        return await self.communicate(
             f"newgame {record if board.move_stack or is_position_record(record) else board.game_name}"
         )
+
+    async def game_state(self, board: Game[Move]) -> str:
+        """How ``board``'s game stands by the engine's own rules: the GameState of its GameString (``NotStarted``,
+        ``InProgress``, ``Draw``, ``WhiteWins`` or ``BlackWins``) after ``newgame`` with the game's record.
+
+        :raises EngineError: when the engine answers with something that is not a GameString.
+        """
+        lines = await self.new_game(board)
+        fields = lines[-1].split(";") if lines else []
+        if len(fields) < 3 or fields[1] not in GAME_STATES:
+            raise EngineError(f"engine {self.name!r} answered newgame with {_received(lines)}, not a GameString")
+        return fields[1]
 
     async def play(self, board: Game[Move], limits: Limits, *, timeout: float | None = None) -> PlayResult:
         """Ask the engine for its best move in ``board`` (sends ``newgame`` then ``bestmove``).

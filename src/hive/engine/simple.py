@@ -97,6 +97,10 @@ class SimpleEngine:
         """The engine's best move in ``board``; see :meth:`UHPProtocol.play`."""
         return self._run(self.protocol.play(board, limits, timeout=timeout))
 
+    def game_state(self, board: Game[Move]) -> str:
+        """How ``board``'s game stands by the engine's own rules; see :meth:`UHPProtocol.game_state`."""
+        return self._run(self.protocol.game_state(board))
+
     def valid_moves(self, board: Game[Move]) -> list[Move]:
         """The engine's legal moves in ``board``; see :meth:`UHPProtocol.valid_moves`."""
         return self._run(self.protocol.valid_moves(board))

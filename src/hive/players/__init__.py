@@ -13,7 +13,7 @@ it is given, whatever the game. Everything a game brings (its levels, searcher a
 >>> player.close()
 """
 
-from .kinds import EnginePlayer, Player, RandomPlayer, SearchPlayer, Timed, configure_engine, make_player
+from .kinds import EnginePlayer, Judge, Player, RandomPlayer, SearchPlayer, Timed, configure_engine, make_player
 from .specs import (
     DEFAULT_ENGINE_TIME,
     PLAYER_CHOICES,
@@ -36,6 +36,7 @@ __all__ = [
     "THREAD_OPTIONS",
     "EnginePlayer",
     "InvalidPlayerError",
+    "Judge",
     "Player",
     "PlayerSettings",
     "PlayerSpec",

@@ -41,6 +41,22 @@ class Timed(Protocol):
     limits: Limits
 
 
+@runtime_checkable
+class Judge(Protocol):
+    """A player with rules of its own (an external engine), which can say how a game stands by them: the arena's
+    check that both sides' rules end every game alike."""
+
+    name: str
+
+    def judge(self, board: Game[Any]) -> str:
+        """How ``board``'s game stands by the player's rules, in UHP's words (``InProgress``, ``Draw``,
+        ``WhiteWins``, ``BlackWins``).
+
+        :raises ~hive.engine.EngineError: when the player cannot say.
+        """
+        ...
+
+
 class SearchPlayer:
     """The game's built-in searcher with fixed limits (its transposition table, and on more than one process its
     helper processes, are kept between moves; :meth:`close` stops the helpers).
@@ -158,6 +174,13 @@ class EnginePlayer:
         :raises EngineError: when the engine fails, hangs or answers with something that is not a legal move.
         """
         return self.engine.play(board, self.limits).move
+
+    def judge(self, board: Game[Any]) -> str:
+        """How ``board``'s game stands by the engine's rules (:meth:`~hive.engine.SimpleEngine.game_state`).
+
+        :raises EngineError: when the engine fails or does not answer with a GameString.
+        """
+        return self.engine.game_state(board)
 
     def close(self) -> None:
         """Quit the engine (killing it if it does not exit)."""
