@@ -65,16 +65,19 @@ def test_a_dispute_is_named_in_the_progress_line_and_the_summary(capsys: pytest.
 
 
 def test_a_judge_that_cannot_say_is_a_dispute_not_a_forfeit() -> None:
-    class Mute:
+    class Mute(RandomPlayer):
+        """A player with rules that never says how a game stands."""
+
         name = "mute"
 
         def judge(self, board: Game[Any]) -> str:
             raise EngineError("engine 'mute' answered newgame with nothing, not a GameString")
 
-    assert isinstance(Mute(), Judge)
     board = BASE(repetition_draw=True)
     board.push_text("wS1")
-    judges, disputes = judge_game(board, [Mute(), RandomPlayer(BASE, 1)])
+    mute = Mute(BASE, 2)
+    judges, disputes = judge_game(board, [mute, RandomPlayer(BASE, 1)])
+    assert isinstance(mute, Judge) and not isinstance(RandomPlayer(BASE, 1), Judge)
     assert judges == ()
     assert disputes == ("mute could not say: engine 'mute' answered newgame with nothing, not a GameString",)
 

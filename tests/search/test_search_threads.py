@@ -139,7 +139,7 @@ def test_helpers_write_into_the_parents_table(monkeypatch: pytest.MonkeyPatch) -
     # the parent takes no task: it searches only the first root move of each depth, the helper all the others
     searcher = Searcher()
     board = midgame("midgame_base")
-    monkeypatch.setattr(parallel.Team, "_claim", _helpers_only(parallel.Team._claim))
+    monkeypatch.setattr(parallel.Team, "claim", _helpers_only(parallel.Team.claim))
     result = searcher.search(board, Limits(depth=DEEP, threads=2))
     assert result.move in board.legal_moves
     found = 0
