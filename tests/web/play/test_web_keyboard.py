@@ -4,6 +4,7 @@ only through the keyboard."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -31,10 +32,15 @@ def tab_to(page: Any, test: str, *, backwards: bool = False, most: int = 120) ->
     raise AssertionError(f"Tab never reached {test}")
 
 
-def arrow_to(page: Any, focus: str, most: int = 60) -> None:
+ARROWS = ("ArrowRight", "ArrowLeft", "ArrowDown", "ArrowUp")
+
+
+def arrow_to(page: Any, focus: str, most: int = 200) -> None:
     """Walk the board's cells with the arrow keys to the one whose key is ``focus``, choosing each step by where the
-    target lies on the screen, as the eye would."""
+    target lies on the screen, as the eye would; where every arrow was tried from a cell (the eye's way goes round in
+    a circle), a step at random leaves the circle (the random mover's positions differ from run to run)."""
     tried: set[tuple[str | None, str]] = set()
+    rng = random.Random(focus)
     for _ in range(most):
         where = page.evaluate(
             """(focus) => {
@@ -61,9 +67,9 @@ def arrow_to(page: Any, focus: str, most: int = 60) -> None:
                 tried.add((where["at"], key))
                 page.keyboard.press(key)
                 break
-        else:  # every arrow tried from here: start again from the first cell (Home), as a player would
+        else:  # every arrow tried from here: a step aside, then the eye's way again
             tried.clear()
-            page.keyboard.press("Home")
+            page.keyboard.press(rng.choice(ARROWS))
     raise AssertionError(f"the arrows never reached {focus}")
 
 
