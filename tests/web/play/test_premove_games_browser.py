@@ -294,8 +294,10 @@ CLIMB = ("wS1", "bB1 wS1-", "wQ /wS1", "bQ bB1/", "wQ /bB1", "bQ \\bB1")
 @pytest.mark.parametrize("device", sizes(*SIZES))
 def test_a_climb_onto_the_other_side_s_piece_is_preselected(browser: Any, server: ServerProcess, device: str) -> None:
     """Black's Beetle picked on White's turn, then White's piece pressed: the climb is pre-selected (not refused as
-    out of turn), and played once White has moved."""
+    out of turn), and played once White has moved. The Beetle stays picked while the game's state comes again
+    without a move (White opens the game in between)."""
     context = browser.new_context(bypass_csp=True, **SIZES[device])
+    white = browser.new_context(bypass_csp=True, **DESKTOP)
     try:
         game = create(server, mode="online", colour="white", options={"game_type": "Base"})
         for ply, text in enumerate(CLIMB):
@@ -306,6 +308,10 @@ def test_a_climb_onto_the_other_side_s_piece_is_preselected(browser: Any, server
         assert view["turn"] == 0 and "wQ" in view["legal"]  # a press on it alone would pick it, were it White's page
         queen = next(f"{c['q']},{c['r']}" for c in view["cells"] if c["stack"][-1] == "wQ")
         press(page, device, '#board .piece[data-piece="bB1"]')
+        page.wait_for_function("app.selected === 'bB1'")
+        open_page(white, f"{server.url}game/{game['id']}#seat={game['token']}")
+        page.wait_for_function("app.state.present[0]")  # White's arrival, told over the socket
+        assert page.evaluate("app.selected") == "bB1"
         press(page, device, '#board .piece[data-piece="wQ"]')
         expect(page.locator("#board .pending-to")).to_have_attribute("data-to", queen)
         move(server, game, game["token"], "wS2 wQ\\", len(CLIMB))
@@ -314,3 +320,4 @@ def test_a_climb_onto_the_other_side_s_piece_is_preselected(browser: Any, server
         assert page.errors == []
     finally:
         context.close()
+        white.close()

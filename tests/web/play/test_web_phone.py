@@ -62,9 +62,17 @@ HIVE_GAME = [
 
 
 def visible_without_scrolling(page: Page, selector: str) -> bool:
-    box = page.locator(selector).bounding_box()
-    height: int = page.evaluate("window.innerHeight")
-    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height
+    """Whether the element is drawn wholly within the window as it stands, measured in one step of the page's script
+    (a redraw, such as the socket's copy of a move's state, replaces the hands between two steps)."""
+    inside: bool = page.evaluate(
+        """(selector) => {
+          const element = document.querySelector(selector);
+          const box = element && element.getBoundingClientRect();
+          return !!box && box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight;
+        }""",
+        selector,
+    )
+    return inside
 
 
 @pytest.mark.parametrize("device", sizes(*DEVICES))

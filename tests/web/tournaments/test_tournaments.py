@@ -4,13 +4,12 @@ to its final standings, the server pairing each round when the last one's games 
 from __future__ import annotations
 
 import asyncio
-import time
 from collections import Counter
 from pathlib import Path
 
 import httpx
 
-from ...web_support import JSON, in_process
+from ...web_support import JSON, FakeTime, in_process
 from ..api_support import PASSWORD, SERVER, finish, other
 
 
@@ -164,6 +163,7 @@ def test_a_player_absent_at_a_round_s_start_loses_by_forfeit(tmp_path: Path) -> 
 def test_a_tournament_starts_by_itself_at_its_start_time(tmp_path: Path) -> None:
     async def main() -> None:
         async with in_process(tmp_path / "db.sqlite3", settings=SERVER) as (app, c):
+            clock = app.store.tournaments.now = FakeTime()
             clients = {}
             for number, name in enumerate(["ada", "ben"], start=1):
                 await app.accounts.sign_up({"name": name, "password": PASSWORD}, f"10.6.0.{number}")
@@ -171,7 +171,7 @@ def test_a_tournament_starts_by_itself_at_its_start_time(tmp_path: Path) -> None
                 made = (await client.post("/api/session", json={"name": name, "password": PASSWORD})).json()
                 clients[name] = (client, {"x-csrf-token": made["csrf"]})
             ada, ada_csrf = clients["ada"]
-            soon = {"name": "At eight", "rounds": 1, "rated": False, "starts": time.time() + 0.3}
+            soon = {"name": "At eight", "rounds": 1, "rated": False, "starts": clock.t + 60}
             tid = (await ada.post("/api/tournaments", json=soon, headers=ada_csrf)).json()["id"]
             empty = {**soon, "name": "Nobody came"}
             lonely = (await ada.post("/api/tournaments", json=empty, headers=ada_csrf)).json()["id"]
@@ -179,7 +179,7 @@ def test_a_tournament_starts_by_itself_at_its_start_time(tmp_path: Path) -> None
                 await client.post(f"/api/tournaments/{tid}/join", headers=csrf)
             await app.tournaments.look()  # not yet
             assert (await c.get(f"/api/tournaments/{tid}")).json()["status"] == "open"
-            await asyncio.sleep(0.5)
+            clock.t += 61
             await app.tournaments.look()  # as the server does every half minute
             started = (await c.get(f"/api/tournaments/{tid}")).json()
             assert started["status"] == "running" and len(started["paired"]) == 1

@@ -236,7 +236,8 @@ async function setState(state) {
     frame.userMoved = false;
     if (!app.flipChosen) frame.flipped = state.seats.length === 1 && state.seats[0] === 1;
   }
-  if (app.selected && !state.view.legal[app.selected]) app.selected = null;
+  // a piece picked early (pre-selection) is not in the legal moves: it stays picked while the turn has not come
+  if (app.selected && !state.view.legal[app.selected] && !mayPreselect()) app.selected = null;
   analysis.analysisFollows(state, first, grew);
   render();
   followEngineReview();
