@@ -9,6 +9,7 @@ HIVE_SCREENSHOT=1 (Chromium's PNG bytes vary from run to run).
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -329,6 +330,29 @@ def test_the_warm_cool_set_names_its_sides_and_marks_them_apart_from_the_bugs(
     page.wait_for_selector("#banner:not([hidden])")
     assert page.inner_text("#banner-title") == "Cool wins" and page.inner_text("#banner-reason") == "Warm resigned"
     assert page.errors == []
+    context.close()
+
+
+def test_a_game_page_is_drawn_once_its_game_s_stylesheet_has_come(browser: Any, server: ServerProcess) -> None:
+    """The game's own stylesheet answered late: the page says it is ready only once the sheet has loaded, so that its
+    hands are never shown unstyled (a count in the tile's corner, not after it)."""
+    context = browser.new_context(**PHONE)
+
+    def late(route: Any) -> None:
+        time.sleep(1.5)
+        route.continue_()
+
+    context.route("**/hive.css", late)
+    game = create(server, mode="online", options={"game_type": "Base+MLP"})
+    page = seat_page(context, server, game)
+    corner = page.evaluate(
+        """() => {
+            const piece = [...document.querySelectorAll('.hand .hand-piece')].find(p => p.querySelector('.count'));
+            const tile = piece.querySelector('svg').getBoundingClientRect();
+            const count = piece.querySelector('.count').getBoundingClientRect();
+            return count.left < tile.right && count.bottom <= tile.top + tile.height * 0.45; }"""
+    )
+    assert corner and page.errors == []
     context.close()
 
 

@@ -22,7 +22,7 @@
 import { serverText, t } from "./i18n.js"; // the page's texts in its language, loaded before anything is drawn
 import { dropPick, frame, keepingFocus, wireBoard } from "./hexboard.js";
 import { api, connect, disconnect } from "./net.js";
-import { $, app, h, toast } from "./page.js";
+import { $, app, h, stylesheetsLoaded, toast } from "./page.js";
 import { newGameFrom, wireDialogs } from "./play/dialogs.js";
 import { LEVEL_NAMES, cardHead, engineAllowed, renderSide } from "./play/panel.js";
 import { announce, noticeMove, setTitle, wireSound } from "./play/alerts.js";
@@ -55,7 +55,11 @@ let game = null;
 
 // The page module of the games of this kind (loaded once).
 function gameFor(kind) {
-  modules[kind] ??= import(`./games/${kind}.js`).then((module) => { module.init(shell); return module; });
+  modules[kind] ??= import(`./games/${kind}.js`).then(async (module) => {
+    module.init(shell);
+    await stylesheetsLoaded();
+    return module;
+  });
   return modules[kind];
 }
 
@@ -495,6 +499,7 @@ async function main() {
   await wire();
   render();
   await route();
+  await stylesheetsLoaded();
   document.body.dataset.ready = "1";
 }
 

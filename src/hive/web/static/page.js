@@ -28,14 +28,27 @@ export function h(tag, className = "", text = null) {
   return node;
 }
 
-// A game module's own stylesheet, linked once (the shell's style.css holds nothing of any one game).
+const loading = new Set(); // the stylesheets linked and not yet loaded, as promises
+
+// A module's own stylesheet, linked once (the shell's style.css holds nothing of any one game or domain).
 export function stylesheet(url) {
   const href = String(url);
-  if ([...document.styleSheets].some((sheet) => sheet.href === href)) return;
+  if ([...document.querySelectorAll("link[rel=stylesheet]")].some((link) => link.href === href)) return;
   const link = document.createElement("link");
   link.rel = "stylesheet";
   link.href = href;
+  const done = new Promise((resolve) => {
+    link.addEventListener("load", resolve, { once: true });
+    link.addEventListener("error", resolve, { once: true }); // unstyled rather than never drawn
+  }).then(() => { loading.delete(done); });
+  loading.add(done);
   document.head.append(link);
+}
+
+// Resolves once every stylesheet linked so far has loaded: what is drawn then is drawn with its style, never
+// unstyled for a moment (a game's hands, counts and board come with the game module's sheet).
+export async function stylesheetsLoaded() {
+  while (loading.size) await Promise.all([...loading]);
 }
 
 // A message for a few seconds, in a place of its own that covers nothing: beside the board under the game's status
