@@ -281,6 +281,8 @@ def test_a_refused_move_is_answered_in_the_askers_language(database: str) -> Non
 LITERAL = re.compile(r"""(?<![\w$.])(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\]|\\.)*)`)""")
 #: Words a person reads: a capitalised word and more words after it ("Game over", "It's your turn").
 SENTENCE = re.compile(r"(?:^|[^\w$])[A-Z][a-z]+(?:[ '][A-Za-z][a-z]*)+")
+#: An element made with a word of its own as its text (``h("button", "cancel", "Cancel")``): one word is enough.
+ELEMENT_TEXT = re.compile(r"""\bh\(\s*"[^"]*"\s*,\s*[^,()]*,\s*(["'`])([^"'`]*)\1\s*\)""")
 
 
 def literal_texts(path: Path) -> list[str]:
@@ -296,6 +298,9 @@ def literal_texts(path: Path) -> list[str]:
                 continue
             if SENTENCE.search(re.sub(r"\$\{[^}]*\}", " ", text)) and "sans-serif" not in text:
                 found.append(f"{path.name}: {text}")
+        for match in ELEMENT_TEXT.finditer(code):
+            if re.search(r"[A-Za-z][a-z]", re.sub(r"\$\{[^}]*\}", " ", match.group(2))):
+                found.append(f"{path.name}: {match.group(2)}")
     return found
 
 

@@ -209,7 +209,7 @@ function showPick(evt, choices) {
     b.onclick = () => { backToBoard(); return choice.production ? produce(choice.move) : chooseMovement(choice.move); };
     pick.append(b);
   }
-  const cancel = h("button", "qpick-cancel", "Cancel");
+  const cancel = h("button", "qpick-cancel", t("shell.cancel"));
   cancel.type = "button";
   cancel.onclick = () => { backToBoard(); hidePick(); shell.render(); };
   pick.append(cancel);
