@@ -30,10 +30,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         yield process
 
 
-def new_page(browser: Any, url: str, *, csp: bool = False) -> Page:
-    """A page at ``url`` once drawn; Playwright's waits evaluate code, which the page's policy forbids unless
-    ``csp`` is false (the policy bypassed)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=not csp)
+def new_page(browser: Any, url: str, *, csp: bool = False, language: str = "en") -> Page:
+    """A page at ``url`` once drawn, in a browser that asks for ``language``; Playwright's waits evaluate code,
+    which the page's policy forbids unless ``csp`` is false (the policy bypassed)."""
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 800},
+        bypass_csp=not csp,
+        locale=language,
+        extra_http_headers={"accept-language": language},
+    )
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
@@ -390,6 +395,17 @@ def test_hivequeen_asks_whether_a_highborn_is_promoted(browser: Any, server: Ser
         "Capture on g9 and stay a Highborn (Hf9xg9)",
         "Capture on g9, then promote to Queen (Hf9xg9=Q)",
     ]
+    assert page.inner_text("#qpick .qpick-cancel") == "Cancel"
+    french = new_page(browser, f"{server.url}game/{created['id']}#seat={created['token']}", language="fr")
+    wait_moves(french, 5)
+    french.click('#board .qpiece[data-cell="f9"]')
+    french.click('#board .qdest[data-cell="g9"]')
+    french.wait_for_selector("#qpick:not([hidden])")
+    assert french.inner_text("#qpick .qpick-cancel") == "Annuler"  # the chooser speaks the page's language
+    french.click("#qpick .qpick-cancel")
+    french.wait_for_selector("#qpick", state="hidden")
+    assert french.errors == []
+    french.context.close()
     page.click('#qpick button[data-move="Hf9xg9=Q"]')
     page.wait_for_selector("#qpanel[data-phase=production]")
     page.click("#qbtn-end")
