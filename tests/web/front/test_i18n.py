@@ -285,6 +285,11 @@ SENTENCE = re.compile(r"(?:^|[^\w$])[A-Z][a-z]+(?:[ '][A-Za-z][a-z]*)+")
 ELEMENT_TEXT = re.compile(r"""\bh\(\s*"[^"]*"\s*,\s*[^,()]*,\s*(["'`])([^"'`]*)\1\s*\)""")
 
 
+def unfilled(text: str) -> str:
+    """A template's own text, its ``${...}`` values left out."""
+    return re.sub(r"\$\{[^}]*\}", " ", text)
+
+
 def literal_texts(path: Path) -> list[str]:
     """The sentence-like literals of a script that no catalog call wraps (comments left out)."""
     found = []
@@ -296,10 +301,10 @@ def literal_texts(path: Path) -> list[str]:
             text = next(group for group in match.groups() if group is not None)
             if re.search(r"\b(?:t|tr)\(\s*$", code[: match.start()]):
                 continue
-            if SENTENCE.search(re.sub(r"\$\{[^}]*\}", " ", text)) and "sans-serif" not in text:
+            if SENTENCE.search(unfilled(text)) and "sans-serif" not in text:
                 found.append(f"{path.name}: {text}")
         for match in ELEMENT_TEXT.finditer(code):
-            if re.search(r"[A-Za-z][a-z]", re.sub(r"\$\{[^}]*\}", " ", match.group(2))):
+            if re.search(r"[A-Za-z][a-z]", unfilled(match.group(2))):
                 found.append(f"{path.name}: {match.group(2)}")
     return found
 
