@@ -12,9 +12,9 @@ processes or on a Ray cluster (``ray=``), with the same results, and a sequentia
 
 Its parts: :mod:`~hive.arena.plan` says how a match's games are played (:class:`MatchPlan`, which every caller
 builds and hands over), :mod:`~hive.arena.loop` plays one game, :mod:`~hive.arena.openings` draws the openings,
-:mod:`~hive.arena.stats` scores the games, :mod:`~hive.arena.sprt` tests them, :mod:`~hive.arena.tasks` makes
-them tasks, :mod:`~hive.arena.runners` and :mod:`~hive.arena.cluster` (Ray) play them, :mod:`~hive.arena.match`
-runs the match.
+:mod:`~hive.arena.stats` scores the games, :mod:`~hive.arena.thinking` times the players' moves,
+:mod:`~hive.arena.sprt` tests them, :mod:`~hive.arena.tasks` makes them tasks, :mod:`~hive.arena.runners` and
+:mod:`~hive.arena.cluster` (Ray) play them, :mod:`~hive.arena.match` runs the match.
 """
 
 from .loop import PlayedGame, forfeit, game_spec, judge_game, new_board, play_game, rules_state
@@ -22,7 +22,8 @@ from .match import run_match
 from .openings import opening_score, random_opening
 from .plan import MatchPlan
 from .sprt import Sprt, SprtError, SprtResult, elo_score, log_likelihood_ratio
-from .stats import GameRecord, MatchResult, elo_difference, plural, plural_noun, progress_line
+from .stats import GameRecord, MatchResult, elo_difference, games_thinking, plural, plural_noun, progress_line
+from .thinking import Thinking
 
 __all__ = [
     "GameRecord",
@@ -32,10 +33,12 @@ __all__ = [
     "Sprt",
     "SprtError",
     "SprtResult",
+    "Thinking",
     "elo_difference",
     "elo_score",
     "forfeit",
     "game_spec",
+    "games_thinking",
     "judge_game",
     "log_likelihood_ratio",
     "new_board",

@@ -13,6 +13,7 @@ from ..games import DEFAULT_GAME, find_game
 from ..players import Judge, Player
 from ..plugin import GameSpec
 from .settings import arena_settings
+from .thinking import Thinking, timed_choice
 
 
 class Finished:
@@ -40,6 +41,7 @@ class PlayedGame(Finished):
     :ivar record: the game in the game's own record format (:meth:`~hive.game.Game.record`).
     :ivar judges: the players that said how the finished game stands by their own rules (external engines).
     :ivar disputes: where a judge's rules and the arena's part: ``nokamute: InProgress, the arena's rules: Draw``.
+    :ivar thinking: the moves each player chose (the opening's are not), the first mover's first.
     """
 
     outcome: Outcome
@@ -47,6 +49,7 @@ class PlayedGame(Finished):
     record: str
     judges: tuple[str, ...] = ()
     disputes: tuple[str, ...] = ()
+    thinking: tuple[tuple[Thinking, ...], ...] = ((), ())
 
 
 def game_spec(game: GameSpec | str) -> GameSpec:
@@ -61,10 +64,13 @@ def new_board(game: GameSpec | str) -> Game[Any]:
     return spec(**arena_settings(spec).options)
 
 
-def forfeit(board: Game[Any], side: int, error: Exception) -> PlayedGame:
-    """The game on ``board`` lost by ``side`` (0 the first player), whose player failed with ``error``."""
+def forfeit(
+    board: Game[Any], side: int, error: Exception, thinking: tuple[tuple[Thinking, ...], ...] = ((), ())
+) -> PlayedGame:
+    """The game on ``board`` lost by ``side`` (0 the first player), whose player failed with ``error`` (after the
+    moves of ``thinking``)."""
     outcome = Outcome(Termination.FORFEIT, 1 - side, board.sides, str(error))
-    return PlayedGame(outcome, len(board.move_stack), board.record())
+    return PlayedGame(outcome, len(board.move_stack), board.record(), thinking=thinking)
 
 
 def play_game(
@@ -92,12 +98,14 @@ def play_game(
     # the players' names, where the record format has headers (HiveQueen's; a GameString has none)
     headers = {spec.sides[0]: first.name, spec.sides[1]: second.name}
     played = len(board.move_stack)
+    thinking: tuple[list[Thinking], list[Thinking]] = ([], [])
     while not board.is_game_over() and played < limit:
         side = board.turn
         try:
-            move = players[side].choose(board)
+            move, thought = timed_choice(players[side], board)
         except EngineError as err:
-            return forfeit(board, side, err)
+            return forfeit(board, side, err, (tuple(thinking[0]), tuple(thinking[1])))
+        thinking[side].append(thought)
         board.push(move)
         played += 1
     outcome = board.outcome()
@@ -107,7 +115,9 @@ def play_game(
         outcome = dataclasses.replace(adjudicated, detail=detail)
         headers["Adjudicated"] = str(outcome)
     judges, disputes = judge_game(board, players)
-    return PlayedGame(outcome, played, board.record(headers), judges, disputes)
+    return PlayedGame(
+        outcome, played, board.record(headers), judges, disputes, (tuple(thinking[0]), tuple(thinking[1]))
+    )
 
 
 def rules_state(board: Game[Any]) -> str:

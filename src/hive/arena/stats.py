@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..game import Outcome
 from ..games import DEFAULT_GAME, find_game
 from .loop import Finished
 from .sprt import SprtResult
+from .thinking import Thinking, thinking_report
 
 _Z95 = statistics.NormalDist().inv_cdf(0.975)
 
@@ -71,6 +73,8 @@ class GameRecord(Finished):
     :ivar game: the game's name (``Base+MLP``, ``HiveQueen``).
     :ivar judges: the players that said how the game stands by their own rules (see :func:`~hive.arena.judge_game`).
     :ivar disputes: where their rules and the arena's part.
+    :ivar thinking: the moves each player chose (see :class:`~hive.arena.thinking.Thinking`), the first mover's
+        first.
     """
 
     number: int
@@ -83,6 +87,7 @@ class GameRecord(Finished):
     game: str = DEFAULT_GAME
     judges: tuple[str, ...] = ()
     disputes: tuple[str, ...] = ()
+    thinking: tuple[tuple[Thinking, ...], ...] = ((), ())
 
     @property
     def player1_score(self) -> float:
@@ -127,6 +132,10 @@ class MatchResult:
         """:func:`elo_difference` of PLAYER1 over PLAYER2."""
         return elo_difference(self.wins, self.draws, self.losses)
 
+    def thinking(self) -> list[str]:
+        """A line for each player on the moves it chose (:func:`games_thinking`), PLAYER1's first."""
+        return games_thinking(self.games, (self.player1, self.player2))
+
     def summary(self) -> str:
         """The final report: W/D/L, score and Elo difference, from PLAYER1's point of view, and the SPRT's verdict."""
         n = len(self.games)
@@ -158,6 +167,13 @@ class MatchResult:
         return "\n".join(lines)
 
 
+def games_thinking(games: Sequence[GameRecord], players: Sequence[str] = ()) -> list[str]:
+    """``Thinking of <player>: ...``, a line for each player of ``games`` on the moves it chose, ``players`` first
+    (:func:`~hive.arena.thinking.thinking_report`)."""
+    lines = thinking_report((((g.first, g.second), g.thinking) for g in games), players)
+    return [f"Thinking of {line}" for line in lines]
+
+
 def progress_line(record: GameRecord, result: MatchResult, total: int) -> str:
     """One line about a finished game and the running score, in the game's words (its sides, its moves), and the
     SPRT's log-likelihood ratio if the match has a test."""
@@ -176,4 +192,4 @@ def progress_line(record: GameRecord, result: MatchResult, total: int) -> str:
     return f"{line} | LLR {result.sprt.llr:.2f} ({test.lower:.2f}, {test.upper:.2f}) after {pairs}"
 
 
-__all__ = ["GameRecord", "MatchResult", "elo_difference", "plural", "plural_noun", "progress_line"]
+__all__ = ["GameRecord", "MatchResult", "elo_difference", "games_thinking", "plural", "plural_noun", "progress_line"]

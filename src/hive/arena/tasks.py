@@ -117,6 +117,7 @@ def play_task(task: GameTask) -> GameRecord:
         spec.name,
         played.judges,
         played.disputes,
+        played.thinking,
     )
 
 

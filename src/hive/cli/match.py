@@ -287,6 +287,8 @@ def _play(args: argparse.Namespace) -> int:
                 _kept(out, record.record)
 
         result = run_match(specs[0], specs[1], plan, on_game=report, sprt=sprt)
+        for line in result.thinking():
+            print(line)
         print(result.summary())
         if len(finished) > len(result.games):
             late = len(finished) - len(result.games)

@@ -8,7 +8,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..arena import GameRecord, plural, plural_noun
+from ..arena import GameRecord, games_thinking, plural, plural_noun
 from ..arena.tournament import FORMATS, GAUNTLET, ROUND_ROBIN, TournamentResult, run_tournament, schedule
 from ..engine import EngineError
 from ..games import find_game
@@ -116,6 +116,8 @@ def _play(args: argparse.Namespace) -> int:
         cycles=cycles,
         on_game=lambda record, so_far: print(_progress(record, so_far), flush=True),
     )
+    for line in games_thinking(result.games, result.players):
+        print(line)
     print(result.summary())
     if args.out is not None:
         try:

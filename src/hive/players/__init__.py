@@ -13,7 +13,17 @@ it is given, whatever the game. Everything a game brings (its levels, searcher a
 >>> player.close()
 """
 
-from .kinds import EnginePlayer, Judge, Player, RandomPlayer, SearchPlayer, Timed, configure_engine, make_player
+from .kinds import (
+    EnginePlayer,
+    Judge,
+    Player,
+    RandomPlayer,
+    Reporting,
+    SearchPlayer,
+    Timed,
+    configure_engine,
+    make_player,
+)
 from .specs import (
     DEFAULT_ENGINE_TIME,
     PLAYER_CHOICES,
@@ -41,6 +51,7 @@ __all__ = [
     "PlayerSettings",
     "PlayerSpec",
     "RandomPlayer",
+    "Reporting",
     "SearchPlayer",
     "Timed",
     "check_player",

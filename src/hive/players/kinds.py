@@ -10,7 +10,7 @@ from typing import Any, Protocol, runtime_checkable
 from ..engine import EngineError, SimpleEngine
 from ..game import Game
 from ..plugin import GameSpec
-from ..search import Limits
+from ..search import Limits, SearchResult
 from .specs import (
     THREAD_OPTIONS,
     PlayerSpec,
@@ -39,6 +39,15 @@ class Timed(Protocol):
     """A player whose limits may be set before each move (a search or an engine playing on a clock)."""
 
     limits: Limits
+
+
+@runtime_checkable
+class Reporting(Protocol):
+    """A player that says how it found its last move (a built-in search): the arena's report of depths and
+    nodes."""
+
+    #: The search of the player's last move, ``None`` before its first.
+    last_search: SearchResult[Any] | None
 
 
 @runtime_checkable
@@ -80,6 +89,7 @@ class SearchPlayer:
     ) -> None:
         self.name = name
         self.limits = limits
+        self.last_search: SearchResult[Any] | None = None
         if values:
             if game.ai.searcher_with is None:
                 raise ValueError(f"{game.title}'s AI has no parameters to set")
@@ -88,8 +98,9 @@ class SearchPlayer:
             self.searcher = game.ai.searcher(seed, 0)
 
     def choose(self, board: Game[Any]) -> Any:
-        """The searcher's best move in ``board`` within :attr:`limits`."""
-        return self.searcher.search(board, self.limits).move
+        """The searcher's best move in ``board`` within :attr:`limits` (its search kept in :attr:`last_search`)."""
+        self.last_search = self.searcher.search(board, self.limits)
+        return self.last_search.move
 
     def close(self) -> None:
         """Stop the helper processes the searcher keeps for searches on more than one process."""
