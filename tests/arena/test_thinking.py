@@ -31,6 +31,10 @@ def test_a_player_s_line_gives_its_median_and_longest_time_and_a_search_s_depth_
     assert describe_thinking("easy", [Thinking(0.5, 2, 900), Thinking(0.5, 3, 600)]) == (
         "easy: 0.50 s a move (median of 2 moves; longest 0.50 s), depth 2 (median; 2 to 3), 1.5 k nodes a second"
     )
+    assert describe_thinking("random", [Thinking(0.00004), Thinking(0.002)]) == (
+        "random: 1.0 ms a move (median of 2 moves; longest 2.0 ms)"
+    )
+    assert describe_thinking("random", [Thinking(0.00004)]) == "random: 40 µs a move (median of 1 move; longest 40 µs)"
     assert describe_thinking("idle", []) == "idle: no moves chosen"
 
 
@@ -83,7 +87,7 @@ def test_the_match_prints_how_each_player_thought_before_its_result(capsys: pyte
     lines = capsys.readouterr().out.splitlines()
     result = next(i for i, line in enumerate(lines) if line.startswith("Result of FakeEngine vs easy after 2 games"))
     engine, easy = lines[result - 2 : result]
-    times = r"[\d.]+ m?s a move \(median of \d+ moves; longest [\d.]+ m?s\)"
+    times = r"[\d.]+ [mµ]?s a move \(median of \d+ moves; longest [\d.]+ [mµ]?s\)"
     assert re.fullmatch(rf"Thinking of FakeEngine: {times}", engine)
     searched = r"depth 2 \(median; [12] to 2\), [\d.]+( [kM])? nodes a second"
     assert re.fullmatch(rf"Thinking of easy: {times}, {searched}", easy)

@@ -42,7 +42,9 @@ def timed_choice(player: Player, board: Game[Any]) -> tuple[Any, Thinking]:
 
 
 def _seconds(seconds: float) -> str:
-    return f"{seconds:.2f} s" if seconds >= 0.1 else f"{1000 * seconds:.1f} ms"
+    if seconds >= 0.1:
+        return f"{seconds:.2f} s"
+    return f"{1000 * seconds:.1f} ms" if seconds >= 0.001 else f"{1e6 * seconds:.0f} µs"
 
 
 def _count(number: float) -> str:
@@ -57,6 +59,7 @@ def describe_thinking(name: str, moves: Sequence[Thinking]) -> str:
     """One line of the report: the median and longest time of ``name``'s moves, and for a built-in search the median
     depth with its range and the nodes a second.
 
+    >>> from hive.arena.thinking import Thinking, describe_thinking
     >>> describe_thinking("max", [Thinking(1.0, 6, 900_000), Thinking(1.02, 7, 1_300_000), Thinking(0.08, 4, 1000)])
     'max: 1.00 s a move (median of 3 moves; longest 1.02 s), depth 6 (median; 4 to 7), 1.05 M nodes a second'
     >>> describe_thinking("nokamute", [Thinking(0.05)])
