@@ -391,3 +391,21 @@ def test_ray_is_needed_only_with_ray(monkeypatch: pytest.MonkeyPatch, capsys: py
     captured = capsys.readouterr()
     assert captured.err == "hive match: playing on Ray needs Ray: pip install 'hive-game[cluster]'\n"
     assert captured.out == ""
+
+
+def test_a_pool_whose_terminate_hangs_is_given_up_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    # CPython's Pool.terminate can block for good (gh-96995); closing the runner must not
+    import threading
+
+    from hive.arena.runners import PoolRunner
+
+    runner = PoolRunner(1)
+    real_terminate = runner._pool.terminate
+    never = threading.Event()
+    monkeypatch.setattr(runner._pool, "terminate", lambda: never.wait())
+    runner.stop_timeout = 0.2
+    closer = threading.Thread(target=runner.close, daemon=True)
+    closer.start()
+    closer.join(30)
+    assert not closer.is_alive(), "close() returned"
+    real_terminate()

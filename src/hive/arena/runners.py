@@ -7,6 +7,7 @@ import itertools
 import multiprocessing
 import queue
 import signal
+import threading
 from collections import deque
 from collections.abc import Iterator
 from typing import Protocol
@@ -57,7 +58,12 @@ def _ignore_sigint() -> None:
 
 
 class PoolRunner:
-    """Plays the games in ``jobs`` worker processes (started fresh: ``spawn``), which ignore Ctrl-C."""
+    """Plays the games in ``jobs`` worker processes (started fresh: ``spawn``), which ignore Ctrl-C.
+
+    :ivar stop_timeout: seconds :meth:`close` waits for the pool to stop.
+    """
+
+    stop_timeout = 10.0
 
     def __init__(self, jobs: int) -> None:
         self.slots = 2 * jobs
@@ -74,8 +80,13 @@ class PoolRunner:
         return done
 
     def close(self) -> None:
-        self._pool.terminate()
-        self._pool.join()
+        # Pool.terminate hangs for good when a worker it kills held the results queue's lock (CPython gh-96995); by
+        # then the workers are killed, and the pool's stuck threads are daemons, so the pool is given up on.
+        stopping = threading.Thread(target=self._pool.terminate, name="hive-pool-terminate", daemon=True)
+        stopping.start()
+        stopping.join(self.stop_timeout)
+        if not stopping.is_alive():
+            self._pool.join()
 
 
 def finished_games(tasks: Iterator[GameTask], runner: Runner) -> Iterator[GameRecord]:
